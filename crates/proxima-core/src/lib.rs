@@ -1,1 +1,16 @@
-//! Proxima simulation core.
+//! Proxima's simulation core: topology, workloads, the communication model, the
+//! discrete-event engine, the scheduling policies and the metrics.
+//!
+//! The core is pure: it does no IO (callers hand it text and receive data), reads no clock,
+//! and draws randomness only from seeded [`rng::Rng`]s. That is what makes a run
+//! reproducible bit for bit, natively and in WebAssembly. See `ARCHITECTURE.md`.
+
+pub mod error;
+pub mod model;
+pub mod rng;
+pub mod time;
+pub mod topology;
+pub mod trace;
+
+pub use error::InputError;
+pub use time::SimTime;

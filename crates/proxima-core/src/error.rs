@@ -1,0 +1,49 @@
+//! Errors about user input.
+//!
+//! The core parses text it is given (it never opens files), so an error knows the line and
+//! the field but not the file name; the caller adds it. The rendered form is the contract
+//! users see: `FILE:LINE: field: what is wrong`.
+
+use std::fmt;
+
+/// A problem with user input: a trace row, a topology file, a policy or topology spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// 1-based line in the input, when the input has lines and the problem sits on one.
+    pub line: Option<u32>,
+    /// The field at fault: a column name, a JSON path such as `links[3].bandwidth_gbps`, or
+    /// a spec key.
+    pub field: String,
+    /// What is wrong, in words a user can act on.
+    pub message: String,
+}
+
+impl InputError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> InputError {
+        InputError { line: None, field: field.into(), message: message.into() }
+    }
+
+    pub fn at_line(line: u32, field: impl Into<String>, message: impl Into<String>) -> InputError {
+        InputError { line: Some(line), field: field.into(), message: message.into() }
+    }
+
+    /// Renders the error for a named source: `FILE:LINE: field: message`, or
+    /// `FILE: field: message` when there is no line.
+    pub fn with_source(&self, source: &str) -> String {
+        match self.line {
+            Some(line) => format!("{source}:{line}: {}: {}", self.field, self.message),
+            None => format!("{source}: {}: {}", self.field, self.message),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}: {}", self.field, self.message),
+            None => write!(f, "{}: {}", self.field, self.message),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
