@@ -8,6 +8,7 @@
 //!
 //! The format is detected from the header line; see [`parse_trace`] and `docs/FORMATS.md`.
 
+mod csv;
 pub mod native;
 pub mod philly;
 pub mod pollux;

@@ -1,15 +1,585 @@
-//! (reader being written)
-use super::Trace;
+//! Proxima's own trace formats, CSV and JSON, which say everything a job needs.
+//!
+//! CSV: `id,submit_s,gpus,model,duration_s`, or `iterations` in place of `duration_s`.
+//! The `model` column may be left out, and a blank model means "assign one from the mix".
+//! A file may carry both `duration_s` and `iterations`, as long as each row fills exactly
+//! one of them (that is how [`to_csv`] writes a trace that mixes the two).
+//!
+//! JSON: `{"version": 1, "jobs": [{"id": "a", "submit_s": 0, "gpus": 4, "model":
+//! "resnet50", "duration_s": 3600}]}`, or a bare array of jobs. Unknown keys are errors that
+//! name the key, so a typo never passes silently. Errors carry the line: serde_json's for
+//! syntax, the line of the offending key for a bad value.
+//!
+//! [`to_csv`] and [`to_json`] write these formats, and reading back what they wrote gives
+//! the same jobs (the `line` of each job is where it sits in the new text).
+
+use super::csv::{self, SeenIds, Table};
+use super::{Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
+use serde_json::Value;
+use std::fmt::Write as _;
 
-pub fn parse(_text: &str) -> Result<Trace, InputError> {
-    Err(InputError::new("format", "this reader is not written yet"))
+/// The version of the JSON format [`to_json`] writes and [`parse_json`] reads.
+pub const JSON_FORMAT_VERSION: u64 = 1;
+
+const CSV_HEADER: &str = "id,submit_s,gpus[,model],duration_s|iterations";
+const CSV_REQUIRED: &[&str] = &["id", "submit_s", "gpus"];
+const CSV_OPTIONAL: &[&str] = &["model", "duration_s", "iterations"];
+const JSON_KEYS: &str = "id, submit_s, gpus, model, duration_s, iterations";
+
+/// Parses either native format, choosing by the first character.
+pub fn parse(text: &str) -> Result<Trace, InputError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
+    if body.starts_with('{') || body.starts_with('[') {
+        parse_json(text)
+    } else {
+        parse_csv(text)
+    }
 }
 
+// ---------------------------------------------------------------------------------------
+// CSV
+// ---------------------------------------------------------------------------------------
+
+/// Parses Proxima CSV; see `docs/FORMATS.md`.
 pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
-    parse(text)
+    let mut table = Table::new(text)?;
+    let col = table.locate(CSV_REQUIRED, CSV_OPTIONAL, false, CSV_HEADER)?;
+    let duration_col = col.get("duration_s").copied();
+    let iterations_col = col.get("iterations").copied();
+    if duration_col.is_none() && iterations_col.is_none() {
+        return Err(InputError::at_line(
+            table.header_line,
+            "duration_s",
+            "missing column: give each job's work as duration_s (seconds) or iterations",
+        ));
+    }
+    let model_col = col.get("model").copied();
+    let mut seen = SeenIds::default();
+    let mut jobs = Vec::new();
+    while let Some(row) = table.next_row() {
+        let row = row?;
+        let line = row.line;
+        let id = &*row.fields[col["id"]];
+        seen.check(id, line).map_err(csv::at(line, "id"))?;
+        let submit_s = csv::submit_seconds(&row.fields[col["submit_s"]]).map_err(csv::at(line, "submit_s"))?;
+        let gpus = csv::gpu_count(&row.fields[col["gpus"]]).map_err(csv::at(line, "gpus"))?;
+        let model = model_col.map(|m| &*row.fields[m]).filter(|m| !m.is_empty()).map(str::to_string);
+        let duration = duration_col.map(|c| &*row.fields[c]).filter(|v| !v.is_empty());
+        let iterations = iterations_col.map(|c| &*row.fields[c]).filter(|v| !v.is_empty());
+        let work = match (duration, iterations) {
+            (Some(d), None) => TraceWork::DurationS(csv::positive_seconds(d).map_err(csv::at(line, "duration_s"))?),
+            (None, Some(i)) => TraceWork::Iterations(positive_iterations(i).map_err(csv::at(line, "iterations"))?),
+            (Some(_), Some(_)) => {
+                return Err(InputError::at_line(line, "iterations", "give either duration_s or iterations, not both"))
+            }
+            (None, None) => {
+                let field = if duration_col.is_some() { "duration_s" } else { "iterations" };
+                return Err(InputError::at_line(line, field, "the job's work is empty: give duration_s (seconds) or iterations"));
+            }
+        };
+        jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, line });
+    }
+    if jobs.is_empty() {
+        return Err(InputError::at_line(table.header_line, "header", "no jobs: the file has a header but no rows"));
+    }
+    Ok(Trace { format: TraceFormat::ProximaCsv, jobs })
 }
 
+/// An iteration count: any positive number (fractions are allowed, so that work computed
+/// elsewhere survives a round trip) up to [`csv::MAX_COUNT`].
+fn positive_iterations(value: &str) -> Result<f64, String> {
+    let x = csv::number(value).map_err(|m| format!("{m} (an iteration count)"))?;
+    if x <= 0.0 {
+        return Err(format!("expected a positive number of iterations, got '{value}'"));
+    }
+    if x > csv::MAX_COUNT {
+        return Err(format!("'{value}' iterations is too large (at most 10^15)"));
+    }
+    Ok(x)
+}
+
+/// Writes a trace as Proxima CSV. Only the work columns the jobs use are written; the
+/// `model` column is always there, blank for jobs without a model.
+pub fn to_csv(trace: &Trace) -> String {
+    let any_duration = trace.jobs.iter().any(|j| matches!(j.work, TraceWork::DurationS(_)));
+    let any_iterations = trace.jobs.iter().any(|j| matches!(j.work, TraceWork::Iterations(_)));
+    let mut out = String::from("id,submit_s,gpus,model");
+    if any_duration || !any_iterations {
+        out.push_str(",duration_s");
+    }
+    if any_iterations {
+        out.push_str(",iterations");
+    }
+    out.push('\n');
+    for j in &trace.jobs {
+        let model = j.model.as_deref().unwrap_or("");
+        // An empty model is written as an empty field, which reads back as "no model".
+        let model = if model.is_empty() { "".into() } else { csv::quote(model) };
+        // `{}` of an f64 is the shortest text that reads back as the same number.
+        let _ = write!(out, "{},{},{},{}", csv::quote(&j.name), j.submit_s, j.gpus, model);
+        match (j.work, any_duration, any_iterations) {
+            (TraceWork::DurationS(d), _, true) => {
+                let _ = write!(out, ",{d},");
+            }
+            (TraceWork::DurationS(d), _, false) => {
+                let _ = write!(out, ",{d}");
+            }
+            (TraceWork::Iterations(i), true, _) => {
+                let _ = write!(out, ",,{i}");
+            }
+            (TraceWork::Iterations(i), false, _) => {
+                let _ = write!(out, ",{i}");
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------
+
+/// Parses Proxima JSON; see `docs/FORMATS.md`.
 pub fn parse_json(text: &str) -> Result<Trace, InputError> {
-    parse(text)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc: Value = serde_json::from_str(text).map_err(|e| {
+        let message = e.to_string();
+        let message = match message.rfind(" at line ") {
+            Some(i) => message[..i].to_string(),
+            None => message,
+        };
+        InputError::at_line(e.line().max(1) as u32, "json", message)
+    })?;
+    let outline = Outline::of(text);
+    let jobs_value = match &doc {
+        Value::Array(items) => items,
+        Value::Object(root) => {
+            for (key, _) in root.iter() {
+                if key != "version" && key != "jobs" {
+                    return Err(InputError::at_line(
+                        outline.root_key_line(key),
+                        key.as_str(),
+                        "unknown key; a trace document has \"version\" and \"jobs\"",
+                    ));
+                }
+            }
+            match root.get("version") {
+                None => {}
+                Some(v) if v.as_u64() == Some(JSON_FORMAT_VERSION) => {}
+                Some(v) => {
+                    return Err(InputError::at_line(
+                        outline.root_key_line("version"),
+                        "version",
+                        format!("unsupported version {v}; this Proxima reads version {JSON_FORMAT_VERSION}"),
+                    ))
+                }
+            }
+            match root.get("jobs") {
+                Some(Value::Array(items)) => items,
+                Some(_) => {
+                    return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "expected an array of jobs"))
+                }
+                None => return Err(InputError::at_line(1, "jobs", "missing: a trace document needs a \"jobs\" array")),
+            }
+        }
+        _ => return Err(InputError::at_line(1, "json", "expected an object with \"jobs\" or an array of jobs")),
+    };
+    let mut seen = SeenIds::default();
+    let mut jobs = Vec::with_capacity(jobs_value.len());
+    for (i, item) in jobs_value.iter().enumerate() {
+        let shape = outline.jobs.get(i);
+        let job_line = shape.map_or(1, |s| s.line);
+        let key_line = |key: &str| shape.and_then(|s| s.key_line(key)).unwrap_or(job_line);
+        let err = |key: &str, what: String| InputError::at_line(key_line(key), format!("jobs[{i}].{key}"), what);
+        let Value::Object(obj) = item else {
+            return Err(InputError::at_line(job_line, format!("jobs[{i}]"), "expected a job object {\"id\": ..., \"submit_s\": ..., ...}"));
+        };
+        if let Some(key) = shape.and_then(|s| s.duplicate.as_deref()) {
+            return Err(err(key, "the key appears twice in this job".into()));
+        }
+        for key in obj.keys() {
+            if !matches!(key.as_str(), "id" | "submit_s" | "gpus" | "model" | "duration_s" | "iterations") {
+                return Err(err(key, format!("unknown key (a job has {JSON_KEYS})")));
+            }
+        }
+        let id = match obj.get("id") {
+            // JSON strings are exact: unlike a CSV field, spaces in an id are kept.
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            Some(other) => return Err(err("id", format!("expected a string or a number, got {other}"))),
+            None => return Err(InputError::at_line(job_line, format!("jobs[{i}].id"), "missing")),
+        };
+        seen.check(&id, job_line).map_err(|m| err("id", m))?;
+        let submit_s = match obj.get("submit_s") {
+            Some(v) => csv::submit_seconds(&number_text(v).map_err(|m| err("submit_s", m))?).map_err(|m| err("submit_s", m))?,
+            None => return Err(InputError::at_line(job_line, format!("jobs[{i}].submit_s"), "missing")),
+        };
+        let gpus = match obj.get("gpus") {
+            Some(v) => csv::gpu_count(&number_text(v).map_err(|m| err("gpus", m))?).map_err(|m| err("gpus", m))?,
+            None => return Err(InputError::at_line(job_line, format!("jobs[{i}].gpus"), "missing")),
+        };
+        let model = match obj.get("model") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.is_empty() => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => return Err(err("model", format!("expected a model name or null, got {other}"))),
+        };
+        let present = |key: &str| obj.get(key).filter(|v| !v.is_null());
+        let work = match (present("duration_s"), present("iterations")) {
+            (Some(d), None) => TraceWork::DurationS(
+                csv::positive_seconds(&number_text(d).map_err(|m| err("duration_s", m))?).map_err(|m| err("duration_s", m))?,
+            ),
+            (None, Some(n)) => TraceWork::Iterations(
+                positive_iterations(&number_text(n).map_err(|m| err("iterations", m))?).map_err(|m| err("iterations", m))?,
+            ),
+            (Some(_), Some(_)) => return Err(err("iterations", "give either duration_s or iterations, not both".into())),
+            (None, None) => {
+                return Err(InputError::at_line(
+                    job_line,
+                    format!("jobs[{i}].duration_s"),
+                    "missing: give the job's work as duration_s (seconds) or iterations",
+                ))
+            }
+        };
+        jobs.push(TraceJob { name: id, submit_s, gpus, model, work, line: job_line });
+    }
+    if jobs.is_empty() {
+        return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "no jobs: the list is empty"));
+    }
+    Ok(Trace { format: TraceFormat::ProximaJson, jobs })
+}
+
+/// The text of a JSON number, so that it goes through the same checks as a CSV field.
+fn number_text(v: &Value) -> Result<String, String> {
+    match v {
+        Value::Number(n) => Ok(n.to_string()),
+        // A number in quotes is a common spreadsheet export; read it like a CSV field.
+        Value::String(s) => Ok(s.trim().to_string()),
+        other => Err(format!("expected a number, got {other}")),
+    }
+}
+
+/// Writes a trace as Proxima JSON, one job per line.
+pub fn to_json(trace: &Trace) -> String {
+    let mut out = format!("{{\n  \"version\": {JSON_FORMAT_VERSION},\n  \"jobs\": [\n");
+    for (i, j) in trace.jobs.iter().enumerate() {
+        // Keys in the documented order (serde_json's map would sort them).
+        let text = |v: Value| serde_json::to_string(&v).expect("a JSON value always serialises");
+        let _ = write!(
+            out,
+            "    {{\"id\": {}, \"submit_s\": {}, \"gpus\": {}",
+            text(Value::String(j.name.clone())),
+            text(json_number(j.submit_s)),
+            j.gpus
+        );
+        if let Some(m) = j.model.as_deref().filter(|m| !m.is_empty()) {
+            let _ = write!(out, ", \"model\": {}", text(Value::String(m.to_string())));
+        }
+        let _ = match j.work {
+            TraceWork::DurationS(d) => write!(out, ", \"duration_s\": {}}}", text(json_number(d))),
+            TraceWork::Iterations(n) => write!(out, ", \"iterations\": {}}}", text(json_number(n))),
+        };
+        out.push_str(if i + 1 < trace.jobs.len() { ",\n" } else { "\n" });
+    }
+    out.push_str("  ]\n}\n");
+    out
+}
+
+/// Whole numbers without a fraction (`3600`, not `3600.0`); others as the shortest text
+/// that reads back as the same `f64`. Non-finite numbers cannot be in a checked trace;
+/// they are written as `null`, which the reader rejects.
+fn json_number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        Value::from(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// Where things sit in a JSON text that serde_json has already accepted: the line of each
+/// key of the root object and, for each job, the line it opens on and of each of its keys.
+/// serde_json's `Value` keeps no positions, and a user fixing `gpus: 0` wants the line.
+#[derive(Default)]
+struct Outline {
+    root_keys: Vec<(String, u32)>,
+    jobs: Vec<JobShape>,
+}
+
+#[derive(Default)]
+struct JobShape {
+    line: u32,
+    keys: Vec<(String, u32)>,
+    /// The first key written twice (serde_json keeps the last value silently).
+    duplicate: Option<String>,
+}
+
+impl JobShape {
+    fn key_line(&self, key: &str) -> Option<u32> {
+        self.keys.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
+    }
+}
+
+impl Outline {
+    fn root_key_line(&self, key: &str) -> u32 {
+        self.root_keys.iter().find(|(k, _)| k == key).map_or(1, |(_, l)| *l)
+    }
+
+    /// Scans valid JSON. Jobs are the objects directly inside the root array, or inside
+    /// the array under the root object's `jobs` key.
+    fn of(text: &str) -> Outline {
+        let mut outline = Outline::default();
+        // Open containers: (is an object, is the jobs array, is a job).
+        let mut stack: Vec<(bool, bool, bool)> = Vec::new();
+        let mut line: u32 = 1;
+        let mut last_string: Option<(String, u32)> = None;
+        let mut last_root_key = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => line += 1,
+                '"' => {
+                    let start = line;
+                    if stack.last().is_some_and(|s| s.1) {
+                        // A string directly in the jobs array is a (malformed) job.
+                        outline.jobs.push(JobShape { line, ..JobShape::default() });
+                    }
+                    let mut s = String::new();
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '\\' => {
+                                // Keys with escapes are compared by their raw text; job keys
+                                // never need escapes.
+                                if let Some(e) = chars.next() {
+                                    s.push('\\');
+                                    s.push(e);
+                                }
+                            }
+                            '"' => break,
+                            '\n' => {
+                                line += 1;
+                                s.push(c)
+                            }
+                            _ => s.push(c),
+                        }
+                    }
+                    last_string = Some((s, start));
+                }
+                ':' => {
+                    if let Some((key, at)) = last_string.take() {
+                        match stack.len() {
+                            1 if stack[0].0 => {
+                                last_root_key = key.clone();
+                                outline.root_keys.push((key, at));
+                            }
+                            _ if stack.last().is_some_and(|s| s.2) => {
+                                let job = outline.jobs.last_mut().expect("a job is open");
+                                if job.duplicate.is_none() && job.keys.iter().any(|(k, _)| *k == key) {
+                                    job.duplicate = Some(key.clone());
+                                }
+                                job.keys.push((key, at));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                '{' | '[' => {
+                    let parent_is_jobs = stack.last().is_some_and(|s| s.1);
+                    let is_object = c == '{';
+                    let is_jobs = !is_object
+                        && (stack.is_empty() || (stack.len() == 1 && stack[0].0 && last_root_key == "jobs"));
+                    let is_job = parent_is_jobs;
+                    if is_job {
+                        outline.jobs.push(JobShape { line, ..JobShape::default() });
+                    }
+                    stack.push((is_object, is_jobs, is_job && is_object));
+                    last_string = None;
+                }
+                '}' | ']' => {
+                    stack.pop();
+                    last_string = None;
+                }
+                ',' => last_string = None,
+                _ => {
+                    // Inside the jobs array, a scalar is a (malformed) job too: count it so
+                    // that jobs[i] keeps its index.
+                    if !c.is_whitespace() && stack.last().is_some_and(|s| s.1) {
+                        outline.jobs.push(JobShape { line, ..JobShape::default() });
+                        // Skip the rest of the scalar.
+                        while let Some(&n) = chars.peek() {
+                            if n == ',' || n == ']' || n.is_whitespace() {
+                                break;
+                            }
+                            chars.next();
+                        }
+                    }
+                }
+            }
+        }
+        outline
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(name: &str, submit_s: f64, gpus: u32, model: Option<&str>, work: TraceWork, line: u32) -> TraceJob {
+        TraceJob { name: name.into(), submit_s, gpus, model: model.map(str::to_string), work, line }
+    }
+
+    #[test]
+    fn csv_reads_durations_and_iterations() {
+        let t = parse_csv("id,submit_s,gpus,model,duration_s\na,0,4,resnet50,3600\nb,10.5,1,,60\n").unwrap();
+        assert_eq!(t.format, TraceFormat::ProximaCsv);
+        assert_eq!(t.jobs[0], job("a", 0.0, 4, Some("resnet50"), TraceWork::DurationS(3600.0), 2));
+        assert_eq!(t.jobs[1], job("b", 10.5, 1, None, TraceWork::DurationS(60.0), 3));
+        let t = parse_csv("id,gpus,iterations,submit_s\nx,2,1000,5\n").unwrap();
+        assert_eq!(t.jobs[0], job("x", 5.0, 2, None, TraceWork::Iterations(1000.0), 2));
+    }
+
+    #[test]
+    fn csv_bad_rows_name_line_and_field() {
+        let head = "id,submit_s,gpus,model,duration_s\na,0,1,,1\n";
+        let cases = [
+            ("b,0,abc,,1", "gpus", "expected a positive whole number, got 'abc'"),
+            ("b,0,0,,1", "gpus", "positive whole number"),
+            ("b,0,4294967296,,1", "gpus", "more than"),
+            ("b,-1,1,,1", "submit_s", "0 seconds or more"),
+            ("b,inf,1,,1", "submit_s", "finite"),
+            ("b,0,1,,0", "duration_s", "positive number of seconds"),
+            ("b,0,1,,NaN", "duration_s", "expected a number"),
+            ("b,0,1,,", "duration_s", "work is empty"),
+            ("b,0,1,vgg16", "duration_s", "missing value"),
+            ("b,0,1,vgg16,1,2", "column 6", "extra value '2'"),
+            ("a,0,1,,1", "id", "duplicate job id 'a': line 2 already uses it"),
+            (",0,1,,1", "id", "must not be empty"),
+            ("\"b,0,1,,1", "row", "not closed"),
+        ];
+        for (line, field, what) in cases {
+            let e = parse_csv(&format!("{head}{line}\n")).unwrap_err();
+            assert_eq!(e.line, Some(3), "{line}: {e}");
+            assert_eq!(e.field, field, "{line}: {e}");
+            assert!(e.message.contains(what), "{line}: {e}");
+        }
+        let both = parse_csv("id,submit_s,gpus,duration_s,iterations\na,0,1,5,5\n").unwrap_err();
+        assert_eq!((both.line, both.field.as_str()), (Some(2), "iterations"));
+        let it = parse_csv("id,submit_s,gpus,iterations\na,0,1,-5\n").unwrap_err();
+        assert_eq!(it.field, "iterations");
+    }
+
+    #[test]
+    fn csv_header_checks() {
+        let e = parse_csv("id,submit_s,gpus,modle,duration_s\na,0,1,x,1\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(1), "modle"));
+        assert!(e.message.contains("unknown column"), "{e}");
+        let e = parse_csv("id,submit_s,gpus,model\na,0,1,x\n").unwrap_err();
+        assert_eq!(e.field, "duration_s");
+        let e = parse_csv("id,submit_s,gpus,gpus,duration_s\na,0,1,1,1\n").unwrap_err();
+        assert!(e.message.contains("twice"), "{e}");
+        let e = parse_csv("id,submit_s,gpus,duration_s\r\n").unwrap_err();
+        assert!(e.message.contains("no jobs"), "{e}");
+    }
+
+    #[test]
+    fn csv_bom_crlf_spaces_quotes() {
+        let t = parse_csv("\u{feff}id , submit_s,gpus,model,duration_s\r\n \"job, 1\" , 3 , 2 , \"bert\" , 7 \r\n\r\n").unwrap();
+        assert_eq!(t.jobs[0], job("job, 1", 3.0, 2, Some("bert"), TraceWork::DurationS(7.0), 2));
+    }
+
+    fn sample() -> Trace {
+        Trace {
+            format: TraceFormat::ProximaCsv,
+            jobs: vec![
+                job("a", 0.0, 4, Some("resnet50"), TraceWork::DurationS(3600.0), 2),
+                job("b, \"quoted\"", 0.1 + 0.2, 1, None, TraceWork::Iterations(1234.5), 3),
+                job(" spaced ", 1.0e11, 1 << 20, Some("vgg, 16"), TraceWork::DurationS(1.0 / 3.0), 4),
+            ],
+        }
+    }
+
+    #[test]
+    fn csv_round_trip_is_exact() {
+        let t = sample();
+        let text = to_csv(&t);
+        assert!(text.starts_with("id,submit_s,gpus,model,duration_s,iterations\n"), "{text}");
+        assert_eq!(parse_csv(&text).unwrap(), t);
+        // A single kind of work writes a single work column.
+        let only = Trace { format: TraceFormat::ProximaCsv, jobs: vec![t.jobs[0].clone()] };
+        assert_eq!(to_csv(&only), "id,submit_s,gpus,model,duration_s\na,0,4,resnet50,3600\n");
+        assert_eq!(parse_csv(&to_csv(&only)).unwrap(), only);
+    }
+
+    #[test]
+    fn json_round_trip_is_exact() {
+        let mut t = sample();
+        t.format = TraceFormat::ProximaJson;
+        for (i, j) in t.jobs.iter_mut().enumerate() {
+            j.line = 4 + i as u32;
+        }
+        let text = to_json(&t);
+        assert!(text.contains(r#"{"id": "a", "submit_s": 0, "gpus": 4, "model": "resnet50", "duration_s": 3600},"#), "{text}");
+        assert_eq!(parse_json(&text).unwrap(), t);
+        assert_eq!(parse(&text).unwrap(), t);
+    }
+
+    #[test]
+    fn json_reads_documents_and_bare_arrays() {
+        let doc = r#"{"version": 1, "jobs": [{"id": "j", "submit_s": 0, "gpus": 4, "model": "resnet50", "duration_s": 3600}]}"#;
+        let t = parse_json(doc).unwrap();
+        assert_eq!(t.jobs[0], job("j", 0.0, 4, Some("resnet50"), TraceWork::DurationS(3600.0), 1));
+        let bare = "[\n  {\"id\": 7, \"submit_s\": 1.5, \"gpus\": 2.0, \"iterations\": 10},\n  {\"id\": \"8\", \"submit_s\": 2, \"gpus\": 1, \"model\": null, \"duration_s\": 1}\n]";
+        let t = parse_json(bare).unwrap();
+        assert_eq!(t.jobs[0], job("7", 1.5, 2, None, TraceWork::Iterations(10.0), 2));
+        assert_eq!(t.jobs[1].line, 3);
+        assert_eq!(t.jobs[1].model, None);
+        let e = parse_json(&bare.replace("\"8\"", "7")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(3), "jobs[1].id"));
+        assert!(e.message.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn json_errors_name_the_key_and_line() {
+        let text = "{\n  \"version\": 1,\n  \"jobs\": [\n    {\"id\": \"a\", \"submit_s\": 0, \"gpus\": 1, \"duration_s\": 5},\n    {\"id\": \"b\",\n     \"submit_s\": 0,\n     \"gpus\": GPUS,\n     \"duration_s\": 5}\n  ]\n}\n";
+        let e = parse_json(&text.replace("GPUS", "0")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(7), "jobs[1].gpus"));
+        assert!(e.message.contains("positive whole number"), "{e}");
+        let e = parse_json(&text.replace("GPUS", "\"many\"")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(7), "jobs[1].gpus"));
+        let e = parse_json(&text.replace("GPUS", "true")).unwrap_err();
+        assert!(e.message.contains("expected a number, got true"), "{e}");
+        let e = parse_json(&text.replace("GPUS", "1, \"colour\": \"red\"")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(7), "jobs[1].colour"));
+        assert!(e.message.contains("unknown key"), "{e}");
+        let e = parse_json(&text.replace("GPUS", "1, \"gpus\": 2")).unwrap_err();
+        assert!(e.message.contains("twice"), "{e}");
+        let e = parse_json(&text.replace("GPUS", "1e999")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(7), "json"));
+        let e = parse_json(&text.replace("GPUS", "")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(7), "json"));
+        let text = text.replace("GPUS", "1");
+        let e = parse_json(&text.replace("\"version\": 1", "\"version\": 2")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "version"));
+        let e = parse_json(&text.replace("\"version\": 1", "\"verison\": 1")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "verison"));
+        let e = parse_json(&text.replace("\"duration_s\": 5}\n  ]", "\"iterations\": -1}\n  ]")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(8), "jobs[1].iterations"));
+        let e = parse_json(&text.replace("\"duration_s\": 5}\n  ]", "\"model\": \"x\"}\n  ]")).unwrap_err();
+        assert_eq!(e.field, "jobs[1].duration_s");
+        let e = parse_json(r#"{"version": 1, "jobs": []}"#).unwrap_err();
+        assert!(e.message.contains("no jobs"), "{e}");
+        let e = parse_json(r#"[1, {"id": "x"}]"#).unwrap_err();
+        assert_eq!(e.field, "jobs[0]");
+        let e = parse_json(r#"[{"id": "x", "submit_s": 0, "gpus": 1}]"#).unwrap_err();
+        assert_eq!(e.field, "jobs[0].duration_s");
+        let e = parse_json("{\"jobs\": [\n{\"id\": \"x\", \"gpus\": 1, \"duration_s\": 1}]}").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "jobs[0].submit_s"));
+    }
+
+    #[test]
+    fn json_accepts_a_bom_and_crlf() {
+        let t = parse_json("\u{feff}{\"jobs\": [\r\n{\"id\": \"x\", \"submit_s\": 0, \"gpus\": 1, \"duration_s\": 1}\r\n]}\r\n").unwrap();
+        assert_eq!(t.jobs[0].line, 2);
+    }
 }
