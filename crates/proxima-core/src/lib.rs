@@ -5,12 +5,21 @@
 //! and draws randomness only from seeded [`rng::Rng`]s. That is what makes a run
 //! reproducible bit for bit, natively and in WebAssembly. See `ARCHITECTURE.md`.
 
+pub mod cluster;
+pub mod comm;
+pub mod engine;
 pub mod error;
+pub mod event;
+pub mod metrics;
 pub mod model;
+pub mod policy;
 pub mod rng;
 pub mod time;
 pub mod topology;
 pub mod trace;
+pub mod workload;
 
+pub use cluster::JobId;
+pub use engine::{Scenario, Simulation};
 pub use error::InputError;
 pub use time::SimTime;

@@ -9,7 +9,9 @@ use std::fmt;
 use std::ops::{Add, Sub};
 
 /// A point in simulated time, in whole microseconds since the first submission of the trace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Serialised as the integer number of microseconds, so nothing is lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
 pub struct SimTime(pub u64);
 
 /// Microseconds in a second.

@@ -1,0 +1,284 @@
+//! Who holds which GPU, how many GPUs are free under every node, and how many jobs share
+//! each link — kept incrementally so that no scheduling decision scans the whole cluster.
+//!
+//! Free counts live on every node of the tree and, per height, in an ordered set of
+//! `(free, node)`. "Is there a rack with 12 free GPUs?" is then the last element of the
+//! racks' set, and "the fullest server that still fits 3" a range query: both O(log n).
+//! Allocating or releasing a GPU touches only its ancestors.
+
+use crate::topology::{GpuId, LinkId, NodeId, NodeKind, Tier, Topology};
+use std::collections::BTreeSet;
+
+/// Index of a job in the simulation's job list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct JobId(pub u32);
+
+const FREE: u32 = u32::MAX;
+
+/// The occupancy of the cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterState {
+    /// Per GPU, the job holding it or `FREE`.
+    owner: Vec<u32>,
+    /// Per node, free GPUs in its subtree.
+    node_free: Vec<u32>,
+    /// Per height (index 0 unused), the nodes of that height ordered by free GPUs.
+    by_free: Vec<BTreeSet<(u32, NodeId)>>,
+    /// Free GPUs in index order, for topology-oblivious first fit.
+    free_gpus: BTreeSet<GpuId>,
+    /// Per link, the jobs whose ring crosses it.
+    link_jobs: Vec<Vec<JobId>>,
+}
+
+impl ClusterState {
+    /// An empty cluster.
+    pub fn new(topo: &Topology) -> ClusterState {
+        let nodes = topo.nodes();
+        let node_free: Vec<u32> = nodes.iter().map(|n| n.gpu_count).collect();
+        let max_height = nodes.iter().map(|n| n.height).max().unwrap_or(0) as usize;
+        let mut by_free = vec![BTreeSet::new(); max_height + 1];
+        for (i, n) in nodes.iter().enumerate() {
+            if n.height >= 1 {
+                by_free[n.height as usize].insert((n.gpu_count, NodeId(i as u32)));
+            }
+        }
+        ClusterState {
+            owner: vec![FREE; topo.gpu_count() as usize],
+            node_free,
+            by_free,
+            free_gpus: (0..topo.gpu_count()).map(GpuId).collect(),
+            link_jobs: vec![Vec::new(); topo.links().len()],
+        }
+    }
+
+    pub fn free_count(&self) -> u32 {
+        self.free_gpus.len() as u32
+    }
+
+    pub fn is_free(&self, gpu: GpuId) -> bool {
+        self.owner[gpu.0 as usize] == FREE
+    }
+
+    pub fn owner(&self, gpu: GpuId) -> Option<JobId> {
+        let o = self.owner[gpu.0 as usize];
+        (o != FREE).then_some(JobId(o))
+    }
+
+    /// Free GPUs under a node.
+    pub fn free_under(&self, node: NodeId) -> u32 {
+        self.node_free[node.0 as usize]
+    }
+
+    /// Free GPUs in index order.
+    pub fn free_gpus(&self) -> impl Iterator<Item = GpuId> + '_ {
+        self.free_gpus.iter().copied()
+    }
+
+    /// How many jobs' rings cross a link.
+    pub fn jobs_on(&self, link: LinkId) -> u32 {
+        self.link_jobs[link.0 as usize].len() as u32
+    }
+
+    pub fn jobs_on_link(&self, link: LinkId) -> &[JobId] {
+        &self.link_jobs[link.0 as usize]
+    }
+
+    /// The most free GPUs under any one node bounding `tier`.
+    pub fn max_free_at(&self, tier: Tier) -> u32 {
+        self.by_free
+            .get(tier.0 as usize + 1)
+            .and_then(|set| set.last())
+            .map(|&(free, _)| free)
+            .unwrap_or(0)
+    }
+
+    /// The tightest tier at which `n` GPUs are free together now, if any.
+    pub fn tightest_tier_free(&self, topo: &Topology, n: u32) -> Option<Tier> {
+        (0..topo.tier_count()).map(Tier).find(|&t| self.max_free_at(t) >= n)
+    }
+
+    /// The node bounding `tier` with the fewest free GPUs that still holds `n` (best fit, so
+    /// that big holes stay open for big jobs); ties go to the first in GPU order.
+    pub fn best_fit_node(&self, tier: Tier, n: u32) -> Option<NodeId> {
+        let set = self.by_free.get(tier.0 as usize + 1)?;
+        set.range((n, NodeId(0))..).next().map(|&(_, node)| node)
+    }
+
+    /// A consolidated placement of `n` GPUs within `tier`: the best-fitting node of that
+    /// tier, then inside it as few servers as possible (see [`ClusterState::fill`]).
+    pub fn place_within(&self, topo: &Topology, n: u32, tier: Tier) -> Option<Vec<GpuId>> {
+        let node = self.best_fit_node(tier, n)?;
+        let mut out = Vec::with_capacity(n as usize);
+        self.fill(topo, node, n, &mut out);
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// The tightest consolidated placement available now: what the `consolidate` baseline
+    /// does, and the "best now" of every other policy.
+    pub fn place_tightest(&self, topo: &Topology, n: u32) -> Option<(Tier, Vec<GpuId>)> {
+        let tier = self.tightest_tier_free(topo, n)?;
+        self.place_within(topo, n, tier).map(|g| (tier, g))
+    }
+
+    /// The first `n` free GPUs in index order, whatever the topology: what a
+    /// topology-oblivious scheduler does.
+    pub fn first_free(&self, n: u32) -> Option<Vec<GpuId>> {
+        if self.free_count() < n {
+            return None;
+        }
+        Some(self.free_gpus.iter().take(n as usize).copied().collect())
+    }
+
+    /// Picks `need` free GPUs under `node` (which has at least that many): a child that holds
+    /// them all if there is one (the best fit among such children), otherwise children in
+    /// order of most free first, so the job spans as few children as possible.
+    pub fn fill(&self, topo: &Topology, node: NodeId, need: u32, out: &mut Vec<GpuId>) {
+        let n = topo.node(node);
+        debug_assert!(self.free_under(node) >= need);
+        if need == 0 {
+            return;
+        }
+        if n.kind == NodeKind::Server {
+            let first = n.first_gpu;
+            out.extend(
+                (first..first + n.gpu_count).map(GpuId).filter(|&g| self.is_free(g)).take(need as usize),
+            );
+            return;
+        }
+        let best = n
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| self.free_under(c) >= need)
+            .min_by_key(|&c| self.free_under(c));
+        if let Some(child) = best {
+            self.fill(topo, child, need, out);
+            return;
+        }
+        let mut children: Vec<NodeId> = n.children.iter().copied().filter(|&c| self.free_under(c) > 0).collect();
+        // Stable sort: equal counts keep GPU order.
+        children.sort_by_key(|&c| std::cmp::Reverse(self.free_under(c)));
+        let mut left = need;
+        for c in children {
+            if left == 0 {
+                break;
+            }
+            let take = left.min(self.free_under(c));
+            self.fill(topo, c, take, out);
+            left -= take;
+        }
+    }
+
+    /// Gives `gpus` to `job`. Panics if any is taken: the engine checks decisions first.
+    pub fn allocate(&mut self, topo: &Topology, job: JobId, gpus: &[GpuId]) {
+        for &g in gpus {
+            assert_eq!(self.owner[g.0 as usize], FREE, "GPU {} is already taken", g.0);
+            self.owner[g.0 as usize] = job.0;
+            self.free_gpus.remove(&g);
+        }
+        self.adjust_free(topo, gpus, false);
+    }
+
+    /// Frees `gpus`.
+    pub fn release(&mut self, topo: &Topology, gpus: &[GpuId]) {
+        for &g in gpus {
+            self.owner[g.0 as usize] = FREE;
+            self.free_gpus.insert(g);
+        }
+        self.adjust_free(topo, gpus, true);
+    }
+
+    fn adjust_free(&mut self, topo: &Topology, gpus: &[GpuId], freed: bool) {
+        // GPUs arrive sorted, so those of one server are adjacent: one walk up per server.
+        let mut i = 0;
+        while i < gpus.len() {
+            let server = topo.server_of(gpus[i]);
+            let mut count = 0;
+            while i < gpus.len() && topo.server_of(gpus[i]) == server {
+                count += 1;
+                i += 1;
+            }
+            let mut node = Some(server);
+            while let Some(n) = node {
+                let h = topo.node(n).height as usize;
+                let old = self.node_free[n.0 as usize];
+                let new = if freed { old + count } else { old - count };
+                self.node_free[n.0 as usize] = new;
+                self.by_free[h].remove(&(old, n));
+                self.by_free[h].insert((new, n));
+                node = topo.node(n).parent;
+            }
+        }
+    }
+
+    /// Records that `job`'s ring crosses `links`.
+    pub fn add_flows(&mut self, job: JobId, links: &[LinkId]) {
+        for &l in links {
+            self.link_jobs[l.0 as usize].push(job);
+        }
+    }
+
+    /// Removes `job` from `links`.
+    pub fn remove_flows(&mut self, job: JobId, links: &[LinkId]) {
+        for &l in links {
+            let jobs = &mut self.link_jobs[l.0 as usize];
+            let pos = jobs.iter().position(|&j| j == job).expect("the job was on this link");
+            jobs.swap_remove(pos);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::resolve_topology_arg;
+
+    #[test]
+    fn tightest_placement_prefers_one_server_then_best_fit() {
+        let t = resolve_topology_arg("teaching").unwrap(); // 4 servers x 4 GPUs
+        let mut c = ClusterState::new(&t);
+        assert_eq!(c.free_count(), 16);
+        // Take 3 GPUs of server 0: it has 1 left.
+        c.allocate(&t, JobId(0), &[GpuId(0), GpuId(1), GpuId(2)]);
+        assert_eq!(c.max_free_at(Tier(0)), 4);
+        // A 1-GPU job best-fits into server 0's last GPU rather than opening a fresh server.
+        let (tier, g) = c.place_tightest(&t, 1).unwrap();
+        assert_eq!((tier, g), (Tier(0), vec![GpuId(3)]));
+        // A 6-GPU job cannot fit one server; rack 0 has 1 + 4 free, rack 1 has 8: best fit
+        // is rack 1 (rack 0 holds only 5), spread over its two servers, fullest first.
+        let (tier, g) = c.place_tightest(&t, 6).unwrap();
+        assert_eq!(tier, Tier(1));
+        assert_eq!(g, vec![GpuId(8), GpuId(9), GpuId(10), GpuId(11), GpuId(12), GpuId(13)]);
+        // Thirteen GPUs only fit the whole cluster.
+        assert_eq!(c.place_tightest(&t, 13).unwrap().0, Tier(2));
+        assert!(c.place_tightest(&t, 14).is_none());
+    }
+
+    #[test]
+    fn release_restores_counts_and_first_fit_is_index_order() {
+        let t = resolve_topology_arg("teaching").unwrap();
+        let mut c = ClusterState::new(&t);
+        c.allocate(&t, JobId(1), &[GpuId(1), GpuId(5), GpuId(9)]);
+        assert_eq!(c.first_free(3).unwrap(), vec![GpuId(0), GpuId(2), GpuId(3)]);
+        assert_eq!(c.owner(GpuId(5)), Some(JobId(1)));
+        assert_eq!(c.free_under(t.root()), 13);
+        c.release(&t, &[GpuId(1), GpuId(5), GpuId(9)]);
+        assert_eq!(c.free_under(t.root()), 16);
+        assert_eq!(c.max_free_at(Tier(1)), 8);
+        assert!(c.first_free(17).is_none());
+    }
+
+    #[test]
+    fn flows_count_jobs_per_link() {
+        let t = resolve_topology_arg("teaching").unwrap();
+        let mut c = ClusterState::new(&t);
+        let l = [LinkId(3), LinkId(4)];
+        c.add_flows(JobId(0), &l);
+        c.add_flows(JobId(1), &l[..1]);
+        assert_eq!(c.jobs_on(LinkId(3)), 2);
+        c.remove_flows(JobId(0), &l);
+        assert_eq!(c.jobs_on_link(LinkId(3)), &[JobId(1)]);
+        assert_eq!(c.jobs_on(LinkId(4)), 0);
+    }
+}

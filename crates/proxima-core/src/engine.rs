@@ -1,0 +1,599 @@
+//! The discrete-event engine.
+//!
+//! Time advances from one instant to the next at which something happens: a submission, a
+//! completion, or a wake-up a policy asked for. At each instant the engine, in this fixed
+//! order, (1) completes the jobs due then, (2) queues the jobs submitted then, (3) asks the
+//! policy for decisions and applies them, asking again until a pass decides nothing, and
+//! (4) recomputes the iteration time of every running job whose links changed. Timed events
+//! at one instant run in the order they were scheduled (a sequence number breaks ties), so
+//! a run is a pure function of its inputs.
+//!
+//! A job's progress is measured in iterations. Between changes it advances at
+//! `1 / iteration time`; when its placement or the sharing of its links changes, the engine
+//! credits the iterations done so far at the old rate and schedules the completion anew
+//! (older completion events are recognised as stale by an epoch counter).
+//!
+//! The caller owns the clock: [`Simulation::step`] runs one instant,
+//! [`Simulation::step_until`] runs to a time, [`Simulation::run`] runs to the end.
+
+use crate::cluster::{ClusterState, JobId};
+use crate::comm::{shape_of, CommParams};
+use crate::event::{Observer, Reason, SimEvent};
+use crate::metrics::{Summary, Timeline};
+use crate::model::Catalog;
+use crate::policy::{Decision, Policy, View};
+use crate::time::SimTime;
+use crate::topology::{GpuId, LinkId, NodeId, Tier, Topology};
+use crate::workload::Job;
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, BTreeSet};
+
+/// Everything a run needs besides the policy: the cluster, the models and the jobs.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub topology: Topology,
+    pub catalog: Catalog,
+    pub comm: CommParams,
+    /// Jobs sorted by submission time, `jobs[i].id == JobId(i)`.
+    pub jobs: Vec<Job>,
+    /// The seed the workload was resolved with (reported in the summary).
+    pub seed: u64,
+    /// Where the jobs came from, e.g. a file name or a synthetic spec (reported).
+    pub trace_label: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Not submitted yet.
+    Future,
+    Queued,
+    Running,
+    Completed,
+    /// Asked for more GPUs than the cluster has.
+    Rejected,
+}
+
+/// The life of one job during a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobRun {
+    pub status: JobStatus,
+    /// GPUs held now (sorted), empty unless running.
+    pub gpus: Vec<GpuId>,
+    /// Tier of the current (or last) placement.
+    pub tier: Option<Tier>,
+    /// Inter-server links the job's ring crosses now.
+    pub links: Vec<LinkId>,
+    /// Seconds per iteration now.
+    pub iter_s: f64,
+    /// Iterations done as of `updated`.
+    pub done: f64,
+    pub updated: SimTime,
+    /// Progress resumes at this time: after a restart the job first restores its checkpoint.
+    pub resume_at: SimTime,
+    /// Stale completion events carry an older epoch.
+    pub epoch: u32,
+    pub first_start: Option<SimTime>,
+    pub last_start: SimTime,
+    pub end: Option<SimTime>,
+    /// When the job last joined the queue.
+    pub enqueued_at: SimTime,
+    /// Time spent queued, over all waits.
+    pub queued_total: SimTime,
+    /// Time spent holding GPUs, over all placements.
+    pub run_total: SimTime,
+    /// Of `run_total`, time spent restoring checkpoints.
+    pub restore_total: SimTime,
+    /// Checkpoint/restore cost to pay at the next start.
+    pub pending_restore: SimTime,
+    pub placements: u32,
+    pub preemptions: u32,
+    /// When the job was last preempted (for guard rails).
+    pub last_preempted: Option<SimTime>,
+}
+
+impl JobRun {
+    fn new() -> JobRun {
+        JobRun {
+            status: JobStatus::Future,
+            gpus: Vec::new(),
+            tier: None,
+            links: Vec::new(),
+            iter_s: 0.0,
+            done: 0.0,
+            updated: SimTime::ZERO,
+            resume_at: SimTime::ZERO,
+            epoch: 0,
+            first_start: None,
+            last_start: SimTime::ZERO,
+            end: None,
+            enqueued_at: SimTime::ZERO,
+            queued_total: SimTime::ZERO,
+            run_total: SimTime::ZERO,
+            restore_total: SimTime::ZERO,
+            pending_restore: SimTime::ZERO,
+            placements: 0,
+            preemptions: 0,
+            last_preempted: None,
+        }
+    }
+
+    /// Iterations done by `now`, at the current rate.
+    pub fn progress_at(&self, now: SimTime) -> f64 {
+        if self.status != JobStatus::Running || self.iter_s <= 0.0 {
+            return self.done;
+        }
+        let from = self.updated.max(self.resume_at);
+        if now <= from {
+            return self.done;
+        }
+        self.done + (now - from).as_secs_f64() / self.iter_s
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum TimedKind {
+    Completion { job: JobId, epoch: u32 },
+    Wake,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Timed {
+    time: SimTime,
+    seq: u64,
+    kind: TimedKind,
+}
+
+/// A pass limit per instant that no correct policy reaches: each pass must place or preempt
+/// something for another to follow, and there are only so many jobs.
+const MAX_PASSES_PER_INSTANT: u64 = 10_000_000;
+
+/// The mutable state of a run, apart from the policy and the observers.
+struct State {
+    now: SimTime,
+    runs: Vec<JobRun>,
+    cluster: ClusterState,
+    queued: BTreeSet<JobId>,
+    heap: BinaryHeap<Reverse<Timed>>,
+    seq: u64,
+    next_arrival: usize,
+    /// Running jobs whose links changed this instant.
+    dirty: Vec<JobId>,
+    dirty_mark: Vec<bool>,
+    busy_gpus: u32,
+    running: u32,
+    finished: u32,
+    timeline: Timeline,
+    tier_placements: Vec<u64>,
+    preemptions: u64,
+    events: u64,
+    stalled: bool,
+}
+
+/// The policy's read-only window on a run. A free function rather than a method so that
+/// it borrows only the scenario and the state, leaving the policy free to be borrowed
+/// mutably beside it.
+fn view_of<'a>(scenario: &'a Scenario, st: &'a State) -> View<'a> {
+    View {
+        now: st.now,
+        topo: &scenario.topology,
+        catalog: &scenario.catalog,
+        comm: &scenario.comm,
+        jobs: &scenario.jobs,
+        runs: &st.runs,
+        cluster: &st.cluster,
+        queued: &st.queued,
+    }
+}
+
+/// One simulation run.
+pub struct Simulation {
+    scenario: Scenario,
+    policy: Box<dyn Policy>,
+    observers: Vec<Box<dyn Observer>>,
+    st: State,
+    decisions: Vec<Decision>,
+}
+
+impl Simulation {
+    pub fn new(scenario: Scenario, policy: Box<dyn Policy>) -> Simulation {
+        for (i, j) in scenario.jobs.iter().enumerate() {
+            assert_eq!(j.id, JobId(i as u32), "jobs are numbered in order");
+        }
+        assert!(
+            scenario.jobs.windows(2).all(|w| w[0].submit <= w[1].submit),
+            "jobs are sorted by submission time"
+        );
+        let n = scenario.jobs.len();
+        let st = State {
+            now: SimTime::ZERO,
+            runs: vec![JobRun::new(); n],
+            cluster: ClusterState::new(&scenario.topology),
+            queued: BTreeSet::new(),
+            heap: BinaryHeap::new(),
+            seq: 0,
+            next_arrival: 0,
+            dirty: Vec::new(),
+            dirty_mark: vec![false; n],
+            busy_gpus: 0,
+            running: 0,
+            finished: 0,
+            timeline: Timeline::default(),
+            tier_placements: vec![0; scenario.topology.tier_count() as usize],
+            preemptions: 0,
+            events: 0,
+            stalled: false,
+        };
+        Simulation { scenario, policy, observers: Vec::new(), st, decisions: Vec::new() }
+    }
+
+    pub fn add_observer(&mut self, observer: Box<dyn Observer>) {
+        self.observers.push(observer);
+    }
+
+    /// Takes the observers back, e.g. to read what they collected.
+    pub fn take_observers(&mut self) -> Vec<Box<dyn Observer>> {
+        std::mem::take(&mut self.observers)
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn policy_spec(&self) -> String {
+        self.policy.spec()
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.st.now
+    }
+
+    pub fn runs(&self) -> &[JobRun] {
+        &self.st.runs
+    }
+
+    pub fn cluster(&self) -> &ClusterState {
+        &self.st.cluster
+    }
+
+    /// Jobs completed or rejected, out of all jobs.
+    pub fn progress(&self) -> (u32, u32) {
+        (self.st.finished, self.scenario.jobs.len() as u32)
+    }
+
+    /// Events handled so far (arrivals, completions, wake-ups, placements, preemptions).
+    pub fn events(&self) -> u64 {
+        self.st.events
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.next_time().is_none()
+    }
+
+    /// The next instant at which something will happen, if any.
+    pub fn next_time(&self) -> Option<SimTime> {
+        let timed = self.st.heap.peek().map(|Reverse(t)| t.time);
+        let arrival = self.scenario.jobs.get(self.st.next_arrival).map(|j| j.submit);
+        match (timed, arrival) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Runs the next instant. Returns its time, or `None` when nothing is left to happen.
+    pub fn step(&mut self) -> Option<SimTime> {
+        let t = self.next_time()?;
+        debug_assert!(t >= self.st.now, "time never goes back");
+        self.st.now = t;
+        while let Some(Reverse(top)) = self.st.heap.peek().copied() {
+            if top.time != t {
+                break;
+            }
+            self.st.heap.pop();
+            self.st.events += 1;
+            match top.kind {
+                TimedKind::Completion { job, epoch } => {
+                    let run = &self.st.runs[job.0 as usize];
+                    if run.status == JobStatus::Running && run.epoch == epoch {
+                        self.complete(job);
+                    }
+                }
+                TimedKind::Wake => {}
+            }
+        }
+        while let Some(job) = self.scenario.jobs.get(self.st.next_arrival) {
+            if job.submit != t {
+                break;
+            }
+            let id = job.id;
+            self.st.next_arrival += 1;
+            self.st.events += 1;
+            self.arrive(id);
+        }
+        self.schedule_passes();
+        self.refresh_dirty();
+        self.st.timeline.record(t, self.st.busy_gpus, self.st.queued.len() as u32, self.st.running);
+        if self.next_time().is_none() && self.st.finished < self.scenario.jobs.len() as u32 {
+            // Nothing will ever happen again, yet jobs wait: the policy left them queued
+            // with no wake-up. Report them as unfinished instead of waiting forever.
+            self.st.stalled = true;
+        }
+        Some(t)
+    }
+
+    /// Runs every instant up to and including `until`.
+    pub fn step_until(&mut self, until: SimTime) {
+        while self.next_time().is_some_and(|t| t <= until) {
+            self.step();
+        }
+    }
+
+    /// Runs to the end and returns the summary.
+    pub fn run(&mut self) -> Summary {
+        while self.step().is_some() {}
+        self.summary()
+    }
+
+    /// The metrics of the run so far (final once [`Simulation::is_done`]).
+    pub fn summary(&self) -> Summary {
+        Summary::compute(
+            &self.policy.spec(),
+            &self.scenario,
+            &self.st.runs,
+            &self.st.timeline,
+            &self.st.tier_placements,
+            self.st.preemptions,
+        )
+    }
+
+    pub fn timeline(&self) -> &Timeline {
+        &self.st.timeline
+    }
+
+    /// Whether the run ended with jobs the policy never placed.
+    pub fn stalled(&self) -> bool {
+        self.st.stalled
+    }
+
+    // -----------------------------------------------------------------------------------
+
+    /// Sends an event to the observers and (except rate changes) to the policy.
+    fn emit(&mut self, event: SimEvent) {
+        for o in &mut self.observers {
+            o.observe(self.st.now, &event);
+        }
+        if !matches!(event, SimEvent::RateChanged { .. }) {
+            self.policy.on_event(&event, &view_of(&self.scenario, &self.st));
+        }
+    }
+
+    fn push_timed(&mut self, time: SimTime, kind: TimedKind) {
+        self.st.seq += 1;
+        self.st.heap.push(Reverse(Timed { time, seq: self.st.seq, kind }));
+    }
+
+    fn arrive(&mut self, id: JobId) {
+        let job = &self.scenario.jobs[id.0 as usize];
+        let cluster_gpus = self.scenario.topology.gpu_count();
+        if job.gpus > cluster_gpus || job.ideal_iter_s.is_none() {
+            let gpus = job.gpus;
+            let run = &mut self.st.runs[id.0 as usize];
+            run.status = JobStatus::Rejected;
+            run.end = Some(self.st.now);
+            self.st.finished += 1;
+            self.emit(SimEvent::Rejected { job: id, gpus, cluster_gpus });
+            return;
+        }
+        let now = self.st.now;
+        let run = &mut self.st.runs[id.0 as usize];
+        run.status = JobStatus::Queued;
+        run.enqueued_at = now;
+        self.st.queued.insert(id);
+        self.emit(SimEvent::Arrived { job: id });
+    }
+
+    fn schedule_passes(&mut self) {
+        let mut passes = 0u64;
+        loop {
+            let mut decisions = std::mem::take(&mut self.decisions);
+            decisions.clear();
+            self.policy.schedule(&view_of(&self.scenario, &self.st), &mut decisions);
+            let mut changed = false;
+            for d in decisions.drain(..) {
+                match d {
+                    Decision::Place { job, gpus, reason } => {
+                        self.place(job, gpus, reason);
+                        changed = true;
+                    }
+                    Decision::Preempt { job, restore_s, reason } => {
+                        self.preempt(job, restore_s, reason);
+                        changed = true;
+                    }
+                    Decision::Wait { job, reason } => {
+                        assert_eq!(
+                            self.st.runs[job.0 as usize].status,
+                            JobStatus::Queued,
+                            "policy {} asked job {} to wait but it is not queued",
+                            self.policy.spec(),
+                            job.0
+                        );
+                        self.emit(SimEvent::Waiting { job, reason });
+                    }
+                    Decision::WakeAt(t) => {
+                        // A wake-up in the past or now would loop; the next instant is the
+                        // earliest the policy can be asked again.
+                        let t = t.max(self.st.now + SimTime(1));
+                        self.push_timed(t, TimedKind::Wake);
+                    }
+                    Decision::Note(note) => self.emit(SimEvent::Policy { note }),
+                }
+            }
+            self.decisions = decisions;
+            if !changed {
+                break;
+            }
+            passes += 1;
+            assert!(passes < MAX_PASSES_PER_INSTANT, "policy {} does not settle", self.policy.spec());
+        }
+    }
+
+    fn mark_dirty_on(st: &mut State, links: &[LinkId]) {
+        for &l in links {
+            for &j in st.cluster.jobs_on_link(l) {
+                if !st.dirty_mark[j.0 as usize] {
+                    st.dirty_mark[j.0 as usize] = true;
+                    st.dirty.push(j);
+                }
+            }
+        }
+    }
+
+    fn place(&mut self, job: JobId, mut gpus: Vec<GpuId>, reason: Reason) {
+        let topo = &self.scenario.topology;
+        let spec = self.policy.spec();
+        let j = &self.scenario.jobs[job.0 as usize];
+        assert_eq!(
+            self.st.runs[job.0 as usize].status,
+            JobStatus::Queued,
+            "policy {spec} placed job {} which is not queued",
+            job.0
+        );
+        assert_eq!(gpus.len() as u32, j.gpus, "policy {spec} gave job {} the wrong number of GPUs", job.0);
+        gpus.sort_unstable();
+        for w in gpus.windows(2) {
+            assert_ne!(w[0], w[1], "policy {spec} gave job {} a GPU twice", job.0);
+        }
+        for &g in &gpus {
+            assert!(g.0 < topo.gpu_count() && self.st.cluster.is_free(g), "policy {spec} gave job {} a busy GPU", job.0);
+        }
+        self.st.cluster.allocate(topo, job, &gpus);
+        let mut servers: Vec<NodeId> = gpus.iter().map(|&g| topo.server_of(g)).collect();
+        servers.dedup();
+        let mut links = Vec::new();
+        topo.inter_server_links(&servers, &mut links);
+        let tier = topo.tier_of(&gpus);
+        // Jobs already on these links now share them with one more.
+        Self::mark_dirty_on(&mut self.st, &links);
+        self.st.cluster.add_flows(job, &links);
+        let shape = shape_of(topo, &gpus, &links, |l| self.st.cluster.jobs_on(l));
+        let iter_s = self.scenario.comm.iteration_time(self.scenario.catalog.get(j.model), &shape);
+
+        let now = self.st.now;
+        let run = &mut self.st.runs[job.0 as usize];
+        run.status = JobStatus::Running;
+        run.queued_total = run.queued_total + (now - run.enqueued_at);
+        run.gpus = gpus.clone();
+        run.tier = Some(tier);
+        run.links = links;
+        run.iter_s = iter_s;
+        run.updated = now;
+        run.resume_at = now + run.pending_restore;
+        run.pending_restore = SimTime::ZERO;
+        run.first_start.get_or_insert(now);
+        run.last_start = now;
+        run.placements += 1;
+        self.st.queued.remove(&job);
+        self.st.busy_gpus += j.gpus;
+        self.st.running += 1;
+        self.st.tier_placements[tier.0 as usize] += 1;
+        self.st.events += 1;
+        self.schedule_completion(job);
+        self.emit(SimEvent::Placed { job, gpus, tier, iter_s, reason });
+    }
+
+    fn schedule_completion(&mut self, job: JobId) {
+        let iterations = self.scenario.jobs[job.0 as usize].iterations;
+        let now = self.st.now;
+        let run = &mut self.st.runs[job.0 as usize];
+        run.epoch += 1;
+        let remaining = (iterations - run.done).max(0.0);
+        let start = now.max(run.resume_at);
+        let at = start + SimTime::from_secs_f64_ceil(remaining * run.iter_s);
+        let epoch = run.epoch;
+        self.push_timed(at, TimedKind::Completion { job, epoch });
+    }
+
+    /// Credits progress up to now and takes the job off its GPUs and links.
+    fn stop(&mut self, job: JobId) {
+        let topo = &self.scenario.topology;
+        let now = self.st.now;
+        let run = &mut self.st.runs[job.0 as usize];
+        run.done = run.progress_at(now);
+        run.updated = now;
+        run.run_total = run.run_total + (now - run.last_start);
+        run.restore_total = run.restore_total + (run.resume_at.min(now) - run.last_start);
+        run.status = JobStatus::Queued;
+        run.epoch += 1;
+        let gpus = std::mem::take(&mut run.gpus);
+        let links = std::mem::take(&mut run.links);
+        self.st.cluster.release(topo, &gpus);
+        self.st.cluster.remove_flows(job, &links);
+        Self::mark_dirty_on(&mut self.st, &links);
+        self.st.busy_gpus -= gpus.len() as u32;
+        self.st.running -= 1;
+    }
+
+    fn complete(&mut self, job: JobId) {
+        self.stop(job);
+        let iterations = self.scenario.jobs[job.0 as usize].iterations;
+        let now = self.st.now;
+        let run = &mut self.st.runs[job.0 as usize];
+        run.status = JobStatus::Completed;
+        run.done = iterations;
+        run.end = Some(now);
+        self.st.finished += 1;
+        self.emit(SimEvent::Completed { job });
+    }
+
+    fn preempt(&mut self, job: JobId, restore_s: f64, reason: Reason) {
+        assert_eq!(
+            self.st.runs[job.0 as usize].status,
+            JobStatus::Running,
+            "policy {} preempted job {} which is not running",
+            self.policy.spec(),
+            job.0
+        );
+        self.stop(job);
+        let now = self.st.now;
+        let run = &mut self.st.runs[job.0 as usize];
+        run.enqueued_at = now;
+        run.pending_restore = SimTime::from_secs_f64(restore_s);
+        run.preemptions += 1;
+        run.last_preempted = Some(now);
+        let done = run.done;
+        self.st.queued.insert(job);
+        self.st.preemptions += 1;
+        self.st.events += 1;
+        self.emit(SimEvent::Preempted { job, done_iterations: done, reason });
+    }
+
+    /// Recomputes the iteration time of running jobs whose links changed this instant.
+    fn refresh_dirty(&mut self) {
+        let mut dirty = std::mem::take(&mut self.st.dirty);
+        dirty.sort_unstable();
+        for &job in &dirty {
+            self.st.dirty_mark[job.0 as usize] = false;
+            if self.st.runs[job.0 as usize].status != JobStatus::Running {
+                continue;
+            }
+            let topo = &self.scenario.topology;
+            let run = &self.st.runs[job.0 as usize];
+            let shape = shape_of(topo, &run.gpus, &run.links, |l| self.st.cluster.jobs_on(l));
+            let model = self.scenario.catalog.get(self.scenario.jobs[job.0 as usize].model);
+            let iter_s = self.scenario.comm.iteration_time(model, &shape);
+            if iter_s == run.iter_s {
+                continue;
+            }
+            let now = self.st.now;
+            let run = &mut self.st.runs[job.0 as usize];
+            run.done = run.progress_at(now);
+            run.updated = now;
+            run.iter_s = iter_s;
+            self.schedule_completion(job);
+            self.emit(SimEvent::RateChanged { job, iter_s });
+        }
+        dirty.clear();
+        self.st.dirty = dirty;
+    }
+}

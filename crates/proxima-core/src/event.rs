@@ -1,0 +1,170 @@
+//! What happens in a simulation, as data: the events observers receive and the reasons
+//! schedulers give for their decisions.
+
+use crate::cluster::JobId;
+use crate::topology::{GpuId, Tier, Topology};
+use serde::Serialize;
+
+/// Why a scheduler placed, kept waiting or preempted a job. Reasons are data so the app can
+/// render them as it likes; [`Reason::describe`] gives the plain sentence.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    /// Topology-oblivious: the first free GPUs in index order.
+    FirstFit,
+    /// The tightest placement free now; the scheduler never waits for a better one.
+    TightestNow { tier: Tier },
+    /// Delay scheduling: the job waits for a placement at `wanted` or tighter. Its timer for
+    /// that tier has `left_s` seconds to run; the best placement free now is at `best_now`
+    /// (none if it does not fit at all) and would run `slowdown` times slower than ideal.
+    WaitingForTier { wanted: Tier, left_s: f64, best_now: Option<Tier>, slowdown: f64 },
+    /// Delay scheduling placed the job at the tier it waited for (or tighter).
+    GotWantedTier { tier: Tier, waited_s: f64 },
+    /// The timers ran out and the job took the best placement free: `tier`, `slowdown`
+    /// times slower than ideal.
+    TimerExpired { tier: Tier, waited_s: f64, slowdown: f64 },
+    /// The job is insensitive to placement (its slowdown at the widest tier is below the
+    /// threshold), so it takes what is free at once.
+    Insensitive { tier: Tier, slowdown: f64 },
+    /// Waited `waited_s`, the starvation bound; placed wherever it fits.
+    StarvationBound { tier: Tier, waited_s: f64 },
+    /// Not enough free GPUs at any tier.
+    NoRoom { free: u32 },
+    /// Preempted so that `for_job` gets a placement at `tier`: its estimated gain `gain_s`
+    /// exceeds the checkpoint/restore cost `cost_s` of the jobs preempted for it.
+    PreemptedFor { for_job: JobId, tier: Tier, gain_s: f64, cost_s: f64 },
+    /// Placed on GPUs freed by preempting `victims`.
+    PlacedByPreemption { tier: Tier, victims: Vec<JobId>, gain_s: f64 },
+    /// A scattered job checkpointed to move to a tighter placement (`from` → `to`).
+    Reconsolidating { from: Tier, to: Tier, gain_s: f64, cost_s: f64 },
+    /// Moved to a tighter placement after checkpointing.
+    Reconsolidated { from: Tier, to: Tier },
+}
+
+impl Reason {
+    /// A sentence for people, e.g. "waiting for a server-local placement, timer 42 s left;
+    /// best now: cross-rack, estimated slowdown 1.8×".
+    pub fn describe(&self, topo: &Topology) -> String {
+        let tier = |t: &Tier| topo.tier_name(*t).to_string();
+        match self {
+            Reason::FirstFit => "first free GPUs in index order (topology-oblivious)".into(),
+            Reason::TightestNow { tier: t } => format!("tightest placement free now: {}", tier(t)),
+            Reason::WaitingForTier { wanted, left_s, best_now, slowdown } => {
+                let best = match best_now {
+                    Some(b) => format!("best now: {}, estimated slowdown {:.2}×", tier(b), slowdown),
+                    None => "no placement free now".to_string(),
+                };
+                format!("waiting for a {}-local placement, timer {:.0} s left; {best}", tier(wanted), left_s)
+            }
+            Reason::GotWantedTier { tier: t, waited_s } => {
+                format!("got the {}-local placement it waited {:.0} s for", tier(t), waited_s)
+            }
+            Reason::TimerExpired { tier: t, waited_s, slowdown } => format!(
+                "delay timer ran out after {:.0} s; took a {} placement, estimated slowdown {:.2}×",
+                waited_s,
+                tier(t),
+                slowdown
+            ),
+            Reason::Insensitive { tier: t, slowdown } => format!(
+                "insensitive to placement (at most {:.2}× slower spread out): placed at once, {}",
+                slowdown,
+                tier(t)
+            ),
+            Reason::StarvationBound { tier: t, waited_s } => {
+                format!("waited {:.0} s, the starvation bound: placed where it fits, {}", waited_s, tier(t))
+            }
+            Reason::NoRoom { free } => format!("not enough free GPUs ({free} free)"),
+            Reason::PreemptedFor { for_job, tier: t, gain_s, cost_s } => format!(
+                "preempted so that job {} gets a {} placement (gain {:.0} s > cost {:.0} s)",
+                for_job.0,
+                tier(t),
+                gain_s,
+                cost_s
+            ),
+            Reason::PlacedByPreemption { tier: t, victims, gain_s } => format!(
+                "placed at {} by preempting {} job(s), estimated gain {:.0} s",
+                tier(t),
+                victims.len(),
+                gain_s
+            ),
+            Reason::Reconsolidating { from, to, gain_s, cost_s } => format!(
+                "checkpointed to move from {} to {} (gain {:.0} s > cost {:.0} s)",
+                tier(from),
+                tier(to),
+                gain_s,
+                cost_s
+            ),
+            Reason::Reconsolidated { from, to } => format!("re-consolidated from {} to {}", tier(from), tier(to)),
+        }
+    }
+}
+
+/// A scheduler's note about itself, e.g. the auto-tuner moving a delay timer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PolicyNote {
+    /// The delay timer of `tier` changed from `old_s` to `new_s`, for the reason in `why`.
+    TimerChanged { tier: Tier, old_s: f64, new_s: f64, why: String },
+}
+
+/// Something that happened in a simulation. Observers receive every one, in order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SimEvent {
+    /// The job was submitted and joined the queue.
+    Arrived { job: JobId },
+    /// The job asks for more GPUs than the cluster has; it never runs.
+    Rejected { job: JobId, gpus: u32, cluster_gpus: u32 },
+    /// The job started (or restarted) on `gpus`, at `tier`, at `iter_s` seconds per iteration.
+    Placed { job: JobId, gpus: Vec<GpuId>, tier: Tier, iter_s: f64, reason: Reason },
+    /// The scheduler keeps the job waiting, for `reason` (sent when the reason changes kind).
+    Waiting { job: JobId, reason: Reason },
+    /// The job was checkpointed and returned to the queue with its progress.
+    Preempted { job: JobId, done_iterations: f64, reason: Reason },
+    /// The job finished its work.
+    Completed { job: JobId },
+    /// Contention or placement changed the job's iteration time.
+    RateChanged { job: JobId, iter_s: f64 },
+    /// A note from the scheduler.
+    Policy { note: PolicyNote },
+}
+
+/// Receives the events of a simulation as they happen.
+pub trait Observer {
+    fn observe(&mut self, now: crate::time::SimTime, event: &SimEvent);
+}
+
+/// An observer that hashes a canonical rendering of every event (FNV-1a, 64 bits): two runs
+/// with the same hash saw the same events at the same times, natively or in WebAssembly.
+#[derive(Clone, Debug)]
+pub struct EventHasher {
+    hash: u64,
+    count: u64,
+}
+
+impl Default for EventHasher {
+    fn default() -> Self {
+        EventHasher { hash: 0xcbf2_9ce4_8422_2325, count: 0 }
+    }
+}
+
+impl EventHasher {
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+impl Observer for EventHasher {
+    fn observe(&mut self, now: crate::time::SimTime, event: &SimEvent) {
+        let line = format!("{} {}", now.0, serde_json::to_string(event).expect("events serialise"));
+        for b in line.bytes().chain(std::iter::once(b'\n')) {
+            self.hash ^= b as u64;
+            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.count += 1;
+    }
+}

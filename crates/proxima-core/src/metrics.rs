@@ -1,0 +1,311 @@
+//! What a run measured: the summary (`summary.json`), the per-job table (`jobs.csv`) and
+//! the time series (`timeseries.csv`).
+//!
+//! Definitions (also in `docs/METRICS.md`):
+//! - JCT: completion minus submission, over completed jobs. Percentiles are nearest-rank:
+//!   p-th = the ⌈p/100·n⌉-th smallest.
+//! - makespan: last completion minus first submission (which is time 0).
+//! - queueing delay: time a job spent queued, over all its waits (a preempted job waits
+//!   again), averaged over completed jobs.
+//! - communication overhead: for each completed job, its time on GPUs minus checkpoint
+//!   restores minus its ideal run time (tightest feasible placement, no contention), summed.
+//! - GPU utilisation: busy GPU-time over GPUs × makespan.
+//! - tier counts: placements (restarts included) per tier.
+
+use crate::engine::{JobRun, JobStatus, Scenario};
+use crate::time::SimTime;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The cluster's state over time as a step function: each point holds from its time until
+/// the next point.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Timeline {
+    pub points: Vec<TimelinePoint>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TimelinePoint {
+    pub time: SimTime,
+    pub busy_gpus: u32,
+    pub queued: u32,
+    pub running: u32,
+}
+
+impl Timeline {
+    pub fn record(&mut self, time: SimTime, busy_gpus: u32, queued: u32, running: u32) {
+        let p = TimelinePoint { time, busy_gpus, queued, running };
+        match self.points.last_mut() {
+            Some(last) if last.time == time => *last = p,
+            Some(last) if (last.busy_gpus, last.queued, last.running) == (busy_gpus, queued, running) => {}
+            _ => self.points.push(p),
+        }
+    }
+
+    /// Time-weighted averages over `buckets` equal intervals of `[0, end]`.
+    pub fn bucketed(&self, end: SimTime, buckets: u32) -> Vec<Bucket> {
+        let buckets = buckets.max(1) as u64;
+        let end = end.0.max(1);
+        let width = end.div_ceil(buckets).max(1);
+        let count = end.div_ceil(width);
+        let mut out: Vec<Bucket> = (0..count)
+            .map(|b| Bucket {
+                start: SimTime(b * width),
+                end: SimTime(((b + 1) * width).min(end)),
+                busy_gpus: 0.0,
+                queued: 0.0,
+                running: 0.0,
+            })
+            .collect();
+        for (i, p) in self.points.iter().enumerate() {
+            let seg_start = p.time.0.min(end);
+            let seg_end = self.points.get(i + 1).map(|n| n.time.0).unwrap_or(end).min(end);
+            let mut t = seg_start;
+            while t < seg_end {
+                let b = (t / width) as usize;
+                let b_end = ((b as u64 + 1) * width).min(seg_end);
+                let dt = (b_end - t) as f64;
+                let bucket = &mut out[b];
+                bucket.busy_gpus += dt * p.busy_gpus as f64;
+                bucket.queued += dt * p.queued as f64;
+                bucket.running += dt * p.running as f64;
+                t = b_end;
+            }
+        }
+        for b in &mut out {
+            let span = (b.end.0 - b.start.0) as f64;
+            if span > 0.0 {
+                b.busy_gpus /= span;
+                b.queued /= span;
+                b.running /= span;
+            }
+        }
+        out
+    }
+
+    /// Busy GPU-seconds over `[0, end]`.
+    pub fn busy_gpu_seconds(&self, end: SimTime) -> f64 {
+        let mut total = 0.0;
+        for (i, p) in self.points.iter().enumerate() {
+            let seg_end = self.points.get(i + 1).map(|n| n.time).unwrap_or(end).min(end);
+            if seg_end > p.time {
+                total += (seg_end - p.time).as_secs_f64() * p.busy_gpus as f64;
+            }
+        }
+        total
+    }
+}
+
+/// Time-weighted means over one interval of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Bucket {
+    pub start: SimTime,
+    pub end: SimTime,
+    pub busy_gpus: f64,
+    pub queued: f64,
+    pub running: f64,
+}
+
+/// The headline figures of one run: `summary.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub policy: String,
+    pub seed: u64,
+    pub topology: String,
+    pub trace: String,
+    pub gpus: u32,
+    pub jobs_total: u32,
+    pub jobs_completed: u32,
+    pub jobs_rejected: u32,
+    /// Jobs neither completed nor rejected when the run ended (0 unless a policy stalls).
+    pub jobs_unfinished: u32,
+    pub avg_jct_s: f64,
+    pub p50_jct_s: f64,
+    pub p95_jct_s: f64,
+    pub p99_jct_s: f64,
+    pub makespan_s: f64,
+    pub avg_queue_s: f64,
+    pub comm_overhead_s: f64,
+    pub avg_gpu_util: f64,
+    pub preemptions: u64,
+    /// Placements per tier, by tier name, tightest first.
+    pub tier_counts: BTreeMap<String, u64>,
+}
+
+/// Nearest-rank percentile of sorted values.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = libm::ceil(p / 100.0 * sorted.len() as f64) as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+impl Summary {
+    pub fn compute(
+        policy: &str,
+        scenario: &Scenario,
+        runs: &[JobRun],
+        timeline: &Timeline,
+        tier_placements: &[u64],
+        preemptions: u64,
+    ) -> Summary {
+        let mut jcts = Vec::new();
+        let mut queue_total = 0.0;
+        let mut overhead = 0.0;
+        let mut rejected = 0;
+        let mut last_end = SimTime::ZERO;
+        for (job, run) in scenario.jobs.iter().zip(runs) {
+            match run.status {
+                JobStatus::Completed => {
+                    let end = run.end.expect("completed jobs have an end");
+                    last_end = last_end.max(end);
+                    jcts.push((end - job.submit).as_secs_f64());
+                    queue_total += run.queued_total.as_secs_f64();
+                    let productive = (run.run_total - run.restore_total).as_secs_f64();
+                    overhead += productive - job.ideal_run_s().unwrap_or(productive);
+                }
+                JobStatus::Rejected => rejected += 1,
+                _ => {}
+            }
+        }
+        let completed = jcts.len() as u32;
+        jcts.sort_by(f64::total_cmp);
+        let mean = |total: f64| if completed > 0 { total / completed as f64 } else { 0.0 };
+        let gpus = scenario.topology.gpu_count();
+        let makespan = last_end.as_secs_f64();
+        let util = if makespan > 0.0 { timeline.busy_gpu_seconds(last_end) / (gpus as f64 * makespan) } else { 0.0 };
+        let topo = &scenario.topology;
+        let tier_counts = tier_placements
+            .iter()
+            .enumerate()
+            .map(|(t, &n)| (topo.tier_names()[t].clone(), n))
+            .collect();
+        Summary {
+            policy: policy.to_string(),
+            seed: scenario.seed,
+            topology: topo.name().to_string(),
+            trace: scenario.trace_label.clone(),
+            gpus,
+            jobs_total: scenario.jobs.len() as u32,
+            jobs_completed: completed,
+            jobs_rejected: rejected,
+            jobs_unfinished: scenario.jobs.len() as u32 - completed - rejected,
+            avg_jct_s: mean(jcts.iter().sum()),
+            p50_jct_s: percentile(&jcts, 50.0),
+            p95_jct_s: percentile(&jcts, 95.0),
+            p99_jct_s: percentile(&jcts, 99.0),
+            makespan_s: makespan,
+            avg_queue_s: mean(queue_total),
+            comm_overhead_s: overhead,
+            avg_gpu_util: util,
+            preemptions,
+            tier_counts,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a summary serialises")
+    }
+}
+
+/// `jobs.csv`: one row a job.
+pub fn jobs_csv(scenario: &Scenario, runs: &[JobRun]) -> String {
+    let topo = &scenario.topology;
+    let mut out = String::from(
+        "id,name,status,submit_s,start_s,end_s,jct_s,queue_s,gpus,model,tier,placements,preemptions,ideal_s,run_s,slowdown\n",
+    );
+    let opt = |t: Option<SimTime>| t.map(|t| t.to_string()).unwrap_or_default();
+    for (job, run) in scenario.jobs.iter().zip(runs) {
+        let status = match run.status {
+            JobStatus::Completed => "completed",
+            JobStatus::Rejected => "rejected",
+            JobStatus::Running => "running",
+            JobStatus::Queued => "queued",
+            JobStatus::Future => "future",
+        };
+        let jct = match (run.status, run.end) {
+            (JobStatus::Completed, Some(end)) => (end - job.submit).to_string(),
+            _ => String::new(),
+        };
+        let ideal = job.ideal_run_s();
+        let run_s = run.run_total.as_secs_f64();
+        let slowdown = match ideal {
+            Some(i) if i > 0.0 && run.status == JobStatus::Completed => format!("{:.6}", run_s / i),
+            _ => String::new(),
+        };
+        let name = if job.name.contains([',', '"', '\n']) {
+            format!("\"{}\"", job.name.replace('"', "\"\""))
+        } else {
+            job.name.clone()
+        };
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            job.id.0,
+            name,
+            status,
+            job.submit,
+            opt(run.first_start),
+            if run.status == JobStatus::Completed { opt(run.end) } else { String::new() },
+            jct,
+            run.queued_total,
+            job.gpus,
+            scenario.catalog.get(job.model).name,
+            run.tier.map(|t| topo.tier_name(t)).unwrap_or(""),
+            run.placements,
+            run.preemptions,
+            ideal.map(|i| format!("{i:.6}")).unwrap_or_default(),
+            run.run_total,
+            slowdown
+        );
+    }
+    out
+}
+
+/// `timeseries.csv`: time-weighted means over `buckets` equal intervals of the makespan.
+pub fn timeseries_csv(timeline: &Timeline, end: SimTime, gpus: u32, buckets: u32) -> String {
+    let mut out = String::from("start_s,end_s,gpu_util,busy_gpus,queued_jobs,running_jobs\n");
+    for b in timeline.bucketed(end, buckets) {
+        let _ = writeln!(
+            out,
+            "{},{},{:.6},{:.3},{:.3},{:.3}",
+            b.start,
+            b.end,
+            b.busy_gpus / gpus.max(1) as f64,
+            b.busy_gpus,
+            b.queued,
+            b.running
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let v: Vec<f64> = (1..=10).map(|x| x as f64).collect();
+        assert_eq!(percentile(&v, 50.0), 5.0);
+        assert_eq!(percentile(&v, 95.0), 10.0);
+        assert_eq!(percentile(&v, 10.0), 1.0);
+        assert_eq!(percentile(&[], 50.0), 0.0);
+    }
+
+    #[test]
+    fn timeline_buckets_are_time_weighted() {
+        let mut t = Timeline::default();
+        t.record(SimTime::from_secs_f64(0.0), 4, 0, 1);
+        t.record(SimTime::from_secs_f64(5.0), 0, 0, 0);
+        let b = t.bucketed(SimTime::from_secs_f64(10.0), 2);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].busy_gpus, 4.0);
+        assert_eq!(b[1].busy_gpus, 0.0);
+        let one = t.bucketed(SimTime::from_secs_f64(10.0), 1);
+        assert_eq!(one[0].busy_gpus, 2.0);
+        assert_eq!(t.busy_gpu_seconds(SimTime::from_secs_f64(10.0)), 20.0);
+    }
+}

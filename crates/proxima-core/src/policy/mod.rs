@@ -1,0 +1,275 @@
+//! Scheduling policies: one file each, behind one narrow trait, resolved from a name with
+//! options (`NAME[:key=value,...]`).
+//!
+//! A policy sees the simulation through a read-only [`View`] and answers with decisions as
+//! data; only the engine changes state. A policy may keep its own bookkeeping (an index of
+//! its queue, the history its auto-tuner learns from), fed by the events the engine passes
+//! to [`Policy::on_event`].
+
+pub mod consolidate;
+pub mod fifo;
+
+use crate::cluster::{ClusterState, JobId};
+use crate::comm::{shape_of, CommParams};
+use crate::engine::JobRun;
+use crate::error::InputError;
+use crate::event::{PolicyNote, Reason, SimEvent};
+use crate::model::Catalog;
+use crate::time::SimTime;
+use crate::topology::{GpuId, NodeId, Topology};
+use crate::workload::Job;
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+
+/// What a policy asks the engine to do. Decisions are applied in order, so a policy can
+/// preempt jobs and then place another on the GPUs they free.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// Start a queued job on exactly these GPUs (as many as it asked for, all free).
+    Place { job: JobId, gpus: Vec<GpuId>, reason: Reason },
+    /// Checkpoint a running job and return it to the queue with its progress. It pays
+    /// `restore_s` seconds without progress when it next starts.
+    Preempt { job: JobId, restore_s: f64, reason: Reason },
+    /// Tell observers why a queued job is waiting (send it when the reason changes, not on
+    /// every pass).
+    Wait { job: JobId, reason: Reason },
+    /// Call the policy again at this time even if nothing else happens then.
+    WakeAt(SimTime),
+    /// A note for observers, e.g. a timer the auto-tuner moved.
+    Note(PolicyNote),
+}
+
+/// The read-only state a policy decides on.
+pub struct View<'a> {
+    pub now: SimTime,
+    pub topo: &'a Topology,
+    pub catalog: &'a Catalog,
+    pub comm: &'a CommParams,
+    pub jobs: &'a [Job],
+    pub runs: &'a [JobRun],
+    pub cluster: &'a ClusterState,
+    /// Jobs waiting to be placed, in submission order.
+    pub queued: &'a BTreeSet<JobId>,
+}
+
+impl<'a> View<'a> {
+    pub fn job(&self, id: JobId) -> &'a Job {
+        &self.jobs[id.0 as usize]
+    }
+
+    pub fn run(&self, id: JobId) -> &'a JobRun {
+        &self.runs[id.0 as usize]
+    }
+
+    /// Seconds per iteration the job would run at if it started on `gpus` now, sharing links
+    /// with the jobs already on them.
+    pub fn estimate_iter_s(&self, job: JobId, gpus: &[GpuId]) -> f64 {
+        let mut servers: Vec<NodeId> = gpus.iter().map(|&g| self.topo.server_of(g)).collect();
+        servers.dedup();
+        let mut links = Vec::new();
+        self.topo.inter_server_links(&servers, &mut links);
+        let shape = shape_of(self.topo, gpus, &links, |l| self.cluster.jobs_on(l) + 1);
+        self.comm.iteration_time(self.catalog.get(self.job(job).model), &shape)
+    }
+
+    /// How many times slower than ideal the job would run on `gpus` now.
+    pub fn estimate_slowdown(&self, job: JobId, gpus: &[GpuId]) -> f64 {
+        let j = self.job(job);
+        match j.ideal_iter_s {
+            Some(ideal) if ideal > 0.0 => self.estimate_iter_s(job, gpus) / ideal,
+            _ => 1.0,
+        }
+    }
+}
+
+/// A scheduling policy.
+pub trait Policy {
+    /// The canonical spec, with every option spelled out, e.g. `fifo:backfill=on`.
+    fn spec(&self) -> String;
+
+    /// Called for every event except rate changes, after the engine applied it.
+    fn on_event(&mut self, _event: &SimEvent, _view: &View) {}
+
+    /// Called once per instant at which something happened, after all that instant's
+    /// events. Pushes decisions to `out`.
+    fn schedule(&mut self, view: &View, out: &mut Vec<Decision>);
+}
+
+/// A parsed `NAME[:key=value,...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicySpec {
+    pub name: String,
+    pub options: BTreeMap<String, String>,
+}
+
+impl PolicySpec {
+    pub fn parse(text: &str) -> Result<PolicySpec, InputError> {
+        let text = text.trim();
+        let (name, rest) = match text.split_once(':') {
+            Some((n, r)) => (n.trim(), r),
+            None => (text, ""),
+        };
+        if name.is_empty() {
+            return Err(InputError::new("policy", "empty policy name"));
+        }
+        let mut options = BTreeMap::new();
+        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| InputError::new(part, format!("expected key=value in policy '{text}'")))?;
+            let (k, v) = (k.trim().to_string(), v.trim().to_string());
+            if k.is_empty() {
+                return Err(InputError::new("policy", format!("empty option name in '{text}'")));
+            }
+            if options.insert(k.clone(), v).is_some() {
+                return Err(InputError::new(k, "given twice"));
+            }
+        }
+        Ok(PolicySpec { name: name.to_ascii_lowercase(), options })
+    }
+
+    /// Takes an option out, so that whatever is left at the end is unknown.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        self.options.remove(key)
+    }
+
+    pub fn take_bool(&mut self, key: &str, default: bool) -> Result<bool, InputError> {
+        match self.take(key).as_deref() {
+            None => Ok(default),
+            Some("on" | "true" | "yes" | "1") => Ok(true),
+            Some("off" | "false" | "no" | "0") => Ok(false),
+            Some(other) => Err(InputError::new(key, format!("expected on or off, got '{other}'"))),
+        }
+    }
+
+    pub fn take_f64(&mut self, key: &str, default: f64, min: f64) -> Result<f64, InputError> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(v) => match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= min => Ok(x),
+                _ => Err(InputError::new(key, format!("expected a number of at least {min}, got '{v}'"))),
+            },
+        }
+    }
+
+    pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, InputError> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse::<u32>()
+                .map_err(|_| InputError::new(key, format!("expected a whole number, got '{v}'"))),
+        }
+    }
+
+    /// Fails on the first option nobody took.
+    pub fn finish(self) -> Result<(), InputError> {
+        match self.options.into_iter().next() {
+            None => Ok(()),
+            Some((k, _)) => Err(InputError::new(k, format!("unknown option of policy '{}'", self.name))),
+        }
+    }
+}
+
+/// A policy name with a one-line description, for `proxima policies` and the app.
+pub struct PolicyInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Options with their defaults.
+    pub options: &'static str,
+}
+
+pub const POLICIES: &[PolicyInfo] = &[
+    PolicyInfo {
+        name: "fifo",
+        summary: "first come, first served; the first free GPUs in index order, whatever the topology",
+        options: "backfill=on (off: a job that does not fit blocks those behind it)",
+    },
+    PolicyInfo {
+        name: "consolidate",
+        summary: "first come, first served; the tightest placement free now, never waits (Tiresias-style consolidation)",
+        options: "backfill=on",
+    },
+];
+
+/// Builds a policy from its spec, e.g. `fifo`, `consolidate:backfill=off`.
+pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
+    let mut spec = PolicySpec::parse(text)?;
+    let policy: Box<dyn Policy> = match spec.name.as_str() {
+        "fifo" => Box::new(fifo::Fifo::from_spec(&mut spec)?),
+        "consolidate" => Box::new(consolidate::Consolidate::from_spec(&mut spec)?),
+        other => {
+            let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
+            return Err(InputError::new(
+                "policy",
+                format!("unknown policy '{other}' (known: {})", names.join(", ")),
+            ));
+        }
+    };
+    spec.finish()?;
+    Ok(policy)
+}
+
+/// The queue as first-come-first-served policies see it: queued jobs grouped by GPU count,
+/// each group in submission order. The next job that fits `free` GPUs is the earliest head
+/// among groups no larger than `free`: a handful of comparisons however long the queue is.
+#[derive(Clone, Debug, Default)]
+pub struct SizeClassQueue {
+    by_size: BTreeMap<u32, BTreeSet<JobId>>,
+}
+
+impl SizeClassQueue {
+    pub fn insert(&mut self, job: JobId, gpus: u32) {
+        self.by_size.entry(gpus).or_default().insert(job);
+    }
+
+    pub fn remove(&mut self, job: JobId, gpus: u32) {
+        if let Some(set) = self.by_size.get_mut(&gpus) {
+            set.remove(&job);
+            if set.is_empty() {
+                self.by_size.remove(&gpus);
+            }
+        }
+    }
+
+    /// The earliest-submitted job asking for at most `free` GPUs.
+    pub fn first_fitting(&self, free: u32) -> Option<(JobId, u32)> {
+        self.by_size
+            .range(..=free)
+            .filter_map(|(&size, set)| set.first().map(|&j| (j, size)))
+            .min()
+    }
+
+    /// The earliest-submitted job of all.
+    pub fn head(&self) -> Option<(JobId, u32)> {
+        self.by_size.iter().filter_map(|(&size, set)| set.first().map(|&j| (j, size))).min()
+    }
+
+    /// Keeps the index in step with the engine's events.
+    pub fn track(&mut self, event: &SimEvent, view: &View) {
+        match event {
+            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => self.insert(*job, view.job(*job).gpus),
+            SimEvent::Placed { job, .. } => self.remove(*job, view.job(*job).gpus),
+            _ => {}
+        }
+    }
+}
+
+/// One step of the first-come-first-served loop both baselines share: the earliest queued
+/// job that fits the free GPUs (or, without backfill, only the head of the queue, if it
+/// fits), placed by `place`. The engine calls the policy again after applying it, until a
+/// pass decides nothing, so each pass sees the occupancy the previous one left.
+pub(crate) fn fcfs_step(
+    queue: &SizeClassQueue,
+    view: &View,
+    backfill: bool,
+    out: &mut Vec<Decision>,
+    place: impl FnOnce(u32) -> Option<(Vec<GpuId>, Reason)>,
+) {
+    let free = view.cluster.free_count();
+    let next = if backfill { queue.first_fitting(free) } else { queue.head().filter(|&(_, size)| size <= free) };
+    if let Some((job, size)) = next {
+        if let Some((gpus, reason)) = place(size) {
+            out.push(Decision::Place { job, gpus, reason });
+        }
+    }
+}

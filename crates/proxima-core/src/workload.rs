@@ -1,0 +1,265 @@
+//! From a trace to the jobs a simulation runs.
+//!
+//! Resolution does four things, in this order:
+//! 1. sorts jobs by submission time (stable, so ties keep file order) and keeps the first
+//!    `limit`;
+//! 2. shifts time so that the first submission is at 0;
+//! 3. gives every job without a model one drawn from the [`ModelMix`], with a generator
+//!    seeded by the run's seed and the job's position in submission order (so taking fewer
+//!    jobs never changes the models of the ones kept);
+//! 4. turns the trace's work into iterations: a measured duration is taken as the run time
+//!    at the job's tightest feasible placement on this cluster with no contention, so
+//!    `iterations = duration / ideal iteration time`.
+
+use crate::cluster::{ClusterState, JobId};
+use crate::comm::{shape_of, CommParams, PlacementShape};
+use crate::error::InputError;
+use crate::model::{Catalog, ModelId};
+use crate::rng::Rng;
+use crate::time::SimTime;
+use crate::topology::{GpuId, Tier, Topology};
+use crate::trace::{Trace, TraceWork};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A job as the simulator runs it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Job {
+    pub id: JobId,
+    /// The trace's name for the job.
+    pub name: String,
+    pub submit: SimTime,
+    pub gpus: u32,
+    pub model: ModelId,
+    /// Training iterations to run.
+    pub iterations: f64,
+    /// Seconds per iteration at the tightest feasible placement with no contention; `None`
+    /// for a job larger than the cluster, which is rejected on arrival.
+    pub ideal_iter_s: Option<f64>,
+    /// The input line the job came from (0 when generated).
+    pub line: u32,
+}
+
+impl Job {
+    /// The run time at the tightest feasible placement with no contention.
+    pub fn ideal_run_s(&self) -> Option<f64> {
+        self.ideal_iter_s.map(|t| t * self.iterations)
+    }
+}
+
+/// The models given to jobs whose trace does not name one, with their weights.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelMix {
+    pub entries: Vec<(ModelId, f64)>,
+}
+
+/// The default mix: equal shares of eight models that span the range of network
+/// sensitivity, from communication-bound (VGG-16, BERT, GPT-2) to compute-bound (ResNet-18,
+/// Inception-v3, DeepSpeech2). The Philly trace does not record models; equal shares of a
+/// spread are the assumption that hides least.
+pub const DEFAULT_MIX: &[&str] =
+    &["resnet18", "resnet50", "vgg16", "inception3", "bert", "gpt2", "transformer", "deepspeech2"];
+
+impl ModelMix {
+    pub fn default_for(catalog: &Catalog) -> ModelMix {
+        ModelMix {
+            entries: DEFAULT_MIX
+                .iter()
+                .map(|n| (catalog.lookup(n).expect("the default mix names built-in models"), 1.0))
+                .collect(),
+        }
+    }
+
+    /// Parses `name[:weight],name[:weight],...`, e.g. `vgg16:2,resnet50:1`.
+    pub fn parse(text: &str, catalog: &Catalog) -> Result<ModelMix, InputError> {
+        let mut entries = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, weight) = match part.split_once(':') {
+                Some((n, w)) => {
+                    let w: f64 = w.trim().parse().map_err(|_| {
+                        InputError::new("mix", format!("weight of '{n}' must be a number, got '{w}'"))
+                    })?;
+                    (n.trim(), w)
+                }
+                None => (part, 1.0),
+            };
+            if !(weight.is_finite() && weight >= 0.0) {
+                return Err(InputError::new("mix", format!("weight of '{name}' must be zero or positive")));
+            }
+            let id = catalog.lookup(name).ok_or_else(|| {
+                InputError::new("mix", format!("unknown model '{name}' (known: {})", catalog.names().join(", ")))
+            })?;
+            entries.push((id, weight));
+        }
+        if entries.iter().all(|(_, w)| *w == 0.0) {
+            return Err(InputError::new("mix", "needs at least one model with a positive weight"));
+        }
+        Ok(ModelMix { entries })
+    }
+
+    fn draw(&self, rng: &mut Rng) -> ModelId {
+        let weights: Vec<f64> = self.entries.iter().map(|(_, w)| *w).collect();
+        self.entries[rng.weighted_index(&weights)].0
+    }
+}
+
+/// How to turn a trace into jobs.
+#[derive(Clone, Debug)]
+pub struct WorkloadOptions {
+    pub seed: u64,
+    /// Keep only the first `limit` jobs by submission time.
+    pub limit: Option<u32>,
+    pub mix: ModelMix,
+}
+
+/// The stream of [`Rng::for_item`] used for model assignment.
+const MODEL_STREAM: u64 = 0x6d6f_6465_6c;
+
+/// The tightest placement of `n` GPUs on an empty cluster, with its shape: the reference
+/// against which slowdowns and communication overhead are measured. Cached per GPU count.
+#[derive(Clone, Debug, Default)]
+pub struct IdealPlacements {
+    cache: BTreeMap<u32, Option<(Tier, PlacementShape)>>,
+}
+
+impl IdealPlacements {
+    pub fn get(&mut self, topo: &Topology, n: u32) -> Option<(Tier, PlacementShape)> {
+        *self.cache.entry(n).or_insert_with(|| ideal_placement(topo, n))
+    }
+}
+
+fn ideal_placement(topo: &Topology, n: u32) -> Option<(Tier, PlacementShape)> {
+    let empty = ClusterState::new(topo);
+    let (tier, gpus) = empty.place_tightest(topo, n)?;
+    let mut shape = uncontended_shape(topo, &gpus);
+    // Best fit may put 4 + 2 GPUs where 3 + 3 would also fit; the even split exchanges less
+    // inside a server, and the ideal must be a lower bound for every placement at this tier.
+    shape.max_per_server = n.div_ceil(shape.servers);
+    Some((tier, shape))
+}
+
+/// The shape of a placement with no other job on its links.
+pub fn uncontended_shape(topo: &Topology, gpus: &[GpuId]) -> PlacementShape {
+    let mut servers: Vec<_> = gpus.iter().map(|&g| topo.server_of(g)).collect();
+    servers.dedup();
+    let mut links = Vec::new();
+    topo.inter_server_links(&servers, &mut links);
+    shape_of(topo, gpus, &links, |_| 1)
+}
+
+/// Resolves a trace into jobs sorted by submission time. Errors name the trace line.
+pub fn resolve(
+    trace: &Trace,
+    topo: &Topology,
+    catalog: &Catalog,
+    comm: &CommParams,
+    options: &WorkloadOptions,
+) -> Result<Vec<Job>, InputError> {
+    let mut order: Vec<u32> = (0..trace.jobs.len() as u32).collect();
+    order.sort_by(|&a, &b| trace.jobs[a as usize].submit_s.total_cmp(&trace.jobs[b as usize].submit_s));
+    if let Some(limit) = options.limit {
+        order.truncate(limit as usize);
+    }
+    let origin = order.first().map(|&i| trace.jobs[i as usize].submit_s).unwrap_or(0.0);
+    let mut ideal = IdealPlacements::default();
+    let mut jobs = Vec::with_capacity(order.len());
+    for (position, &i) in order.iter().enumerate() {
+        let tj = &trace.jobs[i as usize];
+        let model = match &tj.model {
+            Some(name) => catalog.lookup(name).ok_or_else(|| {
+                InputError::at_line(
+                    tj.line,
+                    "model",
+                    format!("unknown model '{name}' (known: {})", catalog.names().join(", ")),
+                )
+            })?,
+            None => options.mix.draw(&mut Rng::for_item(options.seed, MODEL_STREAM, position as u64)),
+        };
+        let profile = catalog.get(model);
+        let ideal_iter_s = ideal.get(topo, tj.gpus).map(|(_, shape)| comm.iteration_time(profile, &shape));
+        let iterations = match tj.work {
+            TraceWork::Iterations(n) => n,
+            // A job too big for the cluster never runs; keep its duration in compute-time
+            // units so the number stays meaningful in the jobs table.
+            TraceWork::DurationS(d) => d / ideal_iter_s.unwrap_or(profile.compute_s),
+        };
+        jobs.push(Job {
+            id: JobId(position as u32),
+            name: tj.name.clone(),
+            submit: SimTime::from_secs_f64(tj.submit_s - origin),
+            gpus: tj.gpus,
+            model,
+            iterations,
+            ideal_iter_s,
+            line: tj.line,
+        });
+    }
+    Ok(jobs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::resolve_topology_arg;
+    use crate::trace::{TraceFormat, TraceJob};
+
+    fn job(name: &str, submit: f64, gpus: u32, model: Option<&str>, work: TraceWork) -> TraceJob {
+        TraceJob { name: name.into(), submit_s: submit, gpus, model: model.map(String::from), work, line: 2 }
+    }
+
+    #[test]
+    fn sorts_shifts_limits_and_converts_duration() {
+        let topo = resolve_topology_arg("teaching").unwrap();
+        let catalog = Catalog::built_in();
+        let trace = Trace {
+            format: TraceFormat::ProximaCsv,
+            jobs: vec![
+                job("late", 500.0, 1, Some("resnet50"), TraceWork::DurationS(100.0)),
+                job("early", 100.0, 1, Some("resnet50"), TraceWork::Iterations(7.0)),
+                job("huge", 300.0, 64, Some("vgg16"), TraceWork::DurationS(10.0)),
+            ],
+        };
+        let opts = WorkloadOptions { seed: 1, limit: None, mix: ModelMix::default_for(&catalog) };
+        let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
+        let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["early", "huge", "late"]);
+        assert_eq!(jobs[0].submit, SimTime::ZERO);
+        assert_eq!(jobs[2].submit, SimTime::from_secs_f64(400.0));
+        assert_eq!(jobs[0].iterations, 7.0);
+        // One GPU: no exchange, so the ideal iteration is the compute time.
+        assert_eq!(jobs[2].ideal_iter_s, Some(catalog.get(jobs[2].model).compute_s));
+        assert!((jobs[2].ideal_run_s().unwrap() - 100.0).abs() < 1e-9);
+        assert_eq!(jobs[1].ideal_iter_s, None, "64 GPUs do not fit 16");
+        let limited = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
+            .unwrap();
+        assert_eq!(limited.len(), 1);
+    }
+
+    #[test]
+    fn unknown_model_names_the_line() {
+        let topo = resolve_topology_arg("teaching").unwrap();
+        let catalog = Catalog::built_in();
+        let trace = Trace { format: TraceFormat::ProximaCsv, jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))] };
+        let opts = WorkloadOptions { seed: 1, limit: None, mix: ModelMix::default_for(&catalog) };
+        let e = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
+    }
+
+    #[test]
+    fn model_assignment_is_seeded_and_independent_of_limit() {
+        let topo = resolve_topology_arg("teaching").unwrap();
+        let catalog = Catalog::built_in();
+        let trace = Trace {
+            format: TraceFormat::Philly,
+            jobs: (0..50).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
+        };
+        let opts = WorkloadOptions { seed: 3, limit: None, mix: ModelMix::default_for(&catalog) };
+        let all = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
+        let few = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(10), ..opts.clone() }).unwrap();
+        assert!(all.iter().zip(&few).all(|(a, b)| a.model == b.model));
+        let distinct: std::collections::BTreeSet<_> = all.iter().map(|j| j.model).collect();
+        assert!(distinct.len() >= 5, "the mix is used: {distinct:?}");
+        let other = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
+        assert!(all.iter().zip(&other).any(|(a, b)| a.model != b.model));
+    }
+}

@@ -1,0 +1,297 @@
+//! Textbook scenarios with answers computed by hand.
+//!
+//! The model used here has round numbers: 1 s of compute per iteration and 1 GB of
+//! gradients (250 M fp32 parameters), no overlap. Links have no latency, so every time
+//! below is a few divisions: NVLink 800 Gbit/s = 100 GB/s, NICs 80 Gbit/s = 10 GB/s.
+
+use proxima_core::cluster::JobId;
+use proxima_core::comm::CommParams;
+use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::event::{EventHasher, Observer, Reason, SimEvent};
+use proxima_core::model::{Catalog, ModelId, ModelProfile};
+use proxima_core::policy::{resolve_policy, Decision, Policy, View};
+use proxima_core::time::SimTime;
+use proxima_core::topology::{GpuId, LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
+use proxima_core::workload::{resolve, Job, ModelMix, WorkloadOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+fn unit_model() -> Catalog {
+    Catalog::from_models(vec![ModelProfile {
+        name: "unit".into(),
+        aliases: vec![],
+        display: "Unit".into(),
+        params_millions: 250.0,
+        compute_s: 1.0,
+        local_batch: 1,
+        overlap_gamma: 1.0,
+        source: "test".into(),
+    }])
+}
+
+/// `racks` racks of `servers` servers of `gpus` GPUs; NIC 80 Gbit/s, uplinks
+/// `servers × 80 / oversub`, no latency anywhere.
+fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
+    let mut spec = TopologySpec { version: None, name: "test".into(), switches: vec![], servers: vec![], links: vec![] };
+    if racks > 1 {
+        spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
+    }
+    for r in 0..racks {
+        let tor = format!("tor{r}");
+        spec.switches.push(SwitchSpec { id: tor.clone(), role: Some("tor".into()) });
+        if racks > 1 {
+            spec.links.push(LinkSpec {
+                a: tor.clone(),
+                b: "spine".into(),
+                bandwidth_gbps: servers as f64 * 80.0 / oversub,
+                latency_us: 0.0,
+            });
+        }
+        for s in 0..servers {
+            let id = format!("r{r}s{s}");
+            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0 });
+            spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: 80.0, latency_us: 0.0 });
+        }
+    }
+    Topology::from_spec(&spec).unwrap()
+}
+
+/// Jobs of the unit model: (submit s, GPUs, iterations).
+fn scenario(topology: Topology, jobs: &[(f64, u32, f64)]) -> Scenario {
+    let catalog = unit_model();
+    let comm = CommParams::default();
+    let mut ideal = proxima_core::workload::IdealPlacements::default();
+    let jobs = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, &(submit, gpus, iterations))| Job {
+            id: JobId(i as u32),
+            name: format!("j{i}"),
+            submit: SimTime::from_secs_f64(submit),
+            gpus,
+            model: ModelId(0),
+            iterations,
+            ideal_iter_s: ideal.get(&topology, gpus).map(|(_, s)| comm.iteration_time(catalog.get(ModelId(0)), &s)),
+            line: 0,
+        })
+        .collect();
+    Scenario { topology, catalog, comm, jobs, seed: 0, trace_label: "test".into() }
+}
+
+fn end_of(sim: &Simulation, job: u32) -> f64 {
+    sim.runs()[job as usize].end.expect("job finished").as_secs_f64()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-5
+}
+
+/// A policy that does what it is told at given times, for testing the engine alone.
+struct Scripted {
+    script: Vec<(f64, Decision)>,
+}
+
+impl Policy for Scripted {
+    fn spec(&self) -> String {
+        "scripted".into()
+    }
+
+    fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
+        let now = view.now.as_secs_f64();
+        let due: Vec<usize> = (0..self.script.len()).filter(|&i| self.script[i].0 <= now).collect();
+        for i in due.into_iter().rev() {
+            let (_, d) = self.script.remove(i);
+            out.insert(0, d);
+        }
+        if let Some(next) = self.script.iter().map(|(t, _)| *t).reduce(f64::min) {
+            out.push(Decision::WakeAt(SimTime::from_secs_f64(next)));
+        }
+    }
+}
+
+fn place(job: u32, gpus: &[u32]) -> Decision {
+    Decision::Place { job: JobId(job), gpus: gpus.iter().map(|&g| GpuId(g)).collect(), reason: Reason::FirstFit }
+}
+
+#[test]
+fn two_four_gpu_jobs_on_two_servers_run_at_full_speed() {
+    // Each job gets a server: sync = 2·3/4 · 1 GB / 100 GB/s = 0.015 s, so 100 iterations
+    // take 101.5 s under both baselines.
+    for policy in ["fifo", "consolidate"] {
+        let mut sim = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &[(0.0, 4, 100.0), (0.0, 4, 100.0)]), resolve_policy(policy).unwrap());
+        let s = sim.run();
+        assert_eq!(s.jobs_completed, 2, "{policy}");
+        assert!(close(end_of(&sim, 0), 101.5) && close(end_of(&sim, 1), 101.5), "{policy}: {}", end_of(&sim, 0));
+        assert!(close(s.avg_jct_s, 101.5));
+        assert!(s.comm_overhead_s.abs() < 1e-5, "{}", s.comm_overhead_s);
+        assert_eq!(s.tier_counts["server"], 2);
+        assert!(close(s.avg_gpu_util, 1.0));
+    }
+}
+
+#[test]
+fn first_fit_scatters_where_consolidation_does_not() {
+    // A 1-GPU job takes GPU 0; then a 4-GPU job arrives. First fit gives it GPUs 1-4 (3 + 1
+    // over two servers): intra 2·2/3 · 0.01 s, inter 2·1/2 · 1 GB / 10 GB/s = 0.1 s, so
+    // 1.113333 s per iteration. Consolidation gives it server 1: 1.015 s.
+    let jobs = [(0.0, 1, 1000.0), (1.0, 4, 100.0)];
+    let mut fifo = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("fifo").unwrap());
+    fifo.run();
+    assert_eq!(fifo.runs()[1].gpus.len(), 0);
+    assert!(close(end_of(&fifo, 1), 1.0 + 100.0 * (1.0 + 2.0 * 2.0 / 3.0 * 0.01 + 0.1)), "{}", end_of(&fifo, 1));
+    assert_eq!(fifo.runs()[1].tier.map(|t| t.0), Some(1));
+    let mut cons = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate").unwrap());
+    let s = cons.run();
+    assert!(close(end_of(&cons, 1), 1.0 + 101.5));
+    assert_eq!(s.tier_counts["server"], 2);
+    assert_eq!(s.tier_counts["rack"], 0);
+}
+
+#[test]
+fn a_job_split_across_racks_pays_the_oversubscribed_uplink() {
+    // Two racks of one 4-GPU server; uplinks 80/2 = 40 Gbit/s = 5 GB/s. An 8-GPU job spans
+    // both: intra 0.015 s + inter 2·1/2 · 1 GB / 5 GB/s = 0.2 s, so 1.215 s per iteration.
+    let mut sim = Simulation::new(scenario(cluster(2, 1, 4, 2.0), &[(0.0, 8, 10.0)]), resolve_policy("consolidate").unwrap());
+    let s = sim.run();
+    assert!(close(end_of(&sim, 0), 12.15), "{}", end_of(&sim, 0));
+    assert_eq!(s.tier_counts["cluster"], 1);
+    // Eight GPUs cannot be placed tighter on this cluster, so there is no overhead.
+    assert!(s.comm_overhead_s.abs() < 1e-5);
+}
+
+#[test]
+fn two_jobs_sharing_an_uplink_slow_each_other_until_one_ends() {
+    // Two racks of two 2-GPU servers, uplinks 2·80/2 = 80 Gbit/s = 10 GB/s. Jobs A and B each
+    // put one GPU in each rack, so both rings cross both uplinks and each NIC-to-switch link
+    // of its own servers: A uses servers r0s0 and r1s0, B uses r0s1 and r1s1. Their share of
+    // an uplink is 5 GB/s: iteration = 1 + 2·1/2 · 1 GB / 5 GB/s = 1.2 s. A (10 iterations)
+    // ends at 12 s; B has done 10 of 20 and now has the uplinks alone: 1.1 s per
+    // iteration, so it ends at 12 + 11 = 23 s.
+    let topo = cluster(2, 2, 2, 2.0);
+    let script = vec![(0.0, place(0, &[0, 4])), (0.0, place(1, &[2, 6]))];
+    let mut sim = Simulation::new(scenario(topo, &[(0.0, 2, 10.0), (0.0, 2, 20.0)]), Box::new(Scripted { script }));
+    let rates: Rc<RefCell<Vec<(f64, u32, f64)>>> = Rc::default();
+    struct Rates(Rc<RefCell<Vec<(f64, u32, f64)>>>);
+    impl Observer for Rates {
+        fn observe(&mut self, now: SimTime, event: &SimEvent) {
+            if let SimEvent::RateChanged { job, iter_s } = event {
+                self.0.borrow_mut().push((now.as_secs_f64(), job.0, *iter_s));
+            }
+        }
+    }
+    sim.add_observer(Box::new(Rates(rates.clone())));
+    let s = sim.run();
+    assert!(close(end_of(&sim, 0), 12.0), "{}", end_of(&sim, 0));
+    assert!(close(end_of(&sim, 1), 23.0), "{}", end_of(&sim, 1));
+    // The rate changes: A slowed when B joined at 0 s, B sped up when A left at 12 s.
+    let r = rates.borrow();
+    assert!(r.iter().any(|&(t, j, i)| t == 0.0 && j == 0 && close(i, 1.2)), "{r:?}");
+    assert!(r.iter().any(|&(t, j, i)| t == 12.0 && j == 1 && close(i, 1.1)), "{r:?}");
+    // Ideal: one server, 2·1/2 · 0.01 s of NVLink: 1.01 s per iteration. Overheads
+    // 12 − 10.1 and 23 − 20.2.
+    assert!(close(s.comm_overhead_s, (12.0 - 10.1) + (23.0 - 20.2)), "{}", s.comm_overhead_s);
+}
+
+#[test]
+fn preemption_keeps_progress_and_pays_the_restore_cost() {
+    // A 1-GPU job of 100 iterations runs 40 s, is preempted, waits 10 s, and restarts with
+    // a 5 s restore: it ends at 50 + 5 + 60 = 115 s.
+    let topo = cluster(1, 1, 2, 1.0);
+    let script = vec![
+        (0.0, place(0, &[0])),
+        (40.0, Decision::Preempt { job: JobId(0), restore_s: 5.0, reason: Reason::FirstFit }),
+        (50.0, place(0, &[1])),
+    ];
+    let mut sim = Simulation::new(scenario(topo, &[(0.0, 1, 100.0)]), Box::new(Scripted { script }));
+    let s = sim.run();
+    let run = &sim.runs()[0];
+    assert!(close(end_of(&sim, 0), 115.0), "{}", end_of(&sim, 0));
+    assert_eq!((run.preemptions, run.placements), (1, 2));
+    assert!(close(run.queued_total.as_secs_f64(), 10.0));
+    assert!(close(run.restore_total.as_secs_f64(), 5.0));
+    assert_eq!(s.preemptions, 1);
+    // Restores are not communication.
+    assert!(s.comm_overhead_s.abs() < 1e-5);
+}
+
+#[test]
+fn jobs_larger_than_the_cluster_are_rejected_and_counted() {
+    let mut sim = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &[(0.0, 16, 1.0), (0.0, 2, 3.0)]), resolve_policy("fifo").unwrap());
+    let s = sim.run();
+    assert_eq!((s.jobs_total, s.jobs_completed, s.jobs_rejected, s.jobs_unfinished), (2, 1, 1, 0));
+    assert_eq!(sim.runs()[0].status, JobStatus::Rejected);
+}
+
+#[test]
+fn head_of_line_blocking_without_backfill() {
+    // Eight GPUs. A 6-GPU job runs; a 4-GPU job waits; a 1-GPU job behind it starts at once
+    // with backfill, but waits for the 4-GPU job without.
+    let jobs = [(0.0, 6, 10.0), (1.0, 4, 10.0), (2.0, 1, 10.0)];
+    let mut with = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate").unwrap());
+    with.run();
+    assert_eq!(with.runs()[2].first_start, Some(SimTime::from_secs_f64(2.0)));
+    let mut without = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate:backfill=off").unwrap());
+    without.run();
+    let start4 = without.runs()[1].first_start.unwrap();
+    assert!(without.runs()[2].first_start.unwrap() >= start4);
+}
+
+#[test]
+fn stepping_reaches_the_same_end_as_running() {
+    let topo = proxima_core::topology::resolve_topology_arg("teaching").unwrap();
+    let jobs: Vec<(f64, u32, f64)> = (0..40).map(|i| (i as f64 * 3.0, 1 + (i % 4) * 2, 50.0 + i as f64)).collect();
+    let mut a = Simulation::new(scenario(topo.clone(), &jobs), resolve_policy("fifo").unwrap());
+    let sa = a.run();
+    let mut b = Simulation::new(scenario(topo, &jobs), resolve_policy("fifo").unwrap());
+    let mut t = SimTime::ZERO;
+    while !b.is_done() {
+        t = t + SimTime::from_secs_f64(7.0);
+        b.step_until(t);
+        assert!(b.now() <= t);
+    }
+    assert_eq!(sa, b.summary());
+}
+
+#[test]
+fn same_seed_gives_identical_runs() {
+    let topo = proxima_core::topology::resolve_topology_arg("teaching").unwrap();
+    let catalog = Catalog::built_in();
+    let trace = proxima_core::trace::Trace {
+        format: proxima_core::trace::TraceFormat::Synthetic,
+        jobs: (0..200)
+            .map(|i| proxima_core::trace::TraceJob {
+                name: format!("j{i}"),
+                submit_s: (i * 37 % 101) as f64 * 13.0,
+                gpus: [1, 2, 4, 8, 3][i % 5],
+                model: None,
+                work: proxima_core::trace::TraceWork::DurationS(100.0 + (i * 53 % 97) as f64 * 20.0),
+                line: 0,
+            })
+            .collect(),
+    };
+    let run = |seed: u64, policy: &str| {
+        let opts = WorkloadOptions { seed, limit: None, mix: ModelMix::default_for(&catalog) };
+        let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
+        let sc = Scenario { topology: topo.clone(), catalog: catalog.clone(), comm: CommParams::default(), jobs, seed, trace_label: "t".into() };
+        let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
+        let hasher = Rc::new(RefCell::new(EventHasher::default()));
+        struct Share(Rc<RefCell<EventHasher>>);
+        impl Observer for Share {
+            fn observe(&mut self, now: SimTime, e: &SimEvent) {
+                self.0.borrow_mut().observe(now, e)
+            }
+        }
+        sim.add_observer(Box::new(Share(hasher.clone())));
+        let s = sim.run();
+        let h = hasher.borrow().hash();
+        (s.to_json(), h)
+    };
+    for policy in ["fifo", "consolidate"] {
+        let (s1, h1) = run(7, policy);
+        let (s2, h2) = run(7, policy);
+        assert_eq!(s1, s2);
+        assert_eq!(h1, h2);
+        let (_, h3) = run(8, policy);
+        assert_ne!(h1, h3, "another seed assigns other models");
+    }
+}
