@@ -1,1 +1,393 @@
-//! (generator being written)
+//! Synthetic traces shaped like Philly: `synthetic:jobs=N[,load=L][,seed=S]`.
+//!
+//! Each job draws its GPU count from the Philly trace's GPU-count shares, its duration
+//! from Philly's empirical run-time distribution *for that GPU count* (multi-GPU jobs ran
+//! far longer: the median 1-GPU job ran 19 minutes, the median 8-GPU job 6.6 hours), and
+//! jobs arrive as a Poisson process whose rate makes `load` the offered fraction of the
+//! cluster's GPU time:
+//!
+//! ```text
+//! λ = load × total_gpus ÷ E[gpus × duration]
+//! ```
+//!
+//! so that `load = 1` offers, on average, exactly as many GPU-seconds per second as the
+//! cluster has GPUs. GPU counts above the cluster's size are dropped and the remaining
+//! shares renormalised (a 16-GPU cluster gets no 32-GPU jobs), and the expectation above is
+//! taken over the distribution actually sampled.
+//!
+//! Job `i` draws from its own generator, `Rng::for_item(seed, stream, i)`, so the first
+//! 100 jobs of `jobs=1000` are the 100 jobs of `jobs=100`. Durations are sampled by
+//! inverse CDF with log-linear interpolation between quantiles, using `libm` so the
+//! numbers are the same natively and in WebAssembly.
+
+use super::{Trace, TraceFormat, TraceJob, TraceWork};
+use crate::error::InputError;
+use crate::rng::Rng;
+
+/// The parameters of a synthetic trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntheticSpec {
+    pub jobs: u32,
+    /// Offered load: the expected GPU-seconds submitted per second, as a fraction of the
+    /// cluster's GPUs.
+    pub load: f64,
+    pub seed: u64,
+}
+
+pub const DEFAULT_LOAD: f64 = 0.8;
+pub const DEFAULT_SEED: u64 = 1;
+/// The most jobs a synthetic trace may have; beyond this a browser tab runs out of memory.
+pub const MAX_JOBS: u32 = 10_000_000;
+/// The highest offered load accepted: 10 times what the cluster can run is already a
+/// queue that never drains; a larger number is most likely a percentage typed as one.
+pub const MAX_LOAD: f64 = 10.0;
+
+const USAGE: &str = "the form is synthetic:jobs=N[,load=L][,seed=S]";
+
+impl SyntheticSpec {
+    /// Parses `synthetic:jobs=N[,load=L][,seed=S]` (the `synthetic:` prefix may be left
+    /// out). Errors name the key at fault.
+    pub fn parse(text: &str) -> Result<SyntheticSpec, InputError> {
+        let text = text.trim();
+        let body = text.strip_prefix("synthetic:").unwrap_or(text);
+        let mut jobs = None;
+        let mut load = DEFAULT_LOAD;
+        let mut seed = DEFAULT_SEED;
+        for part in body.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| InputError::new(part, format!("expected key=value; {USAGE}")))?;
+            let (key, value) = (key.trim(), value.trim());
+            match key {
+                "jobs" => {
+                    let n = value.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        InputError::new("jobs", format!("expected a positive whole number of jobs, got '{value}'"))
+                    })?;
+                    if n > MAX_JOBS as u64 {
+                        return Err(InputError::new("jobs", format!("{n} jobs is more than the {MAX_JOBS} a synthetic trace may have")));
+                    }
+                    jobs = Some(n as u32);
+                }
+                "load" => {
+                    load = value.parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0).ok_or_else(|| {
+                        InputError::new("load", format!("expected a positive number (0.8 offers 80% of the cluster's GPU time), got '{value}'"))
+                    })?;
+                    if load > MAX_LOAD {
+                        return Err(InputError::new(
+                            "load",
+                            format!("{value} is more than {MAX_LOAD}; load is a fraction of the cluster's GPU time (0.8 = 80%)"),
+                        ));
+                    }
+                }
+                "seed" => {
+                    seed = value.parse::<u64>().map_err(|_| {
+                        InputError::new("seed", format!("expected a whole number from 0 to {}, got '{value}'", u64::MAX))
+                    })?;
+                }
+                _ => return Err(InputError::new(key, format!("unknown key (expected jobs, load or seed); {USAGE}"))),
+            }
+        }
+        let jobs = jobs.ok_or_else(|| InputError::new("jobs", format!("missing; {USAGE}")))?;
+        Ok(SyntheticSpec { jobs, load, seed })
+    }
+}
+
+impl std::fmt::Display for SyntheticSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "synthetic:jobs={},load={},seed={}", self.jobs, self.load, self.seed)
+    }
+}
+
+/// Parses a synthetic spec; see [`SyntheticSpec::parse`].
+pub fn parse(text: &str) -> Result<SyntheticSpec, InputError> {
+    SyntheticSpec::parse(text)
+}
+
+// ---------------------------------------------------------------------------------------
+// The distributions, measured on the Philly trace.
+// ---------------------------------------------------------------------------------------
+
+/// GPUs per job in the Philly trace (petuum/adaptdl, branch `osdi21-artifact`,
+/// `simulator/traces/philly.csv`, 82,247 jobs; Philly traces are CC BY 4.0), with the
+/// duration class each size uses. The trace also has 7 jobs of 12 GPUs and 7 of 24, which
+/// are kept: they are real requests.
+pub const PHILLY_GPU_COUNTS: &[(u32, u32)] =
+    &[(1, 76_627), (2, 1_818), (4, 1_870), (8, 1_643), (12, 7), (16, 199), (24, 7), (32, 67), (64, 6), (128, 3)];
+
+/// The probabilities at which [`DURATION_QUANTILES`] are given: dense in the tail, where
+/// a few long jobs hold much of the GPU time.
+const QUANTILE_P: [f64; 32] = [
+    0.0, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7,
+    0.75, 0.8, 0.85, 0.9, 0.925, 0.95, 0.975, 0.99, 0.995, 0.998, 0.999, 0.9995, 1.0,
+];
+
+/// Run-time quantiles in seconds, per GPU-count class, of the Philly trace (source as
+/// [`PHILLY_GPU_COUNTS`]): quantiles of log(duration) with linear interpolation between
+/// order statistics, computed by a script kept outside the repository
+/// (`philly_quantiles.py`) and rounded to 6 significant digits. Classes and their job
+/// counts: 1 GPU (76,627; mean 8,301 s), 2 GPUs (1,818; 30,942 s), 4 GPUs (1,870;
+/// 78,762 s), 8 GPUs (1,643; 129,775 s), 12 GPUs or more (289; 95,326 s). The 2-GPU class
+/// is odd but real: most of its jobs ended within a minute, a few ran for weeks.
+const DURATION_QUANTILES: [[f64; 32]; 5] = [
+    [
+        1.0, 22.0, 30.0, 44.0, 52.0, 58.0, 62.0, 69.0, 76.0, 122.0, 215.0, 385.0, 600.0, 855.0, 1117.0, 1446.0, 1728.0,
+        2054.0, 2464.2, 2716.0, 3754.0, 5342.1, 8512.0, 11166.0, 19137.0, 55518.4, 135399.0, 266914.0, 502221.0,
+        865705.0, 1.44751e6, 3.25604e6,
+    ],
+    [
+        2.0, 3.0, 5.0, 7.0, 9.0, 10.0, 11.0, 13.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 23.0, 25.0, 28.0, 33.0,
+        76.0, 149.197, 22255.2, 72737.9, 124487.0, 197062.0, 288907.0, 523281.0, 808037.0, 1.39836e6, 1.47405e6,
+        1.59665e6, 2.5828e6,
+    ],
+    [
+        3.0, 24.0, 35.687, 51.7231, 75.0, 107.174, 137.799, 179.349, 404.793, 772.749, 1695.7, 4457.65, 7467.79,
+        13086.5, 17409.5, 26251.1, 36288.2, 56845.9, 78660.0, 89394.2, 106284.0, 151447.0, 184435.0, 196484.0,
+        273968.0, 499339.0, 907375.0, 1.20595e6, 1.85879e6, 2.44518e6, 2.64858e6, 2.75067e6,
+    ],
+    [
+        1.0, 20.4043, 33.4164, 72.0, 125.0, 172.15, 216.2, 463.898, 784.598, 1875.99, 4010.97, 7266.5, 12382.2,
+        16650.6, 23683.0, 36595.0, 65011.9, 105941.0, 140721.0, 173248.0, 203050.0, 242251.0, 351981.0, 408314.0,
+        525618.0, 743402.0, 1.06047e6, 2.00035e6, 2.23273e6, 2.65648e6, 2.93612e6, 4.62823e6,
+    ],
+    [
+        1.0, 2.0, 3.68075, 10.5584, 35.3966, 45.7762, 72.1819, 218.996, 345.0, 566.0, 889.523, 1529.46, 3166.6,
+        8512.21, 21137.0, 45313.8, 53749.3, 58974.2, 73309.0, 104218.0, 158989.0, 181582.0, 247961.0, 330209.0,
+        443226.0, 532085.0, 919204.0, 1.26954e6, 1.50518e6, 1.60463e6, 1.65679e6, 1.71064e6,
+    ],
+];
+
+/// The duration class of a GPU count.
+fn duration_class(gpus: u32) -> usize {
+    match gpus {
+        1 => 0,
+        2 => 1,
+        3..=4 => 2,
+        5..=8 => 3,
+        _ => 4,
+    }
+}
+
+/// The GPU counts a cluster of `total_gpus` can run, with their Philly weights.
+fn size_weights(total_gpus: u32) -> (Vec<u32>, Vec<f64>) {
+    let cap = total_gpus.max(1);
+    PHILLY_GPU_COUNTS.iter().filter(|(g, _)| *g <= cap).map(|&(g, n)| (g, n as f64)).unzip()
+}
+
+/// The share of each GPU count among synthetic jobs on a cluster of `total_gpus`.
+pub fn gpu_shares(total_gpus: u32) -> Vec<(u32, f64)> {
+    let (sizes, weights) = size_weights(total_gpus);
+    let total: f64 = weights.iter().sum();
+    sizes.into_iter().zip(weights).map(|(g, w)| (g, w / total)).collect()
+}
+
+/// The duration at probability `u` in [0, 1) of a class: log-linear interpolation between
+/// the neighbouring quantiles.
+fn duration_at(class: usize, u: f64) -> f64 {
+    let q = &DURATION_QUANTILES[class];
+    let k = QUANTILE_P.partition_point(|p| *p <= u).clamp(1, QUANTILE_P.len() - 1) - 1;
+    let t = ((u - QUANTILE_P[k]) / (QUANTILE_P[k + 1] - QUANTILE_P[k])).clamp(0.0, 1.0);
+    let (a, b) = (libm::log(q[k]), libm::log(q[k + 1]));
+    libm::exp(a + t * (b - a))
+}
+
+/// The mean duration of a class under the interpolated distribution: over each segment
+/// the duration grows exponentially in probability, so its mean is the logarithmic mean of
+/// the two quantiles.
+pub(crate) fn mean_duration(class: usize) -> f64 {
+    let q = &DURATION_QUANTILES[class];
+    let mut mean = 0.0;
+    for k in 0..QUANTILE_P.len() - 1 {
+        let (a, b) = (q[k], q[k + 1]);
+        let dp = QUANTILE_P[k + 1] - QUANTILE_P[k];
+        let seg = if b == a { a } else { (b - a) / (libm::log(b) - libm::log(a)) };
+        mean += dp * seg;
+    }
+    mean
+}
+
+/// E[gpus × duration] in GPU-seconds for a synthetic job on a cluster of `total_gpus`.
+pub fn expected_gpu_seconds(total_gpus: u32) -> f64 {
+    gpu_shares(total_gpus).iter().map(|&(g, share)| share * g as f64 * mean_duration(duration_class(g))).sum()
+}
+
+/// The stream of the per-job generators (`"SYNTJOBS"` in ASCII); a fixed constant so other
+/// users of the same seed draw independent numbers.
+const JOB_STREAM: u64 = 0x5359_4E54_4A4F_4253;
+
+/// Generates the trace for a cluster of `total_gpus` GPUs (at least 1 is assumed). The
+/// first job is submitted at time 0.
+pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
+    let total_gpus = total_gpus.max(1);
+    let (sizes, weights) = size_weights(total_gpus);
+    let mean_gap = expected_gpu_seconds(total_gpus) / (spec.load * total_gpus as f64);
+    let mut jobs = Vec::with_capacity(spec.jobs as usize);
+    let mut submit_s = 0.0;
+    for i in 0..spec.jobs {
+        let mut rng = Rng::for_item(spec.seed, JOB_STREAM, i as u64);
+        // Every job draws its gap, even the first, so that all jobs draw in the same order.
+        let gap = rng.exponential(mean_gap);
+        if i > 0 {
+            submit_s += gap;
+        }
+        let gpus = sizes[rng.weighted_index(&weights)];
+        let duration = duration_at(duration_class(gpus), rng.next_f64());
+        jobs.push(TraceJob {
+            name: format!("syn-{i}"),
+            submit_s,
+            gpus,
+            model: None,
+            work: TraceWork::DurationS(duration),
+            line: 0,
+        });
+    }
+    Trace { format: TraceFormat::Synthetic, jobs }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_defaults_and_keys() {
+        assert_eq!(parse("synthetic:jobs=10").unwrap(), SyntheticSpec { jobs: 10, load: 0.8, seed: 1 });
+        assert_eq!(parse("synthetic: jobs=5 , load=1.5, seed=42").unwrap(), SyntheticSpec { jobs: 5, load: 1.5, seed: 42 });
+        assert_eq!(parse("seed=3,jobs=7").unwrap(), SyntheticSpec { jobs: 7, load: 0.8, seed: 3 });
+        assert_eq!(parse("synthetic:jobs=10000000").unwrap().jobs, MAX_JOBS);
+        let spec = parse("synthetic:jobs=5,load=0.5,seed=9").unwrap();
+        assert_eq!(parse(&spec.to_string()).unwrap(), spec);
+    }
+
+    #[test]
+    fn parse_errors_name_the_key() {
+        let cases = [
+            ("synthetic:load=0.5", "jobs", "missing"),
+            ("synthetic:jobs=0", "jobs", "positive whole number"),
+            ("synthetic:jobs=many", "jobs", "got 'many'"),
+            ("synthetic:jobs=10000001", "jobs", "more than"),
+            ("synthetic:jobs=5,load=0", "load", "positive number"),
+            ("synthetic:jobs=5,load=NaN", "load", "positive number"),
+            ("synthetic:jobs=5,load=inf", "load", "positive number"),
+            ("synthetic:jobs=5,load=80", "load", "fraction"),
+            ("synthetic:jobs=5,seed=-1", "seed", "whole number"),
+            ("synthetic:jobs=5,rate=3", "rate", "unknown key"),
+            ("synthetic:jobs=5,fast", "fast", "key=value"),
+        ];
+        for (text, field, what) in cases {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.field, field, "{text}: {e}");
+            assert!(e.message.contains(what), "{text}: {e}");
+            assert_eq!(e.line, None);
+        }
+    }
+
+    #[test]
+    fn quantile_tables_are_sorted_and_interpolate() {
+        for q in &DURATION_QUANTILES {
+            assert!(q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+            assert!(q[0] >= 1.0);
+        }
+        assert!(QUANTILE_P.windows(2).all(|w| w[0] < w[1]));
+        // At a tabulated probability the duration is the quantile; between two it is their
+        // geometric interpolation.
+        assert!((duration_at(0, 0.5) - 1117.0).abs() < 1e-6);
+        assert!((duration_at(0, 0.0) - 1.0).abs() < 1e-9);
+        let mid = duration_at(0, 0.475);
+        assert!((mid - (855.0f64 * 1117.0).sqrt()).abs() < 1e-6, "{mid}");
+        assert!(duration_at(0, 0.999_999_999) <= 3.25604e6 * (1.0 + 1e-12));
+    }
+
+    #[test]
+    fn means_of_the_tables_are_close_to_the_trace() {
+        // Empirical means of the Philly trace per class; the tables reproduce them within a
+        // few percent (the 1-GPU tail above the 99.95th percentile is interpolated).
+        let empirical = [8301.0, 30942.0, 78762.0, 129775.0, 95326.0];
+        for (class, want) in empirical.iter().enumerate() {
+            let got = mean_duration(class);
+            assert!((got / want - 1.0).abs() < 0.05, "class {class}: {got} vs {want}");
+        }
+        // The whole trace: 42,811 GPU-seconds per job.
+        let e = expected_gpu_seconds(2048);
+        assert!((e / 42_811.0 - 1.0).abs() < 0.05, "{e}");
+    }
+
+    #[test]
+    fn jobs_do_not_depend_on_how_many_are_generated() {
+        let short = generate(&SyntheticSpec { jobs: 100, load: 0.8, seed: 7 }, 512);
+        let long = generate(&SyntheticSpec { jobs: 1000, load: 0.8, seed: 7 }, 512);
+        assert_eq!(short.jobs[..], long.jobs[..100]);
+        assert_eq!(short.format, TraceFormat::Synthetic);
+        assert_eq!(short.jobs[0].submit_s, 0.0);
+        assert!(long.jobs.windows(2).all(|w| w[0].submit_s <= w[1].submit_s));
+        assert!(long.jobs.iter().all(|j| j.model.is_none() && j.line == 0));
+        let other = generate(&SyntheticSpec { jobs: 100, load: 0.8, seed: 8 }, 512);
+        assert_ne!(short.jobs, other.jobs);
+        assert_eq!(generate(&SyntheticSpec { jobs: 100, load: 0.8, seed: 7 }, 512), short);
+    }
+
+    #[test]
+    fn gpu_counts_follow_philly() {
+        let n = 100_000u32;
+        let t = generate(&SyntheticSpec { jobs: n, load: 0.8, seed: 1 }, 2048);
+        for (g, share) in gpu_shares(2048) {
+            let count = t.jobs.iter().filter(|j| j.gpus == g).count() as f64;
+            let expected = n as f64 * share;
+            let sd = (n as f64 * share * (1.0 - share)).sqrt();
+            assert!((count - expected).abs() <= 4.0 * sd + 2.0, "{g} GPUs: {count} jobs, expected {expected:.1}");
+        }
+        // The median 1-GPU job runs about as long as Philly's (1,117 s).
+        let mut ones: Vec<f64> = t
+            .jobs
+            .iter()
+            .filter(|j| j.gpus == 1)
+            .map(|j| match j.work {
+                TraceWork::DurationS(d) => d,
+                TraceWork::Iterations(_) => unreachable!(),
+            })
+            .collect();
+        ones.sort_by(f64::total_cmp);
+        let median = ones[ones.len() / 2];
+        assert!((median / 1117.0 - 1.0).abs() < 0.05, "{median}");
+    }
+
+    #[test]
+    fn sizes_above_the_cluster_are_dropped() {
+        let shares = gpu_shares(16);
+        assert_eq!(shares.iter().map(|s| s.0).collect::<Vec<_>>(), [1, 2, 4, 8, 12, 16]);
+        let kept: u32 = 76_627 + 1_818 + 1_870 + 1_643 + 7 + 199;
+        assert!((shares[0].1 - 76_627.0 / kept as f64).abs() < 1e-12);
+        let t = generate(&SyntheticSpec { jobs: 20_000, load: 0.8, seed: 3 }, 16);
+        assert!(t.jobs.iter().all(|j| j.gpus <= 16));
+        assert!(t.jobs.iter().any(|j| j.gpus == 16));
+        let one = generate(&SyntheticSpec { jobs: 100, load: 0.8, seed: 3 }, 0);
+        assert!(one.jobs.iter().all(|j| j.gpus == 1));
+    }
+
+    /// The load offered by a generated trace: GPU-seconds submitted per second of arrivals,
+    /// over the cluster's GPUs.
+    fn measured_load(t: &Trace, total_gpus: u32) -> f64 {
+        let n = t.jobs.len();
+        let work: f64 = t
+            .jobs
+            .iter()
+            .map(|j| match j.work {
+                TraceWork::DurationS(d) => d * j.gpus as f64,
+                TraceWork::Iterations(_) => unreachable!(),
+            })
+            .sum();
+        let span = t.jobs[n - 1].submit_s - t.jobs[0].submit_s;
+        // n jobs arrive over n - 1 gaps.
+        work / n as f64 * ((n - 1) as f64 / span) / total_gpus as f64
+    }
+
+    #[test]
+    fn offered_load_matches_the_spec() {
+        // GPU-seconds per job are heavy-tailed (standard deviation about 10 times the mean),
+        // so the measured load of 100,000 jobs scatters by about 3% (one standard deviation);
+        // a million jobs bring that below 1%, and 3% is a bound the generator must meet.
+        for (load, total_gpus, seed) in [(0.8, 2048, 1), (0.5, 64, 2)] {
+            let t = generate(&SyntheticSpec { jobs: 1_000_000, load, seed }, total_gpus);
+            let got = measured_load(&t, total_gpus);
+            assert!((got / load - 1.0).abs() < 0.03, "load {load} on {total_gpus} GPUs: measured {got}");
+        }
+    }
+}
