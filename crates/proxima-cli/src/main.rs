@@ -1,1 +1,201 @@
-fn main() {}
+//! `proxima`: the command-line face of the simulation core. Glue only: it parses flags,
+//! reads files, runs the core and writes what the core computed.
+
+mod inputs;
+mod output;
+mod progress;
+
+use clap::{Args, Parser, Subcommand};
+use inputs::{load_scenario, ScenarioArgs, UsageError};
+use proxima_core::engine::Simulation;
+use proxima_core::metrics::Summary;
+use proxima_core::policy::{resolve_policy, POLICIES};
+use proxima_core::topology::{Topology, PRESETS};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "proxima",
+    version,
+    about = "Simulate network-sensitive scheduling of deep-learning jobs on GPU clusters",
+    long_about = "Simulate network-sensitive scheduling of distributed deep-learning jobs on GPU clusters.\n\n\
+A topology is a preset name (see `proxima topologies`), a parametric spec\n\
+`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`, or a JSON file.\n\
+A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
+the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one policy and write summary.json, jobs.csv and timeseries.csv.
+    Run {
+        #[command(flatten)]
+        scenario: ScenarioFlags,
+        /// The scheduling policy, e.g. `consolidate` or `fifo:backfill=off`.
+        #[arg(long)]
+        policy: String,
+        /// Directory for the result files (created if missing).
+        #[arg(long)]
+        out: Option<String>,
+    },
+    /// Run several policies on the same input and compare them.
+    Compare {
+        #[command(flatten)]
+        scenario: ScenarioFlags,
+        /// A policy; repeat the flag for each (options contain commas).
+        #[arg(long = "policy", required = true)]
+        policies: Vec<String>,
+        /// Directory for compare.json and one sub-directory of result files per policy.
+        #[arg(long)]
+        out: Option<String>,
+    },
+    /// List the topology presets.
+    Topologies {
+        /// Print one preset (or a parametric spec) as JSON in the topology file format.
+        #[arg(long)]
+        json: Option<String>,
+    },
+    /// List the scheduling policies and their options.
+    Policies,
+    /// List the model catalogue.
+    Models,
+}
+
+#[derive(Args)]
+struct ScenarioFlags {
+    /// Preset name, parametric spec or JSON file.
+    #[arg(long)]
+    topology: String,
+    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S]`.
+    #[arg(long)]
+    trace: String,
+    /// Seed for everything random: model assignment, synthetic traces.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Keep only the first N jobs by submission time.
+    #[arg(long)]
+    limit: Option<u32>,
+    /// Models for jobs whose trace names none: `name[:weight],...` (default: an even mix of
+    /// eight models, see `proxima models`).
+    #[arg(long)]
+    mix: Option<String>,
+}
+
+impl ScenarioFlags {
+    fn as_args(&self) -> ScenarioArgs<'_> {
+        ScenarioArgs {
+            topology: &self.topology,
+            trace: &self.trace,
+            seed: self.seed,
+            limit: self.limit,
+            mix: self.mix.as_deref(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+enum Failure {
+    /// Bad input: exit 2.
+    Usage(UsageError),
+    /// Could not write results: exit 1.
+    Io(String),
+}
+
+impl From<UsageError> for Failure {
+    fn from(e: UsageError) -> Failure {
+        Failure::Usage(e)
+    }
+}
+
+fn execute(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Run { scenario, policy, out } => {
+            let sc = load_scenario(&scenario.as_args())?;
+            let policy_box = resolve_policy(&policy).map_err(|e| UsageError(e.with_source("--policy")))?;
+            let mut sim = Simulation::new(sc, policy_box);
+            let summary = progress::run_with_progress(&mut sim, &policy);
+            output::print_summary(&summary, &sim);
+            if let Some(dir) = out {
+                output::write_run(&dir, &sim, &summary).map_err(Failure::Io)?;
+                eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
+            }
+            Ok(())
+        }
+        Command::Compare { scenario, policies, out } => {
+            // Check every policy before running any, so a typo fails at once.
+            for p in &policies {
+                resolve_policy(p).map_err(|e| UsageError(e.with_source("--policy")))?;
+            }
+            let sc = load_scenario(&scenario.as_args())?;
+            let mut summaries: Vec<Summary> = Vec::new();
+            for p in &policies {
+                let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
+                let summary = progress::run_with_progress(&mut sim, p);
+                if let Some(dir) = &out {
+                    let sub = format!("{dir}/{}", output::slug(p));
+                    output::write_run(&sub, &sim, &summary).map_err(Failure::Io)?;
+                }
+                summaries.push(summary);
+            }
+            output::print_comparison(&summaries, &sc.topology);
+            if let Some(dir) = out {
+                output::write_compare(&dir, &summaries).map_err(Failure::Io)?;
+                eprintln!("wrote {dir}/compare.json and one directory of result files per policy");
+            }
+            Ok(())
+        }
+        Command::Topologies { json } => {
+            match json {
+                Some(arg) => {
+                    let topo: Topology = inputs::load_topology(&arg)?;
+                    println!("{}", topo.spec().to_json());
+                }
+                None => {
+                    println!("{:<14} {:>6}  {:<24} description", "preset", "GPUs", "tiers");
+                    for p in PRESETS {
+                        let t = Topology::from_spec(&p.spec()).expect("presets are valid");
+                        println!("{:<14} {:>6}  {:<24} {}", p.name, t.gpu_count(), t.tier_names().join(" < "), p.description);
+                    }
+                    println!("\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]");
+                    println!("(defaults: oversub=1, nic_gbps=200, nvlink_gbps=2400), or a JSON file (docs/FORMATS.md).");
+                }
+            }
+            Ok(())
+        }
+        Command::Policies => {
+            for p in POLICIES {
+                println!("{:<12} {}\n{:<12} options: {}\n", p.name, p.summary, "", p.options);
+            }
+            Ok(())
+        }
+        Command::Models => {
+            let catalog = proxima_core::model::Catalog::built_in();
+            println!("{:<13} {:<22} {:>9} {:>10} {:>6}  source", "name", "model", "params M", "compute s", "batch");
+            for (_, m) in catalog.models() {
+                println!(
+                    "{:<13} {:<22} {:>9.2} {:>10.3} {:>6}  {}",
+                    m.name, m.display, m.params_millions, m.compute_s, m.local_batch, m.source
+                );
+            }
+            Ok(())
+        }
+    }
+}

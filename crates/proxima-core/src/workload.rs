@@ -197,6 +197,24 @@ pub fn resolve(
     Ok(jobs)
 }
 
+/// A scenario from a topology and a trace, with the built-in model catalogue and
+/// communication parameters: the one path from inputs to a runnable simulation, shared by
+/// the CLI and the app. Errors name the trace line; an empty result is an error too.
+pub fn build_scenario(
+    topology: Topology,
+    trace: &Trace,
+    options: &WorkloadOptions,
+    trace_label: &str,
+) -> Result<crate::engine::Scenario, InputError> {
+    let catalog = Catalog::built_in();
+    let comm = CommParams::default();
+    let jobs = resolve(trace, &topology, &catalog, &comm, options)?;
+    if jobs.is_empty() {
+        return Err(InputError::new("jobs", "the trace has no jobs"));
+    }
+    Ok(crate::engine::Scenario { topology, catalog, comm, jobs, seed: options.seed, trace_label: trace_label.to_string() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,142 @@
+//! What the CLI prints and writes.
+
+use proxima_core::engine::Simulation;
+use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
+use proxima_core::time::SimTime;
+use proxima_core::topology::Topology;
+use std::fs;
+
+/// Buckets in `timeseries.csv`: enough for a smooth chart, small enough to open anywhere.
+const TIMESERIES_BUCKETS: u32 = 500;
+
+/// A directory name for a policy spec: `dally:preempt=off` becomes `dally_preempt-off`.
+pub fn slug(policy: &str) -> String {
+    policy
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '.' => c,
+            '=' => '-',
+            _ => '_',
+        })
+        .collect()
+}
+
+pub fn write_run(dir: &str, sim: &Simulation, summary: &Summary) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;
+    let write = |name: &str, text: String| {
+        let path = format!("{dir}/{name}");
+        fs::write(&path, text).map_err(|e| format!("{path}: cannot write: {e}"))
+    };
+    write("summary.json", summary.to_json() + "\n")?;
+    write("jobs.csv", jobs_csv(sim.scenario(), sim.runs()))?;
+    let end = SimTime::from_secs_f64(summary.makespan_s);
+    write("timeseries.csv", timeseries_csv(sim.timeline(), end, summary.gpus, TIMESERIES_BUCKETS))?;
+    Ok(())
+}
+
+pub fn write_compare(dir: &str, summaries: &[Summary]) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;
+    let path = format!("{dir}/compare.json");
+    let text = serde_json::to_string_pretty(summaries).expect("summaries serialise") + "\n";
+    fs::write(&path, text).map_err(|e| format!("{path}: cannot write: {e}"))
+}
+
+fn hours(s: f64) -> String {
+    if s >= 3600.0 {
+        format!("{s:.0} s ({:.1} h)", s / 3600.0)
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+fn tiers(summary: &Summary, topo: &Topology) -> String {
+    topo.tier_names()
+        .iter()
+        .map(|t| format!("{t} {}", summary.tier_counts.get(t).copied().unwrap_or(0)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn print_summary(s: &Summary, sim: &Simulation) {
+    let topo = &sim.scenario().topology;
+    println!("policy      {}", s.policy);
+    println!("cluster     {} ({} GPUs; tiers {})", s.topology, s.gpus, topo.tier_names().join(" < "));
+    println!("trace       {} (seed {})", s.trace, s.seed);
+    println!(
+        "jobs        {} total: {} completed, {} rejected (asked for more GPUs than the cluster has){}",
+        s.jobs_total,
+        s.jobs_completed,
+        s.jobs_rejected,
+        if s.jobs_unfinished > 0 { format!(", {} never placed", s.jobs_unfinished) } else { String::new() }
+    );
+    println!("JCT         mean {}, p50 {}, p95 {}, p99 {}", hours(s.avg_jct_s), hours(s.p50_jct_s), hours(s.p95_jct_s), hours(s.p99_jct_s));
+    println!("makespan    {}", hours(s.makespan_s));
+    println!("queueing    mean {} per job", hours(s.avg_queue_s));
+    println!(
+        "comm. overhead {} in all ({:.1} s per completed job) beyond each job's tightest placement without contention",
+        hours(s.comm_overhead_s),
+        if s.jobs_completed > 0 { s.comm_overhead_s / s.jobs_completed as f64 } else { 0.0 }
+    );
+    println!("GPU util.   {:.1}% of GPU-time over the makespan", s.avg_gpu_util * 100.0);
+    println!("placements  {} (per tier: {})", s.tier_counts.values().sum::<u64>(), tiers(s, topo));
+    println!("preemptions {}", s.preemptions);
+}
+
+/// Rows of the comparison table: label, value, whether lower is better.
+fn rows(s: &Summary) -> Vec<(&'static str, f64)> {
+    vec![
+        ("mean JCT (s)", s.avg_jct_s),
+        ("p50 JCT (s)", s.p50_jct_s),
+        ("p95 JCT (s)", s.p95_jct_s),
+        ("p99 JCT (s)", s.p99_jct_s),
+        ("makespan (s)", s.makespan_s),
+        ("mean queueing (s)", s.avg_queue_s),
+        ("comm. overhead (s)", s.comm_overhead_s),
+        ("GPU utilisation", s.avg_gpu_util),
+        ("preemptions", s.preemptions as f64),
+        ("completed jobs", s.jobs_completed as f64),
+        ("rejected jobs", s.jobs_rejected as f64),
+    ]
+}
+
+pub fn print_comparison(summaries: &[Summary], topo: &Topology) {
+    let Some(first) = summaries.first() else { return };
+    println!("cluster {} ({} GPUs), trace {}, seed {}, {} jobs", first.topology, first.gpus, first.trace, first.seed, first.jobs_total);
+    let width = 22;
+    print!("{:<20}", "");
+    for s in summaries {
+        let name: String = s.policy.chars().take(width - 1).collect();
+        print!("{name:>width$}");
+    }
+    println!();
+    let base = rows(first);
+    for (i, (label, _)) in base.iter().enumerate() {
+        print!("{label:<20}");
+        for s in summaries {
+            let v = rows(s)[i].1;
+            let text = if *label == "GPU utilisation" {
+                format!("{:.1}%", v * 100.0)
+            } else if v.fract() == 0.0 && v.abs() < 1e15 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.1}")
+            };
+            let ratio = base[i].1;
+            let cell = if std::ptr::eq(s, first) || ratio == 0.0 || label.ends_with("jobs") || *label == "preemptions" {
+                text
+            } else {
+                format!("{text} ({:.2}x)", v / ratio)
+            };
+            print!("{cell:>width$}");
+        }
+        println!();
+    }
+    print!("{:<20}", "placements by tier");
+    for s in summaries {
+        let t: Vec<String> = topo.tier_names().iter().map(|n| s.tier_counts.get(n).copied().unwrap_or(0).to_string()).collect();
+        print!("{:>width$}", t.join("/"));
+    }
+    println!("  ({})", topo.tier_names().join("/"));
+    println!("\n(x) is the ratio to the first policy. JCT = completion - submission. Communication overhead =");
+    println!("time in gradient exchange beyond each job's tightest placement without contention, summed.");
+}
