@@ -91,12 +91,13 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
     if first.starts_with('{') || first.starts_with('[') {
         return native::parse_json(text);
     }
-    let header_line = text.lines().next().unwrap_or("");
-    let header = header_line.trim_end_matches('\r');
+    // The header is the first non-blank line, as the readers see it.
+    let header = text.lines().map(|l| l.trim_end_matches('\r')).find(|l| !l.trim().is_empty()).unwrap_or("");
     if header.trim().is_empty() {
         return Err(InputError::at_line(1, "header", "the file is empty; expected a CSV header or a JSON document"));
     }
-    let columns: Vec<String> = header.split(',').map(|c| c.trim().to_ascii_lowercase()).collect();
+    // Spreadsheets may quote the column names.
+    let columns: Vec<String> = header.split(',').map(|c| c.trim().trim_matches('"').trim().to_ascii_lowercase()).collect();
     let has = |name: &str| columns.iter().any(|c| c == name);
     if has("timestamp") && has("duration") && has("num_gpus") {
         philly::parse(text)

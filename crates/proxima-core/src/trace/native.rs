@@ -192,6 +192,7 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         let shape = outline.jobs.get(i);
         let job_line = shape.map_or(1, |s| s.line);
         let key_line = |key: &str| shape.and_then(|s| s.key_line(key)).unwrap_or(job_line);
+        let raw = |key: &str| shape.and_then(|s| s.raw_number(key));
         let err = |key: &str, what: String| InputError::at_line(key_line(key), format!("jobs[{i}].{key}"), what);
         let Value::Object(obj) = item else {
             return Err(InputError::at_line(job_line, format!("jobs[{i}]"), "expected a job object {\"id\": ..., \"submit_s\": ..., ...}"));
@@ -207,17 +208,17 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         let id = match obj.get("id") {
             // JSON strings are exact: unlike a CSV field, spaces in an id are kept.
             Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) => n.to_string(),
+            Some(Value::Number(n)) => raw("id").map_or_else(|| n.to_string(), str::to_string),
             Some(other) => return Err(err("id", format!("expected a string or a number, got {other}"))),
             None => return Err(InputError::at_line(job_line, format!("jobs[{i}].id"), "missing")),
         };
         seen.check(&id, job_line).map_err(|m| err("id", m))?;
         let submit_s = match obj.get("submit_s") {
-            Some(v) => csv::submit_seconds(&number_text(v).map_err(|m| err("submit_s", m))?).map_err(|m| err("submit_s", m))?,
+            Some(v) => csv::submit_seconds(&number_text(v, raw("submit_s")).map_err(|m| err("submit_s", m))?).map_err(|m| err("submit_s", m))?,
             None => return Err(InputError::at_line(job_line, format!("jobs[{i}].submit_s"), "missing")),
         };
         let gpus = match obj.get("gpus") {
-            Some(v) => csv::gpu_count(&number_text(v).map_err(|m| err("gpus", m))?).map_err(|m| err("gpus", m))?,
+            Some(v) => csv::gpu_count(&number_text(v, raw("gpus")).map_err(|m| err("gpus", m))?).map_err(|m| err("gpus", m))?,
             None => return Err(InputError::at_line(job_line, format!("jobs[{i}].gpus"), "missing")),
         };
         let model = match obj.get("model") {
@@ -229,10 +230,10 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         let present = |key: &str| obj.get(key).filter(|v| !v.is_null());
         let work = match (present("duration_s"), present("iterations")) {
             (Some(d), None) => TraceWork::DurationS(
-                csv::positive_seconds(&number_text(d).map_err(|m| err("duration_s", m))?).map_err(|m| err("duration_s", m))?,
+                csv::positive_seconds(&number_text(d, raw("duration_s")).map_err(|m| err("duration_s", m))?).map_err(|m| err("duration_s", m))?,
             ),
             (None, Some(n)) => TraceWork::Iterations(
-                positive_iterations(&number_text(n).map_err(|m| err("iterations", m))?).map_err(|m| err("iterations", m))?,
+                positive_iterations(&number_text(n, raw("iterations")).map_err(|m| err("iterations", m))?).map_err(|m| err("iterations", m))?,
             ),
             (Some(_), Some(_)) => return Err(err("iterations", "give either duration_s or iterations, not both".into())),
             (None, None) => {
@@ -252,9 +253,12 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
 }
 
 /// The text of a JSON number, so that it goes through the same checks as a CSV field.
-fn number_text(v: &Value) -> Result<String, String> {
+/// The number's text as written (`raw`) is preferred to serde_json's value: without its
+/// `float_roundtrip` feature serde_json may read a decimal one unit in the last place off,
+/// and Rust's own `f64` parser is exact.
+fn number_text(v: &Value, raw: Option<&str>) -> Result<String, String> {
     match v {
-        Value::Number(n) => Ok(n.to_string()),
+        Value::Number(n) => Ok(raw.map_or_else(|| n.to_string(), str::to_string)),
         // A number in quotes is a common spreadsheet export; read it like a CSV field.
         Value::String(s) => Ok(s.trim().to_string()),
         other => Err(format!("expected a number, got {other}")),
@@ -311,6 +315,8 @@ struct Outline {
 struct JobShape {
     line: u32,
     keys: Vec<(String, u32)>,
+    /// The text of each key's value when it is a number, as written.
+    numbers: Vec<(String, String)>,
     /// The first key written twice (serde_json keeps the last value silently).
     duplicate: Option<String>,
 }
@@ -318,6 +324,10 @@ struct JobShape {
 impl JobShape {
     fn key_line(&self, key: &str) -> Option<u32> {
         self.keys.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
+    }
+
+    fn raw_number(&self, key: &str) -> Option<&str> {
+        self.numbers.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 }
 
@@ -377,6 +387,27 @@ impl Outline {
                                 let job = outline.jobs.last_mut().expect("a job is open");
                                 if job.duplicate.is_none() && job.keys.iter().any(|(k, _)| *k == key) {
                                     job.duplicate = Some(key.clone());
+                                }
+                                // Keep a number's text as written; the value follows the colon.
+                                while let Some(&n) = chars.peek() {
+                                    if !n.is_whitespace() {
+                                        break;
+                                    }
+                                    if n == '\n' {
+                                        line += 1;
+                                    }
+                                    chars.next();
+                                }
+                                if chars.peek().is_some_and(|n| *n == '-' || n.is_ascii_digit()) {
+                                    let mut number = String::new();
+                                    while let Some(&n) = chars.peek() {
+                                        if !(n.is_ascii_digit() || matches!(n, '-' | '+' | '.' | 'e' | 'E')) {
+                                            break;
+                                        }
+                                        number.push(n);
+                                        chars.next();
+                                    }
+                                    job.numbers.push((key.clone(), number));
                                 }
                                 job.keys.push((key, at));
                             }
@@ -522,6 +553,24 @@ mod tests {
         assert!(text.contains(r#"{"id": "a", "submit_s": 0, "gpus": 4, "model": "resnet50", "duration_s": 3600},"#), "{text}");
         assert_eq!(parse_json(&text).unwrap(), t);
         assert_eq!(parse(&text).unwrap(), t);
+    }
+
+    #[test]
+    fn every_f64_survives_both_formats() {
+        // serde_json alone may read a long decimal one unit in the last place off; the
+        // readers parse the number's text themselves so that no value drifts.
+        let mut rng = crate::rng::Rng::new(5);
+        let jobs: Vec<TraceJob> = (0..5000)
+            .map(|i| {
+                let x = libm::exp(rng.next_f64() * 30.0 - 5.0);
+                let work = if i % 2 == 0 { TraceWork::DurationS(x) } else { TraceWork::Iterations(x) };
+                job(&format!("j{i}"), rng.next_f64() * 1.0e7, 1, None, work, 0)
+            })
+            .collect();
+        let t = Trace { format: TraceFormat::ProximaCsv, jobs };
+        let unlined = |t: Trace| t.jobs.into_iter().map(|j| TraceJob { line: 0, ..j }).collect::<Vec<_>>();
+        assert_eq!(unlined(parse_csv(&to_csv(&t)).unwrap()), t.jobs);
+        assert_eq!(unlined(parse_json(&to_json(&t)).unwrap()), t.jobs);
     }
 
     #[test]
