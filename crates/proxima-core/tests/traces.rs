@@ -4,7 +4,7 @@
 
 mod common;
 
-use proxima_core::trace::{native, parse_trace, pollux, Trace, TraceFormat, TraceWork};
+use proxima_core::trace::{native, parse_trace, pollux, Trace, TraceFormat, TraceJob, TraceWork};
 use std::collections::BTreeMap;
 
 fn gpu_histogram(t: &Trace) -> BTreeMap<u32, u32> {
@@ -23,11 +23,8 @@ fn duration(w: TraceWork) -> f64 {
 }
 
 /// Jobs compared without their input lines, which depend on where a text put them.
-fn unlined(t: &Trace) -> Vec<proxima_core::trace::TraceJob> {
-    t.jobs.iter().cloned().map(|mut j| {
-        j.line = 0;
-        j
-    }).collect()
+fn unlined(t: &Trace) -> Vec<TraceJob> {
+    t.jobs.iter().map(|j| TraceJob { line: 0, ..j.clone() }).collect()
 }
 
 #[test]
@@ -200,4 +197,53 @@ fn detection_tolerates_what_editors_add() {
 fn errors_render_as_file_line_field() {
     let e = parse_trace("timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66,abc,66,x\n").unwrap_err();
     assert_eq!(e.with_source("philly.csv"), "philly.csv:2: num_gpus: expected a positive whole number, got 'abc'");
+}
+
+/// The fenced blocks of `docs/FORMATS.md` whose info string is `lang`.
+fn doc_examples(lang: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/FORMATS.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        match (&mut current, line.trim_start().strip_prefix("```")) {
+            (None, Some(info)) if info.trim() == lang => current = Some(String::new()),
+            (Some(block), Some(_)) => {
+                blocks.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), None) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn the_examples_in_formats_md_are_valid() {
+    use proxima_core::topology::{preset, Topology, TopologySpec};
+    let json = doc_examples("json");
+    let topology = json.iter().find(|b| b.contains("\"servers\"")).expect("a topology example");
+    let spec = TopologySpec::from_json(topology).unwrap_or_else(|e| panic!("topology example: {e}"));
+    // The example is the teaching preset, written with some defaults left out.
+    let mut teaching = preset("teaching").unwrap().spec();
+    teaching.name = "two-racks".into();
+    assert_eq!(spec, teaching);
+    let topo = Topology::from_spec(&spec).unwrap();
+    assert_eq!((topo.gpu_count(), topo.tier_names().len()), (16, 3));
+
+    let trace = json.iter().find(|b| b.contains("\"jobs\"")).expect("a trace example");
+    let t = parse_trace(trace).unwrap_or_else(|e| panic!("JSON trace example: {e}"));
+    assert_eq!((t.format, t.jobs.len()), (TraceFormat::ProximaJson, 2));
+    assert_eq!(t.jobs[1].work, TraceWork::Iterations(20_000.0));
+
+    let csv = doc_examples("csv");
+    assert_eq!(csv.len(), 1);
+    let t = parse_trace(&csv[0]).unwrap_or_else(|e| panic!("CSV trace example: {e}"));
+    assert_eq!((t.format, t.jobs.len()), (TraceFormat::ProximaCsv, 3));
+    assert_eq!(t.jobs[2].name, "tune, small");
+    assert_eq!(t.jobs[1].model, None);
 }

@@ -46,10 +46,14 @@ const USAGE: &str = "the form is synthetic:jobs=N[,load=L][,seed=S]";
 
 impl SyntheticSpec {
     /// Parses `synthetic:jobs=N[,load=L][,seed=S]` (the `synthetic:` prefix may be left
-    /// out). Errors name the key at fault.
+    /// out). Errors name the key at fault; spaces around keys and values are ignored.
     pub fn parse(text: &str) -> Result<SyntheticSpec, InputError> {
         let text = text.trim();
-        let body = text.strip_prefix("synthetic:").unwrap_or(text);
+        let body = match text.strip_prefix("synthetic:") {
+            Some(rest) => rest,
+            None if text == "synthetic" => "",
+            None => text,
+        };
         let mut jobs = None;
         let mut load = DEFAULT_LOAD;
         let mut seed = DEFAULT_SEED;
@@ -261,6 +265,7 @@ mod tests {
     fn parse_errors_name_the_key() {
         let cases = [
             ("synthetic:load=0.5", "jobs", "missing"),
+            ("synthetic", "jobs", "missing"),
             ("synthetic:jobs=0", "jobs", "positive whole number"),
             ("synthetic:jobs=many", "jobs", "got 'many'"),
             ("synthetic:jobs=10000001", "jobs", "more than"),
