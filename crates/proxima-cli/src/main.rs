@@ -41,6 +41,9 @@ enum Command {
         /// Directory for the result files (created if missing).
         #[arg(long)]
         out: Option<String>,
+        /// Also write every event as one JSON object per line to this file.
+        #[arg(long)]
+        events: Option<String>,
     },
     /// Run several policies on the same input and compare them.
     Compare {
@@ -127,10 +130,14 @@ impl From<UsageError> for Failure {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, policy, out } => {
+        Command::Run { scenario, policy, out, events } => {
             let sc = load_scenario(&scenario.as_args())?;
             let policy_box = resolve_policy(&policy).map_err(|e| UsageError(e.with_source("--policy")))?;
             let mut sim = Simulation::new(sc, policy_box);
+            if let Some(path) = &events {
+                let file = std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
+                sim.add_observer(Box::new(output::EventLog::new(file)));
+            }
             let summary = progress::run_with_progress(&mut sim, &policy);
             output::print_summary(&summary, &sim);
             if let Some(dir) = out {

@@ -1,6 +1,8 @@
 //! What the CLI prints and writes.
 
 use proxima_core::engine::Simulation;
+use proxima_core::event::{Observer, SimEvent};
+use std::io::{BufWriter, Write};
 use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
 use proxima_core::time::SimTime;
 use proxima_core::topology::Topology;
@@ -139,4 +141,24 @@ pub fn print_comparison(summaries: &[Summary], topo: &Topology) {
     println!("  ({})", topo.tier_names().join("/"));
     println!("\n(x) is the ratio to the first policy. JCT = completion - submission. Communication overhead =");
     println!("time in gradient exchange beyond each job's tightest placement without contention, summed.");
+}
+
+/// Writes every event as a JSON line: `{"t_us": ..., "event": ...}`.
+pub struct EventLog<W: Write> {
+    out: BufWriter<W>,
+}
+
+impl<W: Write> EventLog<W> {
+    pub fn new(out: W) -> Self {
+        EventLog { out: BufWriter::new(out) }
+    }
+}
+
+impl<W: Write> Observer for EventLog<W> {
+    fn observe(&mut self, now: SimTime, event: &SimEvent) {
+        let line = serde_json::to_string(event).expect("events serialise");
+        // A full disk shows up when the file is flushed on drop; a run is not worth failing
+        // for its log.
+        let _ = writeln!(self.out, "{{\"t_us\":{},{}", now.0, &line[1..]);
+    }
 }

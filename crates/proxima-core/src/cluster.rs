@@ -28,6 +28,13 @@ pub struct ClusterState {
     free_gpus: BTreeSet<GpuId>,
     /// Per link, the jobs whose ring crosses it.
     link_jobs: Vec<Vec<JobId>>,
+    /// Per link, the height of the node below it: 1 for a server's NIC, 2 for a rack's
+    /// uplink, and so on (0 for a GPU's NVLink).
+    link_level: Vec<u8>,
+    /// Per level, the jobs on all links of that level together, and how many links there are:
+    /// their ratio is the average contention a new job would meet at that level.
+    level_load: Vec<u64>,
+    level_links: Vec<u32>,
 }
 
 impl ClusterState {
@@ -42,12 +49,20 @@ impl ClusterState {
                 by_free[n.height as usize].insert((n.gpu_count, NodeId(i as u32)));
             }
         }
+        let link_level: Vec<u8> = topo.links().iter().map(|l| topo.node(l.child).height).collect();
+        let mut level_links = vec![0u32; max_height + 1];
+        for &h in &link_level {
+            level_links[h as usize] += 1;
+        }
         ClusterState {
             owner: vec![FREE; topo.gpu_count() as usize],
             node_free,
             by_free,
             free_gpus: (0..topo.gpu_count()).map(GpuId).collect(),
             link_jobs: vec![Vec::new(); topo.links().len()],
+            link_level,
+            level_load: vec![0; max_height + 1],
+            level_links,
         }
     }
 
@@ -216,7 +231,17 @@ impl ClusterState {
     pub fn add_flows(&mut self, job: JobId, links: &[LinkId]) {
         for &l in links {
             self.link_jobs[l.0 as usize].push(job);
+            self.level_load[self.link_level[l.0 as usize] as usize] += 1;
         }
+    }
+
+    /// The mean number of jobs on the links of a level (1 = server NICs, 2 = rack uplinks).
+    pub fn mean_jobs_at_level(&self, level: u8) -> f64 {
+        let links = self.level_links.get(level as usize).copied().unwrap_or(0);
+        if links == 0 {
+            return 0.0;
+        }
+        self.level_load[level as usize] as f64 / links as f64
     }
 
     /// Removes `job` from `links`.
@@ -225,6 +250,7 @@ impl ClusterState {
             let jobs = &mut self.link_jobs[l.0 as usize];
             let pos = jobs.iter().position(|&j| j == job).expect("the job was on this link");
             jobs.swap_remove(pos);
+            self.level_load[self.link_level[l.0 as usize] as usize] -= 1;
         }
     }
 }
@@ -280,5 +306,10 @@ mod tests {
         c.remove_flows(JobId(0), &l);
         assert_eq!(c.jobs_on_link(LinkId(3)), &[JobId(1)]);
         assert_eq!(c.jobs_on(LinkId(4)), 0);
+        assert_eq!(c.mean_jobs_at_level(1), 0.0);
+        // One job on one server NIC (level 1): the teaching cluster has four of them.
+        let nic = t.node(t.servers()[0]).uplink.unwrap();
+        c.add_flows(JobId(2), &[nic]);
+        assert_eq!(c.mean_jobs_at_level(1), 0.25);
     }
 }

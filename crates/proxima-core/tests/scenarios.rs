@@ -8,75 +8,16 @@ use proxima_core::cluster::JobId;
 use proxima_core::comm::CommParams;
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::{EventHasher, Observer, Reason, SimEvent};
-use proxima_core::model::{Catalog, ModelId, ModelProfile};
+use proxima_core::model::Catalog;
 use proxima_core::policy::{resolve_policy, Decision, Policy, View};
 use proxima_core::time::SimTime;
-use proxima_core::topology::{GpuId, LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
-use proxima_core::workload::{resolve, Job, ModelMix, WorkloadOptions};
+use proxima_core::topology::GpuId;
+use proxima_core::workload::{resolve, ModelMix, WorkloadOptions};
+mod common;
+
+use common::build::{cluster, scenario};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-fn unit_model() -> Catalog {
-    Catalog::from_models(vec![ModelProfile {
-        name: "unit".into(),
-        aliases: vec![],
-        display: "Unit".into(),
-        params_millions: 250.0,
-        compute_s: 1.0,
-        local_batch: 1,
-        overlap_gamma: 1.0,
-        source: "test".into(),
-    }])
-}
-
-/// `racks` racks of `servers` servers of `gpus` GPUs; NIC 80 Gbit/s, uplinks
-/// `servers × 80 / oversub`, no latency anywhere.
-fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
-    let mut spec = TopologySpec { version: None, name: "test".into(), switches: vec![], servers: vec![], links: vec![] };
-    if racks > 1 {
-        spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
-    }
-    for r in 0..racks {
-        let tor = format!("tor{r}");
-        spec.switches.push(SwitchSpec { id: tor.clone(), role: Some("tor".into()) });
-        if racks > 1 {
-            spec.links.push(LinkSpec {
-                a: tor.clone(),
-                b: "spine".into(),
-                bandwidth_gbps: servers as f64 * 80.0 / oversub,
-                latency_us: 0.0,
-            });
-        }
-        for s in 0..servers {
-            let id = format!("r{r}s{s}");
-            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0 });
-            spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: 80.0, latency_us: 0.0 });
-        }
-    }
-    Topology::from_spec(&spec).unwrap()
-}
-
-/// Jobs of the unit model: (submit s, GPUs, iterations).
-fn scenario(topology: Topology, jobs: &[(f64, u32, f64)]) -> Scenario {
-    let catalog = unit_model();
-    let comm = CommParams::default();
-    let mut ideal = proxima_core::workload::IdealPlacements::default();
-    let jobs = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, &(submit, gpus, iterations))| Job {
-            id: JobId(i as u32),
-            name: format!("j{i}"),
-            submit: SimTime::from_secs_f64(submit),
-            gpus,
-            model: ModelId(0),
-            iterations,
-            ideal_iter_s: ideal.get(&topology, gpus).map(|(_, s)| comm.iteration_time(catalog.get(ModelId(0)), &s)),
-            line: 0,
-        })
-        .collect();
-    Scenario { topology, catalog, comm, jobs, seed: 0, trace_label: "test".into() }
-}
 
 fn end_of(sim: &Simulation, job: u32) -> f64 {
     sim.runs()[job as usize].end.expect("job finished").as_secs_f64()

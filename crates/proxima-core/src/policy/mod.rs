@@ -7,7 +7,10 @@
 //! to [`Policy::on_event`].
 
 pub mod consolidate;
+pub mod dally;
 pub mod fifo;
+pub mod sensitivity;
+pub mod tuner;
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::{shape_of, CommParams};
@@ -189,6 +192,11 @@ pub const POLICIES: &[PolicyInfo] = &[
         summary: "first come, first served; the tightest placement free now, never waits (Tiresias-style consolidation)",
         options: "backfill=on",
     },
+    PolicyInfo {
+        name: "dally",
+        summary: "network-sensitive: delay scheduling for consolidation, network-sensitive preemption, auto-tuned delay timers (arXiv:2401.16492)",
+        options: "preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600",
+    },
 ];
 
 /// Builds a policy from its spec, e.g. `fifo`, `consolidate:backfill=off`.
@@ -197,6 +205,7 @@ pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
     let policy: Box<dyn Policy> = match spec.name.as_str() {
         "fifo" => Box::new(fifo::Fifo::from_spec(&mut spec)?),
         "consolidate" => Box::new(consolidate::Consolidate::from_spec(&mut spec)?),
+        "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
         other => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
             return Err(InputError::new(

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 
+pub mod build;
+
 use std::path::PathBuf;
 
 /// The folder of real reference data (`../shared/data` beside the repository, or

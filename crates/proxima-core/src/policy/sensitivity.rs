@@ -1,0 +1,141 @@
+//! How much a job slows down when spread out: the network sensitivity the delay timers and
+//! preemption decisions scale with, computed from the communication model.
+//!
+//! For each tier a job could land in, Proxima takes a representative placement at that tier
+//! (the fewest servers that hold the job, at least two once the tier is wider than a server)
+//! and asks the communication model for its iteration time. The links it would cross are
+//! given the bandwidth a new job would get on them now: their nominal bandwidth divided by
+//! one more than the mean number of jobs already on links of that level. The slowdown at a
+//! tier is that iteration time over the job's ideal one.
+
+use crate::cluster::ClusterState;
+use crate::comm::PlacementShape;
+use crate::model::ModelProfile;
+use crate::policy::View;
+use crate::topology::{Tier, Topology};
+use crate::workload::Job;
+
+/// Per level of links (0 = NVLink, 1 = server NICs, 2 = rack uplinks, ...): the slowest
+/// bandwidth and the largest latency, plus per tier the largest group of GPUs it offers.
+#[derive(Clone, Debug)]
+pub struct LevelProfile {
+    bytes_per_s: Vec<f64>,
+    latency_s: Vec<f64>,
+    tier_capacity: Vec<u32>,
+    gpus_per_server: u32,
+}
+
+impl LevelProfile {
+    pub fn new(topo: &Topology) -> LevelProfile {
+        let levels = topo.tier_count() as usize + 1;
+        let mut bytes_per_s = vec![f64::INFINITY; levels];
+        let mut latency_s = vec![0.0f64; levels];
+        for l in topo.links() {
+            let h = topo.node(l.child).height as usize;
+            if h < levels {
+                bytes_per_s[h] = bytes_per_s[h].min(l.bytes_per_s());
+                latency_s[h] = latency_s[h].max(l.latency_us * 1e-6);
+            }
+        }
+        let tier_capacity = (0..topo.tier_count())
+            .map(|t| topo.tier_nodes(Tier(t)).iter().map(|&n| topo.node(n).gpu_count).max().unwrap_or(0))
+            .collect();
+        let gpus_per_server = topo.servers().iter().map(|&s| topo.node(s).gpu_count).max().unwrap_or(1);
+        LevelProfile { bytes_per_s, latency_s, tier_capacity, gpus_per_server }
+    }
+
+    /// The tightest tier that can hold `n` GPUs at all.
+    pub fn base_tier(&self, n: u32) -> Option<Tier> {
+        self.tier_capacity.iter().position(|&c| c >= n).map(|t| Tier(t as u8))
+    }
+
+    /// A representative placement of `n` GPUs spanning exactly `tier`, its links loaded as
+    /// `cluster` loads them on average (`None`: contention-free).
+    pub fn shape(&self, n: u32, tier: Tier, cluster: Option<&ClusterState>) -> Option<PlacementShape> {
+        if self.tier_capacity.get(tier.0 as usize).copied().unwrap_or(0) < n {
+            return None;
+        }
+        let servers = if tier.0 == 0 { 1 } else { n.div_ceil(self.gpus_per_server).max(2).min(n) };
+        let mut inter = f64::INFINITY;
+        let mut step_latency = 0.0;
+        for level in 1..=tier.0 as usize {
+            let load = cluster.map(|c| c.mean_jobs_at_level(level as u8)).unwrap_or(0.0);
+            inter = inter.min(self.bytes_per_s[level] / (load + 1.0));
+            step_latency += 2.0 * self.latency_s[level];
+        }
+        Some(PlacementShape {
+            gpus: n,
+            servers,
+            max_per_server: n.div_ceil(servers),
+            intra_bytes_per_s: self.bytes_per_s[0],
+            intra_latency_s: self.latency_s[0],
+            inter_bytes_per_s: inter,
+            inter_latency_s: step_latency,
+        })
+    }
+}
+
+/// A job's expected slowdown at each tier, from its tightest feasible tier outwards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sensitivity {
+    pub base: Tier,
+    /// `slowdown[t]` for tiers `t >= base`; tiers below `base` hold `f64::INFINITY`.
+    pub slowdown: Vec<f64>,
+}
+
+impl Sensitivity {
+    /// The slowdown spread as wide as the cluster: how much the job has to lose.
+    pub fn worst(&self) -> f64 {
+        self.slowdown.last().copied().unwrap_or(1.0)
+    }
+
+    pub fn at(&self, tier: Tier) -> f64 {
+        self.slowdown.get(tier.0 as usize).copied().unwrap_or(f64::INFINITY)
+    }
+}
+
+/// The sensitivity of `job` on the cluster as it is loaded now.
+pub fn sensitivity(levels: &LevelProfile, view: &View, job: &Job) -> Option<Sensitivity> {
+    let model: &ModelProfile = view.catalog.get(job.model);
+    let ideal = job.ideal_iter_s?;
+    let base = levels.base_tier(job.gpus)?;
+    let slowdown = (0..view.topo.tier_count())
+        .map(|t| {
+            if t < base.0 {
+                return f64::INFINITY;
+            }
+            match levels.shape(job.gpus, Tier(t), Some(view.cluster)) {
+                Some(shape) => (view.comm.iteration_time(model, &shape) / ideal).max(1.0),
+                None => f64::INFINITY,
+            }
+        })
+        .collect();
+    Some(Sensitivity { base, slowdown })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::resolve_topology_arg;
+
+    #[test]
+    fn representative_shapes() {
+        let t = resolve_topology_arg("racks=2,servers=2,gpus=4,oversub=2").unwrap();
+        let l = LevelProfile::new(&t);
+        assert_eq!(l.base_tier(1), Some(Tier(0)));
+        assert_eq!(l.base_tier(6), Some(Tier(1)));
+        assert_eq!(l.base_tier(16), Some(Tier(2)));
+        assert_eq!(l.base_tier(17), None);
+        let s = l.shape(4, Tier(0), None).unwrap();
+        assert_eq!((s.servers, s.max_per_server), (1, 4));
+        let s = l.shape(4, Tier(1), None).unwrap();
+        assert_eq!((s.servers, s.max_per_server), (2, 2));
+        assert_eq!(s.inter_bytes_per_s, 25e9);
+        // Across racks the bottleneck is the 2:1 oversubscribed uplink: 2 x 200 / 2 Gbit/s.
+        let s = l.shape(4, Tier(2), None).unwrap();
+        assert_eq!(s.inter_bytes_per_s, 25e9);
+        let s = l.shape(8, Tier(2), None).unwrap();
+        assert_eq!((s.servers, s.max_per_server), (2, 4));
+        assert!(l.shape(6, Tier(0), None).is_none());
+    }
+}

@@ -1,0 +1,94 @@
+//! Small clusters and workloads with round numbers, for tests whose answers are computed by
+//! hand.
+
+use proxima_core::cluster::JobId;
+use proxima_core::comm::CommParams;
+use proxima_core::engine::Scenario;
+use proxima_core::model::{Catalog, ModelId, ModelProfile};
+use proxima_core::time::SimTime;
+use proxima_core::topology::{LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
+use proxima_core::workload::{IdealPlacements, Job};
+
+fn model(name: &str, params_millions: f64) -> ModelProfile {
+    ModelProfile {
+        name: name.into(),
+        aliases: vec![],
+        display: name.into(),
+        params_millions,
+        compute_s: 1.0,
+        local_batch: 1,
+        overlap_gamma: 1.0,
+        source: "test".into(),
+    }
+}
+
+/// One model: 1 s of compute per iteration, 1 GB of gradients (250 M fp32 parameters), no
+/// overlap. Model 0 of [`two_models`] too.
+#[allow(dead_code)]
+pub fn unit_model() -> Catalog {
+    Catalog::from_models(vec![model("unit", 250.0)])
+}
+
+/// Model 0 as in [`unit_model`], model 1 the same compute with 1 MB of gradients: it does
+/// not care where it runs.
+#[allow(dead_code)]
+pub fn two_models() -> Catalog {
+    Catalog::from_models(vec![model("unit", 250.0), model("tiny", 0.25)])
+}
+
+/// `racks` racks of `servers` servers of `gpus` GPUs; NVLink 800 Gbit/s (100 GB/s), NICs
+/// 80 Gbit/s (10 GB/s), uplinks `servers × 80 / oversub`, no latency anywhere.
+#[allow(dead_code)]
+pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
+    let mut spec = TopologySpec { version: None, name: "test".into(), switches: vec![], servers: vec![], links: vec![] };
+    if racks > 1 {
+        spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
+    }
+    for r in 0..racks {
+        let tor = format!("tor{r}");
+        spec.switches.push(SwitchSpec { id: tor.clone(), role: Some("tor".into()) });
+        if racks > 1 {
+            spec.links.push(LinkSpec {
+                a: tor.clone(),
+                b: "spine".into(),
+                bandwidth_gbps: servers as f64 * 80.0 / oversub,
+                latency_us: 0.0,
+            });
+        }
+        for s in 0..servers {
+            let id = format!("r{r}s{s}");
+            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0 });
+            spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: 80.0, latency_us: 0.0 });
+        }
+    }
+    Topology::from_spec(&spec).unwrap()
+}
+
+/// Jobs of the unit model: (submit s, GPUs, iterations).
+#[allow(dead_code)]
+pub fn scenario(topology: Topology, jobs: &[(f64, u32, f64)]) -> Scenario {
+    let jobs: Vec<(f64, u32, f64, u16)> = jobs.iter().map(|&(s, g, i)| (s, g, i, 0)).collect();
+    scenario_with(topology, unit_model(), &jobs)
+}
+
+/// Jobs (submit s, GPUs, iterations, model index) of any catalogue.
+#[allow(dead_code)]
+pub fn scenario_with(topology: Topology, catalog: Catalog, jobs: &[(f64, u32, f64, u16)]) -> Scenario {
+    let comm = CommParams::default();
+    let mut ideal = IdealPlacements::default();
+    let jobs = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, &(submit, gpus, iterations, m))| Job {
+            id: JobId(i as u32),
+            name: format!("j{i}"),
+            submit: SimTime::from_secs_f64(submit),
+            gpus,
+            model: ModelId(m),
+            iterations,
+            ideal_iter_s: ideal.get(&topology, gpus).map(|(_, s)| comm.iteration_time(catalog.get(ModelId(m)), &s)),
+            line: 0,
+        })
+        .collect();
+    Scenario { topology, catalog, comm, jobs, seed: 0, trace_label: "test".into() }
+}
