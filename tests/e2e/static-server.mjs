@@ -1,0 +1,94 @@
+// A tiny static file server for the end-to-end tests: serves one directory on a free
+// port of 127.0.0.1, GET and HEAD only, with the content types the site needs
+// (`application/wasm` above all, or the browser refuses to compile the module
+// streaming). No directory listings: a directory answers with its index.html.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, relative, resolve, isAbsolute } from 'node:path';
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Maps a URL path to a file under `root`, or null if it points outside of it. */
+function fileFor(root, urlPath) {
+  let path;
+  try {
+    path = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  const file = resolve(join(root, path));
+  const rel = relative(root, file);
+  if (rel.startsWith('..') || isAbsolute(rel)) return null;
+  return file;
+}
+
+async function respond(root, req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  const url = new URL(req.url, 'http://localhost');
+  let file = fileFor(root, url.pathname);
+  if (file === null) {
+    res.writeHead(404).end();
+    return;
+  }
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) {
+      if (!url.pathname.endsWith('/')) {
+        // Like any static server: /proxima -> /proxima/, so relative URLs resolve.
+        res.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+        return;
+      }
+      file = join(file, 'index.html');
+    }
+    const body = await readFile(file);
+    res.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': body.length,
+      'Cache-Control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch (err) {
+    res.writeHead(err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 404 : 500).end();
+  }
+}
+
+/**
+ * Serves `root` on a free port of 127.0.0.1. Resolves to `{ origin, close }`;
+ * `close()` drops open connections and resolves once the server has stopped.
+ */
+export async function serveDirectory(root) {
+  const absRoot = resolve(root);
+  const server = createServer((req, res) => {
+    respond(absRoot, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  const { port } = server.address();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
+  };
+}
