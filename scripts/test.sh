@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test of Proxima, installing whatever is missing first
+# (scripts/ensure-tools.sh). Steps:
+#   1. native tests of the whole workspace           cargo test --workspace
+#   2. browser tests of the web app (headless Chromium) cargo test --target wasm32-unknown-unknown -p proxima-web
+#   3. release build of the site into dist/           trunk build --release
+#   4. end-to-end tests of dist/ in headless Chromium node --test tests/e2e/*.test.mjs
+# Stops at the first failing step and exits non-zero.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+start=$SECONDS
+step() {
+    printf '\n==> [%ss] %s\n' "$((SECONDS - start))" "$*" >&2
+}
+
+step "tools"
+# shellcheck source=scripts/ensure-tools.sh
+source scripts/ensure-tools.sh
+proxima_ensure_tools
+
+step "native tests: cargo test --workspace"
+cargo test --workspace
+
+step "browser tests: cargo test --target wasm32-unknown-unknown -p proxima-web --tests"
+cargo test --target wasm32-unknown-unknown -p proxima-web --tests
+
+step "release build: trunk build --release"
+trunk build --release
+wasm_file="$(ls dist/*.wasm)"
+printf 'wasm: %s bytes, %s bytes gzipped\n' \
+    "$(wc -c <"$wasm_file")" "$(gzip -9 -c "$wasm_file" | wc -c)" >&2
+
+step "end-to-end tests: node --test tests/e2e/*.test.mjs"
+node --test tests/e2e/*.test.mjs
+
+step "all tests passed"
