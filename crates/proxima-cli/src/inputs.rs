@@ -63,6 +63,7 @@ pub struct ScenarioArgs<'a> {
     pub topology: &'a str,
     pub trace: &'a str,
     pub seed: u64,
+    pub skip: u32,
     pub limit: Option<u32>,
     pub mix: Option<&'a str>,
 }
@@ -75,6 +76,6 @@ pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
         Some(m) => ModelMix::parse(m, &catalog).map_err(|e| UsageError(e.with_source("--mix")))?,
         None => ModelMix::default_for(&catalog),
     };
-    let options = WorkloadOptions { seed: args.seed, limit: args.limit, mix };
+    let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
     build_scenario(topology, &trace, &options, args.trace).map_err(|e| UsageError(e.with_source(args.trace)))
 }

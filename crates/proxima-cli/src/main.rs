@@ -79,7 +79,10 @@ struct ScenarioFlags {
     /// Seed for everything random: model assignment, synthetic traces.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Keep only the first N jobs by submission time.
+    /// Skip the first N jobs by submission time (with --limit: a window of the trace).
+    #[arg(long, default_value_t = 0)]
+    skip: u32,
+    /// Keep only the first N jobs by submission time (after --skip).
     #[arg(long)]
     limit: Option<u32>,
     /// Models for jobs whose trace names none: `name[:weight],...` (default: an even mix of
@@ -94,6 +97,7 @@ impl ScenarioFlags {
             topology: &self.topology,
             trace: &self.trace,
             seed: self.seed,
+            skip: self.skip,
             limit: self.limit,
             mix: self.mix.as_deref(),
         }

@@ -1,12 +1,12 @@
 //! From a trace to the jobs a simulation runs.
 //!
 //! Resolution does four things, in this order:
-//! 1. sorts jobs by submission time (stable, so ties keep file order) and keeps the first
-//!    `limit`;
+//! 1. sorts jobs by submission time (stable, so ties keep file order), drops the first
+//!    `skip` and keeps the next `limit` (a window of the trace);
 //! 2. shifts time so that the first submission is at 0;
 //! 3. gives every job without a model one drawn from the [`ModelMix`], with a generator
-//!    seeded by the run's seed and the job's position in submission order (so taking fewer
-//!    jobs never changes the models of the ones kept);
+//!    seeded by the run's seed and the job's position in the trace's submission order (so
+//!    taking a window never changes the models of the jobs in it);
 //! 4. turns the trace's work into iterations: a measured duration is taken as the run time
 //!    at the job's tightest feasible placement on this cluster with no contention, so
 //!    `iterations = duration / ideal iteration time`.
@@ -107,7 +107,9 @@ impl ModelMix {
 #[derive(Clone, Debug)]
 pub struct WorkloadOptions {
     pub seed: u64,
-    /// Keep only the first `limit` jobs by submission time.
+    /// Drop the first `skip` jobs by submission time.
+    pub skip: u32,
+    /// Then keep only the first `limit` jobs by submission time.
     pub limit: Option<u32>,
     pub mix: ModelMix,
 }
@@ -157,6 +159,7 @@ pub fn resolve(
 ) -> Result<Vec<Job>, InputError> {
     let mut order: Vec<u32> = (0..trace.jobs.len() as u32).collect();
     order.sort_by(|&a, &b| trace.jobs[a as usize].submit_s.total_cmp(&trace.jobs[b as usize].submit_s));
+    order.drain(..(options.skip as usize).min(order.len()));
     if let Some(limit) = options.limit {
         order.truncate(limit as usize);
     }
@@ -173,7 +176,10 @@ pub fn resolve(
                     format!("unknown model '{name}' (known: {})", catalog.names().join(", ")),
                 )
             })?,
-            None => options.mix.draw(&mut Rng::for_item(options.seed, MODEL_STREAM, position as u64)),
+            None => {
+                let index = options.skip as u64 + position as u64;
+                options.mix.draw(&mut Rng::for_item(options.seed, MODEL_STREAM, index))
+            }
         };
         let profile = catalog.get(model);
         let ideal_iter_s = ideal.get(topo, tj.gpus).map(|(_, shape)| comm.iteration_time(profile, &shape));
@@ -237,7 +243,7 @@ mod tests {
                 job("huge", 300.0, 64, Some("vgg16"), TraceWork::DurationS(10.0)),
             ],
         };
-        let opts = WorkloadOptions { seed: 1, limit: None, mix: ModelMix::default_for(&catalog) };
+        let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
         let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
         assert_eq!(names, ["early", "huge", "late"]);
@@ -258,7 +264,7 @@ mod tests {
         let topo = resolve_topology_arg("teaching").unwrap();
         let catalog = Catalog::built_in();
         let trace = Trace { format: TraceFormat::ProximaCsv, jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))] };
-        let opts = WorkloadOptions { seed: 1, limit: None, mix: ModelMix::default_for(&catalog) };
+        let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let e = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
     }
@@ -271,10 +277,14 @@ mod tests {
             format: TraceFormat::Philly,
             jobs: (0..50).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
         };
-        let opts = WorkloadOptions { seed: 3, limit: None, mix: ModelMix::default_for(&catalog) };
+        let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let all = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
         let few = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(10), ..opts.clone() }).unwrap();
         assert!(all.iter().zip(&few).all(|(a, b)| a.model == b.model));
+        let window = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { skip: 20, limit: Some(10), ..opts.clone() }).unwrap();
+        assert_eq!(window.len(), 10);
+        assert_eq!(window[0].submit, SimTime::ZERO, "a window starts at time 0");
+        assert!(all[20..30].iter().zip(&window).all(|(a, b)| a.model == b.model && a.name == b.name));
         let distinct: std::collections::BTreeSet<_> = all.iter().map(|j| j.model).collect();
         assert!(distinct.len() >= 5, "the mix is used: {distinct:?}");
         let other = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();

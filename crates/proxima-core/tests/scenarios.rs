@@ -211,7 +211,7 @@ fn same_seed_gives_identical_runs() {
             .collect(),
     };
     let run = |seed: u64, policy: &str| {
-        let opts = WorkloadOptions { seed, limit: None, mix: ModelMix::default_for(&catalog) };
+        let opts = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
         let sc = Scenario { topology: topo.clone(), catalog: catalog.clone(), comm: CommParams::default(), jobs, seed, trace_label: "t".into() };
         let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
