@@ -1,6 +1,7 @@
 //! `proxima`: the command-line face of the simulation core. Glue only: it parses flags,
 //! reads files, runs the core and writes what the core computed.
 
+mod experiment;
 mod inputs;
 mod output;
 mod progress;
@@ -55,6 +56,24 @@ enum Command {
         /// Directory for compare.json and one sub-directory of result files per policy.
         #[arg(long)]
         out: Option<String>,
+    },
+    /// Run a documented set of scenarios and write report.md and report.json.
+    Experiment {
+        /// Which experiment: `paper` (congested and uncongested networks, two loads, the
+        /// Philly trace and a synthetic one, every policy, an oracle check of the tuner).
+        name: String,
+        /// Directory for report.md and report.json.
+        #[arg(long, default_value = "out/experiment")]
+        out: String,
+        /// A smaller version (fewer jobs, seeds and timer settings) for a quick look.
+        #[arg(long)]
+        quick: bool,
+        /// The Philly trace (default: $PROXIMA_DATA/philly/philly.csv or ../shared/data/philly/philly.csv).
+        #[arg(long)]
+        philly: Option<String>,
+        /// Threads to run on (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// List the topology presets.
     Topologies {
@@ -171,6 +190,24 @@ fn execute(command: Command) -> Result<(), Failure> {
                 output::write_compare(&dir, &summaries).map_err(Failure::Io)?;
                 eprintln!("wrote {dir}/compare.json and one directory of result files per policy");
             }
+            Ok(())
+        }
+        Command::Experiment { name, out, quick, philly, threads } => {
+            let plan = experiment::plan_by_name(&name, quick)?;
+            let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+            let started = std::time::Instant::now();
+            let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
+            std::fs::create_dir_all(&out).map_err(|e| Failure::Io(format!("{out}: cannot create directory: {e}")))?;
+            let md = report.to_markdown();
+            std::fs::write(format!("{out}/report.md"), &md).map_err(|e| Failure::Io(format!("{out}/report.md: {e}")))?;
+            std::fs::write(format!("{out}/report.json"), report.to_json() + "\n")
+                .map_err(|e| Failure::Io(format!("{out}/report.json: {e}")))?;
+            println!("{md}");
+            eprintln!(
+                "{} runs on {threads} threads in {:.1} s; wrote {out}/report.md and {out}/report.json",
+                plan.tasks().len(),
+                started.elapsed().as_secs_f64()
+            );
             Ok(())
         }
         Command::Topologies { json } => {

@@ -10,6 +10,7 @@ pub mod comm;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod experiment;
 pub mod metrics;
 pub mod model;
 pub mod policy;
