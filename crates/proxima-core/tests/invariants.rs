@@ -1,0 +1,220 @@
+//! Invariants of every run, on random clusters, traces and policies (property-based).
+//!
+//! Cases include the edges: a one-GPU cluster, jobs as large as the cluster (and larger,
+//! which must be rejected), bursts of submissions at one instant, zero gaps, very long jobs,
+//! and every policy with random options. Each run is watched event by event:
+//! - no GPU holds two jobs, and a job runs on exactly as many distinct GPUs as it asked for;
+//! - no job starts before it is submitted; simulated time never goes back;
+//! - a preempted job keeps its progress;
+//! and at the end:
+//! - every admissible job completed, every other one was rejected, none is left over;
+//! - work done equals work asked; JCT is at least the job's ideal run time.
+//!
+//! `PROXIMA_PROPTEST_CASES` sets the number of cases (default 2,000).
+
+use proptest::prelude::*;
+use proxima_core::engine::{JobStatus, Simulation};
+use proxima_core::event::{Observer, SimEvent};
+use proxima_core::model::Catalog;
+use proxima_core::policy::resolve_policy;
+use proxima_core::time::SimTime;
+use proxima_core::topology::resolve_topology_arg;
+use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
+use proxima_core::workload::{build_scenario, Job, ModelMix, WorkloadOptions};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// A job before the cluster size is known: GPUs as a share of the cluster.
+#[derive(Clone, Debug)]
+struct JobSketch {
+    gap_s: f64,
+    /// 0 → 1 GPU, 1.0 → the whole cluster, above 1 → too large.
+    size: f64,
+    duration_s: f64,
+    model: Option<u8>,
+}
+
+fn job_sketch() -> impl Strategy<Value = JobSketch> {
+    let gap = prop_oneof![3 => Just(0.0), 4 => 0.0..300.0f64, 1 => 1000.0..100_000.0f64];
+    let size = prop_oneof![6 => 0.0..0.5f64, 2 => 0.5..1.0f64, 1 => Just(1.0), 1 => Just(1.5)];
+    let duration = prop_oneof![2 => 0.5..5.0f64, 6 => 10.0..5_000.0f64, 1 => 100_000.0..2_000_000.0f64];
+    let model = prop_oneof![1 => Just(None), 3 => (0u8..19).prop_map(Some)];
+    (gap, size, duration, model).prop_map(|(gap_s, size, duration_s, model)| JobSketch { gap_s, size, duration_s, model })
+}
+
+fn topology() -> impl Strategy<Value = String> {
+    prop_oneof![
+        1 => Just("racks=1,servers=1,gpus=1".to_string()),
+        6 => (1u32..=3, 1u32..=4, 1u32..=8, 1u32..=4)
+            .prop_map(|(r, s, g, o)| format!("racks={r},servers={s},gpus={g},oversub={o}")),
+    ]
+}
+
+fn policy() -> impl Strategy<Value = String> {
+    let dally = (
+        any::<bool>(),
+        any::<bool>(),
+        0u32..600,
+        0u32..600,
+        0u32..120,
+        0u32..900,
+        0u32..4,
+        prop_oneof![Just("off".to_string()), (0u32..2000).prop_map(|s| s.to_string())],
+        10u32..1000,
+    )
+        .prop_map(|(preempt, autotune, t0, t1, restore, min_run, max_preempt, starve, tune)| {
+            let on = |b: bool| if b { "on" } else { "off" };
+            format!(
+                "dally:preempt={},autotune={},timers={t0}/{t1},restore_s={restore},min_run_s={min_run},max_preempt={max_preempt},starve_s={starve},tune_every_s={tune}",
+                on(preempt),
+                on(autotune)
+            )
+        });
+    prop_oneof![
+        1 => Just("fifo".to_string()),
+        1 => Just("fifo:backfill=off".to_string()),
+        1 => Just("consolidate".to_string()),
+        1 => Just("consolidate:backfill=off".to_string()),
+        2 => Just("dally".to_string()),
+        4 => dally,
+    ]
+}
+
+/// Watches a run and panics at the first broken invariant.
+struct Checker {
+    jobs: Vec<Job>,
+    last_time: SimTime,
+    gpu_owner: BTreeMap<u32, u32>,
+    held: BTreeMap<u32, Vec<u32>>,
+    progress: BTreeMap<u32, f64>,
+}
+
+impl Observer for Checker {
+    fn observe(&mut self, now: SimTime, event: &SimEvent) {
+        assert!(now >= self.last_time, "time went back from {} to {}", self.last_time, now);
+        self.last_time = now;
+        match event {
+            SimEvent::Placed { job, gpus, .. } => {
+                let j = &self.jobs[job.0 as usize];
+                assert!(now >= j.submit, "job {} started at {now} before its submission at {}", job.0, j.submit);
+                assert_eq!(gpus.len() as u32, j.gpus, "job {} got the wrong number of GPUs", job.0);
+                for g in gpus {
+                    if let Some(other) = self.gpu_owner.insert(g.0, job.0) {
+                        panic!("GPU {} held by jobs {other} and {} at {now}", g.0, job.0);
+                    }
+                }
+                assert!(self.held.insert(job.0, gpus.iter().map(|g| g.0).collect()).is_none(), "job {} placed twice", job.0);
+            }
+            SimEvent::Preempted { job, done_iterations, .. } => {
+                let before = self.progress.insert(job.0, *done_iterations).unwrap_or(0.0);
+                assert!(*done_iterations >= before, "job {} lost progress: {before} then {done_iterations}", job.0);
+                self.release(job.0);
+            }
+            SimEvent::Completed { job } => self.release(job.0),
+            _ => {}
+        }
+    }
+}
+
+impl Checker {
+    fn release(&mut self, job: u32) {
+        let gpus = self.held.remove(&job).unwrap_or_else(|| panic!("job {job} released GPUs it did not hold"));
+        for g in gpus {
+            assert_eq!(self.gpu_owner.remove(&g), Some(job));
+        }
+    }
+}
+
+struct Shared(Rc<RefCell<Checker>>);
+
+impl Observer for Shared {
+    fn observe(&mut self, now: SimTime, event: &SimEvent) {
+        self.0.borrow_mut().observe(now, event);
+    }
+}
+
+fn check_run(topology: &str, sketches: &[JobSketch], policy: &str, seed: u64) {
+    let topo = resolve_topology_arg(topology).unwrap();
+    let total = topo.gpu_count();
+    let catalog = Catalog::built_in();
+    let names = catalog.names();
+    let mut t = 0.0;
+    let jobs: Vec<TraceJob> = sketches
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            t += s.gap_s;
+            let gpus = ((s.size * total as f64).ceil() as u32).max(1);
+            TraceJob {
+                name: format!("j{i}"),
+                submit_s: t,
+                gpus,
+                model: s.model.map(|m| names[m as usize % names.len()].to_string()),
+                work: TraceWork::DurationS(s.duration_s),
+                line: i as u32 + 2,
+            }
+        })
+        .collect();
+    let trace = Trace { format: TraceFormat::ProximaCsv, jobs };
+    let options = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let scenario = build_scenario(topo, &trace, &options, "random").unwrap();
+    let jobs = scenario.jobs.clone();
+    let checker = Rc::new(RefCell::new(Checker {
+        jobs: jobs.clone(),
+        last_time: SimTime::ZERO,
+        gpu_owner: BTreeMap::new(),
+        held: BTreeMap::new(),
+        progress: BTreeMap::new(),
+    }));
+    let mut sim = Simulation::new(scenario, resolve_policy(policy).unwrap());
+    sim.add_observer(Box::new(Shared(checker.clone())));
+    let summary = sim.run();
+    assert!(checker.borrow().held.is_empty(), "GPUs still held at the end");
+    let mut rejected = 0;
+    for (job, run) in jobs.iter().zip(sim.runs()) {
+        if job.gpus > total {
+            assert_eq!(run.status, JobStatus::Rejected, "job {} is larger than the cluster", job.id.0);
+            rejected += 1;
+            continue;
+        }
+        assert_eq!(run.status, JobStatus::Completed, "admissible job {} did not complete under {policy}", job.id.0);
+        assert_eq!(run.done, job.iterations, "job {} did other work than it asked", job.id.0);
+        let jct = (run.end.unwrap() - job.submit).as_secs_f64();
+        let ideal = job.ideal_run_s().unwrap();
+        assert!(jct >= ideal - 1e-6, "job {} finished in {jct} s, faster than its ideal {ideal} s", job.id.0);
+    }
+    assert_eq!(summary.jobs_rejected, rejected);
+    assert_eq!(summary.jobs_completed + summary.jobs_rejected, summary.jobs_total);
+    assert_eq!(summary.jobs_unfinished, 0);
+    assert!(!sim.stalled());
+}
+
+fn cases() -> u32 {
+    std::env::var("PROXIMA_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_run_keeps_the_invariants(
+        topology in topology(),
+        jobs in prop::collection::vec(job_sketch(), 1..40),
+        policy in policy(),
+        seed in 0u64..1000,
+    ) {
+        check_run(&topology, &jobs, &policy, seed);
+    }
+}
+
+#[test]
+fn edge_cases_by_hand() {
+    let burst: Vec<JobSketch> =
+        (0..30).map(|i| JobSketch { gap_s: 0.0, size: (i % 5) as f64 / 4.0, duration_s: 100.0, model: Some(i as u8) }).collect();
+    for policy in ["fifo", "consolidate", "dally", "dally:preempt=off,autotune=off", "dally:min_run_s=0,restore_s=0"] {
+        // One GPU, a burst at one instant, jobs as large as the cluster and larger.
+        check_run("racks=1,servers=1,gpus=1", &burst, policy, 1);
+        check_run("racks=2,servers=2,gpus=4,oversub=4", &burst, policy, 2);
+    }
+}
