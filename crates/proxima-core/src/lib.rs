@@ -11,6 +11,8 @@ pub mod engine;
 pub mod error;
 pub mod event;
 pub mod experiment;
+#[doc(hidden)]
+pub mod fuzz_entry;
 pub mod metrics;
 pub mod model;
 pub mod policy;

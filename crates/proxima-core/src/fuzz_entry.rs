@@ -1,0 +1,60 @@
+//! Entry points for the fuzzers (`fuzz/`) and for the replay of their corpus as ordinary
+//! tests (`tests/fuzz_corpus.rs`): each takes arbitrary bytes and must never panic, hang or
+//! allocate without bound, whatever the bytes are. Errors are fine; they are the point.
+
+use crate::model::Catalog;
+use crate::policy::resolve_policy;
+use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
+use crate::trace::parse_trace;
+use crate::workload::{build_scenario, ModelMix, WorkloadOptions};
+
+/// Traces small enough to simulate in a fuzzing iteration.
+const SIMULATE_UP_TO_JOBS: usize = 64;
+
+/// A trace in any format; when it parses and is small, it is also resolved on a small
+/// cluster and simulated under two policies.
+pub fn trace(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(trace) = parse_trace(text) else { return };
+    if trace.jobs.len() > SIMULATE_UP_TO_JOBS {
+        return;
+    }
+    let topology = resolve_topology_arg("teaching").expect("a preset");
+    let catalog = Catalog::built_in();
+    let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let Ok(scenario) = build_scenario(topology, &trace, &options, "fuzz") else { return };
+    // Durations from a fuzzer can be astronomically long; the engine must still finish, in
+    // as many steps as there are events, not as much simulated time.
+    for policy in ["consolidate", "dally"] {
+        let mut sim = crate::engine::Simulation::new(scenario.clone(), resolve_policy(policy).expect("known"));
+        let summary = sim.run();
+        assert_eq!(summary.jobs_completed + summary.jobs_rejected, summary.jobs_total, "{policy}");
+    }
+}
+
+/// A topology JSON file; when it is valid, its export must read back to the same cluster.
+pub fn topology_json(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(spec) = TopologySpec::from_json(text) else { return };
+    let Ok(topo) = Topology::from_spec(&spec) else { return };
+    let again = Topology::from_spec(&TopologySpec::from_json(&topo.spec().to_json()).expect("exports parse"))
+        .expect("exports are valid");
+    assert_eq!(again.gpu_count(), topo.gpu_count());
+    assert_eq!(again.tier_names(), topo.tier_names());
+}
+
+/// A topology argument: a preset name or a parametric spec.
+pub fn topology_arg(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let _ = resolve_topology_arg(text);
+}
+
+/// A policy spec `NAME[:key=value,...]`; when it resolves, its canonical spec must resolve
+/// to the same policy.
+pub fn policy(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(p) = resolve_policy(text) else { return };
+    let canonical = p.spec();
+    let again = resolve_policy(&canonical).expect("canonical specs resolve");
+    assert_eq!(again.spec(), canonical);
+}
