@@ -27,9 +27,10 @@ cargo test --target wasm32-unknown-unknown -p proxima-web --tests
 
 step "release build: trunk build --release"
 trunk build --release
-wasm_file="$(ls dist/*.wasm)"
-printf 'wasm: %s bytes, %s bytes gzipped\n' \
-    "$(wc -c <"$wasm_file")" "$(gzip -9 -c "$wasm_file" | wc -c)" >&2
+for wasm_file in dist/*.wasm; do
+    printf '%s: %s bytes, %s bytes gzipped\n' "$wasm_file" \
+        "$(wc -c <"$wasm_file")" "$(gzip -9 -c "$wasm_file" | wc -c)" >&2
+done
 
 step "end-to-end tests: node --test tests/e2e/*.test.mjs"
 node --test tests/e2e/*.test.mjs

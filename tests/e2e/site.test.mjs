@@ -85,7 +85,13 @@ async function openPage(url, origin) {
 async function checkPlaceholderApp({ page, record }, { origin, prefix }) {
   // The button only exists once the wasm module has loaded and yew has rendered.
   const run = page.getByTestId('run-button');
-  await run.waitFor({ state: 'visible', timeout: 30_000 });
+  await run.waitFor({ state: 'visible', timeout: 30_000 }).catch((err) => {
+    // Say why the app did not start: a blocked script shows up as a console error.
+    throw new Error(
+      `${err.message}\nconsole errors: ${JSON.stringify(record.consoleErrors)}` +
+        `\npage errors: ${JSON.stringify(record.pageErrors)}\nfailed requests: ${JSON.stringify(record.failed)}`,
+    );
+  });
   assert.equal(await page.title(), 'Proxima');
   assert.equal(await page.locator('h1').textContent(), 'Proxima');
   assert.ok(await page.getByTestId('topology-view').isVisible(), 'topology view is not visible');
