@@ -1,17 +1,38 @@
 //! The catalogue of deep-learning models a job can train.
 //!
 //! A model is described by what the communication model needs: the compute time of one
-//! iteration on one GPU at a reference local batch size, and the bytes of gradient exchanged
-//! per iteration (its parameter count times four bytes: data-parallel training all-reduces
-//! fp32 gradients). Parameter counts are sourced next to each entry. Compute times of the
-//! models that `docs/CALIBRATION.md` fitted to measurements are those fits; the others are
-//! estimates from published single-GPU throughput and say so in their `source`.
+//! iteration on one GPU at a reference local batch size, the bytes of gradient exchanged per
+//! iteration (its parameter count times four bytes: data-parallel training all-reduces fp32
+//! gradients), and how much of that exchange the backward pass hides. Parameter counts are
+//! sourced next to each entry.
+//!
+//! Four entries (BERT-base, ResNet-50, ResNet-18 on CIFAR-10, DeepSpeech2) were fitted to
+//! step times measured on NVIDIA T4 GPUs (the Pollux testbed, `docs/CALIBRATION.md`): their
+//! compute curve `c(b) = c0 + c1·b` and their overlap are those fits. The others are
+//! estimates for a V100-class GPU from published single-GPU throughput, and say so in their
+//! `source` and `gpu`. Mixing the two in one simulation means the fitted models run at T4
+//! speed beside V100-speed ones; a catalogue for one real cluster should measure them all.
 
 use serde::Serialize;
 
 /// Index of a model in a [`Catalog`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ModelId(pub u16);
+
+/// A compute time that grows linearly with the local batch: `fixed_s + per_sample_s · b`.
+/// Per-iteration overheads (optimizer step, kernel launches) make the fixed part.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ComputeCurve {
+    pub fixed_s: f64,
+    pub per_sample_s: f64,
+}
+
+impl ComputeCurve {
+    /// Seconds of forward and backward pass on one GPU at local batch `b`.
+    pub fn at(&self, b: f64) -> f64 {
+        self.fixed_s + self.per_sample_s * b
+    }
+}
 
 /// What the simulator knows about one model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -28,10 +49,14 @@ pub struct ModelProfile {
     pub compute_s: f64,
     /// The per-GPU batch size `compute_s` refers to.
     pub local_batch: u32,
-    /// How far gradient exchange overlaps the backward pass: the exponent of the
-    /// soft maximum `(compute^γ + sync^γ)^(1/γ)`; 1 means no overlap (times add), large
-    /// values approach full overlap (the longer of the two).
-    pub overlap_gamma: f64,
+    /// The measured compute curve, for entries fitted to measurements; `compute_s` is this
+    /// curve at `local_batch`.
+    pub compute_curve: Option<ComputeCurve>,
+    /// The GPU `compute_s` is for, e.g. `T4` (measured) or `V100` (estimated).
+    pub gpu: String,
+    /// `ov`: seconds of gradient exchange the backward pass hides per second of compute, in
+    /// [0, 1] (see `comm`). 0 means the exchange starts after compute ends.
+    pub overlap: f64,
     /// Where the numbers come from.
     pub source: String,
 }
@@ -41,6 +66,12 @@ impl ModelProfile {
     pub fn grad_bytes(&self) -> f64 {
         self.params_millions * 1.0e6 * 4.0
     }
+
+    /// The same model at another local batch size, for entries with a measured compute curve.
+    pub fn at_local_batch(&self, b: f64) -> Option<ModelProfile> {
+        let curve = self.compute_curve?;
+        Some(ModelProfile { compute_s: curve.at(b), ..self.clone() })
+    }
 }
 
 /// The models a simulation knows, looked up by name or alias.
@@ -49,49 +80,77 @@ pub struct Catalog {
     models: Vec<ModelProfile>,
 }
 
-/// Built-in entries: (name, aliases, display, params in millions, compute s, local batch,
-/// overlap γ, source).
-type Entry = (&'static str, &'static [&'static str], &'static str, f64, f64, u32, f64, &'static str);
+/// How a built-in entry knows its compute time.
+enum Compute {
+    /// Fitted to measurements: `c0` seconds plus `c1` seconds per sample, on a T4.
+    Fitted(f64, f64),
+    /// Estimated for a V100-class GPU at the entry's local batch, seconds.
+    Estimate(f64),
+}
+
+/// Built-in entries: (name, aliases, display, params in millions, compute, local batch,
+/// overlap `ov`, source).
+type Entry = (&'static str, &'static [&'static str], &'static str, f64, Compute, u32, f64, &'static str);
+
+/// The overlap of a CNN or transformer that has not been measured. The three such models the
+/// calibration measured hide 0.59–0.67 s of exchange per second of compute (backward is
+/// about two thirds of compute, and DDP all-reduces gradient buckets during it), and a
+/// leave-one-model-out test predicts them better with 0.6 than with the all-model 0.35
+/// (`docs/CALIBRATION.md`).
+const OV_FEEDFORWARD: f64 = 0.6;
+/// The overlap of a model of unknown kind: the single overlap that fits all four measured
+/// models best, recurrent DeepSpeech2 (0.27) included.
+pub const OV_UNKNOWN: f64 = 0.35;
+
+/// Where the fitted entries come from, cited once for all four.
+const POLLUX_FIT: &str = "fitted to step times on NVIDIA T4 (Pollux testbed: petuum/adaptdl osdi21-artifact, simulator/traces/*/placements.csv; docs/CALIBRATION.md)";
 
 const BUILT_IN: &[Entry] = &[
-    ("resnet18", &["resnet-18"], "ResNet-18", 11.69, 0.107, 128, 1.0,
-     "params: He et al. 2016 / torchvision resnet18 (11.69M); compute: estimate from ~1,200 img/s fp32 on a V100"),
-    ("resnet50", &["resnet-50", "imagenet"], "ResNet-50", 25.56, 0.178, 64, 1.0,
-     "params: He et al. 2016 / torchvision resnet50 (25.56M); compute: estimate from ~360 img/s fp32 on a V100"),
-    ("resnet101", &["resnet-101"], "ResNet-101", 44.55, 0.29, 64, 1.0,
-     "params: torchvision resnet101 (44.55M); compute: estimate from ~220 img/s fp32 on a V100"),
-    ("resnet152", &["resnet-152"], "ResNet-152", 60.19, 0.43, 64, 1.0,
-     "params: torchvision resnet152 (60.19M); compute: estimate from ~150 img/s fp32 on a V100"),
-    ("vgg11", &["vgg-11"], "VGG-11", 132.86, 0.16, 64, 1.0,
-     "params: Simonyan & Zisserman 2015 / torchvision vgg11 (132.86M); compute: estimate from ~400 img/s fp32 on a V100"),
-    ("vgg16", &["vgg-16"], "VGG-16", 138.36, 0.27, 64, 1.0,
-     "params: torchvision vgg16 (138.36M); compute: estimate from ~240 img/s fp32 on a V100"),
-    ("vgg19", &["vgg-19"], "VGG-19", 143.67, 0.32, 64, 1.0,
-     "params: torchvision vgg19 (143.67M); compute: estimate from ~200 img/s fp32 on a V100"),
-    ("alexnet", &[], "AlexNet", 61.10, 0.043, 128, 1.0,
-     "params: torchvision alexnet (61.10M); compute: estimate from ~3,000 img/s fp32 on a V100"),
-    ("inception3", &["inception-v3", "inceptionv3", "inception_v3"], "Inception-v3", 27.16, 0.26, 64, 1.0,
-     "params: Szegedy et al. 2016 / torchvision inception_v3 (27.16M); compute: estimate from ~250 img/s fp32 on a V100"),
-    ("inception4", &["inception-v4", "inceptionv4", "inception_v4"], "Inception-v4", 42.68, 0.40, 64, 1.0,
-     "params: Szegedy et al. 2017 (42.68M); compute: estimate from ~160 img/s fp32 on a V100"),
-    ("googlenet", &[], "GoogLeNet", 6.62, 0.128, 128, 1.0,
-     "params: torchvision googlenet (6.62M); compute: estimate from ~1,000 img/s fp32 on a V100"),
-    ("bert", &["bert-base", "bert_base"], "BERT-base", 110.0, 0.50, 12, 1.0,
-     "params: Devlin et al. 2019, BERT-base (110M); compute: estimate for SQuAD fine-tuning, sequence 384"),
-    ("bert-large", &["bert_large"], "BERT-large", 340.0, 0.80, 8, 1.0,
-     "params: Devlin et al. 2019, BERT-large (340M); compute: estimate for sequence 384"),
-    ("gpt2", &["gpt-2"], "GPT-2 (124M)", 124.44, 0.60, 8, 1.0,
-     "params: Radford et al. 2019, GPT-2 small (124M); compute: estimate for sequence 1024"),
-    ("transformer", &[], "Transformer (base)", 65.0, 0.20, 64, 1.0,
-     "params: Vaswani et al. 2017, base model (65M); compute: estimate"),
-    ("deepspeech2", &["deepspeech"], "DeepSpeech2", 26.0, 0.68, 20, 1.0,
-     "params: Amodei et al. 2016 architecture as trained in the Pollux artifact (estimate 26M); compute: estimate"),
-    ("yolov3", &["yolo"], "YOLOv3", 61.95, 0.35, 16, 1.0,
-     "params: Redmon & Farhadi 2018 (61.95M); compute: estimate"),
-    ("ncf", &["neumf"], "NCF (NeuMF)", 5.0, 0.02, 32768, 1.0,
-     "params: He et al. 2017 NeuMF on MovieLens (estimate 5M); compute: estimate"),
-    ("cifar10", &["resnet18-cifar", "resnet18_cifar10"], "ResNet-18 (CIFAR-10)", 11.17, 0.187, 257, 1.0,
-     "params: ResNet-18 for 32x32 inputs (11.17M); compute: estimate"),
+    ("resnet18", &["resnet-18"], "ResNet-18", 11.69, Compute::Estimate(0.107), 128, OV_FEEDFORWARD,
+     "params: He et al. 2016 / torchvision resnet18 (11.69M); compute: estimate from ~1,200 img/s fp32 on a V100; overlap: CNN default"),
+    // ResNet-50 is the Pollux `imagenet` job: torchvision resnet50, 25,557,032 parameters.
+    ("resnet50", &["resnet-50", "imagenet"], "ResNet-50", 25.557032, Compute::Fitted(0.07191, 0.0043126), 64, 0.653,
+     "params: torchvision resnet50 (25,557,032); compute c(b) = 0.07191 + 0.0043126 b s and overlap 0.653 POLLUX"),
+    ("resnet101", &["resnet-101"], "ResNet-101", 44.55, Compute::Estimate(0.29), 64, OV_FEEDFORWARD,
+     "params: torchvision resnet101 (44.55M); compute: estimate from ~220 img/s fp32 on a V100; overlap: CNN default"),
+    ("resnet152", &["resnet-152"], "ResNet-152", 60.19, Compute::Estimate(0.43), 64, OV_FEEDFORWARD,
+     "params: torchvision resnet152 (60.19M); compute: estimate from ~150 img/s fp32 on a V100; overlap: CNN default"),
+    ("vgg11", &["vgg-11"], "VGG-11", 132.86, Compute::Estimate(0.16), 64, OV_FEEDFORWARD,
+     "params: Simonyan & Zisserman 2015 / torchvision vgg11 (132.86M); compute: estimate from ~400 img/s fp32 on a V100; overlap: CNN default"),
+    ("vgg16", &["vgg-16"], "VGG-16", 138.36, Compute::Estimate(0.27), 64, OV_FEEDFORWARD,
+     "params: torchvision vgg16 (138.36M); compute: estimate from ~240 img/s fp32 on a V100; overlap: CNN default"),
+    ("vgg19", &["vgg-19"], "VGG-19", 143.67, Compute::Estimate(0.32), 64, OV_FEEDFORWARD,
+     "params: torchvision vgg19 (143.67M); compute: estimate from ~200 img/s fp32 on a V100; overlap: CNN default"),
+    ("alexnet", &[], "AlexNet", 61.10, Compute::Estimate(0.043), 128, OV_FEEDFORWARD,
+     "params: torchvision alexnet (61.10M); compute: estimate from ~3,000 img/s fp32 on a V100; overlap: CNN default"),
+    ("inception3", &["inception-v3", "inceptionv3", "inception_v3"], "Inception-v3", 27.16, Compute::Estimate(0.26), 64, OV_FEEDFORWARD,
+     "params: Szegedy et al. 2016 / torchvision inception_v3 (27.16M); compute: estimate from ~250 img/s fp32 on a V100; overlap: CNN default"),
+    ("inception4", &["inception-v4", "inceptionv4", "inception_v4"], "Inception-v4", 42.68, Compute::Estimate(0.40), 64, OV_FEEDFORWARD,
+     "params: Szegedy et al. 2017 (42.68M); compute: estimate from ~160 img/s fp32 on a V100; overlap: CNN default"),
+    ("googlenet", &[], "GoogLeNet", 6.62, Compute::Estimate(0.128), 128, OV_FEEDFORWARD,
+     "params: torchvision googlenet (6.62M); compute: estimate from ~1,000 img/s fp32 on a V100; overlap: CNN default"),
+    // BERT is the Pollux `bert` job: BertForQuestionAnswering from bert-base-uncased (SQuAD
+    // v1.1, sequence 384), 109,483,778 parameters with the unused pooler.
+    ("bert", &["bert-base", "bert_base"], "BERT-base", 109.483778, Compute::Fitted(0.22328, 0.058254), 12, 0.594,
+     "params: BERT-base for SQuAD, bert-base-uncased + QA head (109,483,778); compute c(b) = 0.22328 + 0.058254 b s and overlap 0.594 POLLUX"),
+    ("bert-large", &["bert_large"], "BERT-large", 340.0, Compute::Estimate(0.80), 8, OV_FEEDFORWARD,
+     "params: Devlin et al. 2019, BERT-large (340M); compute: estimate for sequence 384 on a V100; overlap: transformer default"),
+    ("gpt2", &["gpt-2"], "GPT-2 (124M)", 124.44, Compute::Estimate(0.60), 8, OV_FEEDFORWARD,
+     "params: Radford et al. 2019, GPT-2 small (124M); compute: estimate for sequence 1024 on a V100; overlap: transformer default"),
+    ("transformer", &[], "Transformer (base)", 65.0, Compute::Estimate(0.20), 64, OV_FEEDFORWARD,
+     "params: Vaswani et al. 2017, base model (65M); compute: estimate for a V100; overlap: transformer default"),
+    // DeepSpeech2 as the Pollux artifact trains it (deepspeech.pytorch): two conv layers,
+    // five bidirectional GRU layers of 800, 29 labels: 41,187,968 parameters.
+    ("deepspeech2", &["deepspeech"], "DeepSpeech2", 41.187968, Compute::Fitted(0.19079, 0.025488), 20, 0.266,
+     "params: deepspeech.pytorch as in the Pollux artifact, 2 conv + 5 BiGRU(800) (41,187,968); compute c(b) = 0.19079 + 0.025488 b s and overlap 0.266 (recurrent: hides little) POLLUX"),
+    ("yolov3", &["yolo"], "YOLOv3", 61.95, Compute::Estimate(0.35), 16, OV_FEEDFORWARD,
+     "params: Redmon & Farhadi 2018 (61.95M); compute: estimate for a V100; overlap: CNN default"),
+    ("ncf", &["neumf"], "NCF (NeuMF)", 5.0, Compute::Estimate(0.02), 32768, OV_UNKNOWN,
+     "params: He et al. 2017 NeuMF on MovieLens (estimate 5M); compute: estimate for a V100; overlap: unknown-model default"),
+    // The Pollux `cifar10` job: ResNet-18 for 32x32 inputs (kuangliu/pytorch-cifar),
+    // 11,173,962 parameters.
+    ("cifar10", &["resnet18-cifar", "resnet18_cifar10"], "ResNet-18 (CIFAR-10)", 11.173962, Compute::Fitted(0.020375, 0.00064985), 257, 0.668,
+     "params: ResNet-18 for 32x32 inputs, kuangliu/pytorch-cifar (11,173,962); compute c(b) = 0.020375 + 0.00064985 b s and overlap 0.668 POLLUX"),
 ];
 
 impl Catalog {
@@ -99,15 +158,26 @@ impl Catalog {
     pub fn built_in() -> Catalog {
         let models = BUILT_IN
             .iter()
-            .map(|&(name, aliases, display, params, compute, batch, gamma, source)| ModelProfile {
-                name: name.to_string(),
-                aliases: aliases.iter().map(|a| a.to_string()).collect(),
-                display: display.to_string(),
-                params_millions: params,
-                compute_s: compute,
-                local_batch: batch,
-                overlap_gamma: gamma,
-                source: source.to_string(),
+            .map(|(name, aliases, display, params, compute, batch, overlap, source)| {
+                let (compute_s, compute_curve, gpu) = match *compute {
+                    Compute::Fitted(c0, c1) => {
+                        let curve = ComputeCurve { fixed_s: c0, per_sample_s: c1 };
+                        (curve.at(*batch as f64), Some(curve), "T4")
+                    }
+                    Compute::Estimate(s) => (s, None, "V100"),
+                };
+                ModelProfile {
+                    name: name.to_string(),
+                    aliases: aliases.iter().map(|a| a.to_string()).collect(),
+                    display: display.to_string(),
+                    params_millions: *params,
+                    compute_s,
+                    local_batch: *batch,
+                    compute_curve,
+                    gpu: gpu.to_string(),
+                    overlap: *overlap,
+                    source: source.replace("POLLUX", POLLUX_FIT),
+                }
             })
             .collect();
         Catalog { models }
@@ -174,7 +244,16 @@ mod tests {
         all.dedup();
         assert_eq!(all.len(), n, "a name or alias appears twice");
         for (_, m) in c.models() {
-            assert!(m.params_millions > 0.0 && m.compute_s > 0.0 && m.overlap_gamma >= 1.0, "{}", m.name);
+            assert!(m.params_millions > 0.0 && m.compute_s > 0.0 && (0.0..=1.0).contains(&m.overlap), "{}", m.name);
+            // The GPU a compute time is for is stated, and fitted entries cite the fit.
+            match m.compute_curve {
+                Some(curve) => {
+                    assert_eq!(m.gpu, "T4", "{}", m.name);
+                    assert_eq!(m.compute_s, curve.at(m.local_batch as f64));
+                    assert!(m.source.contains("placements.csv"), "{}", m.name);
+                }
+                None => assert!(m.gpu == "V100" && m.source.contains("V100"), "{}", m.name),
+            }
         }
     }
 }

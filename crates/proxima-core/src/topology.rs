@@ -12,6 +12,7 @@
 //! top-of-rack switch to several spines; Proxima models them as one link whose bandwidth is
 //! their sum, which is what fair sharing of an ECMP-balanced fabric amounts to.
 
+use crate::comm::{CommParams, POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, POLLUX_STRAGGLER};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -101,6 +102,53 @@ pub struct TopologySpec {
     pub servers: Vec<ServerSpec>,
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// How collectives perform on this cluster; absent keys take [`CommParams::default`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collective: Option<CollectiveSpec>,
+}
+
+/// The `collective` block of a topology file: the cluster's calibrated communication
+/// parameters (see `comm` and `docs/CALIBRATION.md`). Every key is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectiveSpec {
+    /// Fraction of a GPU link's nominal bandwidth one all-reduce ring reaches, in (0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intra_efficiency: Option<f64>,
+    /// Fraction of a network link's nominal bandwidth one ring reaches, in (0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inter_efficiency: Option<f64>,
+    /// The straggler coefficient `σ`, zero or more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub straggler: Option<f64>,
+    /// Where the numbers come from, for whoever reads the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl CollectiveSpec {
+    /// The parameters this block states, the defaults for the rest. Errors name the key.
+    pub fn resolve(&self) -> Result<CommParams, InputError> {
+        let d = CommParams::default();
+        let efficiency = |value: Option<f64>, default: f64, key: &str| match value {
+            None => Ok(default),
+            Some(v) if v.is_finite() && v > 0.0 && v <= 1.0 => Ok(v),
+            Some(v) => Err(InputError::new(
+                format!("collective.{key}"),
+                format!("must be a fraction of line rate above 0 and at most 1, got {v}"),
+            )),
+        };
+        let straggler = match self.straggler {
+            None => d.straggler,
+            Some(v) if v.is_finite() && v >= 0.0 => v,
+            Some(v) => return Err(InputError::new("collective.straggler", format!("must be zero or a positive number, got {v}"))),
+        };
+        Ok(CommParams {
+            intra_efficiency: efficiency(self.intra_efficiency, d.intra_efficiency, "intra_efficiency")?,
+            inter_efficiency: efficiency(self.inter_efficiency, d.inter_efficiency, "inter_efficiency")?,
+            straggler,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -219,6 +267,7 @@ impl ParametricSpec {
             switches: Vec::new(),
             servers: Vec::new(),
             links: Vec::new(),
+            collective: None,
         };
         if self.racks > 1 {
             spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
@@ -341,7 +390,45 @@ pub const PRESETS: &[Preset] = &[
         spec: "racks=16,servers=16,gpus=8,oversub=4",
         build: None,
     },
+    Preset {
+        name: "pollux-testbed",
+        description: "64 GPUs: 16 servers x 4 T4 on PCIe under one switch, 50 Gbit/s NICs, NCCL over TCP; the cluster the communication model was calibrated on",
+        spec: "",
+        build: Some(pollux_testbed),
+    },
 ];
+
+/// The cluster the Pollux placement measurements come from, as the Pollux artifact's
+/// Terraform file provisions it (petuum/adaptdl `osdi21-artifact`, `benchmark/main.tf`):
+/// 16 AWS `g4dn.12xlarge` workers in one placement group, each with four NVIDIA T4 on PCIe
+/// 3.0 x16 (no NVLink) and a 50 Gbit/s network interface. The `collective` block makes one
+/// ring's bandwidth the calibrated 1.661 GB/s inside a server and 0.5933 GB/s between servers
+/// (`docs/CALIBRATION.md`); link latencies make a ring step 10 µs inside a server and 50 µs
+/// between servers, the latencies the calibration fixed.
+fn pollux_testbed() -> TopologySpec {
+    let mut spec = TopologySpec {
+        version: Some(TOPOLOGY_FORMAT_VERSION),
+        name: "pollux-testbed".into(),
+        switches: vec![SwitchSpec { id: "switch".into(), role: Some("tor".into()) }],
+        servers: Vec::new(),
+        links: Vec::new(),
+        collective: Some(CollectiveSpec {
+            intra_efficiency: Some(POLLUX_INTRA_BYTES_PER_S / (POLLUX_PCIE_GBPS * 1.0e9 / 8.0)),
+            inter_efficiency: Some(POLLUX_INTER_BYTES_PER_S / (POLLUX_NIC_GBPS * 1.0e9 / 8.0)),
+            straggler: Some(POLLUX_STRAGGLER),
+            source: Some(
+                "fitted to the Pollux placement measurements (petuum/adaptdl osdi21-artifact, simulator/traces/*/placements.csv); docs/CALIBRATION.md"
+                    .into(),
+            ),
+        }),
+    };
+    for s in 0..16 {
+        let id = format!("node{s}");
+        spec.servers.push(ServerSpec { id: id.clone(), gpus: 4, nvlink_gbps: POLLUX_PCIE_GBPS, nvlink_latency_us: 10.0 });
+        spec.links.push(LinkSpec { a: id, b: "switch".into(), bandwidth_gbps: POLLUX_NIC_GBPS, latency_us: 25.0 });
+    }
+    spec
+}
 
 /// Finds a preset by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {
@@ -426,6 +513,8 @@ pub struct Topology {
     tier_names: Vec<String>,
     /// The nodes of each height, in GPU order; index 0 holds the GPUs.
     nodes_by_height: Vec<Vec<NodeId>>,
+    /// The communication parameters the spec's `collective` block resolves to.
+    comm: CommParams,
     spec: TopologySpec,
 }
 
@@ -462,6 +551,7 @@ impl Topology {
         if total_gpus > MAX_GPUS as u64 {
             return Err(InputError::new("servers", format!("{total_gpus} GPUs is more than the {MAX_GPUS} Proxima supports")));
         }
+        let comm = spec.collective.as_ref().map(CollectiveSpec::resolve).transpose()?.unwrap_or_default();
 
         // Undirected adjacency, checking each link.
         let n = names.len();
@@ -534,7 +624,8 @@ impl Topology {
             ));
         }
         let root = choose_root(&adjacency, &is_server);
-        let topo = Self::build_tree(spec, &names, &is_server, &adjacency, root);
+        let mut topo = Self::build_tree(spec, &names, &is_server, &adjacency, root);
+        topo.comm = comm;
         if let Some(empty) = topo.nodes.iter().find(|n| n.kind == NodeKind::Switch && n.gpu_count == 0) {
             // A switch without servers below holds no GPUs: it would only confuse tiers.
             let i = spec.switches.iter().position(|s| s.id == empty.name).expect("switches come from the spec");
@@ -563,6 +654,7 @@ impl Topology {
             root: NodeId(0),
             tier_names: Vec::new(),
             nodes_by_height: Vec::new(),
+            comm: CommParams::default(),
             spec: spec.clone(),
         };
         // Depth-first from the root, children in the order their links were written, so GPU
@@ -695,6 +787,12 @@ impl Topology {
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// How collectives perform here: the `collective` block of the description, or the
+    /// calibrated defaults.
+    pub fn comm_params(&self) -> &CommParams {
+        &self.comm
     }
 
     /// The description this topology was built from (what export writes).
@@ -1004,6 +1102,44 @@ mod tests {
             assert_eq!(t.name(), p.name);
         }
         assert_eq!(topo("oversub-2048").gpu_count(), 2048);
+        // Presets without a collective block use the defaults.
+        assert_eq!(topo("teaching").comm_params(), &CommParams::default());
+    }
+
+    #[test]
+    fn the_pollux_testbed_rings_run_at_the_calibrated_bandwidths() {
+        let t = topo("pollux-testbed");
+        assert_eq!((t.gpu_count(), t.server_count()), (64, 16));
+        assert_eq!(t.tier_names(), &["server", "rack"]);
+        let p = t.comm_params();
+        let gpu = t.link(t.node(t.gpu_node(GpuId(0))).uplink.unwrap());
+        let nic = t.link(t.node(t.servers()[0]).uplink.unwrap());
+        assert!((p.intra_efficiency * gpu.bytes_per_s() - POLLUX_INTRA_BYTES_PER_S).abs() < 1.0);
+        assert!((p.inter_efficiency * nic.bytes_per_s() - POLLUX_INTER_BYTES_PER_S).abs() < 1.0);
+        assert_eq!(p.straggler, POLLUX_STRAGGLER);
+        // A ring step between servers crosses two NIC links: 50 us.
+        assert_eq!(t.latency_up(t.servers()[0], 2) + t.latency_up(t.servers()[1], 2), 50.0);
+        // The collective block survives export.
+        let back = TopologySpec::from_json(&t.spec().to_json()).unwrap();
+        assert_eq!(Topology::from_spec(&back).unwrap().comm_params(), p);
+    }
+
+    #[test]
+    fn a_collective_block_sets_and_checks_the_parameters() {
+        let base = r#"{"servers": [{"id":"s","gpus":2,"nvlink_gbps":100}], "collective": BLOCK}"#;
+        let spec = TopologySpec::from_json(&base.replace("BLOCK", r#"{"inter_efficiency": 0.9, "straggler": 0}"#)).unwrap();
+        let p = Topology::from_spec(&spec).unwrap().comm_params().clone();
+        assert_eq!((p.inter_efficiency, p.straggler), (0.9, 0.0));
+        assert_eq!(p.intra_efficiency, CommParams::default().intra_efficiency, "absent keys take the defaults");
+        let e = err(&base.replace("BLOCK", r#"{"inter_efficiency": 1.5}"#));
+        assert_eq!(e.field, "collective.inter_efficiency");
+        let e = err(&base.replace("BLOCK", r#"{"intra_efficiency": 0}"#));
+        assert_eq!(e.field, "collective.intra_efficiency");
+        let e = err(&base.replace("BLOCK", r#"{"straggler": -1}"#));
+        assert_eq!(e.field, "collective.straggler");
+        let e = err(&base.replace("BLOCK", r#"{"efficiency": 0.5}"#));
+        assert_eq!(e.field, "efficiency");
+        assert!(e.message.contains("unknown field"), "{e}");
     }
 
     #[test]

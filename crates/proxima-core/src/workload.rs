@@ -133,11 +133,9 @@ impl IdealPlacements {
 fn ideal_placement(topo: &Topology, n: u32) -> Option<(Tier, PlacementShape)> {
     let empty = ClusterState::new(topo);
     let (tier, gpus) = empty.place_tightest(topo, n)?;
-    let mut shape = uncontended_shape(topo, &gpus);
-    // Best fit may put 4 + 2 GPUs where 3 + 3 would also fit; the even split exchanges less
-    // inside a server, and the ideal must be a lower bound for every placement at this tier.
-    shape.max_per_server = n.div_ceil(shape.servers);
-    Some((tier, shape))
+    // The flat ring's time depends on the GPU count, the tier and the slowest link crossed,
+    // not on how the GPUs split between servers: best fit's 4 + 2 costs what 3 + 3 would.
+    Some((tier, uncontended_shape(topo, &gpus)))
 }
 
 /// The shape of a placement with no other job on its links.
@@ -203,9 +201,10 @@ pub fn resolve(
     Ok(jobs)
 }
 
-/// A scenario from a topology and a trace, with the built-in model catalogue and
-/// communication parameters: the one path from inputs to a runnable simulation, shared by
-/// the CLI and the app. Errors name the trace line; an empty result is an error too.
+/// A scenario from a topology and a trace, with the built-in model catalogue and the
+/// topology's communication parameters (its `collective` block, or the calibrated
+/// defaults): the one path from inputs to a runnable simulation, shared by the CLI and the
+/// app. Errors name the trace line; an empty result is an error too.
 pub fn build_scenario(
     topology: Topology,
     trace: &Trace,
@@ -213,7 +212,7 @@ pub fn build_scenario(
     trace_label: &str,
 ) -> Result<crate::engine::Scenario, InputError> {
     let catalog = Catalog::built_in();
-    let comm = CommParams::default();
+    let comm = topology.comm_params().clone();
     let jobs = resolve(trace, &topology, &catalog, &comm, options)?;
     if jobs.is_empty() {
         return Err(InputError::new("jobs", "the trace has no jobs"));

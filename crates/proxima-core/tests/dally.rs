@@ -1,7 +1,11 @@
 //! The network-sensitive scheduler on scenarios computed by hand.
 //!
 //! Units as in `common::build`: the unit model computes 1 s per iteration and exchanges
-//! 1 GB; NVLink gives 100 GB/s, NICs 10 GB/s, no latency. On two 4-GPU servers of one rack:
+//! 1 GB with no overlap; NVLink gives 100 GB/s, NICs 10 GB/s, no latency, rings reach line
+//! rate and nobody straggles. The exchange is a flat ring of all N GPUs at the speed of its
+//! slowest link, 2(N−1)/N · 1 GB / B. Every spread placement below has two GPUs, one per
+//! server, so these numbers are the same as under the hierarchical form the flat ring
+//! replaced. On two 4-GPU servers of one rack:
 //! - 2 GPUs in one server: 1 + 2·½·1 GB/100 GB/s = 1.01 s per iteration (ideal);
 //! - 2 GPUs on two servers: 1 + 2·½·1 GB/10 GB/s = 1.1 s (slowdown 1.0891);
 //! - 3 GPUs in one server: 1 + 2·⅔·0.01 = 1.013333 s.

@@ -1,8 +1,11 @@
 //! Textbook scenarios with answers computed by hand.
 //!
 //! The model used here has round numbers: 1 s of compute per iteration and 1 GB of
-//! gradients (250 M fp32 parameters), no overlap. Links have no latency, so every time
-//! below is a few divisions: NVLink 800 Gbit/s = 100 GB/s, NICs 80 Gbit/s = 10 GB/s.
+//! gradients (250 M fp32 parameters), no overlap. Links have no latency, rings reach line
+//! rate and nobody straggles (`common::build::textbook_comm`), so every time below is a few
+//! divisions: NVLink 800 Gbit/s = 100 GB/s, NICs 80 Gbit/s = 10 GB/s. The exchange is one
+//! flat ring through all N GPUs at the speed of the slowest link it crosses:
+//! 2(N−1)/N · 1 GB / B.
 
 use proxima_core::cluster::JobId;
 use proxima_core::comm::CommParams;
@@ -73,13 +76,17 @@ fn two_four_gpu_jobs_on_two_servers_run_at_full_speed() {
 #[test]
 fn first_fit_scatters_where_consolidation_does_not() {
     // A 1-GPU job takes GPU 0; then a 4-GPU job arrives. First fit gives it GPUs 1-4 (3 + 1
-    // over two servers): intra 2·2/3 · 0.01 s, inter 2·1/2 · 1 GB / 10 GB/s = 0.1 s, so
-    // 1.113333 s per iteration. Consolidation gives it server 1: 1.015 s.
+    // over two servers): one ring of four GPUs whose slowest link is a NIC,
+    // 2·3/4 · 1 GB / 10 GB/s = 0.15 s, so 1.15 s per iteration and it ends at
+    // 1 + 100 × 1.15 = 116 s. (The hierarchical form this replaced charged an intra phase
+    // 2·2/3 · 0.01 s plus an inter phase over two servers 2·1/2 · 0.1 s: 1.113333 s.)
+    // Consolidation gives it server 1: 1.015 s.
     let jobs = [(0.0, 1, 1000.0), (1.0, 4, 100.0)];
     let mut fifo = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("fifo").unwrap());
     fifo.run();
     assert_eq!(fifo.runs()[1].gpus.len(), 0);
-    assert!(close(end_of(&fifo, 1), 1.0 + 100.0 * (1.0 + 2.0 * 2.0 / 3.0 * 0.01 + 0.1)), "{}", end_of(&fifo, 1));
+    assert!(close(end_of(&fifo, 1), 1.0 + 100.0 * (1.0 + 2.0 * 3.0 / 4.0 * 0.1)), "{}", end_of(&fifo, 1));
+    assert!(close(end_of(&fifo, 1), 116.0));
     assert_eq!(fifo.runs()[1].tier.map(|t| t.0), Some(1));
     let mut cons = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate").unwrap());
     let s = cons.run();
@@ -91,10 +98,13 @@ fn first_fit_scatters_where_consolidation_does_not() {
 #[test]
 fn a_job_split_across_racks_pays_the_oversubscribed_uplink() {
     // Two racks of one 4-GPU server; uplinks 80/2 = 40 Gbit/s = 5 GB/s. An 8-GPU job spans
-    // both: intra 0.015 s + inter 2·1/2 · 1 GB / 5 GB/s = 0.2 s, so 1.215 s per iteration.
+    // both: one ring of eight GPUs whose slowest link is an uplink,
+    // 2·7/8 · 1 GB / 5 GB/s = 0.35 s, so 1.35 s per iteration and 13.5 s for ten. (The
+    // hierarchical form charged 0.015 s inside the servers plus 2·1/2 · 0.2 s between them:
+    // 1.215 s.)
     let mut sim = Simulation::new(scenario(cluster(2, 1, 4, 2.0), &[(0.0, 8, 10.0)]), resolve_policy("consolidate").unwrap());
     let s = sim.run();
-    assert!(close(end_of(&sim, 0), 12.15), "{}", end_of(&sim, 0));
+    assert!(close(end_of(&sim, 0), 13.5), "{}", end_of(&sim, 0));
     assert_eq!(s.tier_counts["cluster"], 1);
     // Eight GPUs cannot be placed tighter on this cluster, so there is no overhead.
     assert!(s.comm_overhead_s.abs() < 1e-5);
@@ -128,6 +138,8 @@ fn two_jobs_sharing_an_uplink_slow_each_other_until_one_ends() {
     let r = rates.borrow();
     assert!(r.iter().any(|&(t, j, i)| t == 0.0 && j == 0 && close(i, 1.2)), "{r:?}");
     assert!(r.iter().any(|&(t, j, i)| t == 12.0 && j == 1 && close(i, 1.1)), "{r:?}");
+    // Both rings have two GPUs, so the flat ring is the two-server ring of the old
+    // hierarchical form and these numbers did not change.
     // Ideal: one server, 2·1/2 · 0.01 s of NVLink: 1.01 s per iteration. Overheads
     // 12 − 10.1 and 23 − 20.2.
     assert!(close(s.comm_overhead_s, (12.0 - 10.1) + (23.0 - 20.2)), "{}", s.comm_overhead_s);

@@ -6,7 +6,7 @@ use proxima_core::comm::CommParams;
 use proxima_core::engine::Scenario;
 use proxima_core::model::{Catalog, ModelId, ModelProfile};
 use proxima_core::time::SimTime;
-use proxima_core::topology::{LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
+use proxima_core::topology::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
 use proxima_core::workload::{IdealPlacements, Job};
 
 fn model(name: &str, params_millions: f64) -> ModelProfile {
@@ -17,7 +17,9 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
         params_millions,
         compute_s: 1.0,
         local_batch: 1,
-        overlap_gamma: 1.0,
+        compute_curve: None,
+        gpu: "test".into(),
+        overlap: 0.0,
         source: "test".into(),
     }
 }
@@ -36,11 +38,34 @@ pub fn two_models() -> Catalog {
     Catalog::from_models(vec![model("unit", 250.0), model("tiny", 0.25)])
 }
 
+/// The communication parameters of hand-computed tests: every ring reaches line rate (so a
+/// ring alone on its links gets their full bandwidth, and `n` rings get `C / n` each), and
+/// no straggler wait. With the links' zero latency, every time is a few divisions.
+#[allow(dead_code)]
+pub fn textbook_comm() -> CommParams {
+    CommParams::ideal()
+}
+
 /// `racks` racks of `servers` servers of `gpus` GPUs; NVLink 800 Gbit/s (100 GB/s), NICs
-/// 80 Gbit/s (10 GB/s), uplinks `servers × 80 / oversub`, no latency anywhere.
+/// 80 Gbit/s (10 GB/s), uplinks `servers × 80 / oversub`, no latency anywhere; its
+/// `collective` block states [`textbook_comm`].
 #[allow(dead_code)]
 pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
-    let mut spec = TopologySpec { version: None, name: "test".into(), switches: vec![], servers: vec![], links: vec![] };
+    let comm = textbook_comm();
+    let collective = CollectiveSpec {
+        intra_efficiency: Some(comm.intra_efficiency),
+        inter_efficiency: Some(comm.inter_efficiency),
+        straggler: Some(comm.straggler),
+        source: Some("hand-computed tests".into()),
+    };
+    let mut spec = TopologySpec {
+        version: None,
+        name: "test".into(),
+        switches: vec![],
+        servers: vec![],
+        links: vec![],
+        collective: Some(collective),
+    };
     if racks > 1 {
         spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
     }
@@ -71,10 +96,11 @@ pub fn scenario(topology: Topology, jobs: &[(f64, u32, f64)]) -> Scenario {
     scenario_with(topology, unit_model(), &jobs)
 }
 
-/// Jobs (submit s, GPUs, iterations, model index) of any catalogue.
+/// Jobs (submit s, GPUs, iterations, model index) of any catalogue, timed with
+/// [`textbook_comm`] whatever the topology says.
 #[allow(dead_code)]
 pub fn scenario_with(topology: Topology, catalog: Catalog, jobs: &[(f64, u32, f64, u16)]) -> Scenario {
-    let comm = CommParams::default();
+    let comm = textbook_comm();
     let mut ideal = IdealPlacements::default();
     let jobs = jobs
         .iter()
