@@ -1,6 +1,7 @@
 //! `proxima`: the command-line face of the simulation core. Glue only: it parses flags,
 //! reads files, runs the core and writes what the core computed.
 
+mod calibrate;
 mod experiment;
 mod inputs;
 mod output;
@@ -85,6 +86,8 @@ enum Command {
     Policies,
     /// List the model catalogue.
     Models,
+    /// Fit the communication model to measured step times (placement,local_bsz,step_time,sync_time) and report its error.
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 #[derive(Args)]
@@ -234,15 +237,18 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Calibrate(args) => Ok(calibrate::run(&args)?),
         Command::Models => {
             let catalog = proxima_core::model::Catalog::built_in();
-            println!("{:<13} {:<22} {:>9} {:>10} {:>6}  source", "name", "model", "params M", "compute s", "batch");
+            println!("{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5}  source", "name", "model", "params M", "compute s", "batch", "GPU", "ov");
             for (_, m) in catalog.models() {
                 println!(
-                    "{:<13} {:<22} {:>9.2} {:>10.3} {:>6}  {}",
-                    m.name, m.display, m.params_millions, m.compute_s, m.local_batch, m.source
+                    "{:<13} {:<22} {:>9.2} {:>10.3} {:>6} {:>5} {:>5.3}  {}",
+                    m.name, m.display, m.params_millions, m.compute_s, m.local_batch, m.gpu, m.overlap, m.source
                 );
             }
+            println!("\ncompute s: one GPU at the local batch; T4 entries were fitted to measurements, V100 ones are estimates.");
+            println!("ov: seconds of gradient exchange hidden per second of compute (docs/CALIBRATION.md).");
             Ok(())
         }
     }

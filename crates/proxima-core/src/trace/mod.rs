@@ -8,7 +8,7 @@
 //!
 //! The format is detected from the header line; see [`parse_trace`] and `docs/FORMATS.md`.
 
-mod csv;
+pub(crate) mod csv; // also reads calibration tables (crate::calibrate)
 pub mod native;
 pub mod philly;
 pub mod pollux;
