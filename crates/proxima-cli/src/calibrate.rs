@@ -292,6 +292,8 @@ fn run_loo(args: &CalibrateArgs, tables: &[Table]) -> Result<(), UsageError> {
     let started = Instant::now();
     let all = fit_shared(&models, Overlap::PerModel);
     let all_seconds = started.elapsed().as_secs_f64();
+    // The one overlap that suits all models at once: the default for a model of unknown kind.
+    let one = fit_shared(&models, Overlap::Shared);
     let all_errors: Vec<Vec<ErrorStats>> = models
         .iter()
         .enumerate()
@@ -318,6 +320,13 @@ fn run_loo(args: &CalibrateArgs, tables: &[Table]) -> Result<(), UsageError> {
                 "straggler": all.straggler,
                 "loss": all.loss,
                 "evaluations": all.evaluations,
+                "one_shared_overlap": {
+                    "intra_bytes_per_s": one.intra_bytes_per_s,
+                    "inter_bytes_per_s": one.inter_bytes_per_s,
+                    "straggler": one.straggler,
+                    "overlap": one.overlaps[0],
+                    "loss": one.loss,
+                },
                 "models": models.iter().enumerate().map(|(i, m)| json!({
                     "name": m.name,
                     "grad_bytes": m.grad_bytes,
@@ -373,6 +382,14 @@ fn run_loo(args: &CalibrateArgs, tables: &[Table]) -> Result<(), UsageError> {
                 e.sync_p90_pct
             );
         }
+        println!(
+            "\nWith one overlap shared by all models: ov = {:.3} (B_intra = {:.4} GB/s, B_inter = {:.4} GB/s, sigma = {:.4}, loss = {:.6})",
+            one.overlaps[0],
+            one.intra_bytes_per_s / 1e9,
+            one.inter_bytes_per_s / 1e9,
+            one.straggler,
+            one.loss
+        );
         println!("\nLeave one model out: shared B_intra, B_inter, sigma and ONE overlap fitted on the others;");
         println!("the held-out model predicted from its single-GPU rows and its size only. The last two");
         println!("columns: the cluster fitted on the others with an overlap per model, the held-out model");
@@ -404,6 +421,11 @@ fn run_loo(args: &CalibrateArgs, tables: &[Table]) -> Result<(), UsageError> {
             print_class_table("All-fit, sync_time APE % (median / p90)", &names, &all_errors, true);
             print_class_table("Leave one model out, step_time APE % (median / p90)", &names, &loo_errors, false);
             print_class_table("Leave one model out, sync_time APE % (median / p90)", &names, &loo_errors, true);
+            for (i, m) in models.iter().enumerate() {
+                println!("All-fit, {}: measured against predicted, uniform placements\n", m.name);
+                print_predicted_vs_measured(m.samples, &all.params_of(i, m.grad_bytes).predict_all(m.samples));
+                println!();
+            }
         }
         let worst = loo_errors.iter().map(|e| e[0].step_median_pct).fold(0.0, f64::max);
         println!("\nworst_loo_median_ape_step_time={worst:.3}");
