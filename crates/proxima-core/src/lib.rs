@@ -18,6 +18,7 @@ pub mod metrics;
 pub mod model;
 pub mod policy;
 pub mod rng;
+pub mod share;
 pub mod time;
 pub mod topology;
 pub mod trace;

@@ -39,3 +39,8 @@ fn topology_arg_corpus() {
 fn policy_corpus() {
     replay("policy", proxima_core::fuzz_entry::policy);
 }
+
+#[test]
+fn share_corpus() {
+    replay("share", proxima_core::fuzz_entry::share);
+}

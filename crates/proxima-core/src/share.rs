@@ -1,0 +1,403 @@
+//! Share links: a scenario (topology, synthetic-trace settings, model mix, policies, seed)
+//! as a short, versioned text that fits in a URL fragment and reads back to the same
+//! scenario.
+//!
+//! A share code is `VERSION.DATA`: the format version in decimal, a dot, then base64url
+//! (RFC 4648 §5, without padding) of a compact JSON document followed by a 4-byte FNV-1a
+//! checksum of that JSON. The version comes first and in clear so that a link made by a
+//! newer Proxima is recognised as such instead of as garbage. The checksum is not a
+//! security measure: it catches links that were cut off or edited by hand, so that the
+//! user is told the link is damaged rather than given a scenario nobody wrote.
+//!
+//! Decoding checks everything a run would check (the topology builds, the policies resolve,
+//! the mix names known models, the generator's numbers are in range), so a decoded scenario
+//! is one the app can run, and a tampered link fails here with a message that names the
+//! field. Uploaded traces are never part of a link (they may be large or private); a link
+//! only says that its author used one, and under which file name.
+//!
+//! The codec is pure and total: [`decode`] returns an error for any input, never panics,
+//! and `decode(&encode(s)) == Ok(s)` for every scenario `decode` returns.
+
+use crate::error::InputError;
+use crate::model::Catalog;
+use crate::policy::resolve_policy;
+use crate::topology::{preset, ParametricSpec, Topology, TopologySpec, PRESETS};
+use crate::trace::synthetic::{MAX_JOBS, MAX_LOAD};
+use crate::workload::ModelMix;
+use serde::{Deserialize, Serialize};
+
+/// The format version [`encode`] writes and [`decode`] reads.
+pub const SHARE_VERSION: u32 = 1;
+
+/// The longest share code [`decode`] reads. A hand-built topology of the largest preset's
+/// size takes about 60 KB; four megabytes leave room for much larger ones while keeping a
+/// pasted novel from being parsed.
+pub const MAX_CODE_LEN: usize = 4 << 20;
+
+/// At most this many policies in one scenario: each is a full run, one after another.
+pub const MAX_POLICIES: usize = 16;
+
+/// The cluster of a scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TopologyChoice {
+    /// A built-in preset, by name (`teaching`, `flat-2048`, ...).
+    Preset(String),
+    /// The parametric form `racks=R,servers=S,gpus=G[,...]`, as text.
+    Parametric(String),
+    /// A topology described in full: imported from JSON or, later, drawn in the editor.
+    Custom(TopologySpec),
+}
+
+/// Where the jobs of a scenario come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceChoice {
+    /// `synthetic:jobs=N,load=L,seed=S`.
+    Synthetic { jobs: u32, load: f64, seed: u64 },
+    /// A file the author loaded; links never carry its content, only its name.
+    Uploaded { name: String },
+}
+
+/// A scenario as a link carries it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedScenario {
+    pub topology: TopologyChoice,
+    pub trace: TraceChoice,
+    /// The model mix `name[:weight],...` for jobs whose trace names no model; `None` for
+    /// the default mix.
+    pub mix: Option<String>,
+    /// Policy specs, e.g. `dally:preempt=off`, run one after another.
+    pub policies: Vec<String>,
+    /// The run's seed (model assignment).
+    pub seed: u64,
+}
+
+/// The JSON inside a code. Keys are one or two letters because the whole document ends up
+/// in a URL; exactly one of `tp`/`tf`/`tj` and one of `g`/`u` is present.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wire {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tf: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tj: Option<TopologySpec>,
+    /// Synthetic trace: jobs, load, seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    g: Option<(u32, f64, u64)>,
+    /// Uploaded trace: its file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    u: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    m: Option<String>,
+    p: Vec<String>,
+    s: u64,
+}
+
+/// The share code of a scenario.
+pub fn encode(scenario: &SharedScenario) -> String {
+    let mut wire = Wire { tp: None, tf: None, tj: None, g: None, u: None, m: scenario.mix.clone(), p: scenario.policies.clone(), s: scenario.seed };
+    match &scenario.topology {
+        TopologyChoice::Preset(name) => wire.tp = Some(name.clone()),
+        TopologyChoice::Parametric(text) => wire.tf = Some(text.clone()),
+        TopologyChoice::Custom(spec) => wire.tj = Some(spec.clone()),
+    }
+    match &scenario.trace {
+        TraceChoice::Synthetic { jobs, load, seed } => wire.g = Some((*jobs, *load, *seed)),
+        TraceChoice::Uploaded { name } => wire.u = Some(name.clone()),
+    }
+    let mut bytes = serde_json::to_vec(&wire).expect("a share document always serialises");
+    let sum = fnv1a32(&bytes);
+    bytes.extend_from_slice(&sum.to_be_bytes());
+    format!("{SHARE_VERSION}.{}", base64url_encode(&bytes))
+}
+
+/// Reads a share code back into a scenario, checking that the scenario can run. Errors
+/// name what is wrong in words for someone who clicked a link (field `share`, or the field
+/// of the scenario at fault).
+pub fn decode(code: &str) -> Result<SharedScenario, InputError> {
+    let code = code.trim();
+    if code.is_empty() {
+        return Err(share_error("the link holds no scenario"));
+    }
+    if code.len() > MAX_CODE_LEN {
+        return Err(share_error(format!("the code is {} characters long, more than the {MAX_CODE_LEN} a link may have", code.len())));
+    }
+    let (version, data) = code
+        .split_once('.')
+        .ok_or_else(|| share_error("not a Proxima share code (expected VERSION.DATA, e.g. 1.eyJ...)"))?;
+    let version: u32 = version
+        .parse()
+        .map_err(|_| share_error(format!("not a Proxima share code: the version '{}' is not a number", clip(version))))?;
+    if version > SHARE_VERSION {
+        return Err(share_error(format!(
+            "the link was made by a newer Proxima (format version {version}; this one reads version {SHARE_VERSION})"
+        )));
+    }
+    if version != SHARE_VERSION {
+        return Err(share_error(format!("unknown format version {version} (this Proxima reads version {SHARE_VERSION})")));
+    }
+    let bytes = base64url_decode(data)?;
+    if bytes.len() < 5 {
+        return Err(share_error("the code is too short to hold a scenario: the link was cut off"));
+    }
+    let (json, sum) = bytes.split_at(bytes.len() - 4);
+    let sum = u32::from_be_bytes([sum[0], sum[1], sum[2], sum[3]]);
+    if fnv1a32(json) != sum {
+        return Err(share_error("the checksum does not match: the link was changed or cut off"));
+    }
+    let wire: Wire = serde_json::from_slice(json).map_err(|e| {
+        // A correct checksum over a document this version cannot read means the code was
+        // built by hand or by a broken writer, not damaged in transit.
+        share_error(format!("the scenario inside the link is malformed: {e}"))
+    })?;
+    from_wire(wire)
+}
+
+fn from_wire(wire: Wire) -> Result<SharedScenario, InputError> {
+    let topology = match (wire.tp, wire.tf, wire.tj) {
+        (Some(name), None, None) => {
+            if preset(&name).is_none() {
+                let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+                return Err(InputError::new(
+                    "topology",
+                    format!("unknown preset '{}' (known: {})", clip(&name), names.join(", ")),
+                ));
+            }
+            TopologyChoice::Preset(name)
+        }
+        (None, Some(text), None) => {
+            ParametricSpec::parse(&text)?;
+            TopologyChoice::Parametric(text)
+        }
+        (None, None, Some(spec)) => {
+            Topology::from_spec(&spec)?;
+            TopologyChoice::Custom(spec)
+        }
+        _ => return Err(share_error("the scenario inside the link must name exactly one topology")),
+    };
+    let trace = match (wire.g, wire.u) {
+        (Some((jobs, load, seed)), None) => {
+            if jobs == 0 || jobs > MAX_JOBS {
+                return Err(InputError::new("jobs", format!("must be from 1 to {MAX_JOBS}, got {jobs}")));
+            }
+            if !(load.is_finite() && load > 0.0 && load <= MAX_LOAD) {
+                return Err(InputError::new("load", format!("must be above 0 and at most {MAX_LOAD}, got {load}")));
+            }
+            TraceChoice::Synthetic { jobs, load, seed }
+        }
+        (None, Some(name)) => TraceChoice::Uploaded { name },
+        _ => return Err(share_error("the scenario inside the link must name exactly one trace")),
+    };
+    if let Some(mix) = &wire.m {
+        ModelMix::parse(mix, &Catalog::built_in())?;
+    }
+    if wire.p.is_empty() {
+        return Err(InputError::new("policies", "the link names no policy"));
+    }
+    if wire.p.len() > MAX_POLICIES {
+        return Err(InputError::new("policies", format!("{} policies, more than the {MAX_POLICIES} a scenario may run", wire.p.len())));
+    }
+    for p in &wire.p {
+        resolve_policy(p)?;
+    }
+    Ok(SharedScenario { topology, trace, mix: wire.m, policies: wire.p, seed: wire.s })
+}
+
+fn share_error(message: impl Into<String>) -> InputError {
+    InputError::new("share", message)
+}
+
+/// At most 40 characters of user text, for error messages.
+fn clip(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// FNV-1a, 32 bits: tiny, and plenty to catch accidental damage.
+fn fnv1a32(bytes: &[u8]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        hash ^= b as u32;
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding (RFC 4648 §5): only characters that need no escaping in a URL.
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        // A chunk of k bytes gives k + 1 characters.
+        for i in 0..=chunk.len() {
+            out.push(BASE64URL[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// The inverse of [`base64url_encode`]. Padding (`=`) is accepted at the end, since some
+/// tools add it; anything else outside the alphabet is an error naming its position.
+pub fn base64url_decode(text: &str) -> Result<Vec<u8>, InputError> {
+    let text = text.trim_end_matches('=');
+    if text.len() % 4 == 1 {
+        return Err(share_error("the code has a stray character at its end: the link was cut off or changed"));
+    }
+    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for (i, c) in text.char_indices() {
+        let v = match c {
+            'A'..='Z' => c as u32 - 'A' as u32,
+            'a'..='z' => c as u32 - 'a' as u32 + 26,
+            '0'..='9' => c as u32 - '0' as u32 + 52,
+            '-' => 62,
+            '_' => 63,
+            _ => {
+                let shown: String = c.escape_default().collect();
+                return Err(share_error(format!(
+                    "character {} of the code ('{shown}') cannot appear in a share code: the link was changed",
+                    i + 1
+                )));
+            }
+        };
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn teaching() -> SharedScenario {
+        SharedScenario {
+            topology: TopologyChoice::Preset("teaching".into()),
+            trace: TraceChoice::Synthetic { jobs: 200, load: 0.8, seed: 1 },
+            mix: None,
+            policies: vec!["fifo".into(), "dally:preempt=off".into()],
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn base64url_matches_rfc4648_vectors() {
+        // RFC 4648 §10, without padding.
+        let vectors = [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")];
+        for (plain, coded) in vectors {
+            assert_eq!(base64url_encode(plain.as_bytes()), coded);
+            assert_eq!(base64url_decode(coded).unwrap(), plain.as_bytes());
+        }
+        assert_eq!(base64url_decode("Zm8=").unwrap(), b"fo");
+        // The two characters that differ from standard base64.
+        assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
+        assert_eq!(base64url_decode("-_8").unwrap(), [0xfb, 0xff]);
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(base64url_decode(&base64url_encode(&all)).unwrap(), all);
+    }
+
+    #[test]
+    fn round_trips_every_kind_of_scenario() {
+        let mut custom = crate::topology::preset("teaching").unwrap().spec();
+        custom.name = "my \"lab\" <cluster>".into();
+        let scenarios = [
+            teaching(),
+            SharedScenario {
+                topology: TopologyChoice::Parametric("racks=3,servers=4,gpus=8,oversub=2.5".into()),
+                trace: TraceChoice::Uploaded { name: "philly, week 1.csv".into() },
+                mix: Some("vgg16:2,resnet50:0.5".into()),
+                policies: vec!["dally:autotune=off,timers=120/60".into()],
+                seed: u64::MAX,
+            },
+            SharedScenario {
+                topology: TopologyChoice::Custom(custom),
+                trace: TraceChoice::Synthetic { jobs: MAX_JOBS, load: 0.1 + 0.2, seed: 0 },
+                mix: None,
+                policies: vec!["consolidate".into()],
+                seed: 0,
+            },
+        ];
+        for s in scenarios {
+            let code = encode(&s);
+            assert!(code.starts_with("1."), "{code}");
+            assert!(code.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)), "{code}");
+            assert_eq!(decode(&code), Ok(s));
+        }
+    }
+
+    #[test]
+    fn codes_are_compact() {
+        let code = encode(&teaching());
+        assert!(code.len() < 120, "{} characters: {code}", code.len());
+    }
+
+    fn message(code: &str) -> String {
+        let e = decode(code).unwrap_err();
+        format!("{}: {}", e.field, e.message)
+    }
+
+    #[test]
+    fn tampered_codes_fail_with_clear_messages() {
+        let code = encode(&teaching());
+        // One character changed in the data.
+        let mut chars: Vec<char> = code.chars().collect();
+        let i = chars.len() / 2;
+        chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
+        let changed: String = chars.into_iter().collect();
+        assert!(message(&changed).contains("checksum does not match"), "{}", message(&changed));
+        // Cut off.
+        assert!(message(&code[..code.len() - 3]).contains("link was"), "{}", message(&code[..code.len() - 3]));
+        assert!(message(&code[..code.len() - 1]).contains("link was"));
+        assert!(message("1.").contains("too short"));
+        assert!(message("").contains("no scenario"));
+        assert!(message("hello").contains("not a Proxima share code"));
+        assert!(message("x.abc").contains("not a number"));
+        assert!(message("2.abcd").contains("newer Proxima"));
+        assert!(message("0.abcd").contains("unknown format version 0"));
+        assert!(message("1.ab$d").contains("character 3"));
+        assert!(message(&format!("1.{}", "A".repeat(MAX_CODE_LEN))).contains("more than"));
+    }
+
+    /// A code with a correct checksum around any JSON: what a hand-built link looks like.
+    fn forged(json: &str) -> String {
+        let mut bytes = json.as_bytes().to_vec();
+        bytes.extend_from_slice(&fnv1a32(json.as_bytes()).to_be_bytes());
+        format!("1.{}", base64url_encode(&bytes))
+    }
+
+    #[test]
+    fn well_formed_but_wrong_scenarios_name_the_field() {
+        let cases = [
+            (r#"{"tp":"nope","g":[1,0.8,1],"p":["fifo"],"s":1}"#, "topology: unknown preset 'nope'"),
+            (r#"{"tf":"racks=0,servers=1,gpus=1","g":[1,0.8,1],"p":["fifo"],"s":1}"#, "racks: must be a positive"),
+            (r#"{"tp":"teaching","tf":"racks=1,servers=1,gpus=1","g":[1,0.8,1],"p":["fifo"],"s":1}"#, "exactly one topology"),
+            (r#"{"tp":"teaching","p":["fifo"],"s":1}"#, "exactly one trace"),
+            (r#"{"tp":"teaching","g":[0,0.8,1],"p":["fifo"],"s":1}"#, "jobs: must be from 1"),
+            (r#"{"tp":"teaching","g":[5,-1,1],"p":["fifo"],"s":1}"#, "load: must be above 0"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"p":[],"s":1}"#, "policies: the link names no policy"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"p":["lottery"],"s":1}"#, "unknown policy 'lottery'"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"p":["dally:preempt=maybe"],"s":1}"#, "preempt: expected on or off"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"m":"lenet:1","p":["fifo"],"s":1}"#, "unknown model 'lenet'"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"p":["fifo"],"s":1,"x":2}"#, "unknown field `x`"),
+            (r#"{"tj":{"servers":[]},"g":[5,0.8,1],"p":["fifo"],"s":1}"#, "servers"),
+            (r#"[1,2,3]"#, "malformed"),
+        ];
+        for (json, wanted) in cases {
+            let got = message(&forged(json));
+            assert!(got.contains(wanted), "{json}: got '{got}', wanted '{wanted}'");
+        }
+    }
+}
