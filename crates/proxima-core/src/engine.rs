@@ -451,21 +451,24 @@ impl Simulation {
 
     fn place(&mut self, job: JobId, mut gpus: Vec<GpuId>, reason: Reason) {
         let topo = &self.scenario.topology;
-        let spec = self.policy.spec();
+        // The policy's name is formatted only if a check fails: formatting it on every
+        // placement showed up in profiles.
+        let spec = || self.policy.spec();
         let j = &self.scenario.jobs[job.0 as usize];
         assert_eq!(
             self.st.runs[job.0 as usize].status,
             JobStatus::Queued,
-            "policy {spec} placed job {} which is not queued",
+            "policy {} placed job {} which is not queued",
+            spec(),
             job.0
         );
-        assert_eq!(gpus.len() as u32, j.gpus, "policy {spec} gave job {} the wrong number of GPUs", job.0);
+        assert_eq!(gpus.len() as u32, j.gpus, "policy {} gave job {} the wrong number of GPUs", spec(), job.0);
         gpus.sort_unstable();
         for w in gpus.windows(2) {
-            assert_ne!(w[0], w[1], "policy {spec} gave job {} a GPU twice", job.0);
+            assert_ne!(w[0], w[1], "policy {} gave job {} a GPU twice", spec(), job.0);
         }
         for &g in &gpus {
-            assert!(g.0 < topo.gpu_count() && self.st.cluster.is_free(g), "policy {spec} gave job {} a busy GPU", job.0);
+            assert!(g.0 < topo.gpu_count() && self.st.cluster.is_free(g), "policy {} gave job {} a busy GPU", spec(), job.0);
         }
         self.st.cluster.allocate(topo, job, &gpus);
         let mut servers: Vec<NodeId> = gpus.iter().map(|&g| topo.server_of(g)).collect();

@@ -46,7 +46,7 @@ use crate::event::{PolicyNote, Reason, SimEvent};
 use crate::model::ModelId;
 use crate::time::SimTime;
 use crate::topology::{GpuId, Tier};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Default timers, in seconds, for the server tier and the rack tier (further tiers repeat
 /// the last). Not tuned to any experiment: five minutes for a server-local placement, half
@@ -160,14 +160,18 @@ pub struct Dally {
     to_check: BTreeSet<JobId>,
     /// Jobs whose wait reason changed and should be reported.
     to_note: BTreeSet<JobId>,
-    /// Running sensitive jobs placed looser than their tightest tier.
-    scattered: BTreeSet<JobId>,
+    /// Running sensitive jobs placed looser than their tightest tier, by (tier, GPUs): a
+    /// whole group is skipped when no tighter room for its size exists.
+    scattered: BTreeMap<(Tier, u32), BTreeSet<JobId>>,
+    scattered_key: BTreeMap<JobId, (Tier, u32)>,
     room_appeared: bool,
     wake_requested: Option<SimTime>,
     next_tune: SimTime,
     tuner: TimerTuner,
-    /// Per tier, recent ratios of realised iteration time to the representative estimate.
-    realised: Vec<Vec<f64>>,
+    /// Per tier, recent ratios of realised iteration time to the representative estimate,
+    /// and their median (kept up to date on each new ratio, read on every wait).
+    realised: Vec<VecDeque<f64>>,
+    realised_median: Vec<f64>,
     /// Worst-case slowdown without contention, per (model, GPUs): to compare sensitivities.
     static_worst: BTreeMap<(ModelId, u32), f64>,
 }
@@ -191,11 +195,13 @@ impl Dally {
             in_phase: Vec::new(),
             to_check: BTreeSet::new(),
             to_note: BTreeSet::new(),
-            scattered: BTreeSet::new(),
+            scattered: BTreeMap::new(),
+            scattered_key: BTreeMap::new(),
             room_appeared: false,
             wake_requested: None,
             next_tune: SimTime::ZERO,
             realised: Vec::new(),
+            realised_median: Vec::new(),
             static_worst: BTreeMap::new(),
         })
     }
@@ -223,7 +229,8 @@ impl Dally {
         self.timers = timers;
         self.tuner = TimerTuner::new(tiers, TUNER_WINDOW, 5.0, 3600.0);
         self.in_phase = vec![0; tiers];
-        self.realised = vec![Vec::new(); tiers];
+        self.realised = vec![VecDeque::new(); tiers];
+        self.realised_median = vec![1.0; tiers];
         self.levels = Some(LevelProfile::new(view.topo));
     }
 
@@ -248,13 +255,18 @@ impl Dally {
     }
 
     fn realised_ratio(&self, tier: Tier) -> f64 {
-        let r = &self.realised[tier.0 as usize];
-        if r.is_empty() {
-            return 1.0;
+        self.realised_median[tier.0 as usize]
+    }
+
+    fn record_realised(&mut self, tier: Tier, ratio: f64) {
+        let r = &mut self.realised[tier.0 as usize];
+        r.push_back(ratio);
+        if r.len() > REALISED_WINDOW {
+            r.pop_front();
         }
-        let mut v = r.clone();
+        let mut v: Vec<f64> = r.iter().copied().collect();
         v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
+        self.realised_median[tier.0 as usize] = v[v.len() / 2];
     }
 
     // -- queue bookkeeping ---------------------------------------------------------------
@@ -550,6 +562,10 @@ impl Dally {
 
     fn tune(&mut self, out: &mut Vec<Decision>) {
         for t in 0..self.timers.len() {
+            if !self.tuner.has_fresh(t) {
+                continue;
+            }
+            self.tuner.mark_seen(t);
             let competitors = self.in_phase.get(t).copied().unwrap_or(0);
             if let Some(p) = self.tuner.propose(t, competitors, self.timers[t]) {
                 let old = self.timers[t];
@@ -559,7 +575,7 @@ impl Dally {
                         tier: Tier(t as u8),
                         old_s: old,
                         new_s: p.timer_s,
-                        why: p.why,
+                        why: p.why.to_string(),
                     }));
                 }
             }
@@ -576,7 +592,7 @@ impl Policy for Dally {
         match event {
             SimEvent::Arrived { job } => self.start_wait(view, *job),
             SimEvent::Preempted { job, .. } => {
-                self.scattered.remove(job);
+                self.unscatter(*job);
                 self.room_appeared = true;
                 self.start_wait(view, *job);
             }
@@ -597,22 +613,20 @@ impl Policy for Dally {
                     if tier.0 > 0 {
                         if let Some(shape) = self.levels().shape(j.gpus, *tier, Some(view.cluster)) {
                             let estimate = view.comm.iteration_time(view.catalog.get(j.model), &shape);
-                            let r = &mut self.realised[tier.0 as usize];
-                            r.push(iter_s / estimate);
-                            if r.len() > REALISED_WINDOW {
-                                r.remove(0);
-                            }
+                            self.record_realised(*tier, iter_s / estimate);
                         }
                     }
                     if *tier > w.base && self.static_worst(view, *job) >= self.options.threshold {
-                        self.scattered.insert(*job);
+                        let key = (*tier, w.gpus);
+                        self.scattered.entry(key).or_default().insert(*job);
+                        self.scattered_key.insert(*job, key);
                     }
                 }
                 self.to_check.remove(job);
                 self.to_note.remove(job);
             }
             SimEvent::Completed { job } => {
-                self.scattered.remove(job);
+                self.unscatter(*job);
                 self.room_appeared = true;
             }
             _ => {}
@@ -664,8 +678,13 @@ impl Policy for Dally {
                 }
             }
             if self.room_appeared {
-                let scattered: Vec<JobId> = self.scattered.iter().copied().collect();
-                for job in scattered {
+                let candidates: Vec<JobId> = self
+                    .scattered
+                    .iter()
+                    .filter(|((tier, gpus), _)| view.cluster.tightest_tier_free(view.topo, *gpus).is_some_and(|t| t < *tier))
+                    .flat_map(|(_, jobs)| jobs.iter().copied())
+                    .collect();
+                for job in candidates {
                     if self.try_reconsolidate(view, job, out) {
                         return;
                     }
@@ -687,6 +706,17 @@ impl Policy for Dally {
 }
 
 impl Dally {
+    fn unscatter(&mut self, job: JobId) {
+        if let Some(key) = self.scattered_key.remove(&job) {
+            if let Some(set) = self.scattered.get_mut(&key) {
+                set.remove(&job);
+                if set.is_empty() {
+                    self.scattered.remove(&key);
+                }
+            }
+        }
+    }
+
     fn emit_notes(&mut self, view: &View, out: &mut Vec<Decision>) {
         let jobs: Vec<JobId> = std::mem::take(&mut self.to_note).into_iter().collect();
         for job in jobs {

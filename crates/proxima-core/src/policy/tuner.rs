@@ -50,6 +50,9 @@ pub struct TimerTuner {
     window: usize,
     waits: Vec<VecDeque<WaitSample>>,
     gains: Vec<VecDeque<f64>>,
+    /// Per tier, whether a wait was recorded since the last proposal: without new evidence
+    /// the proposal cannot change (but for the competitors now), so it is not recomputed.
+    fresh: Vec<bool>,
     /// Lower bound of every timer: a timer of zero would stop jobs from waiting at all, and
     /// with it the observations the tuner learns from.
     pub min_s: f64,
@@ -60,7 +63,37 @@ pub struct TimerTuner {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
     pub timer_s: f64,
-    pub why: String,
+    pub why: Why,
+}
+
+/// The figures behind a proposal; rendered to a sentence only when a timer actually moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Why {
+    pub successes: u32,
+    pub samples: u32,
+    pub rate: f64,
+    pub gain: f64,
+    pub competitors_now: u32,
+    pub mean_competitors: f64,
+    pub best_t: f64,
+    pub best_net: f64,
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} of {} recent waits found a placement (rate {:.4}/s of waiting), median gain {:.0} s, {} competing now vs {:.1} on average: best cap {:.0} s (net {:.0} s per waiting job)",
+            self.successes,
+            self.samples,
+            self.rate,
+            self.gain,
+            self.competitors_now,
+            self.mean_competitors,
+            self.best_t,
+            self.best_net
+        )
+    }
 }
 
 impl TimerTuner {
@@ -69,12 +102,14 @@ impl TimerTuner {
             window,
             waits: vec![VecDeque::new(); tiers],
             gains: vec![VecDeque::new(); tiers],
+            fresh: vec![false; tiers],
             min_s,
             max_s,
         }
     }
 
     pub fn record_wait(&mut self, tier: usize, sample: WaitSample) {
+        self.fresh[tier] = true;
         let q = &mut self.waits[tier];
         q.push_back(sample);
         if q.len() > self.window {
@@ -92,6 +127,15 @@ impl TimerTuner {
 
     pub fn samples(&self, tier: usize) -> usize {
         self.waits[tier].len()
+    }
+
+    /// Whether waits were recorded at `tier` since [`TimerTuner::mark_seen`].
+    pub fn has_fresh(&self, tier: usize) -> bool {
+        self.fresh[tier]
+    }
+
+    pub fn mark_seen(&mut self, tier: usize) {
+        self.fresh[tier] = false;
     }
 
     /// A timer for `tier` given the history and the jobs competing for it now, or `None` if
@@ -113,66 +157,78 @@ impl TimerTuner {
         let exposure: f64 = obs.iter().map(|o| o.0).sum();
         let rate = if exposure > 0.0 { successes as f64 / exposure } else { 0.0 };
 
-        let (best_t, best_net) = GRID_S
+        let grid: Vec<f64> = GRID_S.iter().copied().filter(|&t| t >= self.min_s && t <= self.max_s).collect();
+        let nets = net_curve(&obs, rate, gain, &grid);
+        let (best_t, best_net) = grid
             .iter()
             .copied()
-            .filter(|&t| t >= self.min_s && t <= self.max_s)
-            .map(|t| (t, expected_net(&obs, rate, gain, t)))
+            .zip(nets)
             .fold((self.min_s, f64::NEG_INFINITY), |best, cand| if cand.1 > best.1 + 1e-9 { cand } else { best });
         // Move at most a factor of two per step (from at least the minimum).
         let floor = current_s.max(self.min_s.max(1.0));
         let timer_s = best_t.clamp(floor / 2.0, floor * 2.0).clamp(self.min_s, self.max_s);
-        let why = format!(
-            "{} of {} recent waits found a placement (rate {:.4}/s of waiting), median gain {:.0} s, {} competing now vs {:.1} on average: best cap {:.0} s (net {:.0} s per waiting job)",
-            successes,
-            waits.len(),
+        let why = Why {
+            successes: successes as u32,
+            samples: waits.len() as u32,
             rate,
             gain,
             competitors_now,
             mean_competitors,
             best_t,
-            best_net
-        );
+            best_net,
+        };
         Some(Proposal { timer_s, why })
     }
 }
 
 /// Expected net saving of a waiting job under a cap of `t` seconds: successes by `t` save
 /// `gain − wait`, failures lose `t`. `obs` is sorted (time, success).
+#[cfg(test)]
 fn expected_net(obs: &[(f64, bool)], rate: f64, gain: f64, t: f64) -> f64 {
+    net_curve(obs, rate, gain, &[t])[0]
+}
+
+/// [`expected_net`] at every cap of an ascending `grid`, in one pass over the observations
+/// (the Kaplan–Meier curve is walked once, not once per candidate).
+fn net_curve(obs: &[(f64, bool)], rate: f64, gain: f64, grid: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(grid.len());
     let mut at_risk = obs.len() as f64;
     let mut survival = 1.0;
     let mut net = 0.0;
     let mut last_time = 0.0;
     let mut i = 0;
-    while i < obs.len() && obs[i].0 <= t {
-        let time = obs[i].0;
-        let mut events = 0.0;
-        let mut leaving = 0.0;
-        while i < obs.len() && obs[i].0 == time {
-            if obs[i].1 {
-                events += 1.0;
+    for &t in grid {
+        while i < obs.len() && obs[i].0 <= t {
+            let time = obs[i].0;
+            let mut events = 0.0;
+            let mut leaving = 0.0;
+            while i < obs.len() && obs[i].0 == time {
+                if obs[i].1 {
+                    events += 1.0;
+                }
+                leaving += 1.0;
+                i += 1;
             }
-            leaving += 1.0;
-            i += 1;
+            if events > 0.0 && at_risk > 0.0 {
+                let drop = survival * events / at_risk;
+                net += drop * (gain - time);
+                survival -= drop;
+            }
+            at_risk -= leaving;
+            last_time = time;
         }
-        if events > 0.0 && at_risk > 0.0 {
-            let drop = survival * events / at_risk;
-            net += drop * (gain - time);
-            survival -= drop;
+        let (mut net_t, mut survival_t) = (net, survival);
+        if i == obs.len() && t > last_time && rate > 0.0 {
+            // Beyond the data, an exponential tail at the observed rate.
+            let d = t - last_time;
+            let e = libm::exp(-rate * d);
+            let a = gain - last_time;
+            net_t += survival * (a * (1.0 - e) - ((1.0 - e) / rate - d * e));
+            survival_t *= e;
         }
-        at_risk -= leaving;
-        last_time = time;
+        out.push(net_t - survival_t * t);
     }
-    if i == obs.len() && t > last_time && rate > 0.0 {
-        // Beyond the data, an exponential tail at the observed rate.
-        let d = t - last_time;
-        let e = libm::exp(-rate * d);
-        let a = gain - last_time;
-        net += survival * (a * (1.0 - e) - ((1.0 - e) / rate - d * e));
-        survival *= e;
-    }
-    net - survival * t
+    out
 }
 
 #[cfg(test)]
