@@ -50,32 +50,77 @@ _proxima_ensure_rust() {
     (cd "$PROXIMA_ROOT" && cargo fetch --quiet)
 }
 
-_proxima_ensure_trunk() {
-    local have
-    have="$(trunk --version 2>/dev/null || true)"
-    if [ "$have" = "trunk $PROXIMA_TRUNK_VERSION" ]; then
-        _proxima_log "ok: $have"
-    else
-        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION (found: ${have:-none}; takes ~6 min)"
-        cargo install --locked trunk --version "$PROXIMA_TRUNK_VERSION"
-    fi
+_proxima_trunk_ok() {
+    [ "$(trunk --version 2>/dev/null || true)" = "trunk $PROXIMA_TRUNK_VERSION" ]
 }
 
-_proxima_ensure_wasm_bindgen() {
-    local want have have_runner
-    want="$(_proxima_lock_version wasm-bindgen)"
-    if [ -z "$want" ]; then
+_proxima_install_trunk() {
+    cargo install --locked trunk --version "$PROXIMA_TRUNK_VERSION"
+}
+
+# Both wasm-bindgen and wasm-bindgen-test-runner, at version $1.
+_proxima_wasm_bindgen_ok() {
+    [ "$(wasm-bindgen --version 2>/dev/null || true)" = "wasm-bindgen $1" ] &&
+        [ "$(wasm-bindgen-test-runner --version 2>/dev/null || true)" = "wasm-bindgen-test-runner $1" ]
+}
+
+_proxima_install_wasm_bindgen() {
+    cargo install wasm-bindgen-cli --version "$1"
+}
+
+_proxima_ensure_cargo_tools() {
+    local wbg need_trunk=0 need_wbg=0
+    wbg="$(_proxima_lock_version wasm-bindgen)"
+    if [ -z "$wbg" ]; then
         _proxima_log "no wasm-bindgen in Cargo.lock: cannot pick a wasm-bindgen-cli version"
         return 1
     fi
-    have="$(wasm-bindgen --version 2>/dev/null || true)"
-    have_runner="$(wasm-bindgen-test-runner --version 2>/dev/null || true)"
-    if [ "$have" = "wasm-bindgen $want" ] && [ "$have_runner" = "wasm-bindgen-test-runner $want" ]; then
-        _proxima_log "ok: wasm-bindgen-cli $want"
+    if _proxima_trunk_ok; then
+        _proxima_log "ok: trunk $PROXIMA_TRUNK_VERSION"
     else
-        _proxima_log "installing wasm-bindgen-cli $want (found: ${have:-none}; takes ~2 min)"
-        cargo install wasm-bindgen-cli --version "$want"
+        need_trunk=1
     fi
+    if _proxima_wasm_bindgen_ok "$wbg"; then
+        _proxima_log "ok: wasm-bindgen-cli $wbg"
+    else
+        need_wbg=1
+    fi
+
+    if [ "$need_trunk" = 1 ] && [ "$need_wbg" = 1 ]; then
+        # Side by side: each build ends in a long single-threaded stretch (trunk's fat
+        # LTO link above all), which leaves the other core to the other build.
+        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION and wasm-bindgen-cli $wbg side by side (~9 min on 2 cores)"
+        local trunk_log trunk_pid
+        trunk_log="$(mktemp "${TMPDIR:-/tmp}/proxima-trunk-install.XXXXXX")"
+        # cargo itself in the background (not a function in a subshell), so that
+        # $! is cargo's pid and the kill below reaches it.
+        cargo install --locked trunk --version "$PROXIMA_TRUNK_VERSION" >"$trunk_log" 2>&1 &
+        trunk_pid=$!
+        if ! _proxima_install_wasm_bindgen "$wbg"; then
+            kill "$trunk_pid" 2>/dev/null || true
+            wait "$trunk_pid" 2>/dev/null || true
+            rm -f "$trunk_log"
+            return 1
+        fi
+        _proxima_log "wasm-bindgen-cli installed; waiting for trunk"
+        if ! wait "$trunk_pid"; then
+            tail -n 60 "$trunk_log" >&2
+            _proxima_log "installing trunk failed (its last lines above)"
+            rm -f "$trunk_log"
+            return 1
+        fi
+        rm -f "$trunk_log"
+        _proxima_log "trunk installed"
+    elif [ "$need_trunk" = 1 ]; then
+        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION (~7 min on 2 cores)"
+        _proxima_install_trunk
+    elif [ "$need_wbg" = 1 ]; then
+        _proxima_log "installing wasm-bindgen-cli $wbg (~3 min on 2 cores)"
+        _proxima_install_wasm_bindgen "$wbg"
+    fi
+    # Check again: another copy earlier on PATH would otherwise fail later, confusingly.
+    _proxima_trunk_ok || { _proxima_log "trunk --version is not $PROXIMA_TRUNK_VERSION after installing"; return 1; }
+    _proxima_wasm_bindgen_ok "$wbg" || { _proxima_log "wasm-bindgen-cli is not $wbg after installing"; return 1; }
 }
 
 _proxima_ensure_node_modules() {
@@ -125,8 +170,7 @@ proxima_ensure_tools() {
         esac
     done
     _proxima_ensure_rust
-    _proxima_ensure_trunk
-    _proxima_ensure_wasm_bindgen
+    _proxima_ensure_cargo_tools
     _proxima_ensure_node_modules
     if [ "$browser" = 1 ]; then _proxima_ensure_browser; fi
 }
