@@ -65,26 +65,34 @@ pub const BASELINE: &str = "consolidate";
 /// and its three ablations, three seeds, and a grid of static timers.
 pub fn paper_plan(quick: bool) -> Plan {
     let mut scenarios = Vec::new();
+    // The cluster: racks of 16 servers with 4 GPUs each (the shape of the Pollux and
+    // Tiresias testbeds), 50 Gbit/s NICs at the calibrated efficiency of NCCL over TCP
+    // (docs/CALIBRATION.md). Congested: rack uplinks 16:1 oversubscribed (at that
+    // efficiency one ring uses a tenth of a link, so uplinks only congest when they are
+    // much thinner than the servers below them); uncongested: full bisection. Loads: the
+    // same Philly jobs on 512 and on 384 GPUs, or synthetic traces at offered loads of 0.8
+    // and 1.2 (20,000 jobs: Philly's durations are heavy-tailed, and a short synthetic
+    // trace leaves the cluster idle whatever its nominal load).
     // The Philly window: jobs 50,000-60,000, 15 days of mid-October 2017 with 1,064
-    // multi-GPU jobs. On 512 GPUs it offers about 0.9 of the cluster; on 384, more than all.
+    // multi-GPU jobs.
     let philly = TraceRef::Philly { skip: 50_000, limit: if quick { 2_000 } else { 10_000 } };
-    let synth_jobs = if quick { 1_000 } else { 5_000 };
-    for (network, oversub) in [("congested", 4), ("uncongested", 1)] {
+    let synth_jobs = if quick { 3_000 } else { 20_000 };
+    for (network, oversub) in [("congested", 16), ("uncongested", 1)] {
         for (racks, load) in [(8, "moderate (512 GPUs)"), (6, "high (384 GPUs)")] {
             scenarios.push(ScenarioDef {
-                name: format!("philly-{network}-{racks}r"),
+                name: format!("philly-{network}-{}gpus", racks * 64),
                 network: network.into(),
                 load: load.into(),
-                topology: format!("racks={racks},servers=8,gpus=8,oversub={oversub}"),
+                topology: format!("racks={racks},servers=16,gpus=4,oversub={oversub},nic_gbps=50"),
                 trace: philly.clone(),
             });
         }
-        for (load, label) in [(0.7, "moderate (0.7)"), (0.95, "high (0.95)")] {
+        for (load, label) in [(0.8, "moderate (0.8)"), (1.2, "high (1.2)")] {
             scenarios.push(ScenarioDef {
-                name: format!("synthetic-{network}-{load}"),
+                name: format!("synthetic-{network}-load{load}"),
                 network: network.into(),
                 load: label.into(),
-                topology: format!("racks=8,servers=8,gpus=8,oversub={oversub}"),
+                topology: format!("racks=8,servers=16,gpus=4,oversub={oversub},nic_gbps=50"),
                 trace: TraceRef::Synthetic { jobs: synth_jobs, load },
             });
         }

@@ -23,9 +23,10 @@
 //! 2. **Network-sensitive preemption.** When a sensitive job waits and a node of its
 //!    tightest tier could hold it if some less sensitive running jobs there were
 //!    checkpointed, and its estimated gain (remaining ideal run time × the slowdown it would
-//!    suffer otherwise minus the one it would get there) exceeds the cost (`restore_s` per
-//!    preempted job), those jobs are preempted; they requeue with their progress and pay
-//!    `restore_s` when they restart. Likewise, when GPUs free up, a sensitive job running
+//!    suffer otherwise minus the one it would get there) exceeds the cost, those jobs are
+//!    preempted; they requeue with their progress and pay `restore_s` when they restart. The
+//!    cost is `restore_s` per preempted job, plus, for a job that will not fit in the GPUs
+//!    still free, the queueing delay jobs have recently seen (it will wait too). Likewise, when GPUs free up, a sensitive job running
 //!    scattered moves to a tighter placement if the gain exceeds `restore_s`. Guard rails: a
 //!    job is preempted at most `max_preempt` times, and not within `min_run_s` of its start.
 //! 3. **Auto-tuned timers** ([`super::tuner`]): every `tune_every_s` the per-tier timers are
@@ -165,6 +166,9 @@ pub struct Dally {
     scattered: BTreeMap<(Tier, u32), BTreeSet<JobId>>,
     scattered_key: BTreeMap<JobId, (Tier, u32)>,
     room_appeared: bool,
+    /// Recent queueing delay of placed jobs (exponentially weighted): what a preempted job
+    /// that cannot restart at once can expect to wait.
+    recent_wait_s: f64,
     wake_requested: Option<SimTime>,
     next_tune: SimTime,
     tuner: TimerTuner,
@@ -175,6 +179,10 @@ pub struct Dally {
     /// Worst-case slowdown without contention, per (model, GPUs): to compare sensitivities.
     static_worst: BTreeMap<(ModelId, u32), f64>,
 }
+
+/// Weight of the newest queueing delay in [`Dally::recent_wait_s`]: about the last 50
+/// placements count.
+const RECENT_WAIT_WEIGHT: f64 = 0.02;
 
 /// Recent realised ratios kept per tier.
 const REALISED_WINDOW: usize = 200;
@@ -198,6 +206,7 @@ impl Dally {
             scattered: BTreeMap::new(),
             scattered_key: BTreeMap::new(),
             room_appeared: false,
+            recent_wait_s: 0.0,
             wake_requested: None,
             next_tune: SimTime::ZERO,
             realised: Vec::new(),
@@ -481,7 +490,20 @@ impl Dally {
             if freed < need {
                 continue;
             }
-            let cost = restore * victims.len() as f64;
+            // A victim that fits in the GPUs left free after the move restarts at once and pays
+            // only its restore; one that does not also waits in the queue, about as long as
+            // jobs have been waiting lately.
+            let mut spare = view.cluster.free_count() - free;
+            let mut cost = 0.0;
+            for v in &victims {
+                let g = view.job(*v).gpus;
+                cost += restore;
+                if spare >= g {
+                    spare -= g;
+                } else {
+                    cost += self.recent_wait_s;
+                }
+            }
             let gpus_moved: u32 = victims.iter().map(|v| view.job(*v).gpus).sum();
             let better = match &best {
                 None => true,
@@ -597,6 +619,10 @@ impl Policy for Dally {
                 self.start_wait(view, *job);
             }
             SimEvent::Placed { job, tier, iter_s, .. } => {
+                if let Some(w) = self.waiters.get(job) {
+                    let waited = (view.now - w.since).as_secs_f64();
+                    self.recent_wait_s += RECENT_WAIT_WEIGHT * (waited - self.recent_wait_s);
+                }
                 if let Some(w) = self.waiters.remove(job) {
                     self.group_remove(*job, &w);
                     // A job placed the moment its phase began never waited: the timer did not

@@ -14,12 +14,14 @@
 //! - **queue length**: waits observed with fewer (more) jobs competing for the same tier than
 //!   wait now are stretched (shrunk) in proportion, clamped to a factor of two.
 //! - **realised slowdowns**: what a job gains by waiting is its remaining ideal run time times
-//!   the slowdown jobs actually suffered at the next looser tier, minus its slowdown at
-//!   this one; the median over recent waits is the gain `g`.
+//!   the slowdown jobs actually suffered at the next looser tier (the estimate corrected by
+//!   the realised ratio), minus its slowdown at this one: the gain `g` of each recent wait.
 //!
-//! For a candidate timer `T` the expected net saving of a waiting job is
-//! `Σ_{w ≤ T} P(appears at w) · (g − w) − P(not by T) · T`; the tuner picks the `T` on a grid
-//! that maximises it. A new value moves at most a factor of two from the old per step, so
+//! For a candidate timer `T`, a job with gain `g` waits at most `min(T, g)` (its budget) and
+//! nets `Σ_{w ≤ cap} P(appears at w) · (g − w) − P(not by cap) · cap`; the tuner picks the
+//! `T` on a grid that maximises the sum over recent waits. The rate of the exponential tail
+//! counts one pseudo-observation (a placement after the current timer), so that a short run
+//! of failures does not read as "placements never appear". A new value moves at most a factor of two from the old per step, so
 //! one burst of bad luck cannot swing the timers wildly.
 
 use std::collections::VecDeque;
@@ -42,7 +44,7 @@ pub const GRID_S: &[f64] = &[
 ];
 
 /// Fewest samples (and successes) a tier needs before the tuner trusts its history.
-pub const MIN_SAMPLES: usize = 8;
+pub const MIN_SAMPLES: usize = 20;
 
 /// Recent history per tier.
 #[derive(Clone, Debug)]
@@ -83,7 +85,7 @@ impl std::fmt::Display for Why {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} of {} recent waits found a placement (rate {:.4}/s of waiting), median gain {:.0} s, {} competing now vs {:.1} on average: best cap {:.0} s (net {:.0} s per waiting job)",
+            "{} of {} recent waits found a placement (rate {:.5}/s of waiting), mean gain {:.0} s, {} competing now vs {:.1} on average: best cap {:.0} s (net {:.0} s per waiting job)",
             self.successes,
             self.samples,
             self.rate,
@@ -151,14 +153,28 @@ impl TimerTuner {
         let mut obs: Vec<(f64, bool)> = waits.iter().map(|s| (s.waited_s * stretch, s.success)).collect();
         // Successes before censorings at equal times, as Kaplan–Meier requires.
         obs.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        let mut gains: Vec<f64> = self.gains[tier].iter().copied().collect();
-        gains.sort_by(f64::total_cmp);
-        let gain = gains[gains.len() / 2];
-        let exposure: f64 = obs.iter().map(|o| o.0).sum();
-        let rate = if exposure > 0.0 { successes as f64 / exposure } else { 0.0 };
+        let gains: Vec<f64> = self.gains[tier].iter().copied().collect();
+        let gain = gains.iter().sum::<f64>() / gains.len() as f64;
+        // One pseudo-observation, a placement appearing after the current timer, keeps a
+        // short run of failures from reading as "placements never appear".
+        let exposure: f64 = obs.iter().map(|o| o.0).sum::<f64>() + current_s.max(self.min_s);
+        let rate = (successes as f64 + 1.0) / exposure;
 
         let grid: Vec<f64> = GRID_S.iter().copied().filter(|&t| t >= self.min_s && t <= self.max_s).collect();
-        let nets = net_curve(&obs, rate, gain, &grid);
+        let curve = success_curve(&obs, rate, &grid);
+        // Each job waits at most min(timer, its own gain) (its budget), so the saving of a
+        // timer is summed job by job: jobs with much to gain weigh as much as they stand to
+        // gain, which is what mean completion time rewards.
+        let at_cap = |cap: f64| -> (f64, f64) {
+            let i = grid.iter().rposition(|&t| t <= cap).unwrap_or(0);
+            curve[i]
+        };
+        let nets = grid.iter().map(|&t| {
+            gains.iter().map(|&g| {
+                let (p, q) = at_cap(t.min(g));
+                g * p - q
+            }).sum::<f64>() / gains.len() as f64
+        });
         let (best_t, best_net) = grid
             .iter()
             .copied()
@@ -181,20 +197,25 @@ impl TimerTuner {
     }
 }
 
-/// Expected net saving of a waiting job under a cap of `t` seconds: successes by `t` save
-/// `gain − wait`, failures lose `t`. `obs` is sorted (time, success).
+/// Expected net saving of a waiting job with gain `gain` under a cap of `t` seconds:
+/// successes by `t` save `gain − wait`, failures lose `t`. `obs` is sorted (time, success).
 #[cfg(test)]
 fn expected_net(obs: &[(f64, bool)], rate: f64, gain: f64, t: f64) -> f64 {
-    net_curve(obs, rate, gain, &[t])[0]
+    let (p, q) = success_curve(obs, rate, &[t])[0];
+    gain * p - q
 }
 
-/// [`expected_net`] at every cap of an ascending `grid`, in one pass over the observations
-/// (the Kaplan–Meier curve is walked once, not once per candidate).
-fn net_curve(obs: &[(f64, bool)], rate: f64, gain: f64, grid: &[f64]) -> Vec<f64> {
+/// For each cap of an ascending `grid`, `(p, q)` such that a waiting job with gain `g` nets
+/// `g·p − q`: `p` is the chance that a placement appears by the cap, `q` the expected time
+/// spent waiting (until the placement, or the whole cap). The Kaplan–Meier curve of `obs`
+/// is walked once for the whole grid; beyond the last observation the tail is exponential
+/// at `rate`.
+fn success_curve(obs: &[(f64, bool)], rate: f64, grid: &[f64]) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(grid.len());
     let mut at_risk = obs.len() as f64;
     let mut survival = 1.0;
-    let mut net = 0.0;
+    let mut p = 0.0;
+    let mut waited = 0.0;
     let mut last_time = 0.0;
     let mut i = 0;
     for &t in grid {
@@ -211,22 +232,23 @@ fn net_curve(obs: &[(f64, bool)], rate: f64, gain: f64, grid: &[f64]) -> Vec<f64
             }
             if events > 0.0 && at_risk > 0.0 {
                 let drop = survival * events / at_risk;
-                net += drop * (gain - time);
+                p += drop;
+                waited += drop * time;
                 survival -= drop;
             }
             at_risk -= leaving;
             last_time = time;
         }
-        let (mut net_t, mut survival_t) = (net, survival);
+        let (mut p_t, mut waited_t, mut survival_t) = (p, waited, survival);
         if i == obs.len() && t > last_time && rate > 0.0 {
-            // Beyond the data, an exponential tail at the observed rate.
+            // Successes in the tail arrive at `last + u`, u ~ Exp(rate), until the cap.
             let d = t - last_time;
             let e = libm::exp(-rate * d);
-            let a = gain - last_time;
-            net_t += survival * (a * (1.0 - e) - ((1.0 - e) / rate - d * e));
+            p_t += survival * (1.0 - e);
+            waited_t += survival * (last_time * (1.0 - e) + (1.0 - e) / rate - d * e);
             survival_t *= e;
         }
-        out.push(net_t - survival_t * t);
+        out.push((p_t, waited_t + survival_t * t));
     }
     out
 }
@@ -287,7 +309,7 @@ mod tests {
 
     #[test]
     fn thin_history_proposes_nothing() {
-        let t = tuner_with(&[(10.0, true), (20.0, false)], 100.0);
+        let t = tuner_with(&[(10.0, true), (20.0, false), (30.0, true), (5.0, false), (8.0, true), (9.0, true), (11.0, true), (12.0, false)], 100.0);
         assert!(t.propose(0, 0, 30.0).is_none());
     }
 
