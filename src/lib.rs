@@ -1,34 +1,37 @@
-//! Proxima in the browser.
+//! Proxima in the browser: build a scenario (cluster, trace, policies), run it in a web
+//! worker, compare the policies' results, export them and share the scenario as a link.
 //!
-//! For now this is a placeholder page: a title, one sentence on what Proxima is, an
-//! empty topology view and a run button that is not wired up yet. The elements carry
-//! `data-testid` attributes, which the browser and end-to-end tests look for.
+//! The crate is a library plus two thin binaries: `src/main.rs` mounts [`App`] on the
+//! page, and `src/bin/worker.rs` is the web worker that runs simulations. Tests in `tests/`
+//! mount the app into nodes of their own and drive the reducer directly.
 //!
-//! The crate is a library plus a thin binary (`src/main.rs`) so that tests can mount
-//! [`App`] into a node of their own, and so that a web-worker binary can later share
-//! this code.
+//! - [`state`]: the page's state and its reducer (pure: no web API).
+//! - [`protocol`] and [`runner`]: the worker's messages and what it does with them.
+//! - [`app`]: the component that wires state, worker and browser together.
+//! - [`views`], [`charts`], [`topology_view`]: dumb views of the state.
+//! - [`browser`]: the edges (local storage, URL, files, downloads, the worker, panics).
 
-use yew::prelude::*;
+pub mod app;
+pub mod browser;
+pub mod charts;
+pub mod protocol;
+pub mod runner;
+pub mod state;
+pub mod topology_view;
+pub mod views;
 
-/// The whole page.
-#[component]
-pub fn App() -> Html {
-    html! {
-        <main class="proxima">
-            <header>
-                <h1>{ "Proxima" }</h1>
-                <p class="tagline">
-                    { "Proxima simulates distributed deep-learning jobs on a GPU cluster and \
-                       schedules them with a network-sensitive scheduler, all in your browser." }
-                </p>
-            </header>
-            <section class="topology" data-testid="topology-view" aria-label="Cluster topology">
-                <p class="placeholder">{ "The cluster topology will be drawn here." }</p>
-            </section>
-            <div class="controls">
-                // Disabled until the simulation core can be driven from the page.
-                <button type="button" data-testid="run-button" disabled=true>{ "Run" }</button>
-            </div>
-        </main>
+pub use app::App;
+
+/// A panic's message and place, for the page and the worker to report.
+pub fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let payload = info.payload();
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    match info.location() {
+        Some(l) => format!("{what} (at {}:{})", l.file(), l.line()),
+        None => what,
     }
 }

@@ -1,9 +1,16 @@
 //! Browser tests of the web app, run in headless Chromium by wasm-bindgen-test:
 //! `cargo test --target wasm32-unknown-unknown -p proxima-web` (scripts/test.sh does).
 //! On the native target this file compiles to nothing.
+//!
+//! They mount the app and drive the reducer action by action; the simulation itself runs
+//! here too, in wasm, to check that it gives the CLI's numbers.
 #![cfg(target_arch = "wasm32")]
 
+use proxima_core::share::{decode, encode, TopologyChoice, TraceChoice};
+use proxima_web::protocol::{FromWorker, RunRequest, TopologyInput, TraceInput};
+use proxima_web::state::{default_scenario, startup, Action, GenField, ParamField, RunState, State, TraceMode};
 use proxima_web::App;
+use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::Element;
 
@@ -23,17 +30,213 @@ fn by_test_id(root: &Element, id: &str) -> Option<Element> {
     root.query_selector(&format!("[data-testid='{id}']")).unwrap()
 }
 
-#[wasm_bindgen_test]
-async fn renders_title_topology_view_and_disabled_run_button() {
-    let root = mount_app().await;
+fn apply(state: State, actions: impl IntoIterator<Item = Action>) -> State {
+    actions.into_iter().fold(state, State::apply)
+}
 
+#[wasm_bindgen_test]
+async fn renders_the_three_panels_and_their_hooks() {
+    let root = mount_app().await;
     let title = root.query_selector("h1").unwrap().expect("a heading");
     assert_eq!(title.text_content().as_deref(), Some("Proxima"));
+    for id in ["topology-view", "trace-input", "policy-select", "run-button", "cancel-button", "progress", "export-button", "share-button"] {
+        assert!(by_test_id(&root, id).is_some(), "no {id}");
+    }
+    for panel in ["scenario-panel", "run-panel", "results-panel"] {
+        assert!(root.query_selector(&format!("#{panel}")).unwrap().is_some(), "no {panel}");
+    }
+    let run = by_test_id(&root, "run-button").unwrap();
+    assert!(!run.has_attribute("disabled"), "run is enabled");
+    assert!(by_test_id(&root, "cancel-button").unwrap().has_attribute("disabled"), "nothing to cancel");
+    // The teaching preset: 16 GPUs drawn.
+    assert_eq!(root.query_selector_all("[data-testid='topology-view'] [data-gpu]").unwrap().length(), 16);
+}
 
-    assert!(by_test_id(&root, "topology-view").is_some(), "no topology view");
+#[wasm_bindgen_test]
+fn topology_actions_build_the_cluster_and_keep_it_on_bad_input() {
+    let s = State::default();
+    assert_eq!(s.topology.gpu_count(), 16);
+    let s = apply(s, [Action::SelectPreset("n32g4".into())]);
+    assert_eq!(s.topology.gpu_count(), 128);
+    assert_eq!(s.param.servers, "32");
+    let s = apply(s, [Action::SetParam(ParamField::Racks, "3".into())]);
+    assert_eq!(s.topology_choice, TopologyChoice::Parametric("racks=3,servers=32,gpus=4,nic_gbps=100".into()));
+    assert_eq!(s.topology.gpu_count(), 384);
+    assert_eq!(s.preset, None);
+    // A bad field is flagged, and the last good cluster stays.
+    let s = apply(s, [Action::SetParam(ParamField::Gpus, "0".into())]);
+    assert!(s.param_error.as_deref().unwrap().contains("gpus"), "{:?}", s.param_error);
+    assert_eq!(s.topology.gpu_count(), 384);
+    assert!(s.run_request(1).is_err(), "no run with a bad field");
+    // Importing JSON: errors name the file and field, and change nothing.
+    let before = s.topology.clone();
+    let s = apply(s, [Action::ImportTopology { name: "lab.json".into(), text: r#"{"servers": [{"id": "a", "gpus": 0, "nvlink_gbps": 100}]}"#.into() }]);
+    assert!(s.errors.last().unwrap().starts_with("lab.json: servers[0].gpus:"), "{:?}", s.errors);
+    assert_eq!(s.topology, before);
+    let spec = proxima_core::topology::preset("teaching").unwrap().spec();
+    let mut unnamed = spec.clone();
+    unnamed.name = String::new();
+    let s = apply(s, [Action::ImportTopology { name: "lab.json".into(), text: unnamed.to_json() }]);
+    assert_eq!(s.topology.name(), "lab.json", "an unnamed topology takes its file's name, as in the CLI");
+    assert!(matches!(s.topology_choice, TopologyChoice::Custom(_)));
+}
 
-    let run = by_test_id(&root, "run-button").expect("no run button");
-    assert_eq!(run.tag_name(), "BUTTON");
-    assert_eq!(run.text_content().as_deref(), Some("Run"));
-    assert!(run.has_attribute("disabled"), "the run button should be disabled for now");
+const GOOD_CSV: &str = "id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,vgg16,1200\nc,90,2,bert,900\n";
+
+#[wasm_bindgen_test]
+fn a_malformed_trace_keeps_the_previous_one() {
+    let s = apply(State::default(), [Action::TraceFileRead { name: "good.csv".into(), bytes: Rc::new(GOOD_CSV.as_bytes().to_vec()) }]);
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    assert_eq!(s.trace_mode, TraceMode::File);
+    let good = s.uploaded.clone().unwrap();
+    assert_eq!(good.preview.jobs, 3);
+    assert_eq!(good.preview.gpu_histogram, vec![(1, 1), (2, 1), (4, 1)]);
+    assert_eq!(good.preview.span_s, 90.0);
+    let bad_rows = "id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,soon,4,vgg16,1200\n";
+    let unknown_model = "id,submit_s,gpus,model,duration_s\na,0,1,lenet9,600\n";
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("rows.csv", bad_rows.as_bytes(), "rows.csv:3: submit_s: "),
+        ("model.csv", unknown_model.as_bytes(), "model.csv:2: model: unknown model 'lenet9'"),
+        ("latin1.csv", b"id,submit_s,gpus,model,duration_s\nj\xe9,0,1,resnet50,600\n", "latin1.csv:2: encoding: not valid UTF-8"),
+        ("semi.csv", b"id;submit_s;gpus\n", "semi.csv:1: header: unrecognised trace format (the separator must be a comma)"),
+    ];
+    let mut s = s;
+    for (name, bytes, wanted) in cases {
+        s = s.apply(Action::TraceFileRead { name: name.into(), bytes: Rc::new(bytes.to_vec()) });
+        assert!(s.errors.last().unwrap().starts_with(wanted), "{name}: {:?}", s.errors.last());
+        assert_eq!(s.uploaded.as_ref(), Some(&good), "{name}: the previous trace stays");
+        assert_eq!(s.trace_mode, TraceMode::File);
+    }
+    let big = vec![b'x'; (proxima_web::state::MAX_TRACE_BYTES + 1) as usize];
+    s = s.apply(Action::TraceFileRead { name: "huge.csv".into(), bytes: Rc::new(big) });
+    assert!(s.errors.last().unwrap().contains("up to 16 MiB"), "{:?}", s.errors.last());
+    assert_eq!(s.uploaded.as_ref(), Some(&good));
+}
+
+#[wasm_bindgen_test]
+fn generator_policy_and_seed_fields_are_checked() {
+    let s = apply(State::default(), [Action::SetGenerator(GenField::Jobs, "0".into())]);
+    assert!(s.generator_error.is_some());
+    assert!(s.run_request(1).is_err());
+    let s = apply(s, [Action::SetGenerator(GenField::Jobs, "50".into()), Action::SetGenerator(GenField::Load, "1.5".into())]);
+    assert_eq!(s.generator_error, None);
+    assert_eq!(s.synthetic_preview.as_ref().unwrap().jobs, 50);
+    let s = apply(s, [Action::AddPolicy("dally:preempt=maybe".into())]);
+    assert!(s.policy_error.as_deref().unwrap().contains("preempt"), "{:?}", s.policy_error);
+    let s = apply(s, [Action::AddPolicy("dally:timers=60/30".into()), Action::TogglePolicy("fifo".into())]);
+    assert_eq!(s.policies, ["consolidate", "dally", "dally:timers=60/30"]);
+    let s = apply(s, [Action::SetSeed("-3".into())]);
+    assert!(s.seed_error.is_some());
+    let s = apply(s, [Action::SetSeed("12".into()), Action::SetMix("vgg16:2,bert".into())]);
+    let (request, scenario) = s.run_request(7).unwrap();
+    assert_eq!(request.run_id, 7);
+    assert_eq!(request.trace, TraceInput::Synthetic("synthetic:jobs=50,load=1.5,seed=1".into()));
+    assert_eq!(request.seed, 12);
+    assert_eq!(request.mix.as_deref(), Some("vgg16:2,bert"));
+    assert_eq!(scenario.trace, TraceChoice::Synthetic { jobs: 50, load: 1.5, seed: 1 });
+}
+
+#[wasm_bindgen_test]
+fn run_lifecycle_progress_results_cancel_and_crash() {
+    let s = State::default();
+    let (_, scenario) = s.run_request(s.next_run_id).unwrap();
+    let s = apply(s, [Action::RunStarted { run_id: 1, scenario }]);
+    assert!(s.is_running());
+    let s = apply(s, [Action::Worker(FromWorker::Progress { run_id: 1, policy: 1, done: 5, total: 200 })]);
+    assert!(matches!(s.run, RunState::Running { current: 1, done: 5, total: 200, .. }));
+    // Messages of another run are ignored.
+    let s = apply(s, [Action::Worker(FromWorker::Failed { run_id: 99, message: "stale".into() })]);
+    assert!(s.is_running() && s.errors.is_empty());
+    let s = apply(s, [Action::Cancelled]);
+    assert!(!s.is_running());
+    assert!(s.results.cancelled);
+    let s = apply(s, [Action::Worker(FromWorker::Finished { run_id: 1, compare_json: "[]".into() })]);
+    assert_eq!(s.results.compare_json, None, "a cancelled run's late answers are ignored");
+    // A crash during a run ends it with a visible error; the scenario is untouched.
+    let (_, scenario) = s.run_request(s.next_run_id).unwrap();
+    let before = s.shared_scenario();
+    let s = apply(s, [Action::RunStarted { run_id: 2, scenario }, Action::Worker(FromWorker::Panicked { message: "boom (at x.rs:1)".into() })]);
+    assert!(!s.is_running());
+    assert!(s.errors.last().unwrap().contains("The simulation crashed: boom"), "{:?}", s.errors);
+    assert_eq!(s.shared_scenario(), before);
+    let s = apply(s, [Action::WorkerCrashed("failed to load".into())]);
+    assert!(s.errors.last().unwrap().contains("failed to load"));
+}
+
+#[wasm_bindgen_test]
+fn share_codes_round_trip_and_restore_the_scenario() {
+    let s = apply(
+        State::default(),
+        [
+            Action::SelectPreset("oversub-2048".into()),
+            Action::SetGenerator(GenField::Jobs, "1234".into()),
+            Action::TogglePolicy("fifo".into()),
+            Action::AddPolicy("dally:autotune=off,timers=10/5".into()),
+            Action::SetSeed("42".into()),
+        ],
+    );
+    let shared = s.shared_scenario().unwrap();
+    let code = encode(&shared);
+    assert_eq!(decode(&code), Ok(shared.clone()));
+    let restored = startup(Some(&code), None);
+    assert_eq!(restored.shared_scenario(), Some(shared));
+    assert_eq!(restored.preset.as_deref(), Some("oversub-2048"));
+    assert_eq!(restored.generator.jobs, "1234");
+    assert!(restored.notices[0].contains("Restored the scenario from the link"));
+    // A damaged link: an error, and the saved scenario (here none: the defaults) stands in.
+    let damaged = startup(Some(&code[..code.len() - 4]), None);
+    assert!(damaged.errors[0].contains("share link could not be read"), "{:?}", damaged.errors);
+    assert_eq!(damaged.shared_scenario(), Some(default_scenario()));
+}
+
+#[wasm_bindgen_test]
+fn corrupt_or_outdated_saved_state_falls_back_to_defaults_with_a_notice() {
+    for saved in ["{not a code", "9.eyJ0cCI6InRlYWNoaW5nIn0", "1.AAAA"] {
+        let s = startup(None, Some(saved));
+        assert_eq!(s.shared_scenario(), Some(default_scenario()), "{saved}");
+        assert!(s.notices.iter().any(|n| n.contains("saved scenario could not be read")), "{saved}: {:?}", s.notices);
+        assert!(s.errors.is_empty());
+    }
+    // The same through the real local storage, as the app reads it on start.
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.set_item(proxima_web::browser::STORAGE_KEY, "garbage").unwrap();
+    let s = startup(None, proxima_web::browser::storage_get(proxima_web::browser::STORAGE_KEY).as_deref());
+    assert!(s.notices[0].contains("saved scenario could not be read"));
+    storage.remove_item(proxima_web::browser::STORAGE_KEY).unwrap();
+    // A saved scenario that used an uploaded file: the synthetic trace stands in, with a word.
+    let mut with_file = default_scenario();
+    with_file.trace = TraceChoice::Uploaded { name: "philly.csv".into() };
+    let s = startup(None, Some(&encode(&with_file)));
+    assert_eq!(s.trace_mode, TraceMode::Synthetic);
+    assert!(s.notices.iter().any(|n| n.contains("philly.csv")), "{:?}", s.notices);
+}
+
+/// The summary the CLI prints for `proxima run --topology teaching --trace
+/// synthetic:jobs=100,load=0.8,seed=1 --seed 1 --policy dally`, computed natively: the
+/// worker's code, compiled to wasm, must give the very same bytes.
+#[wasm_bindgen_test]
+fn the_worker_code_gives_the_cores_results_in_wasm() {
+    let request = RunRequest {
+        run_id: 1,
+        topology: TopologyInput::Arg("teaching".into()),
+        trace: TraceInput::Synthetic("synthetic:jobs=100,load=0.8,seed=1".into()),
+        seed: 1,
+        mix: None,
+        policies: vec!["dally".into()],
+    };
+    let mut messages = Vec::new();
+    proxima_web::runner::run_request(&request, &|| 0.0, &mut |m| messages.push(m));
+    let result = messages
+        .iter()
+        .find_map(|m| match m {
+            FromWorker::PolicyDone { result, .. } => Some(result.clone()),
+            _ => None,
+        })
+        .expect("a result");
+    // Straight from the core, in this same wasm module.
+    let scenario = proxima_web::runner::build_request_scenario(&request).unwrap();
+    let mut sim = proxima_core::Simulation::new(scenario, proxima_core::policy::resolve_policy("dally").unwrap());
+    let summary = sim.run();
+    assert_eq!(result.summary_json, summary.to_json() + "\n");
+    assert!(result.summary_json.contains("\"jobs_completed\": 100"), "{}", result.summary_json);
 }

@@ -3,8 +3,42 @@
 // `pattern_script` puts a tag for this file in its place, carrying the hashed names of
 // the wasm-bindgen module and the .wasm file. Both are resolved against the page, so
 // the site works under any sub-path.
+//
+// It also shows a crash of the app. After a Rust panic the wasm module is in an unknown
+// state, so the message is drawn here, in plain DOM, with a button to reload; the
+// scenario survives the reload (the app saves it in local storage on every change).
+// Text goes in with textContent only, never as HTML.
+
+function showCrash(message) {
+  if (document.getElementById('proxima-crash')) return;
+  const box = document.createElement('div');
+  box.id = 'proxima-crash';
+  box.className = 'banner error crash';
+  box.setAttribute('role', 'alert');
+  box.dataset.testid = 'panic-banner';
+  const title = document.createElement('strong');
+  title.textContent = 'Proxima stopped because of a bug. ';
+  const text = document.createElement('span');
+  text.textContent = `${message} Your scenario is saved: reload to carry on.`;
+  const reload = document.createElement('button');
+  reload.type = 'button';
+  reload.textContent = 'Reload';
+  reload.addEventListener('click', () => location.reload());
+  box.append(title, text, ' ', reload);
+  document.body.prepend(box);
+  reload.focus();
+}
+
+addEventListener('proxima-panic', (e) => showCrash(String(e.detail)));
+
 const tag = document.querySelector('script[data-proxima-js]');
 const base = document.baseURI;
-const { default: init } = await import(new URL(tag.dataset.proximaJs, base).href);
-const wasm = await init({ module_or_path: new URL(tag.dataset.proximaWasm, base) });
-dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+try {
+  const { default: init } = await import(new URL(tag.dataset.proximaJs, base).href);
+  const wasm = await init({ module_or_path: new URL(tag.dataset.proximaWasm, base) });
+  dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+} catch (err) {
+  // A panic while starting arrives here as a wasm trap, after the panic event.
+  showCrash(`The app could not start: ${err}.`);
+  throw err;
+}

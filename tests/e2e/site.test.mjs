@@ -7,7 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,8 +64,8 @@ async function serve(root) {
  * test sends nothing out), failed requests, console errors (a CSP violation is one),
  * uncaught exceptions.
  */
-async function openPage(url, origin) {
-  const context = await browser.newContext();
+async function openPage(url, origin, context = null) {
+  context ??= await browser.newContext({ acceptDownloads: true });
   const record = { requests: [], failed: [], consoleErrors: [], pageErrors: [], responses: [] };
   context.on('request', (req) => record.requests.push(req.url()));
   context.on('requestfailed', (req) => record.failed.push(`${req.url()}: ${req.failure()?.errorText}`));
@@ -81,8 +82,8 @@ async function openPage(url, origin) {
   return { context, page, record };
 }
 
-/** The checks shared by every way of serving the site. */
-async function checkPlaceholderApp({ page, record }, { origin, prefix }) {
+/** Waits for the app to start, saying why it did not if it does not. */
+async function waitForApp({ page, record }) {
   // The button only exists once the wasm module has loaded and yew has rendered.
   const run = page.getByTestId('run-button');
   await run.waitFor({ state: 'visible', timeout: 30_000 }).catch((err) => {
@@ -92,27 +93,95 @@ async function checkPlaceholderApp({ page, record }, { origin, prefix }) {
         `\npage errors: ${JSON.stringify(record.pageErrors)}\nfailed requests: ${JSON.stringify(record.failed)}`,
     );
   });
-  assert.equal(await page.title(), 'Proxima');
-  assert.equal(await page.locator('h1').textContent(), 'Proxima');
-  assert.ok(await page.getByTestId('topology-view').isVisible(), 'topology view is not visible');
-  assert.equal(await run.textContent(), 'Run');
-  assert.ok(await run.isDisabled(), 'run button should be disabled for now');
+  return run;
+}
 
-  const wasm = record.responses.filter((r) => new URL(r.url()).pathname.endsWith('.wasm'));
-  assert.ok(wasm.length >= 1, 'no .wasm file was loaded');
-  for (const r of wasm) {
-    assert.equal(r.status(), 200, `${r.url()} answered ${r.status()}`);
-    assert.equal(r.headers()['content-type'], 'application/wasm');
-  }
-
-  // Nothing leaves the local server, and nothing outside the site's own directory is
-  // asked for: every URL in the site is relative.
+/**
+ * What every test checks at its end: nothing left the local server, nothing outside the
+ * site's own directory was asked for (every URL in the site is relative), and nothing
+ * failed or was reported as an error (CSP violations show up as console errors).
+ */
+function checkClean(record, { origin, prefix }) {
   assert.ok(record.requests.length >= 3, `too few requests recorded: ${record.requests}`);
   const outside = record.requests.filter((u) => !u.startsWith(`${origin}${prefix}`));
   assert.deepEqual(outside, [], `requests outside ${origin}${prefix}`);
   assert.deepEqual(record.failed, [], 'failed requests');
   assert.deepEqual(record.pageErrors, [], 'uncaught errors in the page');
   assert.deepEqual(record.consoleErrors, [], 'console errors (CSP violations show up here)');
+}
+
+/** The checks shared by every way of serving the site. */
+async function checkApp(opened, where) {
+  const { page, record } = opened;
+  const started = Date.now();
+  const run = await waitForApp(opened);
+  console.log(`# time to first render (${where.prefix}): ${Date.now() - started} ms after navigation`);
+  assert.equal(await page.title(), 'Proxima');
+  assert.equal(await page.locator('h1').textContent(), 'Proxima');
+  assert.ok(await page.getByTestId('topology-view').isVisible(), 'topology view is not visible');
+  assert.ok(await page.getByTestId('topology-view').locator('[data-gpu]').count() >= 16, 'no GPUs drawn');
+  assert.equal(await run.textContent(), 'Run');
+  assert.ok(await run.isEnabled(), 'the run button is enabled');
+  // A run goes through the worker, whose files come from the site too.
+  await runAndWait(page, 3);
+
+  const wasm = record.responses.filter((r) => new URL(r.url()).pathname.endsWith('.wasm'));
+  assert.ok(wasm.length >= 2, `the page's and the worker's .wasm should both load: ${wasm.map((r) => r.url())}`);
+  for (const r of wasm) {
+    assert.equal(r.status(), 200, `${r.url()} answered ${r.status()}`);
+    assert.equal(r.headers()['content-type'], 'application/wasm');
+  }
+  checkClean(record, where);
+}
+
+/** Presses Run and waits until the summary table has `rows` rows and the run is over. */
+async function runAndWait(page, rows, timeout = 60_000) {
+  await page.getByTestId('run-button').click();
+  await page.getByTestId('summary-table').locator('tbody tr').nth(rows - 1).waitFor({ timeout });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
+}
+
+/** Ticks exactly these policies in the policy list. */
+async function choosePolicies(page, wanted) {
+  const boxes = page.getByTestId('policy-select').locator('input[type=checkbox]');
+  for (let i = 0; i < (await boxes.count()); i++) {
+    const box = boxes.nth(i);
+    const value = await box.getAttribute('value');
+    if ((await box.isChecked()) !== wanted.includes(value)) await box.click();
+  }
+}
+
+/** The summary table as {policy: {metric: number}}. */
+async function readSummaryTable(page) {
+  return page.getByTestId('summary-table').evaluate((table) => {
+    const out = {};
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const cells = {};
+      for (const td of row.querySelectorAll('td[data-metric]')) cells[td.dataset.metric] = Number(td.textContent);
+      out[row.dataset.policy] = cells;
+    }
+    return out;
+  });
+}
+
+/** Downloads the export named `which` (its data-export) and returns its text. */
+async function exported(page, which) {
+  const summary = page.getByTestId('export-button');
+  const details = summary.locator('xpath=..');
+  if (!(await details.evaluate((d) => d.open))) await summary.click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(`[data-export="${which}"]`).click(),
+  ]);
+  return readFile(await download.path(), 'utf8');
+}
+
+/** The CLI binary: `cargo test --workspace` (step 1 of scripts/test.sh) builds it fresh. */
+function cliBinary() {
+  const candidates = [process.env.PROXIMA_CLI, join(repoRoot, 'target/debug/proxima'), join(repoRoot, 'target/release/proxima')];
+  const found = candidates.find((c) => c && existsSync(c));
+  assert.ok(found, 'no proxima binary: run `cargo build -p proxima-cli` (scripts/test.sh does) or set PROXIMA_CLI');
+  return found;
 }
 
 describe('the built site', () => {
@@ -131,24 +200,238 @@ describe('the built site', () => {
     }
   });
 
-  test('renders at the root of a server', { timeout: 60_000 }, async () => {
+  test('renders at the root of a server and runs the default scenario', { timeout: 120_000 }, async () => {
     const { origin } = await serve(dist);
     const opened = await openPage(`${origin}/`, origin);
     try {
-      await checkPlaceholderApp(opened, { origin, prefix: '/' });
+      await checkApp(opened, { origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
   });
 
-  test('renders under a sub-path (/proxima/)', { timeout: 60_000 }, async () => {
+  test('renders and runs under a sub-path (/proxima/)', { timeout: 120_000 }, async () => {
     // Serve a directory whose only entry is `proxima` -> dist/.
     tempDir = await mkdtemp(join(tmpdir(), 'proxima-e2e-'));
     await symlink(dist, join(tempDir, 'proxima'), 'dir');
     const { origin } = await serve(tempDir);
     const opened = await openPage(`${origin}/proxima/`, origin);
     try {
-      await checkPlaceholderApp(opened, { origin, prefix: '/proxima/' });
+      await checkApp(opened, { origin, prefix: '/proxima/' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+describe('the app', () => {
+  let origin;
+  before(async () => {
+    ({ origin } = await serve(dist));
+  });
+
+  /** Opens the app in a fresh context (empty local storage) and waits for it. */
+  async function open(path = '/') {
+    const opened = await openPage(`${origin}${path}`, origin);
+    await waitForApp(opened);
+    return opened;
+  }
+
+  test('runs a preset under two policies and exports what the CLI writes, byte for byte', { timeout: 180_000 }, async () => {
+    const opened = await open();
+    const { page, record } = opened;
+    try {
+      await page.locator('#topology select').selectOption('teaching');
+      const gen = page.locator('.generator input');
+      await gen.nth(0).fill('300');
+      await gen.nth(0).dispatchEvent('change');
+      await choosePolicies(page, ['fifo', 'dally']);
+      const started = Date.now();
+      await runAndWait(page, 2);
+      console.log(`# teaching, 300 jobs, fifo + dally in the page: ${Date.now() - started} ms from click to results`);
+
+      const table = await readSummaryTable(page);
+      assert.deepEqual(Object.keys(table), ['fifo', 'dally']);
+      for (const row of Object.values(table)) {
+        assert.equal(row.jobs_completed + row.jobs_rejected, 300);
+        assert.ok(row.avg_jct_s > 0 && Number.isFinite(row.avg_jct_s));
+      }
+      assert.ok(await page.getByTestId('jct-cdf').locator('[data-series]').count() === 2, 'one CDF line per policy');
+
+      // The same scenario through the CLI.
+      const out = await mkdtemp(join(tmpdir(), 'proxima-cli-'));
+      try {
+        const args = ['compare', '--topology', 'teaching', '--trace', 'synthetic:jobs=300,load=0.8,seed=1', '--seed', '1',
+          '--policy', 'fifo', '--policy', 'dally', '--out', out];
+        const t0 = Date.now();
+        execFileSync(cliBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+        console.log(`# the same with ${cliBinary()}: ${Date.now() - t0} ms`);
+        const shown = await page.locator('.cli code').textContent();
+        assert.equal(shown, 'proxima compare --topology teaching --trace synthetic:jobs=300,load=0.8,seed=1 --seed 1 --policy fifo --policy dally --out results');
+        assert.equal(await exported(page, 'compare.json'), await readFile(join(out, 'compare.json'), 'utf8'));
+        for (const policy of ['fifo', 'dally']) {
+          for (const file of ['summary.json', 'jobs.csv', 'timeseries.csv']) {
+            const mine = await exported(page, `${policy}/${file}`);
+            const theirs = await readFile(join(out, policy, file), 'utf8');
+            assert.ok(mine === theirs, `${policy}/${file} differs from the CLI's`);
+          }
+          const summary = JSON.parse(await readFile(join(out, policy, 'summary.json'), 'utf8'));
+          for (const [key, value] of Object.entries(table[policy])) assert.equal(value, summary[key], `${policy} ${key}`);
+        }
+        const scenario = JSON.parse(await exported(page, 'scenario.json'));
+        assert.equal(scenario.trace, 'synthetic:jobs=300,load=0.8,seed=1');
+        assert.deepEqual(scenario.policies, ['fifo', 'dally']);
+      } finally {
+        await rm(out, { recursive: true, force: true });
+      }
+      checkClean(record, { origin, prefix: '/' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('a malformed trace shows file, line and field, and the previous trace stays', { timeout: 60_000 }, async () => {
+    const opened = await open();
+    const { page, record } = opened;
+    const dir = await mkdtemp(join(tmpdir(), 'proxima-traces-'));
+    try {
+      const good = join(dir, 'good.csv');
+      await writeFile(good, 'id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,vgg16,1200\nc,60,2,bert,900\n');
+      await page.getByTestId('trace-input').setInputFiles(good);
+      await page.getByTestId('trace-job-count').filter({ hasText: '3' }).waitFor();
+      const bad = join(dir, 'bad.csv');
+      await writeFile(bad, 'id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,thirty,4,vgg16,1200\n');
+      await page.getByTestId('trace-input').setInputFiles(bad);
+      const banner = page.getByTestId('error-banner');
+      await banner.waitFor();
+      const text = await banner.textContent();
+      assert.match(text, /bad\.csv:3: submit_s: /, text);
+      assert.equal(await page.getByTestId('trace-job-count').textContent(), '3', 'the previous trace stays');
+      assert.match(await page.locator('#trace').textContent(), /file: good\.csv/);
+      // Runs use the trace that stayed.
+      await choosePolicies(page, ['consolidate']);
+      await runAndWait(page, 1);
+      const table = await readSummaryTable(page);
+      assert.equal(table.consolidate.jobs_completed, 3);
+      // The file's content is never turned into markup.
+      const evil = join(dir, '<img src=x onerror=alert(1)>.csv');
+      await writeFile(evil, 'nothing,like,a,header\n');
+      await page.getByTestId('trace-input').setInputFiles(evil);
+      await banner.filter({ hasText: '<img src=x' }).waitFor();
+      assert.equal(await page.locator('img').count(), 0);
+      checkClean(record, { origin, prefix: '/' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await opened.context.close();
+    }
+  });
+
+  test('a share link restores the scenario; a damaged one says so', { timeout: 60_000 }, async () => {
+    const first = await open();
+    let url;
+    try {
+      const { page } = first;
+      await page.locator('#topology select').selectOption('n32g4');
+      const gen = page.locator('.generator input');
+      await gen.nth(0).fill('77');
+      await gen.nth(0).dispatchEvent('change');
+      await choosePolicies(page, ['consolidate']);
+      await page.getByTestId('custom-policy').fill('dally:timers=120/60');
+      await page.getByTestId('custom-policy').press('Enter');
+      await page.getByTestId('seed-input').fill('9');
+      await page.getByTestId('seed-input').dispatchEvent('change');
+      await page.getByTestId('share-button').click();
+      url = await page.getByTestId('share-link').inputValue();
+      assert.match(url, /#s=1\./);
+    } finally {
+      await first.context.close();
+    }
+    const opened = await open(url.slice(origin.length));
+    const { page, record } = opened;
+    try {
+      assert.equal(await page.locator('#topology select').inputValue(), 'n32g4');
+      assert.equal(await page.locator('.generator input').nth(0).inputValue(), '77');
+      assert.equal(await page.getByTestId('seed-input').inputValue(), '9');
+      const checked = await page.getByTestId('policy-select').locator('input:checked').evaluateAll((els) => els.map((e) => e.value));
+      assert.deepEqual(checked, ['consolidate', 'dally:timers=120/60']);
+      assert.match(await page.getByTestId('notice-banner').textContent(), /Restored the scenario from the link/);
+      assert.equal(await page.getByTestId('topology-view').locator('[data-gpu]').count(), 128);
+      checkClean(record, { origin, prefix: '/' });
+    } finally {
+      await opened.context.close();
+    }
+    const damaged = await open(url.slice(origin.length, -6) + 'AAAAAA');
+    try {
+      assert.match(await damaged.page.getByTestId('error-banner').textContent(), /share link could not be read: .*checksum does not match/);
+      assert.equal(await damaged.page.locator('#topology select').inputValue(), 'teaching', 'the defaults stand in');
+    } finally {
+      await damaged.context.close();
+    }
+  });
+
+  test('cancel stops a long run and the page stays usable; crashes are shown, not fatal', { timeout: 90_000 }, async () => {
+    const opened = await open();
+    const { page, record } = opened;
+    try {
+      await page.locator('#topology select').selectOption('flat-2048');
+      const gen = page.locator('.generator input');
+      await gen.nth(0).fill('200000');
+      await gen.nth(0).dispatchEvent('change');
+      await gen.nth(1).fill('2');
+      await gen.nth(1).dispatchEvent('change');
+      await choosePolicies(page, ['dally']);
+      await page.getByTestId('run-button').click();
+      const cancel = page.getByTestId('cancel-button');
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]').value) > 0, null, { timeout: 30_000 });
+      // The page keeps painting while the worker runs: a click still toggles a checkbox.
+      const box = page.getByTestId('policy-select').locator('input[value=fifo]');
+      await box.click();
+      assert.ok(await box.isChecked());
+      await box.click();
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => document.querySelector('[data-testid=cancel-button]').disabled, null, { timeout: 10_000 });
+      assert.ok(await cancel.isDisabled());
+      assert.ok(await page.getByTestId('run-button').isEnabled());
+      assert.match(await page.getByTestId('notice-banner').textContent(), /Run cancelled/);
+
+      // The worker reports its own panics as messages (a self-test request).
+      const reply = await page.evaluate(() => new Promise((resolve) => {
+        const w = new Worker('./worker_loader.js');
+        w.onmessage = (e) => {
+          const m = JSON.parse(e.data);
+          if (m === 'Ready') w.postMessage(JSON.stringify('Crash'));
+          else if (m.Panicked) { w.terminate(); resolve(m.Panicked.message); }
+        };
+      }));
+      assert.match(reply, /crash requested by the page/);
+      // The deliberate crash may log its panic and the trap that follows it.
+      record.consoleErrors = record.consoleErrors.filter((e) => !/crash requested by the page|unreachable/.test(e));
+
+      // A panic on the page becomes a banner with a way out, drawn without the wasm module.
+      await page.evaluate(() => dispatchEvent(new CustomEvent('proxima-panic', { detail: 'test <b>panic</b>' })));
+      const crash = page.getByTestId('panic-banner');
+      await crash.waitFor();
+      assert.match(await crash.textContent(), /test <b>panic<\/b>/);
+      assert.ok(await crash.getByRole('button', { name: 'Reload' }).isVisible());
+      checkClean(record, { origin, prefix: '/' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('the keyboard runs, and moves between panels', { timeout: 60_000 }, async () => {
+    const opened = await open();
+    const { page, record } = opened;
+    try {
+      await choosePolicies(page, ['consolidate']);
+      await page.locator('body').click({ position: { x: 1, y: 1 } });
+      await page.keyboard.press('3');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
+      await page.keyboard.press('Control+Enter');
+      await page.getByTestId('summary-table').locator('tbody tr').first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('1');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'scenario-panel');
+      checkClean(record, { origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
