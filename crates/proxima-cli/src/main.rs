@@ -2,6 +2,7 @@
 //! reads files, runs the core and writes what the core computed.
 
 mod calibrate;
+mod bench;
 mod experiment;
 mod inputs;
 mod output;
@@ -75,6 +76,19 @@ enum Command {
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+    },
+    /// Time fixed scenarios (median of several runs): jobs/s and events/s.
+    Bench {
+        /// Suites to run: targets (the Philly trace on 2,048 and 512 GPUs), jobs (10k to 1M
+        /// synthetic jobs), gpus (512 to 16,384 GPUs), or all.
+        #[arg(default_value = "targets")]
+        suites: Vec<String>,
+        /// Runs per case; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        repeats: u32,
+        /// Also write the figures as CSV to this file.
+        #[arg(long)]
+        csv: Option<String>,
     },
     /// List the topology presets.
     Topologies {
@@ -211,6 +225,14 @@ fn execute(command: Command) -> Result<(), Failure> {
                 plan.tasks().len(),
                 started.elapsed().as_secs_f64()
             );
+            Ok(())
+        }
+        Command::Bench { suites, repeats, csv } => {
+            let mut file = match &csv {
+                Some(path) => Some(std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?),
+                None => None,
+            };
+            bench::run(&suites, repeats, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
             Ok(())
         }
         Command::Topologies { json } => {

@@ -1,0 +1,145 @@
+//! `proxima bench`: wall time, jobs/s and events/s of fixed scenarios, the median of several
+//! runs. A benchmark reports figures; it asserts nothing.
+
+use crate::inputs::{load_scenario, ScenarioArgs, UsageError};
+use proxima_core::engine::Simulation;
+use proxima_core::policy::resolve_policy;
+use std::time::Instant;
+
+/// One benchmark: a scenario and a policy.
+struct Case {
+    name: String,
+    topology: String,
+    trace: String,
+    policy: String,
+}
+
+fn philly_path() -> String {
+    match std::env::var("PROXIMA_DATA") {
+        Ok(d) => format!("{d}/philly/philly.csv"),
+        Err(_) => "../shared/data/philly/philly.csv".to_string(),
+    }
+}
+
+fn cases(suite: &str) -> Result<Vec<Case>, UsageError> {
+    let case = |name: &str, topology: &str, trace: &str, policy: &str| Case {
+        name: name.to_string(),
+        topology: topology.to_string(),
+        trace: trace.to_string(),
+        policy: policy.to_string(),
+    };
+    let philly = philly_path();
+    let have_philly = std::path::Path::new(&philly).is_file();
+    let mut out = Vec::new();
+    match suite {
+        "targets" => {
+            if !have_philly {
+                eprintln!("skipping the Philly scenarios: {philly} not found (set PROXIMA_DATA)");
+            } else {
+                for p in ["fifo", "consolidate", "dally"] {
+                    out.push(case(&format!("philly-2048-{p}"), "oversub-2048", &philly, p));
+                }
+                out.push(case("philly-512-dally", "racks=8,servers=8,gpus=8,oversub=4", &philly, "dally"));
+            }
+        }
+        "jobs" => {
+            // Same offered load, more and more jobs: time per job should stay flat.
+            for n in [10_000, 100_000, 1_000_000] {
+                for p in ["consolidate", "dally"] {
+                    out.push(case(
+                        &format!("jobs-{n}-{p}"),
+                        "racks=8,servers=8,gpus=8,oversub=4",
+                        &format!("synthetic:jobs={n},load=0.9"),
+                        p,
+                    ));
+                }
+            }
+        }
+        "gpus" => {
+            // Same load and job count, larger and larger clusters.
+            for racks in [8, 32, 128, 256] {
+                for p in ["consolidate", "dally"] {
+                    out.push(case(
+                        &format!("gpus-{}-{p}", racks * 64),
+                        &format!("racks={racks},servers=8,gpus=8,oversub=4"),
+                        "synthetic:jobs=100000,load=0.9",
+                        p,
+                    ));
+                }
+            }
+        }
+        other => {
+            return Err(UsageError(format!("bench: unknown suite '{other}' (known: targets, jobs, gpus, all)")));
+        }
+    }
+    Ok(out)
+}
+
+/// Runs the suites, `repeats` times each case, and prints a table (and CSV rows to `csv`).
+pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Write>) -> Result<(), UsageError> {
+    let suites: Vec<String> =
+        if suites.iter().any(|s| s == "all") { vec!["targets".into(), "jobs".into(), "gpus".into()] } else { suites.to_vec() };
+    println!(
+        "{:<26} {:>9} {:>6} {:>10} {:>9} {:>9} {:>11} {:>11} {:>8}",
+        "case", "jobs", "GPUs", "events", "median s", "min s", "jobs/s", "events/s", "µs/event"
+    );
+    if let Some(w) = csv.as_deref_mut() {
+        let _ = writeln!(w, "case,jobs,gpus,events,median_s,min_s,max_s,jobs_per_s,events_per_s,setup_s");
+    }
+    for suite in &suites {
+        for c in cases(suite)? {
+            let args = ScenarioArgs { topology: &c.topology, trace: &c.trace, seed: 1, skip: 0, limit: None, mix: None };
+            let setup_start = Instant::now();
+            let scenario = load_scenario(&args)?;
+            let setup_s = setup_start.elapsed().as_secs_f64();
+            let mut times = Vec::new();
+            let mut events = 0;
+            let jobs = scenario.jobs.len();
+            let gpus = scenario.topology.gpu_count();
+            for _ in 0..repeats.max(1) {
+                let policy = resolve_policy(&c.policy).map_err(|e| UsageError(e.with_source("policy")))?;
+                let sim_input = scenario.clone();
+                // The clock covers the simulation only; reading and resolving the trace is
+                // reported separately (setup_s in the CSV).
+                let start = Instant::now();
+                let mut sim = Simulation::new(sim_input, policy);
+                let summary = sim.run();
+                times.push(start.elapsed().as_secs_f64());
+                events = sim.events();
+                std::hint::black_box(summary);
+            }
+            times.sort_by(f64::total_cmp);
+            let median = times[times.len() / 2];
+            let min = times[0];
+            println!(
+                "{:<26} {:>9} {:>6} {:>10} {:>9.3} {:>9.3} {:>11.0} {:>11.0} {:>8.2}",
+                c.name,
+                jobs,
+                gpus,
+                events,
+                median,
+                min,
+                jobs as f64 / median,
+                events as f64 / median,
+                median * 1e6 / events.max(1) as f64
+            );
+            if let Some(w) = csv.as_deref_mut() {
+                let _ = writeln!(
+                    w,
+                    "{},{},{},{},{:.6},{:.6},{:.6},{:.0},{:.0},{:.6}",
+                    c.name,
+                    jobs,
+                    gpus,
+                    events,
+                    median,
+                    min,
+                    times[times.len() - 1],
+                    jobs as f64 / median,
+                    events as f64 / median,
+                    setup_s
+                );
+            }
+        }
+    }
+    Ok(())
+}
