@@ -37,7 +37,9 @@ _proxima_ensure_rust() {
     local cargo_bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin"
     case ":$PATH:" in *":$cargo_bin:"*) ;; *) export PATH="$cargo_bin:$PATH" ;; esac
 
-    if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    local targets
+    targets="$(rustup target list --installed)"
+    if grep -qx wasm32-unknown-unknown <<<"$targets"; then
         _proxima_log "ok: rust target wasm32-unknown-unknown"
     else
         _proxima_log "installing rust target wasm32-unknown-unknown"
