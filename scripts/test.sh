@@ -5,6 +5,7 @@
 #   2. browser tests of the web app (headless Chromium) cargo test --target wasm32-unknown-unknown -p proxima-web
 #   3. release build of the site into dist/           trunk build --release
 #   4. end-to-end tests of dist/ in headless Chromium node --test tests/e2e/*.test.mjs
+#      (with the debug `proxima` CLI, which they compare the app's exports with)
 # Stops at the first failing step and exits non-zero.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,6 +34,11 @@ for wasm_file in dist/*.wasm; do
 done
 
 step "end-to-end tests: node --test tests/e2e/*.test.mjs"
+# The end-to-end tests compare the app's exports with what the CLI writes, so they need
+# the `proxima` binary. `cargo test --workspace` has built it already; this is a no-op
+# that makes the dependency explicit, and PROXIMA_CLI finds it in any target directory.
+cargo build --quiet -p proxima-cli
+export PROXIMA_CLI="${PROXIMA_CLI:-${CARGO_TARGET_DIR:-target}/debug/proxima}"
 node --test tests/e2e/*.test.mjs
 
 step "all tests passed"
