@@ -6,7 +6,8 @@
 //! mount the app into nodes of their own and drive the reducer directly.
 //!
 //! - [`state`]: the page's state and its reducer (pure: no web API).
-//! - [`protocol`] and [`runner`]: the worker's messages and what it does with them.
+//! - [`protocol`] and [`runner`]: the worker's messages and what it does with them;
+//!   [`eventlog`]: the compact event log runs send for playback, and the run's event hash.
 //! - [`app`]: the component that wires state, worker and browser together.
 //! - [`views`], [`charts`], [`topology_view`]: dumb views of the state.
 //! - [`browser`]: the edges (local storage, URL, files, downloads, the worker, panics).
@@ -14,6 +15,9 @@
 pub mod app;
 pub mod browser;
 pub mod charts;
+pub mod eventlog;
+pub mod intro;
+pub mod playback;
 pub mod protocol;
 pub mod runner;
 pub mod state;

@@ -88,6 +88,13 @@ pub struct PolicyResult {
     pub jobs_per_tier: Vec<(String, u64)>,
     /// Wall-clock milliseconds the simulation took in the worker.
     pub elapsed_ms: f64,
+    /// The core's `EventHasher` over every event of the run (16 hex digits), as
+    /// `proxima run --events` prints it: equal hashes mean equal event streams.
+    pub event_hash: String,
+    /// Events in the run, all kinds.
+    pub event_count: u64,
+    /// The events playback needs, encoded by [`crate::eventlog`], as base64.
+    pub playback: String,
 }
 
 /// The most points of a JCT CDF sent to the page: more than a chart can show apart.

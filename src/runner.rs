@@ -5,8 +5,10 @@
 //! same code runs in the browser tests (and natively) to check that the page computes what
 //! the CLI computes.
 
+use crate::eventlog::{base64_encode, hash_hex, Recorder, Shared};
 use crate::protocol::{FromWorker, PolicyResult, RunRequest, TopologyInput, TraceInput, CDF_POINTS, TIMELINE_BUCKETS};
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::event::EventHasher;
 use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
 use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
@@ -15,6 +17,8 @@ use proxima_core::topology::{resolve_topology_arg, Topology};
 use proxima_core::trace::synthetic;
 use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// `timeseries.csv` has as many buckets as the CLI writes (its `TIMESERIES_BUCKETS`).
 pub const TIMESERIES_CSV_BUCKETS: u32 = 500;
@@ -85,6 +89,10 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
         let mut sim = Simulation::new(scenario.clone(), resolve_policy(policy).expect("checked above"));
+        let hasher = Rc::new(RefCell::new(EventHasher::default()));
+        let recorder = Rc::new(RefCell::new(Recorder::default()));
+        sim.add_observer(Box::new(Shared(hasher.clone())));
+        sim.add_observer(Box::new(Shared(recorder.clone())));
         let started = now_ms();
         let mut last_sent = f64::NEG_INFINITY;
         let mut steps: u64 = 0;
@@ -103,7 +111,10 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
         let elapsed_ms = now_ms() - started;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let result = policy_result(policy, &sim, &summary, elapsed_ms);
+        let mut result = policy_result(policy, &sim, &summary, elapsed_ms);
+        result.event_hash = hash_hex(&hasher.borrow());
+        result.event_count = hasher.borrow().count();
+        result.playback = base64_encode(&recorder.borrow().finish(&sim, sim.now()));
         send(FromWorker::PolicyDone { run_id, policy: index, result: Box::new(result) });
         summaries.push(summary);
     }
@@ -152,6 +163,9 @@ pub fn policy_result(policy: &str, sim: &Simulation, summary: &Summary, elapsed_
         timeline,
         jobs_per_tier: topo.tier_names().iter().cloned().zip(per_tier).collect(),
         elapsed_ms,
+        event_hash: String::new(),
+        event_count: 0,
+        playback: String::new(),
     }
 }
 
@@ -215,6 +229,30 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn results_carry_the_event_hash_and_a_playback_log() {
+        let req = request(&["dally"]);
+        let out = run(&req);
+        let result = out
+            .iter()
+            .find_map(|m| match m {
+                FromWorker::PolicyDone { result, .. } => Some(result.clone()),
+                _ => None,
+            })
+            .unwrap();
+        // The hash of the core's own hasher over the same run, as the CLI computes it.
+        let mut sim = Simulation::new(build_request_scenario(&req).unwrap(), resolve_policy("dally").unwrap());
+        let hasher = Rc::new(RefCell::new(EventHasher::default()));
+        sim.add_observer(Box::new(Shared(hasher.clone())));
+        sim.run();
+        assert_eq!(result.event_hash, format!("{:016x}", hasher.borrow().hash()));
+        assert_eq!(result.event_count, hasher.borrow().count());
+        let log = crate::eventlog::PlaybackLog::from_base64(&result.playback).unwrap();
+        assert_eq!(log.jobs.len(), 40);
+        assert!(log.events.len() as u64 <= result.event_count);
+        assert_eq!(log.end_us, sim.now().0);
     }
 
     #[test]

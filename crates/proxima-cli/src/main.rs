@@ -11,6 +11,7 @@ mod progress;
 use clap::{Args, Parser, Subcommand};
 use inputs::{load_scenario, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
+use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{resolve_policy, POLICIES};
 use proxima_core::topology::{Topology, PRESETS};
@@ -174,12 +175,20 @@ fn execute(command: Command) -> Result<(), Failure> {
             let sc = load_scenario(&scenario.as_args())?;
             let policy_box = resolve_policy(&policy).map_err(|e| UsageError(e.with_source("--policy")))?;
             let mut sim = Simulation::new(sc, policy_box);
+            // With --events, also hash the event stream as the web app does, so the two
+            // can be compared (the determinism test does).
+            let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
             if let Some(path) = &events {
                 let file = std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
                 sim.add_observer(Box::new(output::EventLog::new(file)));
+                sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
             }
             let summary = progress::run_with_progress(&mut sim, &policy);
             output::print_summary(&summary, &sim);
+            if events.is_some() {
+                let h = hasher.borrow();
+                println!("events      {} (event-log hash {:016x}, FNV-1a over \"TIME_US EVENT_JSON\" lines)", h.count(), h.hash());
+            }
             if let Some(dir) = out {
                 output::write_run(&dir, &sim, &summary).map_err(Failure::Io)?;
                 eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
