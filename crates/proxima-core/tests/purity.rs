@@ -48,7 +48,7 @@ fn normal_dependencies() -> Vec<String> {
             in_deps = line == "[dependencies]";
             continue;
         }
-        if in_deps {
+        if in_deps && !line.starts_with('#') {
             if let Some((name, _)) = line.split_once('=') {
                 deps.push(name.trim().to_string());
             }
