@@ -211,7 +211,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 }
                 summaries.push(summary);
             }
-            output::print_comparison(&summaries, &sc.topology);
+            output::print_comparison(&summaries, &policies, &sc.topology);
             if let Some(dir) = out {
                 output::write_compare(&dir, &summaries).map_err(Failure::Io)?;
                 eprintln!("wrote {dir}/compare.json and one directory of result files per policy");

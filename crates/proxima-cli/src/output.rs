@@ -101,14 +101,15 @@ fn rows(s: &Summary) -> Vec<(&'static str, f64)> {
     ]
 }
 
-pub fn print_comparison(summaries: &[Summary], topo: &Topology) {
+/// The comparison table; columns are headed by the policies as the user wrote them, and
+/// their full specs (every option spelled out) follow the table.
+pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topology) {
     let Some(first) = summaries.first() else { return };
     println!("cluster {} ({} GPUs), trace {}, seed {}, {} jobs", first.topology, first.gpus, first.trace, first.seed, first.jobs_total);
-    let width = 22;
+    let width = labels.iter().map(|l| l.chars().count() + 2).max().unwrap_or(0).max(22);
     print!("{:<20}", "");
-    for s in summaries {
-        let name: String = s.policy.chars().take(width - 1).collect();
-        print!("{name:>width$}");
+    for label in labels {
+        print!("{label:>width$}");
     }
     println!();
     let base = rows(first);
@@ -141,6 +142,10 @@ pub fn print_comparison(summaries: &[Summary], topo: &Topology) {
     println!("  ({})", topo.tier_names().join("/"));
     println!("\n(x) is the ratio to the first policy. JCT = completion - submission. Communication overhead =");
     println!("time in gradient exchange beyond each job's tightest placement without contention, summed.");
+    println!("Policies in full:");
+    for (label, s) in labels.iter().zip(summaries) {
+        println!("  {label}: {}", s.policy);
+    }
 }
 
 /// Writes every event as a JSON line: `{"t_us": ..., "event": ...}`.
