@@ -5,7 +5,7 @@
 use crate::browser::{self, Listener, WorkerClient};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
-use crate::views::{Banners, Intro, ResultsPanel, RunPanel, ScenarioPanel};
+use crate::views::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -249,9 +249,10 @@ pub fn App() -> Html {
     let on_export_topology = {
         let state = state.clone();
         Callback::from(move |_| {
-            let name = state.topology.name().to_string();
-            let file = format!("{}.json", if name.is_empty() { "topology".to_string() } else { crate::state::slug(&name) });
-            browser::download(&file, "application/json", &(state.topology.spec().to_json() + "\n"));
+            // The editor's description, so that work in progress with problems can be saved too.
+            let spec = &state.editor.doc.spec;
+            let file = format!("{}.json", if spec.name.is_empty() { "topology".to_string() } else { crate::state::slug(&spec.name) });
+            browser::download(&file, "application/json", &(spec.to_json() + "\n"));
         })
     };
     let on_download = Callback::from(|(name, mime, text): (String, String, String)| browser::download(&name, &mime, &text));
@@ -276,6 +277,7 @@ pub fn App() -> Html {
             <main class="panels">
                 <ScenarioPanel state={s.clone()} dispatch={dispatch.clone()} {on_topology_file} {on_trace_file} {on_export_topology} />
                 <RunPanel state={s.clone()} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
+                <PlaybackSection results={s.results.clone()} />
                 <ResultsPanel state={s} {on_download} />
             </main>
             <footer>

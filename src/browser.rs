@@ -212,3 +212,52 @@ pub fn install_panic_hook() {
         }
     }));
 }
+
+/// Calls `frame` with the time in milliseconds on every animation frame until dropped.
+pub struct AnimationLoop {
+    handle: Rc<Cell<Option<i32>>>,
+    // Kept alive while the loop runs; the closure re-arms itself through it.
+    _callback: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>,
+}
+
+impl AnimationLoop {
+    pub fn start(mut frame: impl FnMut(f64) + 'static) -> AnimationLoop {
+        let handle = Rc::new(Cell::new(None));
+        let callback: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+        let again = callback.clone();
+        let h = handle.clone();
+        *callback.borrow_mut() = Some(Closure::new(move |t: f64| {
+            frame(t);
+            // Dropped meanwhile: the handle was cleared, do not re-arm.
+            if h.get().is_some() {
+                if let Some(cb) = again.borrow().as_ref() {
+                    h.set(window().request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+                }
+            }
+        }));
+        if let Some(cb) = callback.borrow().as_ref() {
+            handle.set(window().request_animation_frame(cb.as_ref().unchecked_ref()).ok());
+        }
+        AnimationLoop { handle, _callback: callback }
+    }
+}
+
+impl Drop for AnimationLoop {
+    fn drop(&mut self) {
+        if let Some(id) = self.handle.take() {
+            let _ = window().cancel_animation_frame(id);
+        }
+        // Break the closure's reference to itself.
+        self._callback.borrow_mut().take();
+    }
+}
+
+/// Milliseconds from the page's clock (for frame timing).
+pub fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
+}
+
+/// The screen's device pixels per CSS pixel.
+pub fn device_pixel_ratio() -> f64 {
+    window().device_pixel_ratio().max(1.0)
+}

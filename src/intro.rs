@@ -8,11 +8,9 @@
 //! asks for 4 GPUs. It can start at once spread over four servers in two racks, or wait
 //! for the short ResNet-18 job, whose server frees up 120 s into the episode.
 
-use crate::protocol::{RunRequest, TopologyInput, TraceInput};
-use proxima_core::engine::{JobStatus, Simulation};
-use proxima_core::event::{Observer, PolicyNote, SimEvent};
-use proxima_core::time::SimTime;
-use serde::{Deserialize, Serialize};
+use crate::eventlog::PlaybackLog;
+use crate::protocol::{PolicyResult, RunRequest, TopologyInput, TraceInput};
+use proxima_core::event::{PolicyNote, SimEvent};
 
 /// How many times the situation repeats: the tuner needs 20 waits at a tier before it
 /// trusts what it saw, so a few more than that.
@@ -70,7 +68,7 @@ pub fn sensitive_job(e: u32) -> u32 {
 }
 
 /// What one policy did with the sensitive jobs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PolicyFacts {
     pub policy: String,
     /// Per episode: the sensitive job's wait, its tier's name, and its completion time
@@ -78,8 +76,10 @@ pub struct PolicyFacts {
     pub waited_s: Vec<f64>,
     pub tier: Vec<String>,
     pub jct_s: Vec<f64>,
-    /// The delay timer changes: (seconds, tier name, old, new).
-    pub timer_changes: Vec<(f64, String, f64, f64)>,
+    /// Its slowdown at its placement (run time over ideal run time).
+    pub slowdown: Vec<f64>,
+    /// The delay timer changes: (seconds, tier, old, new).
+    pub timer_changes: Vec<(f64, u8, f64, f64)>,
 }
 
 impl PolicyFacts {
@@ -92,83 +92,79 @@ impl PolicyFacts {
             Some(_) => None,
         }
     }
+
+    /// The server timer's changes.
+    pub fn server_timer_changes(&self) -> Vec<(f64, f64, f64)> {
+        self.timer_changes.iter().filter(|c| c.1 == 0).map(|c| (c.0, c.2, c.3)).collect()
+    }
+}
+
+/// Reads what a policy did with the sensitive jobs from its result: `jobs.csv` for
+/// waits, tiers and completion times, the playback log for the timer changes.
+pub fn facts_of(result: &PolicyResult) -> Result<PolicyFacts, String> {
+    let mut f = PolicyFacts { policy: result.policy.clone(), ..PolicyFacts::default() };
+    let mut lines = result.jobs_csv.lines();
+    let header: Vec<&str> = lines.next().ok_or("jobs.csv is empty")?.split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).ok_or(format!("jobs.csv has no column {name}"));
+    let (id, queue, jct, tier, slowdown) = (col("id")?, col("queue_s")?, col("jct_s")?, col("tier")?, col("slowdown")?);
+    let sensitive: Vec<u32> = (0..EPISODES).map(sensitive_job).collect();
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let Some(job) = cells.get(id).and_then(|c| c.parse::<u32>().ok()) else { continue };
+        if !sensitive.contains(&job) {
+            continue;
+        }
+        let number = |i: usize| cells.get(i).and_then(|c| c.parse::<f64>().ok()).ok_or(format!("jobs.csv: job {job} has no number in column {}", header[i]));
+        f.waited_s.push(number(queue)?);
+        f.jct_s.push(number(jct)?);
+        f.slowdown.push(number(slowdown)?);
+        f.tier.push(cells.get(tier).unwrap_or(&"").to_string());
+    }
+    let log = PlaybackLog::from_base64(&result.playback)?;
+    for (t, e) in log.times.iter().zip(&log.events) {
+        if let SimEvent::Policy { note: PolicyNote::TimerChanged { tier, old_s, new_s, .. } } = e {
+            f.timer_changes.push((*t as f64 / 1e6, tier.0, *old_s, *new_s));
+        }
+    }
+    Ok(f)
 }
 
 /// The numbers of the walk-through, one [`PolicyFacts`] per policy in [`POLICIES`] order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct IntroFacts {
-    pub policies: Vec<PolicyFacts>,
-    /// How much slower the sensitive job runs spread over four servers than in one
-    /// (its iteration time there over its ideal one).
-    pub spread_slowdown: f64,
-}
-
-/// Collects the timer changes of a run.
-#[derive(Default)]
-pub struct TimerNotes(pub Vec<(SimTime, usize, f64, f64)>);
-
-impl Observer for TimerNotes {
-    fn observe(&mut self, now: SimTime, event: &SimEvent) {
-        if let SimEvent::Policy { note: PolicyNote::TimerChanged { tier, old_s, new_s, .. } } = event {
-            self.0.push((now, tier.0 as usize, *old_s, *new_s));
-        }
+pub fn facts(results: &[PolicyResult]) -> Result<Vec<PolicyFacts>, String> {
+    if results.len() != POLICIES.len() {
+        return Err(format!("{} of {} runs finished", results.len(), POLICIES.len()));
     }
-}
-
-/// The facts of one finished run of the introduction's trace.
-pub fn facts_of(policy: &str, sim: &Simulation, timers: &[(SimTime, usize, f64, f64)]) -> PolicyFacts {
-    let scenario = sim.scenario();
-    let topo = &scenario.topology;
-    let mut f = PolicyFacts { policy: policy.to_string(), ..PolicyFacts::default() };
-    for e in 0..EPISODES {
-        let j = sensitive_job(e) as usize;
-        let (job, run) = (&scenario.jobs[j], &sim.runs()[j]);
-        if run.status != JobStatus::Completed {
-            continue;
-        }
-        f.waited_s.push(run.queued_total.as_secs_f64());
-        f.tier.push(run.tier.map(|t| topo.tier_name(t).to_string()).unwrap_or_default());
-        f.jct_s.push((run.end.expect("completed") - job.submit).as_secs_f64());
+    let facts = results.iter().map(facts_of).collect::<Result<Vec<_>, _>>()?;
+    if facts.iter().any(|f| f.jct_s.len() != EPISODES as usize) {
+        return Err("a sensitive job of the introduction did not complete".into());
     }
-    f.timer_changes = timers.iter().map(|&(t, tier, old, new)| (t.as_secs_f64(), topo.tier_name(proxima_core::topology::Tier(tier as u8)).to_string(), old, new)).collect();
-    f
+    Ok(facts)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::build_request_scenario;
-    use proxima_core::policy::resolve_policy;
-    use std::cell::RefCell;
-    use std::rc::Rc;
+    use crate::protocol::FromWorker;
 
-    fn facts() -> Vec<PolicyFacts> {
-        let scenario = build_request_scenario(&request(1)).unwrap();
-        POLICIES
-            .iter()
-            .map(|p| {
-                let mut sim = Simulation::new(scenario.clone(), resolve_policy(p).unwrap());
-                let notes = Rc::new(RefCell::new(TimerNotes::default()));
-                sim.add_observer(Box::new(crate::eventlog::Shared(notes.clone())));
-                sim.run();
-                let n = notes.borrow();
-                facts_of(p, &sim, &n.0)
-            })
-            .collect()
+    fn results() -> Vec<PolicyResult> {
+        let mut out = Vec::new();
+        crate::runner::run_request(&request(1), &|| 0.0, &mut |m| {
+            if let FromWorker::PolicyDone { result, .. } = m {
+                out.push(*result);
+            }
+        });
+        out
     }
 
     /// The story the walk-through tells must be what the runs do.
     #[test]
     fn the_runs_tell_the_story() {
-        let f = facts();
+        let f = facts(&results()).unwrap();
         let [consolidate, wait, short, tuned] = [&f[0], &f[1], &f[2], &f[3]];
-        for p in &f {
-            assert_eq!(p.jct_s.len(), EPISODES as usize, "{}: every sensitive job completes", p.policy);
-        }
         // Consolidate starts it at once, spread, slower.
         assert_eq!(consolidate.waited_s[0], 0.0);
         assert_eq!(consolidate.tier[0], "cluster");
-        assert!(consolidate.jct_s[0] > SENSITIVE_S as f64 * 1.2);
+        assert!(consolidate.slowdown[0] > 1.2, "{}", consolidate.slowdown[0]);
         // Waiting for the server that frees at 120 s pays.
         assert_eq!(wait.tier[0], "server");
         assert_eq!(wait.waited_s[0], (SHORT_JOB_S - SENSITIVE_AT_S) as f64);
@@ -182,8 +178,15 @@ mod tests {
         assert!(tuned.tier[0] != "server");
         let settled = tuned.settled_from().expect("the tuner finds a timer that works");
         assert!(settled < EPISODES as usize - 3, "settled at episode {settled}");
-        let last_server = tuned.timer_changes.iter().filter(|c| c.1 == "server").last().unwrap();
-        assert!(last_server.3 >= (SHORT_JOB_S - SENSITIVE_AT_S) as f64, "{last_server:?}");
-        assert!(tuned.jct_s[EPISODES as usize - 1] == wait.jct_s[0]);
+        let last_server = *tuned.server_timer_changes().last().unwrap();
+        assert!(last_server.2 >= (SHORT_JOB_S - SENSITIVE_AT_S) as f64, "{last_server:?}");
+        assert_eq!(tuned.jct_s[EPISODES as usize - 1], wait.jct_s[0]);
+        assert!(consolidate.timer_changes.is_empty() && wait.timer_changes.is_empty());
+    }
+
+    #[test]
+    fn missing_runs_are_an_error() {
+        let r = results();
+        assert!(facts(&r[..2]).is_err());
     }
 }

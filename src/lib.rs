@@ -15,9 +15,11 @@
 pub mod app;
 pub mod browser;
 pub mod charts;
+pub mod editor;
 pub mod eventlog;
 pub mod intro;
 pub mod playback;
+pub mod playback_view;
 pub mod protocol;
 pub mod runner;
 pub mod state;

@@ -5,6 +5,7 @@
 //! the page's logic action by action. Effects (the worker, local storage, the URL, files,
 //! downloads) live at the edge, in `app.rs`, and report back with actions.
 
+use crate::editor::{EditAction, Editor};
 use crate::protocol::{FromWorker, PolicyResult, RunRequest, TopologyInput, TraceInput};
 use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
@@ -235,8 +236,11 @@ pub enum RunState {
 pub struct State {
     /// The cluster the next run uses.
     pub topology_choice: TopologyChoice,
-    /// Its checked form, for the view and for checking traces against it.
+    /// Its checked form, for the view and for checking traces against it. While the
+    /// editor's cluster has problems, this is the last cluster without any.
     pub topology: Rc<Topology>,
+    /// The topology editor: the cluster being drawn, its history and its problems.
+    pub editor: Rc<Editor>,
     /// The preset selected in the form (`None` for the parametric form or an import).
     pub preset: Option<String>,
     pub param: ParametricFields,
@@ -270,6 +274,8 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     SelectPreset(String),
+    /// An edit in the topology editor.
+    Edit(EditAction),
     SetParam(ParamField, String),
     /// The text of a topology JSON file and its name.
     ImportTopology { name: String, text: String },
@@ -315,7 +321,8 @@ impl State {
         let default_topology = Rc::new(Topology::from_spec(&preset("teaching").expect("a preset").spec()).expect("presets build"));
         let mut state = State {
             topology_choice: TopologyChoice::Preset("teaching".into()),
-            topology: default_topology,
+            topology: default_topology.clone(),
+            editor: Rc::new(Editor::new(TopologyChoice::Preset("teaching".into()), default_topology)),
             preset: Some("teaching".into()),
             param: ParametricFields::from_spec(&ParametricSpec::parse("racks=2,servers=2,gpus=4,oversub=2").expect("valid")),
             param_error: None,
@@ -338,6 +345,8 @@ impl State {
             share_link: None,
         };
         state.restore(scenario);
+        // A fresh page has nothing to undo.
+        Rc::make_mut(&mut state.editor).clear_history();
         state
     }
 
@@ -345,6 +354,11 @@ impl State {
     pub fn apply(mut self, action: Action) -> State {
         match action {
             Action::SelectPreset(name) => self.select_preset(&name),
+            Action::Edit(edit) => {
+                let editor = (*self.editor).clone().apply(edit);
+                self.editor = Rc::new(editor);
+                self.follow_editor();
+            }
             Action::SetParam(field, value) => {
                 let slot = match field {
                     ParamField::Racks => &mut self.param.racks,
@@ -480,11 +494,40 @@ impl State {
         };
         match built {
             Ok(topology) => {
+                let gpus = self.topology.gpu_count();
                 self.topology = Rc::new(topology);
+                Rc::make_mut(&mut self.editor).load_checked(choice.clone(), self.topology.clone());
                 self.topology_choice = choice;
-                self.refresh_synthetic_preview();
+                if self.topology.gpu_count() != gpus || self.synthetic_preview.is_none() {
+                    self.refresh_synthetic_preview();
+                }
             }
             Err(e) => self.errors.push(format!("topology: {e}")),
+        }
+    }
+
+    /// After an edit: a cluster without problems becomes the one runs use (a preset again
+    /// after undoing every edit); with problems, the last good one stays for the previews.
+    fn follow_editor(&mut self) {
+        let doc = &self.editor.doc;
+        if let Some(topology) = &self.editor.topology {
+            if self.topology_choice != doc.choice || !Rc::ptr_eq(&self.topology, topology) {
+                let gpus = self.topology.gpu_count();
+                self.topology = topology.clone();
+                self.topology_choice = doc.choice.clone();
+                self.preset = match &doc.choice {
+                    TopologyChoice::Preset(name) => Some(name.clone()),
+                    _ => None,
+                };
+                if let TopologyChoice::Parametric(text) = &doc.choice {
+                    if let Ok(p) = ParametricSpec::parse(text) {
+                        self.param = ParametricFields::from_spec(&p);
+                    }
+                }
+                if self.topology.gpu_count() != gpus {
+                    self.refresh_synthetic_preview();
+                }
+            }
         }
     }
 
@@ -627,7 +670,7 @@ impl State {
                 TraceChoice::Synthetic { jobs: spec.jobs, load: spec.load, seed: spec.seed }
             }
         };
-        if self.mix_error.is_some() || self.policies.is_empty() {
+        if self.mix_error.is_some() || self.policies.is_empty() || !self.editor.problems.is_empty() {
             return None;
         }
         Some(SharedScenario {
@@ -643,6 +686,7 @@ impl State {
     pub fn run_request(&self, run_id: u32) -> Result<(RunRequest, SharedScenario), Vec<String>> {
         let mut problems = Vec::new();
         problems.extend(self.param_error.iter().map(|e| format!("topology: {e}")));
+        problems.extend(self.editor.refusal());
         if self.trace_mode == TraceMode::Synthetic {
             problems.extend(self.generator_error.iter().map(|e| format!("trace: {e}")));
         }

@@ -1,291 +1,599 @@
-//! A read-only drawing of the cluster: switches on top, servers below them, GPUs inside the
-//! servers. [`layout`] computes the drawing as plain data (no yew), so it can be tested
-//! natively; [`TopologyView`] renders it as SVG. Part 2 turns this into an editor; the
-//! GPU and link elements already carry `data-gpu` and `data-link` for it.
+//! The topology editor's view: the cluster drawn in SVG from [`editor::layout`], a
+//! toolbar, the list of problems and a side panel with the selection's properties.
 //!
-//! Big clusters are collapsed so the drawing stays legible and cheap: beyond
-//! [`MAX_GPUS_DRAWN`] GPUs a server is one box with its GPU count, and beyond
-//! [`MAX_LEAVES`] servers each rack (the switch above the servers) is one box.
+//! The view is dumb: everything it shows comes from the [`Editor`] in the page's state,
+//! and everything users do becomes an [`EditAction`]. Only two things live here, because
+//! they are how the drawing is looked at rather than what it is: the pan and zoom, and a
+//! drag in progress (it becomes one `Move` action when the pointer is released, so undo
+//! takes back a whole drag).
+//!
+//! One pointer handler on the `<svg>` finds what was hit from the `data-node`,
+//! `data-gpu` and `data-link` attributes, so a cluster with thousands of GPUs does not
+//! need thousands of closures.
 
-use proxima_core::topology::{NodeId, NodeKind, Topology};
+use crate::editor::{layout_with_drag, BoxKind, Direction, Drawing, EditAction, Editor, Element, Field, GPU_SIZE};
+use crate::state::Action;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-/// Above this many GPUs, servers are drawn without their GPUs.
-pub const MAX_GPUS_DRAWN: u32 = 256;
-/// Above this many servers, the switches above them are drawn collapsed instead.
-pub const MAX_LEAVES: usize = 64;
+/// The drawing's height on the page, in CSS pixels.
+const VIEW_H: f64 = 380.0;
+const MIN_ZOOM: f64 = 0.04;
+const MIN_FIT_ZOOM: f64 = 0.4;
+const MAX_ZOOM: f64 = 4.0;
+/// Pointer travel, in pixels, below which a press is a click rather than a drag.
+const CLICK_SLOP: f64 = 4.0;
+/// How far Shift+arrow moves the selected node.
+const NUDGE: f64 = 10.0;
 
-const GPU: f64 = 10.0;
-const GPU_GAP: f64 = 3.0;
-const PAD: f64 = 6.0;
-const LEAF_GAP: f64 = 12.0;
-const ROW: f64 = 70.0;
-const SWITCH_W: f64 = 64.0;
-const BOX_H: f64 = 28.0;
-const MARGIN: f64 = 10.0;
+/// Pan and zoom: drawing coordinates to screen pixels are `p * k + (tx, ty)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct View {
+    k: f64,
+    tx: f64,
+    ty: f64,
+}
 
+impl Default for View {
+    fn default() -> Self {
+        View { k: 1.0, tx: 0.0, ty: 0.0 }
+    }
+}
+
+impl View {
+    fn fit(d: &Drawing, width: f64) -> View {
+        // Not below a scale at which labels can still be read: a big cluster is then
+        // shown from its left end, to be panned.
+        let k = ((width - 16.0) / d.width).min((VIEW_H - 16.0) / d.height).clamp(MIN_FIT_ZOOM, 1.5);
+        View { k, tx: ((width - d.width * k) / 2.0).max(8.0), ty: 8.0 }
+    }
+
+    /// Zooms by `factor` keeping the point (x, y) of the screen where it is.
+    fn zoom(self, factor: f64, x: f64, y: f64) -> View {
+        let k = (self.k * factor).clamp(MIN_ZOOM, MAX_ZOOM);
+        let f = k / self.k;
+        View { k, tx: x - (x - self.tx) * f, ty: y - (y - self.ty) * f }
+    }
+}
+
+/// A press on the drawing, until it is released.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ItemKind {
-    Switch,
-    Server,
-    /// A switch drawn with everything below it folded in.
-    Collapsed,
+enum Press {
+    Pan { x0: f64, y0: f64, view: View, moved: bool },
+    Node { target: Option<Element>, node: String, x0: f64, y0: f64, dx: f64, dy: f64, moved: bool },
+    Other { target: Option<Element>, x0: f64, y0: f64 },
 }
 
-/// A box: a switch, a server, or a collapsed group.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Item {
-    pub node: u32,
-    pub kind: ItemKind,
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-    pub label: String,
-    /// The longer description shown on hover.
-    pub title: String,
+#[derive(Properties)]
+pub struct TopologyEditorProps {
+    pub editor: Rc<Editor>,
+    pub dispatch: Callback<Action>,
 }
 
-/// A link from a node up to its parent.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Wire {
-    pub link: u32,
-    pub x1: f64,
-    pub y1: f64,
-    pub x2: f64,
-    pub y2: f64,
-    pub gbps: f64,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct GpuSquare {
-    pub gpu: u32,
-    pub x: f64,
-    pub y: f64,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Drawing {
-    pub width: f64,
-    pub height: f64,
-    pub items: Vec<Item>,
-    pub wires: Vec<Wire>,
-    pub gpus: Vec<GpuSquare>,
-    /// One sentence on what is drawn, including what was collapsed.
-    pub caption: String,
-}
-
-/// Lays the cluster out as a tree, leaves left to right in GPU order.
-pub fn layout(topo: &Topology) -> Drawing {
-    let show_gpus = topo.gpu_count() <= MAX_GPUS_DRAWN;
-    // The height of the nodes drawn as leaves: servers (1), or the lowest switch level
-    // with few enough nodes.
-    let root_height = topo.node(topo.root()).height;
-    let mut leaf_height = 1u8;
-    while leaf_height < root_height && count_at_height(topo, leaf_height) > MAX_LEAVES {
-        leaf_height += 1;
-    }
-    let mut d = Drawing { width: 0.0, height: 0.0, items: Vec::new(), wires: Vec::new(), gpus: Vec::new(), caption: String::new() };
-    let mut cursor = MARGIN;
-    let depth_of = |n: NodeId| (root_height - topo.node(n).height.max(leaf_height)) as f64;
-    place(topo, topo.root(), leaf_height, show_gpus, &mut cursor, &depth_of, &mut d);
-    d.width = cursor - LEAF_GAP + MARGIN;
-    let rows = (root_height - leaf_height) as f64;
-    d.height = MARGIN + rows * ROW + leaf_box_height(topo, leaf_height, show_gpus) + MARGIN;
-    let servers = topo.server_count();
-    let mut caption = format!(
-        "{} GPUs in {} server{}; tiers: {}.",
-        topo.gpu_count(),
-        servers,
-        if servers == 1 { "" } else { "s" },
-        topo.tier_names().join(" < ")
-    );
-    if leaf_height > 1 {
-        caption += &format!(
-            " Collapsed for legibility: {} groups of servers are drawn as one box each.",
-            count_at_height(topo, leaf_height)
-        );
-    } else if !show_gpus {
-        caption += " GPUs are counted inside each server rather than drawn.";
-    }
-    d.caption = caption;
-    d
-}
-
-fn count_at_height(topo: &Topology, h: u8) -> usize {
-    topo.nodes().iter().filter(|n| n.kind != NodeKind::Gpu && n.height == h).count()
-}
-
-fn leaf_box_height(topo: &Topology, leaf_height: u8, show_gpus: bool) -> f64 {
-    if leaf_height == 1 && show_gpus {
-        let widest = topo.servers().iter().map(|&s| topo.node(s).gpu_count).max().unwrap_or(1);
-        let per_row = gpus_per_row(widest);
-        let rows = widest.div_ceil(per_row) as f64;
-        BOX_H + rows * (GPU + GPU_GAP)
-    } else {
-        BOX_H + 8.0
+impl PartialEq for TopologyEditorProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.editor, &other.editor) && self.dispatch == other.dispatch
     }
 }
 
-fn gpus_per_row(gpus: u32) -> u32 {
-    gpus.clamp(1, 8)
+/// What a DOM element of the drawing stands for.
+fn element_of(target: Option<web_sys::EventTarget>) -> Option<Element> {
+    let el: web_sys::Element = target?.dyn_into().ok()?;
+    let hit = el.closest("[data-node],[data-gpu],[data-link]").ok()??;
+    if let (Some(server), Some(index)) = (hit.get_attribute("data-server"), hit.get_attribute("data-index")) {
+        return Some(Element::Gpu(server, index.parse().ok()?));
+    }
+    if let Some(node) = hit.get_attribute("data-node") {
+        return Some(Element::Node(node));
+    }
+    hit.get_attribute("data-link")?.parse().ok().map(Element::Link)
 }
 
-/// Places `node` and everything below it; returns the x of its centre.
-fn place(topo: &Topology, node: NodeId, leaf_height: u8, show_gpus: bool, cursor: &mut f64, depth_of: &dyn Fn(NodeId) -> f64, d: &mut Drawing) -> f64 {
-    let n = topo.node(node);
-    let y = MARGIN + depth_of(node) * ROW;
-    let is_leaf = n.height <= leaf_height;
-    let (cx, w, h) = if is_leaf {
-        let (w, h) = if n.kind == NodeKind::Server && show_gpus {
-            let per_row = gpus_per_row(n.gpu_count);
-            let w = (per_row as f64 * (GPU + GPU_GAP) - GPU_GAP + 2.0 * PAD).max(SWITCH_W);
-            (w, leaf_box_height(topo, leaf_height, show_gpus))
-        } else {
-            (SWITCH_W, BOX_H + 8.0)
-        };
-        let x = *cursor;
-        *cursor += w + LEAF_GAP;
-        if n.kind == NodeKind::Server && show_gpus {
-            let per_row = gpus_per_row(n.gpu_count);
-            for i in 0..n.gpu_count {
-                d.gpus.push(GpuSquare {
-                    gpu: n.first_gpu + i,
-                    x: x + PAD + (i % per_row) as f64 * (GPU + GPU_GAP),
-                    y: y + BOX_H - 4.0 + (i / per_row) as f64 * (GPU + GPU_GAP),
-                });
-            }
+/// The pointer's position in the `<svg>`, in screen pixels.
+fn local(svg: &NodeRef, e: &MouseEvent) -> (f64, f64) {
+    match svg.cast::<web_sys::Element>() {
+        Some(el) => {
+            let r = el.get_bounding_client_rect();
+            (e.client_x() as f64 - r.left(), e.client_y() as f64 - r.top())
         }
-        (x + w / 2.0, w, h)
-    } else {
-        let centres: Vec<f64> = n
-            .children
-            .iter()
-            .filter(|&&c| topo.node(c).kind != NodeKind::Gpu)
-            .map(|&c| place(topo, c, leaf_height, show_gpus, cursor, depth_of, d))
-            .collect();
-        let cx = if centres.is_empty() { *cursor } else { (centres[0] + centres[centres.len() - 1]) / 2.0 };
-        (cx, SWITCH_W, BOX_H)
-    };
-    let kind = match (n.kind, is_leaf) {
-        (NodeKind::Server, _) => ItemKind::Server,
-        (_, true) => ItemKind::Collapsed,
-        _ => ItemKind::Switch,
-    };
-    let servers_below = topo.servers().iter().filter(|&&s| is_under(topo, s, node)).count();
-    let (label, title) = match kind {
-        ItemKind::Server => {
-            let label = if show_gpus { n.name.clone() } else { format!("{} GPUs", n.gpu_count) };
-            (label, format!("server {}: {} GPUs", n.name, n.gpu_count))
-        }
-        ItemKind::Collapsed => (
-            format!("{}×{}", servers_below, n.gpu_count / servers_below.max(1) as u32),
-            format!("{}: {} servers, {} GPUs", n.name, servers_below, n.gpu_count),
-        ),
-        ItemKind::Switch => (
-            n.role.clone().unwrap_or_else(|| n.name.clone()),
-            format!("switch {}{}: {} GPUs below", n.name, n.role.as_ref().map(|r| format!(" ({r})")).unwrap_or_default(), n.gpu_count),
-        ),
-    };
-    d.items.push(Item { node: node.0, kind, x: cx - w / 2.0, y, w, h, label, title });
-    // The link to the parent, from this box's top to the parent's bottom edge.
-    if let (Some(link), Some(parent)) = (n.uplink, n.parent) {
-        let py = MARGIN + depth_of(parent) * ROW + BOX_H;
-        d.wires.push(Wire { link: link.0, x1: cx, y1: y, x2: f64::NAN, y2: py, gbps: topo.link(link).bandwidth_gbps });
-    }
-    // Children's wires point at this node's centre, known only now.
-    for wire in d.wires.iter_mut().filter(|w| w.x2.is_nan()) {
-        let child = topo.link(proxima_core::topology::LinkId(wire.link)).child;
-        if topo.node(child).parent == Some(node) {
-            wire.x2 = cx;
-        }
-    }
-    cx
-}
-
-fn is_under(topo: &Topology, mut n: NodeId, ancestor: NodeId) -> bool {
-    loop {
-        if n == ancestor {
-            return true;
-        }
-        match topo.node(n).parent {
-            Some(p) => n = p,
-            None => return false,
-        }
+        None => (e.offset_x() as f64, e.offset_y() as f64),
     }
 }
 
-/// Gbit/s as people say it: `200 Gb/s`, `2.4 Tb/s`.
-pub fn gbps_label(gbps: f64) -> String {
-    if gbps >= 1000.0 {
-        format!("{} Tb/s", round3(gbps / 1000.0))
-    } else {
-        format!("{} Gb/s", round3(gbps))
-    }
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
-#[derive(Properties, PartialEq)]
-pub struct TopologyViewProps {
-    pub topology: std::rc::Rc<Topology>,
-}
-
-/// The SVG drawing with its caption and, behind a disclosure, the links as a table.
+/// The editor: toolbar, drawing, problems and properties.
 #[component]
-pub fn TopologyView(props: &TopologyViewProps) -> Html {
-    let drawing = use_memo(props.topology.clone(), |t| layout(t));
-    let d = &*drawing;
-    let mut speeds: Vec<(String, usize)> = Vec::new();
-    for w in &d.wires {
-        let label = gbps_label(w.gbps);
-        match speeds.iter_mut().find(|(l, _)| *l == label) {
-            Some(entry) => entry.1 += 1,
-            None => speeds.push((label, 1)),
+pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
+    let ed = props.editor.clone();
+    let edit = {
+        let d = props.dispatch.clone();
+        Callback::from(move |a: EditAction| d.emit(Action::Edit(a)))
+    };
+    let view = use_state(View::default);
+    let press = use_mut_ref(|| None::<Press>);
+    // The node being dragged and by how much (drawing units), for the live drawing.
+    let drag = use_state(|| None::<(String, f64, f64)>);
+    let svg_ref = use_node_ref();
+    let last_hit = use_mut_ref(|| None::<Element>);
+
+    let drawing: Rc<Drawing> = {
+        let drag = (*drag).clone();
+        use_memo((ed.clone(), drag), |(ed, drag)| layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
+    };
+
+    // Fit the drawing to the viewport for a new cluster (and on the first render), not
+    // when a rack unfolds: then the view stays where users were looking.
+    {
+        let view = view.clone();
+        let svg_ref = svg_ref.clone();
+        let spec = &ed.doc.spec;
+        let shape = spec.switches.len() + spec.servers.len();
+        let d = drawing.clone();
+        use_effect_with(shape, move |_| {
+            {
+                if let Some(el) = svg_ref.cast::<web_sys::Element>() {
+                    let width = el.client_width() as f64;
+                    if width > 0.0 {
+                        let fitted = View::fit(&d, width);
+                        if fitted != *view {
+                            view.set(fitted);
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    let viewport_width = move |svg: &NodeRef| svg.cast::<web_sys::Element>().map(|e| e.client_width() as f64).unwrap_or(600.0);
+
+    let on_pointer_down = {
+        let (press, view, svg_ref, last_hit) = (press.clone(), view.clone(), svg_ref.clone(), last_hit.clone());
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            let (x, y) = local(&svg_ref, &e);
+            let target = element_of(e.target());
+            *last_hit.borrow_mut() = target.clone();
+            let node = match &target {
+                Some(Element::Node(id)) | Some(Element::Gpu(id, _)) => Some(id.clone()),
+                _ => None,
+            };
+            *press.borrow_mut() = Some(match (node, &target) {
+                (Some(node), _) => Press::Node { target, node, x0: x, y0: y, dx: 0.0, dy: 0.0, moved: false },
+                (None, None) => Press::Pan { x0: x, y0: y, view: *view, moved: false },
+                (None, Some(_)) => Press::Other { target, x0: x, y0: y },
+            });
+            if let Some(el) = svg_ref.cast::<web_sys::Element>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
+        })
+    };
+    let on_pointer_move = {
+        let (press, view, svg_ref, drag) = (press.clone(), view.clone(), svg_ref.clone(), drag.clone());
+        Callback::from(move |e: PointerEvent| {
+            let mut p = press.borrow_mut();
+            let Some(state) = p.as_mut() else { return };
+            let (x, y) = local(&svg_ref, &e);
+            match state {
+                Press::Pan { x0, y0, view: v0, moved } => {
+                    if *moved || (x - *x0).abs() > CLICK_SLOP || (y - *y0).abs() > CLICK_SLOP {
+                        *moved = true;
+                        view.set(View { tx: v0.tx + x - *x0, ty: v0.ty + y - *y0, ..*v0 });
+                    }
+                }
+                Press::Node { node, x0, y0, dx, dy, moved, .. } => {
+                    if !*moved && ((x - *x0).abs() > CLICK_SLOP || (y - *y0).abs() > CLICK_SLOP) {
+                        *moved = true;
+                    }
+                    if *moved {
+                        *dx = (x - *x0) / view.k;
+                        *dy = (y - *y0) / view.k;
+                        drag.set(Some((node.clone(), *dx, *dy)));
+                    }
+                }
+                Press::Other { .. } => {}
+            }
+        })
+    };
+    let on_pointer_up = {
+        let (press, drag, edit, ed) = (press.clone(), drag.clone(), edit.clone(), ed.clone());
+        Callback::from(move |_e: PointerEvent| {
+            let Some(state) = press.borrow_mut().take() else { return };
+            let click = |target: Option<Element>| match (&ed.linking_from, &target) {
+                (Some(_), Some(Element::Node(id))) | (Some(_), Some(Element::Gpu(id, _))) => edit.emit(EditAction::LinkTo(id.clone())),
+                _ => edit.emit(EditAction::Select(target)),
+            };
+            match state {
+                Press::Node { node, dx, dy, moved: true, .. } => {
+                    drag.set(None);
+                    edit.emit(EditAction::Move { node, dx, dy });
+                }
+                Press::Node { target, .. } | Press::Other { target, .. } => click(target),
+                // A press on the background that did not pan clears the selection.
+                Press::Pan { moved: false, .. } if ed.selection.is_some() => edit.emit(EditAction::Select(None)),
+                Press::Pan { .. } => {}
+            }
+        })
+    };
+    // The pointer is captured by the <svg> during a press, so a double click's own target
+    // is the <svg>: use what the last press hit.
+    let on_dblclick = {
+        let (edit, last_hit) = (edit.clone(), last_hit.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(Element::Node(id)) = last_hit.borrow().clone() {
+                edit.emit(EditAction::ToggleCollapse(id));
+            }
+        })
+    };
+    let on_wheel = {
+        let (view, svg_ref) = (view.clone(), svg_ref.clone());
+        Callback::from(move |e: WheelEvent| {
+            e.prevent_default();
+            let (x, y) = local(&svg_ref, &e);
+            let factor = (-e.delta_y() * 0.0015).exp();
+            view.set(view.zoom(factor, x, y));
+        })
+    };
+    let zoom_by = |factor: f64| {
+        let (view, svg_ref) = (view.clone(), svg_ref.clone());
+        Callback::from(move |_: MouseEvent| {
+            let w = viewport_width(&svg_ref);
+            view.set(view.zoom(factor, w / 2.0, VIEW_H / 2.0));
+        })
+    };
+    let fit = {
+        let (view, svg_ref, d) = (view.clone(), svg_ref.clone(), drawing.clone());
+        Callback::from(move |_: MouseEvent| view.set(View::fit(&d, viewport_width(&svg_ref))))
+    };
+
+    // Keys, while the focus is in the editor but not in one of its fields.
+    let on_key = {
+        let (edit, ed, view, svg_ref, d) = (edit.clone(), ed.clone(), view.clone(), svg_ref.clone(), drawing.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let in_field = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+            if in_field || e.alt_key() {
+                return;
+            }
+            let ctrl = e.ctrl_key() || e.meta_key();
+            let selected_node = match &ed.selection {
+                Some(Element::Node(id)) => Some(id.clone()),
+                _ => None,
+            };
+            let action = match (e.key().as_str(), ctrl, e.shift_key()) {
+                ("z", true, false) | ("Z", true, false) => Some(EditAction::Undo),
+                ("z", true, true) | ("Z", true, true) | ("y", true, _) | ("Y", true, _) => Some(EditAction::Redo),
+                (_, true, _) => None,
+                ("ArrowUp", _, false) => Some(EditAction::SelectMove(Direction::Up)),
+                ("ArrowDown", _, false) => Some(EditAction::SelectMove(Direction::Down)),
+                ("ArrowLeft", _, false) => Some(EditAction::SelectMove(Direction::Left)),
+                ("ArrowRight", _, false) => Some(EditAction::SelectMove(Direction::Right)),
+                (arrow @ ("ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight"), _, true) => selected_node.clone().map(|node| {
+                    let (dx, dy) = match arrow {
+                        "ArrowUp" => (0.0, -NUDGE),
+                        "ArrowDown" => (0.0, NUDGE),
+                        "ArrowLeft" => (-NUDGE, 0.0),
+                        _ => (NUDGE, 0.0),
+                    };
+                    EditAction::Move { node, dx, dy }
+                }),
+                ("a", _, _) => Some(EditAction::AddRack),
+                ("s", _, _) => Some(EditAction::AddServer),
+                ("g", _, _) => Some(EditAction::AddGpu),
+                ("w", _, _) => Some(EditAction::AddSwitch),
+                ("l", _, _) | ("Enter", _, _) if ed.linking_from.is_some() => selected_node.clone().map(EditAction::LinkTo),
+                ("l", _, _) => Some(EditAction::StartLink),
+                ("Delete" | "Backspace", _, _) => Some(EditAction::Delete),
+                ("Escape", _, _) if ed.linking_from.is_some() => Some(EditAction::CancelLink),
+                ("Escape", _, _) => Some(EditAction::Select(None)),
+                ("c" | "Enter", _, false) => selected_node.clone().map(EditAction::ToggleCollapse),
+                ("C", _, true) => Some(EditAction::CollapseAll(true)),
+                ("E", _, true) => Some(EditAction::CollapseAll(false)),
+                ("+" | "=", _, _) => {
+                    let w = viewport_width(&svg_ref);
+                    view.set(view.zoom(1.25, w / 2.0, VIEW_H / 2.0));
+                    e.prevent_default();
+                    None
+                }
+                ("-" | "_", _, _) => {
+                    let w = viewport_width(&svg_ref);
+                    view.set(view.zoom(0.8, w / 2.0, VIEW_H / 2.0));
+                    e.prevent_default();
+                    None
+                }
+                ("0", _, _) => {
+                    view.set(View::fit(&d, viewport_width(&svg_ref)));
+                    e.prevent_default();
+                    // The page's own "0" does nothing, so there is nothing to stop.
+                    None
+                }
+                _ => None,
+            };
+            if let Some(a) = action {
+                e.prevent_default();
+                e.stop_propagation();
+                edit.emit(a);
+            }
+        })
+    };
+
+    let button = |label: &'static str, key: &'static str, testid: Option<&'static str>, action: EditAction, enabled: bool| {
+        let edit = edit.clone();
+        html! {
+            <button type="button" data-testid={testid} disabled={!enabled} aria-keyshortcuts={key}
+                    title={format!("{label} ({key})")}
+                    onclick={Callback::from(move |_| edit.emit(action.clone()))}>{ label }</button>
         }
+    };
+    let has_selection = ed.selection.is_some();
+    let v = *view;
+    let gpu_total = ed.gpu_count();
+    let linking = ed.linking_from.clone();
+    html! {
+        <div class="editor" id="topology-editor" tabindex="0" onkeydown={on_key}
+             aria-label="Topology editor. Arrow keys move the selection; A add rack, S add server, G add GPU, W add switch, L link, Delete, Ctrl+Z undo, Ctrl+Y redo.">
+            <div class="editor-toolbar" role="toolbar" aria-label="Edit the cluster">
+                { button("Add rack", "a", Some("add-rack-button"), EditAction::AddRack, true) }
+                { button("Add server", "s", Some("add-server-button"), EditAction::AddServer, true) }
+                { button("Add GPU", "g", Some("add-gpu-button"), EditAction::AddGpu, has_selection) }
+                { button("Add switch", "w", Some("add-switch-button"), EditAction::AddSwitch, true) }
+                if linking.is_some() {
+                    { button("Cancel link", "Escape", Some("link-button"), EditAction::CancelLink, true) }
+                } else {
+                    { button("Link…", "l", Some("link-button"), EditAction::StartLink, matches!(ed.selection, Some(Element::Node(_)))) }
+                }
+                { button("Delete", "Delete", Some("delete-button"), EditAction::Delete, has_selection) }
+                { button("Undo", "Control+Z", Some("undo-button"), EditAction::Undo, ed.can_undo()) }
+                { button("Redo", "Control+Y", Some("redo-button"), EditAction::Redo, ed.can_redo()) }
+                <span class="toolbar-gap"></span>
+                { button("Collapse racks", "Shift+C", None, EditAction::CollapseAll(true), true) }
+                { button("Expand all", "Shift+E", None, EditAction::CollapseAll(false), !ed.collapsed.is_empty()) }
+                <button type="button" onclick={zoom_by(1.25)} aria-keyshortcuts="+" title="Zoom in (+)">{ "+" }</button>
+                <button type="button" onclick={zoom_by(0.8)} aria-keyshortcuts="-" title="Zoom out (-)">{ "−" }</button>
+                <button type="button" onclick={fit} aria-keyshortcuts="0" title="Fit the cluster in view (0)">{ "Fit" }</button>
+            </div>
+            <p class="editor-status" aria-live="polite">
+                <strong data-testid="gpu-count">{ gpu_total.to_string() }</strong>{ " GPUs. " }
+                if let Some(from) = &linking {
+                    <span class="linking">{ format!("Linking from {from}: click the other end, or select it and press Enter (Esc cancels). ") }</span>
+                }
+                if let Some(m) = &ed.message {
+                    <span class="editor-message" data-testid="editor-message">{ m.clone() }</span>
+                }
+            </p>
+            <svg ref={svg_ref} class={classes!("editor-svg", linking.is_some().then_some("linking"))} width="100%" height={format!("{VIEW_H}")}
+                 role="img" aria-label={drawing.caption.clone()}
+                 onpointerdown={on_pointer_down} onpointermove={on_pointer_move} onpointerup={on_pointer_up}
+                 ondblclick={on_dblclick} onwheel={on_wheel}>
+                <g transform={format!("translate({:.1} {:.1}) scale({:.4})", v.tx, v.ty, v.k)}>
+                    <DrawingLayer drawing={drawing.clone()} />
+                </g>
+            </svg>
+            <p class="hint">{ drawing.caption.clone() }{ " Drag nodes to move them, drag the background to pan, scroll to zoom, double-click a rack or server to fold it." }</p>
+            <ProblemList editor={ed.clone()} edit={edit.clone()} />
+            <Properties editor={ed.clone()} edit={edit.clone()} />
+            <details class="keys">
+                <summary>{ "Editor keys" }</summary>
+                <dl>
+                    <dt><kbd>{ "←" }</kbd><kbd>{ "↑" }</kbd><kbd>{ "→" }</kbd><kbd>{ "↓" }</kbd></dt><dd>{ "select: parent, first child, previous, next" }</dd>
+                    <dt><kbd>{ "Shift" }</kbd>{ " + arrows" }</dt><dd>{ "move the selected node" }</dd>
+                    <dt><kbd>{ "a" }</kbd>{ " / " }<kbd>{ "s" }</kbd>{ " / " }<kbd>{ "g" }</kbd>{ " / " }<kbd>{ "w" }</kbd></dt><dd>{ "add a rack / a server / a GPU / a switch" }</dd>
+                    <dt><kbd>{ "l" }</kbd></dt><dd>{ "link the selected node to another: select it and press Enter" }</dd>
+                    <dt><kbd>{ "Delete" }</kbd></dt><dd>{ "delete the selection (a rack goes with its servers)" }</dd>
+                    <dt><kbd>{ "c" }</kbd>{ ", " }<kbd>{ "Enter" }</kbd>{ " / " }<kbd>{ "Shift+C" }</kbd>{ ", " }<kbd>{ "Shift+E" }</kbd></dt><dd>{ "fold or unfold the selection / collapse all racks, expand all" }</dd>
+                    <dt><kbd>{ "Ctrl+Z" }</kbd>{ " / " }<kbd>{ "Ctrl+Y" }</kbd></dt><dd>{ "undo / redo" }</dd>
+                    <dt><kbd>{ "+" }</kbd>{ " / " }<kbd>{ "-" }</kbd>{ " / " }<kbd>{ "0" }</kbd></dt><dd>{ "zoom in / out / fit" }</dd>
+                    <dt><kbd>{ "Esc" }</kbd></dt><dd>{ "cancel a link, or clear the selection" }</dd>
+                </dl>
+            </details>
+        </div>
+    }
+}
+
+#[derive(Properties)]
+struct DrawingProps {
+    drawing: Rc<Drawing>,
+}
+
+impl PartialEq for DrawingProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.drawing, &other.drawing)
+    }
+}
+
+/// The drawing itself, a component of its own so that panning (a new transform on the
+/// group around it) does not re-render thousands of elements.
+#[component]
+fn DrawingLayer(props: &DrawingProps) -> Html {
+    let d = &props.drawing;
+    html! {
+        <>
+            { for d.links.iter().map(|l| {
+                let class = classes!("link", l.problem.is_some().then_some("invalid"), l.selected.then_some("selected"), l.off_tree.then_some("off-tree"));
+                // Labels sit near the lower end, where neighbouring links are furthest apart.
+                let (mx, my) = (l.x2 + (l.x1 - l.x2) * 0.7, l.y2 + (l.y1 - l.y2) * 0.7);
+                html! {
+                    <g class={class} data-link={l.index.to_string()} aria-invalid={l.problem.is_some().then_some("true")}>
+                        <title>{ match &l.problem { Some(p) => format!("{} — {p}", l.title), None => l.title.clone() } }</title>
+                        <line class="hit" x1={f(l.x1)} y1={f(l.y1)} x2={f(l.x2)} y2={f(l.y2)} />
+                        <line class="wire" x1={f(l.x1)} y1={f(l.y1)} x2={f(l.x2)} y2={f(l.y2)} />
+                        <text class="link-label" x={f(mx + 3.0)} y={f(my)}>{ l.label.clone() }</text>
+                    </g>
+                }
+            }) }
+            { for d.nodes.iter().map(|b| {
+                let kind = match b.kind {
+                    BoxKind::Switch => "switch",
+                    BoxKind::Server => "server",
+                    BoxKind::CollapsedSwitch => "collapsed",
+                    BoxKind::CollapsedServer => "server collapsed-server",
+                };
+                let class = classes!(kind, b.problem.is_some().then_some("invalid"), b.selected.then_some("selected"));
+                html! {
+                    <g class={class} data-node={b.id.clone()} aria-invalid={b.problem.is_some().then_some("true")}>
+                        <title>{ match &b.problem { Some(p) => format!("{} — {p}", b.title), None => b.title.clone() } }</title>
+                        <rect x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx="4" />
+                        <text x={f(b.x + b.w / 2.0)} y={f(b.y + 14.0)} text-anchor="middle">{ clip(&b.label, 16) }</text>
+                        if b.problem.is_some() {
+                            <text class="flag" x={f(b.x + b.w - 2.0)} y={f(b.y + 2.0)} text-anchor="middle">{ "!" }</text>
+                        }
+                        if matches!(b.kind, BoxKind::CollapsedSwitch | BoxKind::CollapsedServer) {
+                            <text class="fold" x={f(b.x + b.w / 2.0)} y={f(b.y + b.h - 5.0)} text-anchor="middle">{ "▸ folded" }</text>
+                        }
+                    </g>
+                }
+            }) }
+            { for d.gpus.iter().map(|g| html! {
+                <rect class={classes!("gpu", g.selected.then_some("selected"))} data-gpu={g.id.to_string()} data-server={g.server.clone()} data-index={g.index.to_string()}
+                      x={f(g.x)} y={f(g.y)} width={f(GPU_SIZE)} height={f(GPU_SIZE)}>
+                    <title>{ format!("GPU {} (server {}, GPU {})", g.id, g.server, g.index) }</title>
+                </rect>
+            }) }
+        </>
+    }
+}
+
+#[derive(Properties)]
+struct PanelProps {
+    editor: Rc<Editor>,
+    edit: Callback<EditAction>,
+}
+
+impl PartialEq for PanelProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.editor, &other.editor)
+    }
+}
+
+/// Every problem, with a button that selects (and reveals) its element.
+#[component]
+fn ProblemList(props: &PanelProps) -> Html {
+    let ed = &props.editor;
+    if ed.problems.is_empty() {
+        return html! {};
     }
     html! {
-        <figure class="topology-figure">
-            <div class="svg-scroll">
-                <svg class="topology-svg" role="img" viewBox={format!("0 0 {:.0} {:.0}", d.width, d.height)}
-                     width={format!("{:.0}", d.width.min(4000.0))} aria-label={d.caption.clone()}>
-                    { for d.wires.iter().map(|w| html! {
-                        <line class="link" data-link={w.link.to_string()} x1={fmt(w.x1)} y1={fmt(w.y1)} x2={fmt(w.x2)} y2={fmt(w.y2)}>
-                            <title>{ gbps_label(w.gbps) }</title>
-                        </line>
-                    }) }
-                    { for d.items.iter().map(|it| {
-                        let class = match it.kind { ItemKind::Switch => "switch", ItemKind::Server => "server", ItemKind::Collapsed => "collapsed" };
-                        html! {
-                            <g class={class} data-node={it.node.to_string()}>
-                                <title>{ it.title.clone() }</title>
-                                <rect x={fmt(it.x)} y={fmt(it.y)} width={fmt(it.w)} height={fmt(it.h)} rx="4" />
-                                <text x={fmt(it.x + it.w / 2.0)} y={fmt(it.y + 14.0)} text-anchor="middle">{ clip(&it.label, 12) }</text>
-                            </g>
-                        }
-                    }) }
-                    { for d.gpus.iter().map(|g| html! {
-                        <rect class="gpu" data-gpu={g.gpu.to_string()} x={fmt(g.x)} y={fmt(g.y)} width={fmt(GPU)} height={fmt(GPU)}>
-                            <title>{ format!("GPU {}", g.gpu) }</title>
-                        </rect>
-                    }) }
-                </svg>
-            </div>
-            <figcaption>
-                { d.caption.clone() }
-                if !speeds.is_empty() {
-                    { " Links: " }
-                    { speeds.iter().map(|(l, n)| format!("{n} × {l}")).collect::<Vec<_>>().join(", ") }
-                    { "." }
-                }
-            </figcaption>
-        </figure>
+        <div class="editor-problems" role="alert" data-testid="topology-problems">
+            <p><strong>{ format!("{} problem{} to fix before a run:", ed.problems.len(), if ed.problems.len() == 1 { "" } else { "s" }) }</strong></p>
+            <ul>{ for ed.problems.iter().map(|p| {
+                let show = p.element.clone().map(|e| {
+                    let edit = props.edit.clone();
+                    html! { <button type="button" class="small" onclick={Callback::from(move |_| edit.emit(EditAction::Select(Some(e.clone()))))}>{ "show" }</button> }
+                });
+                html! { <li>{ p.text.clone() }{ " " }{ for show }</li> }
+            }) }</ul>
+        </div>
     }
 }
 
-fn fmt(x: f64) -> String {
+/// The selection's properties, as fields that edit the description.
+#[component]
+fn Properties(props: &PanelProps) -> Html {
+    let ed = &props.editor;
+    let spec = &ed.doc.spec;
+    let edit = props.edit.clone();
+    let field = |label: &str, f: Field, value: String, step: &'static str, min: &'static str| {
+        let edit = edit.clone();
+        let f2 = f.clone();
+        let on = Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            edit.emit(EditAction::Set { field: f2.clone(), value: v });
+        });
+        html! {
+            <label>{ label }<input type="number" step={step} min={min} value={value} onchange={on} data-field={format!("{f:?}")} /></label>
+        }
+    };
+    let num = |x: f64| format!("{}", (x * 1000.0).round() / 1000.0);
+    let name_field = {
+        let edit = edit.clone();
+        let on = Callback::from(move |e: Event| {
+            edit.emit(EditAction::Set { field: Field::Name, value: e.target_unchecked_into::<HtmlInputElement>().value() })
+        });
+        html! { <label>{ "Cluster name " }<input type="text" value={spec.name.clone()} onchange={on} /></label> }
+    };
+    let problems = |e: &Element| -> Html {
+        let ps = ed.problems_of(e);
+        html! { <>{ for ps.iter().map(|p| html! { <p class="field-error" role="alert">{ p.text.clone() }</p> }) }</> }
+    };
+    let body = match &ed.selection {
+        None => html! { <p class="hint">{ "Select a switch, server, GPU or link to edit it (click it, or use the arrow keys)." }</p> },
+        Some(e @ Element::Link(i)) => match spec.links.get(*i) {
+            Some(l) => html! {
+                <>
+                    <h4>{ format!("Link {} – {}", l.a, l.b) }</h4>
+                    { field("Bandwidth (Gb/s) ", Field::LinkBandwidth(*i), num(l.bandwidth_gbps), "any", "0") }
+                    { field("Latency (µs) ", Field::LinkLatency(*i), num(l.latency_us), "any", "0") }
+                    { problems(e) }
+                </>
+            },
+            None => html! {},
+        },
+        Some(e @ Element::Node(id)) => {
+            if let Some(s) = spec.servers.iter().find(|s| s.id == *id) {
+                let uplink = spec.links.iter().position(|l| l.a == *id || l.b == *id);
+                html! {
+                    <>
+                        <h4>{ format!("Server {id}") }</h4>
+                        { field("GPUs ", Field::ServerGpus(id.clone()), s.gpus.to_string(), "1", "0") }
+                        { field("NVLink Gb/s per GPU ", Field::ServerNvlink(id.clone()), num(s.nvlink_gbps), "any", "0") }
+                        { field("NVLink latency (µs) ", Field::ServerNvlinkLatency(id.clone()), num(s.nvlink_latency_us), "any", "0") }
+                        if let Some(li) = uplink {
+                            { field("Its network link (Gb/s) ", Field::LinkBandwidth(li), num(spec.links[li].bandwidth_gbps), "any", "0") }
+                        }
+                        { problems(e) }
+                    </>
+                }
+            } else if let Some(sw) = spec.switches.iter().find(|s| s.id == *id) {
+                let role = sw.role.clone().unwrap_or_default();
+                let on_role = {
+                    let edit = edit.clone();
+                    let id = id.clone();
+                    Callback::from(move |e: Event| {
+                        edit.emit(EditAction::Set { field: Field::SwitchRole(id.clone()), value: e.target_unchecked_into::<HtmlSelectElement>().value() })
+                    })
+                };
+                let roles = ["", "tor", "agg", "spine"];
+                html! {
+                    <>
+                        <h4>{ format!("Switch {id}") }</h4>
+                        <label>{ "Role " }
+                            <select onchange={on_role}>
+                                { for roles.iter().map(|r| html! { <option value={*r} selected={role == *r}>{ if r.is_empty() { "none" } else { *r } }</option> }) }
+                                if !roles.contains(&role.as_str()) {
+                                    <option value={role.clone()} selected=true>{ role.clone() }</option>
+                                }
+                            </select>
+                        </label>
+                        if let Some(o) = ed.oversub(id) {
+                            { field("Oversubscription (x:1) ", Field::Oversub(id.clone()), num(o), "any", "0") }
+                        }
+                        { problems(e) }
+                    </>
+                }
+            } else {
+                html! {}
+            }
+        }
+        Some(Element::Gpu(server, k)) => html! {
+            <>
+                <h4>{ format!("GPU {k} of server {server}") }</h4>
+                <p class="hint">{ "Delete removes one GPU from its server; G adds one." }</p>
+            </>
+        },
+    };
+    html! {
+        <div class="editor-properties" data-testid="editor-properties">
+            { name_field }
+            { body }
+        </div>
+    }
+}
+
+fn f(x: f64) -> String {
     format!("{x:.1}")
 }
 
@@ -296,42 +604,4 @@ fn clip(text: &str, n: usize) -> String {
         out.push('…');
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proxima_core::topology::resolve_topology_arg;
-
-    #[test]
-    fn teaching_is_drawn_in_full() {
-        let t = resolve_topology_arg("teaching").unwrap();
-        let d = layout(&t);
-        assert_eq!(d.gpus.len(), 16);
-        assert_eq!(d.items.iter().filter(|i| i.kind == ItemKind::Server).count(), 4);
-        assert_eq!(d.items.iter().filter(|i| i.kind == ItemKind::Switch).count(), 3);
-        assert_eq!(d.wires.len(), 6);
-        assert!(d.wires.iter().all(|w| w.x2.is_finite() && w.y2 < w.y1));
-        // GPUs sit inside their server's box.
-        for g in &d.gpus {
-            assert!(d.items.iter().any(|i| i.kind == ItemKind::Server && g.x >= i.x && g.x + GPU <= i.x + i.w && g.y + GPU <= i.y + i.h));
-        }
-        assert!(d.caption.starts_with("16 GPUs in 4 servers"), "{}", d.caption);
-    }
-
-    #[test]
-    fn big_clusters_collapse() {
-        let t = resolve_topology_arg("flat-2048").unwrap();
-        let d = layout(&t);
-        assert!(d.gpus.is_empty());
-        assert_eq!(d.items.iter().filter(|i| i.kind == ItemKind::Collapsed).count(), 16);
-        assert_eq!(d.items.len(), 17);
-        assert!(d.caption.contains("Collapsed"), "{}", d.caption);
-        let n32 = layout(&resolve_topology_arg("n32g4").unwrap());
-        assert_eq!(n32.items.iter().filter(|i| i.kind == ItemKind::Server).count(), 32);
-        assert_eq!(n32.gpus.len(), 128);
-        let big = layout(&resolve_topology_arg("racks=2,servers=20,gpus=8").unwrap());
-        assert!(big.gpus.is_empty(), "320 GPUs are counted, not drawn");
-        assert_eq!(big.items.iter().filter(|i| i.kind == ItemKind::Server).count(), 40);
-    }
 }

@@ -5,7 +5,7 @@
 
 use crate::charts::{human, CommOverhead, JctCdf, JobsPerTier, OverTime};
 use crate::state::{slug, Action, GenField, ParamField, RunState, State, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES, STANDARD_POLICIES};
-use crate::topology_view::TopologyView;
+use crate::topology_view::TopologyEditor;
 use proxima_core::model::Catalog;
 use proxima_core::share::TopologyChoice;
 use proxima_core::topology::PRESETS;
@@ -182,7 +182,7 @@ pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
                                 <option value={p.name} selected={preset_value == p.name} title={p.description}>{ p.name }</option>
                             }) }
                             <option value="parametric" disabled=true selected={preset_value == "parametric"}>{ "custom (form below)" }</option>
-                            <option value="imported" disabled=true selected={preset_value == "imported"}>{ "imported JSON" }</option>
+                            <option value="imported" disabled=true selected={preset_value == "imported"}>{ "edited or imported" }</option>
                         </select>
                     </label>
                     <label class="file-button">{ "Import JSON…" }
@@ -206,10 +206,8 @@ pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
                     }
                 </fieldset>
                 <div class="topology" data-testid="topology-view" aria-label="Cluster topology">
-                    <TopologyView topology={s.topology.clone()} />
+                    <TopologyEditor editor={s.editor.clone()} dispatch={d.clone()} />
                 </div>
-                // Part 2 puts the interactive editor here.
-                <div class="part2-slot" id="topology-editor" hidden=true></div>
             </div>
             <div class="subpanel" id="trace">
                 <h3>{ "Trace" }</h3>
@@ -370,8 +368,6 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
                     <pre><code>{ cmd }</code></pre>
                 </details>
             }
-            // Part 2 puts the animated playback of placements and delay timers here.
-            <div class="part2-slot" id="playback" hidden=true></div>
         </section>
     }
 }
@@ -499,6 +495,28 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                     }
                 </ul>
             </details>
+        </section>
+    }
+}
+
+#[derive(Properties)]
+pub struct PlaybackSectionProps {
+    pub results: Rc<crate::state::Results>,
+}
+
+impl PartialEq for PlaybackSectionProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.results, &other.results)
+    }
+}
+
+/// The run played back: placements, delay timers and preemptions as they happened.
+#[component]
+pub fn PlaybackSection(props: &PlaybackSectionProps) -> Html {
+    html! {
+        <section id="playback" class="panel" tabindex="-1" aria-labelledby="playback-title">
+            <h2 id="playback-title"><span class="step">{ "▶" }</span>{ " Watch the run" }</h2>
+            <crate::playback_view::PlaybackPanel results={props.results.clone()} />
         </section>
     }
 }
