@@ -83,6 +83,15 @@ pub struct Trace {
     pub jobs: Vec<TraceJob>,
 }
 
+/// The trace a CSV reader collected, or the error that the table had a header but no rows
+/// (an empty trace is never what a user meant).
+pub(crate) fn from_rows(format: TraceFormat, jobs: Vec<TraceJob>, header_line: u32) -> Result<Trace, InputError> {
+    if jobs.is_empty() {
+        return Err(InputError::at_line(header_line, "header", "no jobs: the file has a header but no rows"));
+    }
+    Ok(Trace { format, jobs })
+}
+
 /// Parses a trace, detecting the format from its first line (a JSON document starts with
 /// `{` or `[`; a CSV is recognised by its header columns).
 pub fn parse_trace(text: &str) -> Result<Trace, InputError> {

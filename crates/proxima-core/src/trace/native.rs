@@ -80,10 +80,7 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
         };
         jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, line });
     }
-    if jobs.is_empty() {
-        return Err(InputError::at_line(table.header_line, "header", "no jobs: the file has a header but no rows"));
-    }
-    Ok(Trace { format: TraceFormat::ProximaCsv, jobs })
+    super::from_rows(TraceFormat::ProximaCsv, jobs, table.header_line)
 }
 
 /// An iteration count: any positive number (fractions are allowed, so that work computed

@@ -52,10 +52,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             line,
         });
     }
-    if jobs.is_empty() {
-        return Err(InputError::at_line(table.header_line, "header", "no jobs: the file has a header but no rows"));
-    }
-    Ok(Trace { format: TraceFormat::Philly, jobs })
+    super::from_rows(TraceFormat::Philly, jobs, table.header_line)
 }
 
 /// Seconds since 1970-01-01 00:00:00 of a wall-clock time `YYYY-MM-DD HH:MM:SS` (a `T`

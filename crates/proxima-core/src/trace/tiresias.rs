@@ -53,10 +53,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             line,
         });
     }
-    if jobs.is_empty() {
-        return Err(InputError::at_line(table.header_line, "header", "no jobs: the file has a header but no rows"));
-    }
-    Ok(Trace { format: TraceFormat::Tiresias, jobs })
+    super::from_rows(TraceFormat::Tiresias, jobs, table.header_line)
 }
 
 #[cfg(test)]
