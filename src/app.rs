@@ -88,6 +88,19 @@ fn start_run(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
     }
 }
 
+/// Starts the guided introduction: its runs go to the worker like any run, under an id of
+/// their own, so they never mix with the user's results.
+fn start_tour(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
+    if slot.borrow().is_none() {
+        spawn_worker(slot, dispatch.clone());
+    }
+    if let Some(worker) = slot.borrow().as_ref() {
+        let run_id = state.next_run_id;
+        worker.post(&ToWorker::Run(crate::intro::request(run_id)));
+        dispatch.emit(Action::IntroStarted { run_id });
+    }
+}
+
 /// Cancels a run: the worker is terminated mid-run and a fresh one started.
 fn cancel_run(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
     if !state.is_running() {
@@ -255,6 +268,14 @@ pub fn App() -> Html {
             browser::download(&file, "application/json", &(spec.to_json() + "\n"));
         })
     };
+    let on_tour = {
+        let (state, worker, dispatch) = (state.clone(), worker.clone(), dispatch.clone());
+        Callback::from(move |_| {
+            start_tour(&state, &worker, &dispatch);
+            // Bring the tour into view once it has rendered.
+            wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
+        })
+    };
     let on_download = Callback::from(|(name, mime, text): (String, String, String)| browser::download(&name, &mime, &text));
 
     let s: Rc<State> = Rc::new((*state).clone());
@@ -272,7 +293,10 @@ pub fn App() -> Html {
                     <a href="#results-panel">{ "3 Results" }</a>
                 </nav>
             </header>
-            <Intro />
+            <Intro {on_tour} touring={s.intro.as_ref().is_some_and(|i| i.error.is_none())} />
+            if let Some(intro) = &s.intro {
+                <crate::intro_view::Tour intro={intro.clone()} dispatch={dispatch.clone()} />
+            }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
             <main class="panels">
                 <ScenarioPanel state={s.clone()} dispatch={dispatch.clone()} {on_topology_file} {on_trace_file} {on_export_topology} />

@@ -18,6 +18,7 @@ pub mod charts;
 pub mod editor;
 pub mod eventlog;
 pub mod intro;
+pub mod intro_view;
 pub mod playback;
 pub mod playback_view;
 pub mod protocol;

@@ -665,7 +665,9 @@ impl Grid {
     /// label on small clusters, 7-pixel cells on the 2,048-GPU presets.
     pub fn new(topo: &Topology, max_width: f64) -> Grid {
         let n = topo.gpu_count();
-        let cell: f64 = if n <= 64 {
+        let cell: f64 = if n <= 32 {
+            34.0
+        } else if n <= 64 {
             26.0
         } else if n <= 512 {
             14.0
@@ -994,7 +996,7 @@ mod tests {
 
     #[test]
     fn the_grid_holds_every_gpu_and_finds_it_again() {
-        for (name, cell) in [("teaching", 26.0), ("n32g4", 14.0), ("oversub-2048", 7.0)] {
+        for (name, cell) in [("teaching", 34.0), ("n32g4", 14.0), ("oversub-2048", 7.0)] {
             let topo = resolve_topology_arg(name).unwrap();
             let grid = Grid::new(&topo, 900.0);
             assert_eq!(grid.cell, cell);

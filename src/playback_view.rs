@@ -110,7 +110,8 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <span class="hint" data-testid="event-hash" data-event-hash={outcome.result.event_hash.clone()}>
+                <span class="hint" data-testid="event-hash" data-event-hash={outcome.result.event_hash.clone()}
+                      data-playback-chars={outcome.result.playback.len().to_string()}>
                     { format!("{} events; event-log hash {} (FNV-1a, as `proxima run --events FILE` prints it)", outcome.result.event_count, outcome.result.event_hash) }
                 </span>
             </div>

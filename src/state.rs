@@ -224,6 +224,23 @@ pub struct Results {
     pub cancelled: bool,
 }
 
+/// The guided introduction: its runs (in the worker) and the step shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntroState {
+    pub run_id: u32,
+    pub step: usize,
+    pub outcomes: Vec<PolicyOutcome>,
+    /// What the runs did, once they all finished.
+    pub facts: Option<Rc<Vec<crate::intro::PolicyFacts>>>,
+    pub error: Option<String>,
+}
+
+impl IntroState {
+    pub fn is_ready(&self) -> bool {
+        self.facts.is_some()
+    }
+}
+
 /// Where a run is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunState {
@@ -268,6 +285,8 @@ pub struct State {
     pub next_run_id: u32,
     /// The last share link made, shown for copying.
     pub share_link: Option<String>,
+    /// The guided introduction, while it is open.
+    pub intro: Option<Rc<IntroState>>,
 }
 
 /// Everything that can happen to the state.
@@ -299,6 +318,10 @@ pub enum Action {
     Cancelled,
     /// Replace the scenario, e.g. from a share link or local storage, with a notice.
     Restore { scenario: SharedScenario, notice: Option<String> },
+    /// The page asked the worker for the introduction's runs with this id.
+    IntroStarted { run_id: u32 },
+    IntroStep(usize),
+    IntroClosed,
     /// The share button made this link.
     ShareLinkMade(String),
     Notice(String),
@@ -343,6 +366,7 @@ impl State {
             results: Rc::new(Results::default()),
             next_run_id: 1,
             share_link: None,
+            intro: None,
         };
         state.restore(scenario);
         // A fresh page has nothing to undo.
@@ -459,6 +483,7 @@ impl State {
             }
             Action::Worker(message) => self.on_worker(message),
             Action::WorkerCrashed(message) => {
+                self.intro_interrupted();
                 if let RunState::Running { .. } = self.run {
                     self.run = RunState::Idle;
                 }
@@ -466,6 +491,7 @@ impl State {
             }
             Action::Cancelled => {
                 if let RunState::Running { .. } = self.run {
+                    self.intro_interrupted();
                     self.run = RunState::Idle;
                     let mut results = (*self.results).clone();
                     results.cancelled = true;
@@ -477,6 +503,17 @@ impl State {
                 self.restore(&scenario);
                 self.notices.extend(notice);
             }
+            Action::IntroStarted { run_id } => {
+                self.next_run_id = self.next_run_id.max(run_id + 1);
+                self.intro = Some(Rc::new(IntroState { run_id, step: 0, outcomes: Vec::new(), facts: None, error: None }));
+            }
+            Action::IntroStep(step) => {
+                if let Some(intro) = &mut self.intro {
+                    let max = crate::intro::STEPS - 1;
+                    Rc::make_mut(intro).step = step.min(max);
+                }
+            }
+            Action::IntroClosed => self.intro = None,
             Action::ShareLinkMade(url) => self.share_link = Some(url),
             Action::Notice(text) => self.notices.push(text),
             Action::Error(text) => self.errors.push(text),
@@ -564,7 +601,49 @@ impl State {
         Ok(LoadedTrace { name: name.to_string(), text: Rc::from(text), preview: TracePreview::of(&trace) })
     }
 
+    /// Messages about the introduction's runs; true if `message` was one.
+    fn on_intro_message(&mut self, message: &FromWorker) -> bool {
+        let Some(intro) = &mut self.intro else { return false };
+        let id = intro.run_id;
+        let intro = Rc::make_mut(intro);
+        match message {
+            FromWorker::Progress { run_id, .. } => *run_id == id,
+            FromWorker::PolicyDone { run_id, result, .. } if *run_id == id => {
+                intro.outcomes.push(PolicyOutcome::new((**result).clone()));
+                true
+            }
+            FromWorker::Finished { run_id, .. } if *run_id == id => {
+                let results: Vec<PolicyResult> = intro.outcomes.iter().map(|o| o.result.clone()).collect();
+                match crate::intro::facts(&results) {
+                    Ok(f) => intro.facts = Some(Rc::new(f)),
+                    Err(e) => intro.error = Some(format!("The introduction's runs did not come out as expected: {e}")),
+                }
+                true
+            }
+            FromWorker::Failed { run_id, message } if *run_id == id => {
+                intro.error = Some(format!("The introduction could not run: {message}"));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The worker was stopped or crashed: an introduction still running is lost.
+    fn intro_interrupted(&mut self) {
+        if let Some(intro) = &mut self.intro {
+            if intro.facts.is_none() && intro.error.is_none() {
+                Rc::make_mut(intro).error = Some("The introduction was interrupted (the simulation worker was stopped); start it again.".into());
+            }
+        }
+    }
+
     fn on_worker(&mut self, message: FromWorker) {
+        if self.on_intro_message(&message) {
+            return;
+        }
+        if matches!(message, FromWorker::Panicked { .. }) {
+            self.intro_interrupted();
+        }
         let current = match &self.run {
             RunState::Running { run_id, .. } => Some(*run_id),
             RunState::Idle => None,

@@ -34,9 +34,17 @@ fn input_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
-/// A short explanation of why placement matters, and the keys.
+#[derive(Properties, PartialEq)]
+pub struct IntroProps {
+    /// Starts the guided introduction.
+    pub on_tour: Callback<()>,
+    /// The tour is already open (or running).
+    pub touring: bool,
+}
+
+/// A short explanation of why placement matters, the guided introduction, and the keys.
 #[component]
-pub fn Intro() -> Html {
+pub fn Intro(props: &IntroProps) -> Html {
     html! {
         <section class="intro" aria-labelledby="intro-title">
             <h2 id="intro-title">{ "Why placement matters" }</h2>
@@ -53,6 +61,11 @@ pub fn Intro() -> Html {
                 { " (arXiv:2401.16492) also lets a sensitive job wait a bounded time for a tight placement, \
                    preempts less sensitive jobs to make room, and tunes its wait timers as it runs. \
                    Pick a cluster and a trace, run two policies, and compare job completion times." }
+            </p>
+            <p>
+                <button type="button" class="primary" data-testid="intro-button" disabled={props.touring}
+                        onclick={props.on_tour.reform(|_| ())}>{ "Take the guided tour" }</button>
+                { " Five short steps on a 16-GPU cluster: a job waits for a better placement and finishes sooner; a timer too short; the auto-tuner finding a good one." }
             </p>
             <details class="keys">
                 <summary>{ "Keyboard" }</summary>
@@ -447,6 +460,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                         { for SUMMARY_COLUMNS.iter().map(|(_, h)| html! { <th scope="col">{ *h }</th> }) }
                         <th scope="col">{ "mean JCT vs first" }</th>
                         <th scope="col">{ "run time in the worker (ms)" }</th>
+                        <th scope="col"><abbr title="FNV-1a over every event of the run, as `proxima run --events FILE` prints it: equal hashes, equal runs">{ "event-log hash" }</abbr></th>
                     </tr></thead>
                     <tbody>{ for outcomes.iter().map(|o| {
                         let ratio = match (o.number("avg_jct_s"), first.as_ref().and_then(|f| f.number("avg_jct_s"))) {
@@ -462,6 +476,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                                 }) }
                                 <td>{ ratio }</td>
                                 <td data-elapsed-ms={format!("{:.1}", o.result.elapsed_ms)}>{ human(o.result.elapsed_ms) }</td>
+                                <td class="hash" data-event-hash={o.result.event_hash.clone()} title={format!("{} events", o.result.event_count)}><code>{ o.result.event_hash.clone() }</code></td>
                             </tr>
                         }
                     }) }</tbody>
@@ -474,7 +489,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             }
             <details class="export">
                 <summary data-testid="export-button">{ "Export…" }</summary>
-                <p class="hint">{ "The same files as `proxima compare --out DIR` writes, byte for byte; downloads are made in the browser." }</p>
+                <p class="hint">{ "The same files as `proxima compare --out DIR` writes, byte for byte, plus each run's event-log hash (which `proxima run --events FILE` prints); downloads are made in the browser." }</p>
                 <ul>
                     if let Some(text) = &r.compare_json {
                         <li><button type="button" data-export="compare.json" onclick={dl("compare.json".into(), "application/json", text.clone())}>{ "compare.json" }</button>{ " all policies' summaries" }</li>
@@ -487,6 +502,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                                 <button type="button" data-export={format!("{dir}/summary.json")} onclick={dl(format!("{dir}-summary.json"), "application/json", o.result.summary_json.clone())}>{ "summary.json" }</button>
                                 <button type="button" data-export={format!("{dir}/jobs.csv")} onclick={dl(format!("{dir}-jobs.csv"), "text/csv", o.result.jobs_csv.clone())}>{ "jobs.csv" }</button>
                                 <button type="button" data-export={format!("{dir}/timeseries.csv")} onclick={dl(format!("{dir}-timeseries.csv"), "text/csv", o.result.timeseries_csv.clone())}>{ "timeseries.csv" }</button>
+                                <button type="button" data-export={format!("{dir}/event-hash.json")} onclick={dl(format!("{dir}-event-hash.json"), "application/json", event_hash_json(&o.result))}>{ "event-hash.json" }</button>
                             </li>
                         }
                     }) }
@@ -519,4 +535,16 @@ pub fn PlaybackSection(props: &PlaybackSectionProps) -> Html {
             <crate::playback_view::PlaybackPanel results={props.results.clone()} />
         </section>
     }
+}
+
+/// `event-hash.json`: a run's event count and event-log hash, to compare with
+/// `proxima run --events FILE` (which prints them) or another machine's run.
+pub fn event_hash_json(r: &crate::protocol::PolicyResult) -> String {
+    let doc = serde_json::json!({
+        "policy": r.policy,
+        "events": r.event_count,
+        "event_log_fnv1a64": r.event_hash,
+        "definition": "FNV-1a (64 bits) over the lines \"TIME_US EVENT_JSON\\n\" of every event, in order",
+    });
+    serde_json::to_string_pretty(&doc).expect("serialises") + "\n"
 }

@@ -16,6 +16,10 @@ use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Part 2: the topology editor, playback and the guided introduction.
+#[path = "browser/part2.rs"]
+mod part2;
+
 /// Mounts the app into a fresh `<div>` of the test page and lets yew render it.
 async fn mount_app() -> Element {
     let document = web_sys::window().unwrap().document().unwrap();

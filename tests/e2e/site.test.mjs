@@ -6,44 +6,27 @@
 // Run: node --test tests/e2e/*.test.mjs   (scripts/test.sh builds dist/ first)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
 import { serveDirectory } from './static-server.mjs';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = resolve(process.env.PROXIMA_DIST ?? join(repoRoot, 'dist'));
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-// Headless Chromium as root, with nothing of its own reaching out to the network.
-// Playwright adds --headless and --no-sandbox itself and gives every launch a fresh,
-// temporary --user-data-dir.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import {
+  checkClean, choosePolicies, cliBinary, dist, exported, launchBrowser, openPage as openPageIn, readSummaryTable, runAndWait, waitForApp,
+} from './harness.mjs';
 
 let browser;
 const servers = [];
 let tempDir;
 
 before(async () => {
-  assert.ok(
-    existsSync(join(dist, 'index.html')),
-    `${dist}/index.html is missing: run \`trunk build --release\` first (scripts/test.sh does)`,
-  );
-  browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
 });
+
+/** Opens `url` in a fresh context of this file's browser (see harness.mjs). */
+function openPage(url, origin, context = null) {
+  return openPageIn(browser, url, origin, context);
+}
 
 after(async () => {
   await browser?.close();
@@ -56,58 +39,6 @@ async function serve(root) {
   const server = await serveDirectory(root);
   servers.push(server);
   return server;
-}
-
-/**
- * Opens `url` in a fresh browser context and records everything the page does: every
- * request (requests to any other origin than `origin` are also blocked, so a failing
- * test sends nothing out), failed requests, console errors (a CSP violation is one),
- * uncaught exceptions.
- */
-async function openPage(url, origin, context = null) {
-  context ??= await browser.newContext({ acceptDownloads: true });
-  const record = { requests: [], failed: [], consoleErrors: [], pageErrors: [], responses: [] };
-  context.on('request', (req) => record.requests.push(req.url()));
-  context.on('requestfailed', (req) => record.failed.push(`${req.url()}: ${req.failure()?.errorText}`));
-  context.on('response', (res) => record.responses.push(res));
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === origin ? route.continue() : route.abort('blockedbyclient'),
-  );
-  const page = await context.newPage();
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') record.consoleErrors.push(msg.text());
-  });
-  page.on('pageerror', (err) => record.pageErrors.push(String(err)));
-  await page.goto(url);
-  return { context, page, record };
-}
-
-/** Waits for the app to start, saying why it did not if it does not. */
-async function waitForApp({ page, record }) {
-  // The button only exists once the wasm module has loaded and yew has rendered.
-  const run = page.getByTestId('run-button');
-  await run.waitFor({ state: 'visible', timeout: 30_000 }).catch((err) => {
-    // Say why the app did not start: a blocked script shows up as a console error.
-    throw new Error(
-      `${err.message}\nconsole errors: ${JSON.stringify(record.consoleErrors)}` +
-        `\npage errors: ${JSON.stringify(record.pageErrors)}\nfailed requests: ${JSON.stringify(record.failed)}`,
-    );
-  });
-  return run;
-}
-
-/**
- * What every test checks at its end: nothing left the local server, nothing outside the
- * site's own directory was asked for (every URL in the site is relative), and nothing
- * failed or was reported as an error (CSP violations show up as console errors).
- */
-function checkClean(record, { origin, prefix }) {
-  assert.ok(record.requests.length >= 3, `too few requests recorded: ${record.requests}`);
-  const outside = record.requests.filter((u) => !u.startsWith(`${origin}${prefix}`));
-  assert.deepEqual(outside, [], `requests outside ${origin}${prefix}`);
-  assert.deepEqual(record.failed, [], 'failed requests');
-  assert.deepEqual(record.pageErrors, [], 'uncaught errors in the page');
-  assert.deepEqual(record.consoleErrors, [], 'console errors (CSP violations show up here)');
 }
 
 /** The checks shared by every way of serving the site. */
@@ -132,56 +63,6 @@ async function checkApp(opened, where) {
     assert.equal(r.headers()['content-type'], 'application/wasm');
   }
   checkClean(record, where);
-}
-
-/** Presses Run and waits until the summary table has `rows` rows and the run is over. */
-async function runAndWait(page, rows, timeout = 60_000) {
-  await page.getByTestId('run-button').click();
-  await page.getByTestId('summary-table').locator('tbody tr').nth(rows - 1).waitFor({ timeout });
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
-}
-
-/** Ticks exactly these policies in the policy list. */
-async function choosePolicies(page, wanted) {
-  const boxes = page.getByTestId('policy-select').locator('input[type=checkbox]');
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const box = boxes.nth(i);
-    const value = await box.getAttribute('value');
-    if ((await box.isChecked()) !== wanted.includes(value)) await box.click();
-  }
-}
-
-/** The summary table as {policy: {metric: number}}. */
-async function readSummaryTable(page) {
-  return page.getByTestId('summary-table').evaluate((table) => {
-    const out = {};
-    for (const row of table.querySelectorAll('tbody tr')) {
-      const cells = {};
-      for (const td of row.querySelectorAll('td[data-metric]')) cells[td.dataset.metric] = Number(td.textContent);
-      out[row.dataset.policy] = cells;
-    }
-    return out;
-  });
-}
-
-/** Downloads the export named `which` (its data-export) and returns its text. */
-async function exported(page, which) {
-  const summary = page.getByTestId('export-button');
-  const details = summary.locator('xpath=..');
-  if (!(await details.evaluate((d) => d.open))) await summary.click();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.locator(`[data-export="${which}"]`).click(),
-  ]);
-  return readFile(await download.path(), 'utf8');
-}
-
-/** The CLI binary: `cargo test --workspace` (step 1 of scripts/test.sh) builds it fresh. */
-function cliBinary() {
-  const candidates = [process.env.PROXIMA_CLI, join(repoRoot, 'target/debug/proxima'), join(repoRoot, 'target/release/proxima')];
-  const found = candidates.find((c) => c && existsSync(c));
-  assert.ok(found, 'no proxima binary: run `cargo build -p proxima-cli` (scripts/test.sh does) or set PROXIMA_CLI');
-  return found;
 }
 
 describe('the built site', () => {
