@@ -14,7 +14,7 @@ pub fn run_with_progress(sim: &mut Simulation, label: &str) -> Summary {
     while sim.step().is_some() {
         steps += 1;
         // Reading the clock every step would cost more than many steps.
-        if show && steps % 4096 == 0 && started.elapsed() > Duration::from_secs(1) {
+        if show && steps.is_multiple_of(4096) && started.elapsed() > Duration::from_secs(1) {
             let due = last_draw.is_none_or(|t| t.elapsed() > Duration::from_millis(100));
             if due {
                 draw(sim, label);

@@ -207,7 +207,7 @@ impl Catalog {
     pub fn lookup(&self, name: &str) -> Option<ModelId> {
         let wanted = name.trim().to_ascii_lowercase();
         self.models().find_map(|(id, m)| {
-            let hit = m.name == wanted || m.aliases.iter().any(|a| *a == wanted);
+            let hit = m.name == wanted || m.aliases.contains(&wanted);
             hit.then_some(id)
         })
     }

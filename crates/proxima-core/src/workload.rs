@@ -115,7 +115,8 @@ pub struct WorkloadOptions {
 }
 
 /// The stream of [`Rng::for_item`] used for model assignment.
-const MODEL_STREAM: u64 = 0x6d6f_6465_6c;
+/// ("model" in ASCII.)
+const MODEL_STREAM: u64 = 0x6d_6f64_656c;
 
 /// The tightest placement of `n` GPUs on an empty cluster, with its shape: the reference
 /// against which slowdowns and communication overhead are measured. Cached per GPU count.
