@@ -1085,6 +1085,10 @@ const MARGIN: f64 = 12.0;
 /// Space between separate pieces of a cluster with problems.
 const PIECE_GAP: f64 = 48.0;
 const GPUS_PER_ROW: u32 = 8;
+/// The most GPU cells the drawing holds; further servers are drawn as boxes.
+pub const MAX_GPU_CELLS: u32 = 4096;
+/// A server with more GPUs than this is drawn as a box with its count.
+pub const MAX_GPUS_PER_SERVER_DRAWN: u32 = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoxKind {
@@ -1183,7 +1187,29 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
             }
         }
     }
-    let collapsed = |v: usize| ed.collapsed.contains(g.names[v]);
+    // Servers drawn without their GPUs whatever users asked: ones with more GPUs than a
+    // box can hold, and all servers past the first MAX_GPU_CELLS GPUs drawn, so that
+    // unfolding a huge cluster never floods the page with elements.
+    let mut too_big = vec![false; n];
+    {
+        let mut budget = MAX_GPU_CELLS as u64;
+        let mut stack: Vec<usize> = g.roots.iter().rev().copied().collect();
+        while let Some(v) = stack.pop() {
+            if ed.collapsed.contains(g.names[v]) {
+                continue;
+            }
+            if g.is_server[v] {
+                let cells = g.gpus[v] as u64;
+                if g.gpus[v] > MAX_GPUS_PER_SERVER_DRAWN || cells > budget {
+                    too_big[v] = true;
+                } else {
+                    budget -= cells;
+                }
+            }
+            stack.extend(g.children[v].iter().rev());
+        }
+    }
+    let collapsed = |v: usize| too_big[v] || ed.collapsed.contains(g.names[v]);
     let max_height = g.roots.iter().map(|&r| g.height[r]).max().unwrap_or(1);
     let y_of = |v: usize| MARGIN + (max_height - g.height[v]) as f64 * ROW;
     let leaf_h = |v: usize| -> f64 {
@@ -1272,7 +1298,10 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
         let gpus_below = gpus_below(&g, v);
         let role = spec.switches.iter().find(|s| s.id == id).and_then(|s| s.role.clone());
         let (label, title) = match kind {
-            BoxKind::Server => (id.clone(), format!("server {id}: {} GPUs", g.gpus[v])),
+            BoxKind::Server => {
+                let nvlink = spec.servers.iter().find(|s| s.id == id).map(|s| gbps_label(s.nvlink_gbps)).unwrap_or_default();
+                (id.clone(), format!("server {id}: {} GPUs in one NVLink/NVSwitch domain, {nvlink} per GPU", g.gpus[v]))
+            }
             BoxKind::CollapsedServer => (format!("{} GPUs", g.gpus[v]), format!("server {id}: {} GPUs (collapsed)", g.gpus[v])),
             BoxKind::CollapsedSwitch => (
                 format!("{id}: {servers_below}×{}", if servers_below > 0 { gpus_below / servers_below as u64 } else { 0 }),
@@ -1369,6 +1398,10 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
         if spec.links.len() == 1 { "" } else { "s" },
         if folded > 0 { format!("; {folded} collapsed (press C or double-click to expand)") } else { String::new() }
     );
+    let auto = too_big.iter().filter(|&&b| b).count();
+    if auto > 0 {
+        d.caption += &format!(" {auto} server{} drawn without GPUs to keep the page quick.", if auto == 1 { "" } else { "s" });
+    }
     d
 }
 
@@ -1644,6 +1677,19 @@ mod tests {
         let d = layout(&ed);
         assert_eq!(d.links.iter().filter(|l| l.off_tree).count(), 1, "one link is drawn off the tree");
         assert!(d.links.iter().any(|l| l.problem.as_deref().is_some_and(|p| p.contains("closes a cycle"))));
+    }
+
+    #[test]
+    fn huge_servers_and_clusters_never_flood_the_drawing() {
+        let ed = run(editor("teaching"), [select("r0s0"), EditAction::Set { field: Field::ServerGpus("r0s0".into()), value: "1000000".into() }]);
+        assert!(ed.problems.is_empty(), "{:?}", ed.problems);
+        let d = layout(&ed);
+        assert_eq!(d.gpus.len(), 12, "the big server is a box");
+        assert_eq!(d.nodes.iter().find(|b| b.id == "r0s0").unwrap().kind, BoxKind::CollapsedServer);
+        let big = Editor::new(TopologyChoice::Parametric("racks=40,servers=32,gpus=8".into()), Rc::new(resolve_topology_arg("racks=40,servers=32,gpus=8").unwrap()));
+        let d = layout(&run(big, [EditAction::CollapseAll(false)]));
+        assert_eq!(d.gpus.len() as u32, MAX_GPU_CELLS);
+        assert!(d.caption.contains("drawn without GPUs"), "{}", d.caption);
     }
 
     #[test]

@@ -29,6 +29,16 @@ pub mod views;
 
 pub use app::App;
 
+/// An `Rc` compared by identity rather than by value: for memo and effect dependencies
+/// whose values are large (a cluster, a frame of playback) and only ever replaced.
+pub struct Same<T>(pub std::rc::Rc<T>);
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// A panic's message and place, for the page and the worker to report.
 pub fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
     let payload = info.payload();

@@ -163,7 +163,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     };
     let pb = player.playback.clone();
     let frame = player.frame.clone();
-    let grid = use_memo(pb.topo.clone(), |t| Grid::new(t, GRID_WIDTH));
+    let grid = use_memo(crate::Same(pb.topo.clone()), |t| Grid::new(&t.0, GRID_WIDTH));
     let canvas_ref = use_node_ref();
     let root_ref = use_node_ref();
     let stats = use_mut_ref(FrameStats::default);
@@ -194,9 +194,9 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         let pb = pb.clone();
         let stats = stats.clone();
         let selected = player.selected;
-        use_effect_with((frame.clone(), selected), move |(frame, selected)| {
+        use_effect_with((crate::Same(frame.clone()), selected), move |(frame, selected)| {
             if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                draw(&canvas, &grid, &pb, frame, *selected);
+                draw(&canvas, &grid, &pb, &frame.0, *selected);
             }
             let now = browser::now_ms();
             let mut s = stats.borrow_mut();
@@ -258,10 +258,12 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         let d = player.dispatcher();
         let end = player.end_s();
         Callback::from(move |e: KeyboardEvent| {
-            let in_field = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+            let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+            // A focused button answers Space itself.
+            if tag == "BUTTON" && e.key() == " " {
+                return;
+            }
             let action = match e.key().as_str() {
                 " " | "k" if !in_field => Some(PlayerAction::TogglePlay),
                 "." | "ArrowRight" if !in_field => Some(PlayerAction::StepNext),
@@ -352,6 +354,10 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                     <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} />
                     <section class="queue" aria-label="Waiting jobs">
                         <h4>{ format!("Queue ({})", frame.queue.len()) }</h4>
+                        if !frame.timers.is_empty() {
+                            <p class="hint" data-testid="timers-now">{ format!("Delay timers now: {}.", frame.timers.iter().enumerate()
+                                .map(|(t, v)| format!("{} {:.0} s", topo.tier_name(proxima_core::topology::Tier(t as u8)), v)).collect::<Vec<_>>().join(", ")) }</p>
+                        }
                         if frame.queue.is_empty() {
                             <p class="hint">{ "Nobody waits." }</p>
                         }

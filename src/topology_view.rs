@@ -119,7 +119,7 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
 
     let drawing: Rc<Drawing> = {
         let drag = (*drag).clone();
-        use_memo((ed.clone(), drag), |(ed, drag)| layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
+        use_memo((crate::Same(ed.clone()), drag), |(ed, drag)| layout_with_drag(&ed.0, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
     };
 
     // Fit the drawing to the viewport for a new cluster (and on the first render), not
@@ -256,7 +256,12 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                 .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-            if in_field || e.alt_key() {
+            // A focused button answers Enter and Space itself.
+            let on_button = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| el.tag_name() == "BUTTON");
+            if in_field || e.alt_key() || (on_button && matches!(e.key().as_str(), "Enter" | " ")) {
                 return;
             }
             let ctrl = e.ctrl_key() || e.meta_key();

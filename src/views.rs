@@ -74,6 +74,8 @@ pub fn Intro(props: &IntroProps) -> Html {
                     <dt><kbd>{ "Esc" }</kbd></dt><dd>{ "cancel the run" }</dd>
                     <dt><kbd>{ "1" }</kbd>{ ", " }<kbd>{ "2" }</kbd>{ ", " }<kbd>{ "3" }</kbd></dt><dd>{ "go to the scenario, run or results panel" }</dd>
                     <dt><kbd>{ "Tab" }</kbd></dt><dd>{ "move between controls; Enter or Space to press buttons" }</dd>
+                    <dt>{ "In the cluster editor" }</dt><dd>{ "arrows select, Shift+arrows move; a add rack, s server, g GPU, w switch, l link; Delete; c fold; Ctrl+Z undo, Ctrl+Y redo; + − 0 zoom (the editor's own list has them all)" }</dd>
+                    <dt>{ "In the playback" }</dt><dd>{ "Space play or pause; ← → previous or next event; Home, End; Esc clears the selected job" }</dd>
                 </dl>
                 <p>{ "Single-letter keys work when the focus is not in a text field." }</p>
             </details>
