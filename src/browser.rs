@@ -213,17 +213,20 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// The animation loop's callback, shared with itself so that it can re-arm.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
 /// Calls `frame` with the time in milliseconds on every animation frame until dropped.
 pub struct AnimationLoop {
     handle: Rc<Cell<Option<i32>>>,
     // Kept alive while the loop runs; the closure re-arms itself through it.
-    _callback: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>,
+    _callback: FrameCallback,
 }
 
 impl AnimationLoop {
     pub fn start(mut frame: impl FnMut(f64) + 'static) -> AnimationLoop {
         let handle = Rc::new(Cell::new(None));
-        let callback: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+        let callback: FrameCallback = Rc::new(RefCell::new(None));
         let again = callback.clone();
         let h = handle.clone();
         *callback.borrow_mut() = Some(Closure::new(move |t: f64| {

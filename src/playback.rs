@@ -146,7 +146,7 @@ impl Playback {
             }
             playback.apply(&mut frame, i);
         }
-        if n % every == 0 {
+        if n.is_multiple_of(every) {
             playback.checkpoints.push(frame);
         }
         // Per job, its events (a counting sort by job).
@@ -341,7 +341,7 @@ impl Playback {
                     SimEvent::Waiting { reason: Reason::WaitingForTier { wanted, left_s, .. }, .. } => {
                         let elapsed = frame.time_us.saturating_sub(self.log.times[w as usize]) as f64 / 1e6;
                         let left = left_s - elapsed;
-                        (left > 0.0).then(|| Countdown { job, wanted: *wanted, left_s: left, total_s: *left_s })
+                        (left > 0.0).then_some(Countdown { job, wanted: *wanted, left_s: left, total_s: *left_s })
                     }
                     _ => None,
                 }

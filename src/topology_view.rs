@@ -147,6 +147,28 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
 
     let viewport_width = move |svg: &NodeRef| svg.cast::<web_sys::Element>().map(|e| e.client_width() as f64).unwrap_or(600.0);
 
+    // Keep the selection in view: keyboard users walk the tree with the arrows, and the
+    // drawing pans to follow them (on big clusters the selection is often off screen).
+    {
+        let (view, svg_ref, d) = (view.clone(), svg_ref.clone(), drawing.clone());
+        use_effect_with(ed.selection.clone(), move |selection| {
+            let Some(sel) = selection else { return };
+            let point = match sel {
+                Element::Node(id) => d.nodes.iter().find(|b| b.id == *id).map(|b| (b.x + b.w / 2.0, b.y + b.h / 2.0)),
+                Element::Gpu(server, k) => d.gpus.iter().find(|g| g.server == *server && g.index == *k).map(|g| (g.x, g.y)),
+                Element::Link(i) => d.links.iter().find(|l| l.index == *i).map(|l| ((l.x1 + l.x2) / 2.0, (l.y1 + l.y2) / 2.0)),
+            };
+            let Some((x, y)) = point else { return };
+            let width = viewport_width(&svg_ref);
+            let v = *view;
+            let (sx, sy) = (x * v.k + v.tx, y * v.k + v.ty);
+            let margin = 24.0;
+            if sx < margin || sx > width - margin || sy < margin || sy > VIEW_H - margin {
+                view.set(View { tx: width / 2.0 - x * v.k, ty: VIEW_H / 2.0 - y * v.k, ..v });
+            }
+        });
+    }
+
     let on_pointer_down = {
         let (press, view, svg_ref, last_hit) = (press.clone(), view.clone(), svg_ref.clone(), last_hit.clone());
         Callback::from(move |e: PointerEvent| {
