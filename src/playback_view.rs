@@ -238,6 +238,14 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             }
         })
     };
+    let on_find_job = {
+        let d = player.dispatcher();
+        let jobs = pb.log.jobs.len() as u32;
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            d.dispatch(PlayerAction::Select(v.trim().parse::<u32>().ok().filter(|&j| j < jobs)));
+        })
+    };
     let on_canvas_click = {
         let d = player.dispatcher();
         let grid = grid.clone();
@@ -325,6 +333,10 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                     </select>
                 </label>
                 <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(t), clock(end)) }</span>
+                <label class="find-job">{ "Job # " }
+                    <input type="number" min="0" step="1" data-testid="find-job" onchange={on_find_job}
+                           value={player.selected.map(|j| j.to_string()).unwrap_or_default()} aria-label="Select a job by number" />
+                </label>
             </div>
             <div class="timeline">
                 <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"

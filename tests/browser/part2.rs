@@ -295,7 +295,13 @@ async fn the_player_steps_shows_delay_timers_and_plays() {
     let timer = q(&root, "[data-testid=delay-timer]");
     assert_eq!(timer.get_attribute("data-job").as_deref(), Some("4"));
     assert_eq!(timer.get_attribute("data-left-s").as_deref(), Some("300.0"));
-    // Select it: its details give the scheduler's reason.
+    // Select it (by its number, as a keyboard user would, and by its chip in the queue):
+    // its details give the scheduler's reason.
+    let find: HtmlInputElement = q(&root, "[data-testid=find-job]").unchecked_into();
+    find.set_value("4");
+    find.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    yew::scheduler::flush().await;
+    assert_eq!(q(&root, "[data-testid=job-details]").get_attribute("data-job").as_deref(), Some("4"));
     click(&root, ".queue .job-chip").await;
     let details = q(&root, "[data-testid=job-details]").text_content().unwrap();
     assert!(details.contains("waiting for a server-local placement, timer 300 s left; best now: cluster"), "{details}");
