@@ -509,47 +509,16 @@ impl Reader<'_> {
     }
 }
 
-// -- base64 (RFC 4648, standard alphabet, padded) -----------------------------------------
+// -- text form ----------------------------------------------------------------------------
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
+/// The log as text for the worker's JSON message: the core's base64url, which needs no
+/// escaping in JSON either.
 pub fn base64_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    proxima_core::base64url::encode(bytes)
 }
 
 pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let text = text.trim_end_matches('=').as_bytes();
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for &c in text {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return Err("the playback log is not base64".into()),
-        };
-        acc = (acc << 6) | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Ok(out)
+    proxima_core::base64url::decode(text).map_err(|e| format!("the playback log is not base64url: {e}"))
 }
 
 #[cfg(test)]
@@ -698,7 +667,7 @@ mod tests {
             assert_eq!(base64_decode(&base64_encode(&bytes)).unwrap(), bytes);
         }
         assert_eq!(base64_encode(b"Man"), "TWFu");
-        assert_eq!(base64_encode(b"Ma"), "TWE=");
+        assert_eq!(base64_encode(b"Ma"), "TWE");
     }
 
     #[test]

@@ -907,18 +907,9 @@ pub fn startup(link: Option<&str>, saved: Option<&str>) -> State {
     }
 }
 
-/// A file-name-safe form of a policy spec, as the CLI names its result directories:
-/// `dally:preempt=off` becomes `dally_preempt-off`.
-pub fn slug(policy: &str) -> String {
-    policy
-        .chars()
-        .map(|c| match c {
-            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '.' => c,
-            '=' => '-',
-            _ => '_',
-        })
-        .collect()
-}
+/// A file-name-safe form of a policy spec (or a cluster's name), as the CLI names its
+/// result directories.
+pub use proxima_core::metrics::result_dir_name as slug;
 
 #[cfg(test)]
 mod tests {

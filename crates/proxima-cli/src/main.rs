@@ -206,7 +206,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
                 let summary = progress::run_with_progress(&mut sim, p);
                 if let Some(dir) = &out {
-                    let sub = format!("{dir}/{}", output::slug(p));
+                    let sub = format!("{dir}/{}", output::result_dir_name(p));
                     output::write_run(&sub, &sim, &summary).map_err(Failure::Io)?;
                 }
                 summaries.push(summary);

@@ -4,24 +4,13 @@ use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
 use std::io::{BufWriter, Write};
 use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
+pub use proxima_core::metrics::result_dir_name;
 use proxima_core::time::SimTime;
 use proxima_core::topology::Topology;
 use std::fs;
 
 /// Buckets in `timeseries.csv`: enough for a smooth chart, small enough to open anywhere.
 const TIMESERIES_BUCKETS: u32 = 500;
-
-/// A directory name for a policy spec: `dally:preempt=off` becomes `dally_preempt-off`.
-pub fn slug(policy: &str) -> String {
-    policy
-        .chars()
-        .map(|c| match c {
-            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '.' => c,
-            '=' => '-',
-            _ => '_',
-        })
-        .collect()
-}
 
 pub fn write_run(dir: &str, sim: &Simulation, summary: &Summary) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;

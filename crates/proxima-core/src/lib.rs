@@ -6,6 +6,7 @@
 //! reproducible bit for bit, natively and in WebAssembly. See `ARCHITECTURE.md`.
 
 pub mod calibrate;
+pub mod base64url;
 pub mod cluster;
 pub mod comm;
 pub mod engine;

@@ -210,6 +210,20 @@ impl Summary {
     }
 }
 
+/// The file-name-safe form of a policy spec that names a run's result directory (the CLI's
+/// `compare --out DIR/<name>/`, the app's exports): `dally:preempt=off` becomes
+/// `dally_preempt-off`.
+pub fn result_dir_name(policy: &str) -> String {
+    policy
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '.' => c,
+            '=' => '-',
+            _ => '_',
+        })
+        .collect()
+}
+
 /// `jobs.csv`: one row a job.
 pub fn jobs_csv(scenario: &Scenario, runs: &[JobRun]) -> String {
     let topo = &scenario.topology;
@@ -285,6 +299,12 @@ pub fn timeseries_csv(timeline: &Timeline, end: SimTime, gpus: u32, buckets: u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn result_directories_are_file_name_safe() {
+        assert_eq!(result_dir_name("dally:preempt=off,autotune=off"), "dally_preempt-off_autotune-off");
+        assert_eq!(result_dir_name("dally:timers=30/15"), "dally_timers-30_15");
+    }
 
     #[test]
     fn nearest_rank_percentiles() {

@@ -18,6 +18,7 @@
 //! The codec is pure and total: [`decode`] returns an error for any input, never panics,
 //! and `decode(&encode(s)) == Ok(s)` for every scenario `decode` returns.
 
+use crate::base64url::Base64Error;
 use crate::error::InputError;
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
@@ -227,56 +228,23 @@ fn fnv1a32(bytes: &[u8]) -> u32 {
     hash
 }
 
-const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Base64url without padding (RFC 4648 §5): only characters that need no escaping in a URL.
+/// Base64url as share codes use it ([`crate::base64url`]).
 pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        // A chunk of k bytes gives k + 1 characters.
-        for i in 0..=chunk.len() {
-            out.push(BASE64URL[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
+    crate::base64url::encode(bytes)
 }
 
-/// The inverse of [`base64url_encode`]. Padding (`=`) is accepted at the end, since some
-/// tools add it; anything else outside the alphabet is an error naming its position.
+/// The inverse of [`base64url_encode`], with errors that speak of links.
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, InputError> {
-    let text = text.trim_end_matches('=');
-    if text.len() % 4 == 1 {
-        return Err(share_error("the code has a stray character at its end: the link was cut off or changed"));
-    }
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for (i, c) in text.char_indices() {
-        let v = match c {
-            'A'..='Z' => c as u32 - 'A' as u32,
-            'a'..='z' => c as u32 - 'a' as u32 + 26,
-            '0'..='9' => c as u32 - '0' as u32 + 52,
-            '-' => 62,
-            '_' => 63,
-            _ => {
-                let shown: String = c.escape_default().collect();
-                return Err(share_error(format!(
-                    "character {} of the code ('{shown}') cannot appear in a share code: the link was changed",
-                    i + 1
-                )));
-            }
-        };
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
+    crate::base64url::decode(text).map_err(|e| match e {
+        Base64Error::StrayEnd => share_error("the code has a stray character at its end: the link was cut off or changed"),
+        Base64Error::BadCharacter { position, character } => {
+            let shown: String = character.escape_default().collect();
+            share_error(format!(
+                "character {} of the code ('{shown}') cannot appear in a share code: the link was changed",
+                position + 1
+            ))
         }
-    }
-    Ok(out)
+    })
 }
 
 #[cfg(test)]
