@@ -111,6 +111,8 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
             times.sort_by(f64::total_cmp);
             let median = times[times.len() / 2];
             let min = times[0];
+            let jobs_per_s = jobs as f64 / median;
+            let events_per_s = events as f64 / median;
             println!(
                 "{:<26} {:>9} {:>6} {:>10} {:>9.3} {:>9.3} {:>11.0} {:>11.0} {:>8.2}",
                 c.name,
@@ -119,8 +121,8 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
                 events,
                 median,
                 min,
-                jobs as f64 / median,
-                events as f64 / median,
+                jobs_per_s,
+                events_per_s,
                 median * 1e6 / events.max(1) as f64
             );
             if let Some(w) = csv.as_deref_mut() {
@@ -134,8 +136,8 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
                     median,
                     min,
                     times[times.len() - 1],
-                    jobs as f64 / median,
-                    events as f64 / median,
+                    jobs_per_s,
+                    events_per_s,
                     setup_s
                 );
             }

@@ -1,7 +1,7 @@
 //! What a run measured: the summary (`summary.json`), the per-job table (`jobs.csv`) and
 //! the time series (`timeseries.csv`).
 //!
-//! Definitions (also in `docs/METRICS.md`):
+//! Definitions (also in the README's command-line section):
 //! - JCT: completion minus submission, over completed jobs. Percentiles are nearest-rank:
 //!   p-th = the ⌈p/100·n⌉-th smallest.
 //! - makespan: last completion minus first submission (which is time 0).

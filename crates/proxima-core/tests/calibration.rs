@@ -185,6 +185,14 @@ fn the_shared_fit_recovers_a_cluster_from_several_synthetic_models() {
 // The real measurements.
 // ---------------------------------------------------------------------------------------
 
+/// The measured tables with the catalogue's gradient size of each model.
+fn catalogue_data<'a>(tables: &'a [(&'static str, Vec<Sample>)], catalog: &Catalog) -> Vec<ModelData<'a>> {
+    tables
+        .iter()
+        .map(|(name, s)| ModelData { name, samples: s, grad_bytes: catalog.get(catalog.lookup(name).unwrap()).grad_bytes() })
+        .collect()
+}
+
 fn real_tables() -> Option<Vec<(&'static str, Vec<Sample>)>> {
     let mut out = Vec::new();
     for m in MODELS {
@@ -248,10 +256,7 @@ fn the_catalogue_holds_the_values_the_fit_gives() {
     // data change, this says which constant to update.
     let Some(tables) = real_tables() else { return };
     let catalog = Catalog::built_in();
-    let data: Vec<ModelData> = tables
-        .iter()
-        .map(|(name, s)| ModelData { name, samples: s, grad_bytes: catalog.get(catalog.lookup(name).unwrap()).grad_bytes() })
-        .collect();
+    let data = catalogue_data(&tables, &catalog);
     let fit = fit_shared(&data, Overlap::PerModel);
     assert!(rel(fit.intra_bytes_per_s, POLLUX_INTRA_BYTES_PER_S) < 1e-3, "B_intra {}", fit.intra_bytes_per_s);
     assert!(rel(fit.inter_bytes_per_s, POLLUX_INTER_BYTES_PER_S) < 1e-3, "B_inter {}", fit.inter_bytes_per_s);
@@ -282,10 +287,7 @@ fn each_file_calibrated_alone_meets_the_targets() {
 fn leave_one_model_out_meets_the_target() {
     let Some(tables) = real_tables() else { return };
     let catalog = Catalog::built_in();
-    let data: Vec<ModelData> = tables
-        .iter()
-        .map(|(name, s)| ModelData { name, samples: s, grad_bytes: catalog.get(catalog.lookup(name).unwrap()).grad_bytes() })
-        .collect();
+    let data = catalogue_data(&tables, &catalog);
     for (held, m) in leave_one_out(&data, &[0.6]).iter().zip(&data) {
         let errors = error_table(m.samples, &held.predictions);
         print_table("leave one model out:", &held.name, &errors);
