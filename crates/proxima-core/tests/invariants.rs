@@ -6,6 +6,7 @@
 //! - no GPU holds two jobs, and a job runs on exactly as many distinct GPUs as it asked for;
 //! - no job starts before it is submitted; simulated time never goes back;
 //! - a preempted job keeps its progress;
+//!
 //! and at the end:
 //! - every admissible job completed, every other one was rejected, none is left over;
 //! - work done equals work asked; JCT is at least the job's ideal run time.
