@@ -232,11 +232,6 @@ impl Simulation {
         self.observers.push(observer);
     }
 
-    /// Takes the observers back, e.g. to read what they collected.
-    pub fn take_observers(&mut self) -> Vec<Box<dyn Observer>> {
-        std::mem::take(&mut self.observers)
-    }
-
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }

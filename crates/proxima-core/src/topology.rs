@@ -863,19 +863,6 @@ impl Topology {
         &self.nodes_by_height[tier.0 as usize + 1]
     }
 
-    /// The node of height `tier + 1` that contains `gpu`, or the root if the tree is shallower
-    /// above this GPU (unbalanced trees).
-    pub fn ancestor_at(&self, gpu: GpuId, tier: Tier) -> NodeId {
-        let mut n = self.gpu_node(gpu);
-        while self.node(n).height < tier.0 + 1 {
-            match self.node(n).parent {
-                Some(p) => n = p,
-                None => break,
-            }
-        }
-        n
-    }
-
     /// The lowest node containing both nodes.
     pub fn common_ancestor(&self, a: NodeId, b: NodeId) -> NodeId {
         let (mut a, mut b) = (a, b);

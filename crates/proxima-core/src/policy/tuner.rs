@@ -127,10 +127,6 @@ impl TimerTuner {
         }
     }
 
-    pub fn samples(&self, tier: usize) -> usize {
-        self.waits[tier].len()
-    }
-
     /// Whether waits were recorded at `tier` since [`TimerTuner::mark_seen`].
     pub fn has_fresh(&self, tier: usize) -> bool {
         self.fresh[tier]
