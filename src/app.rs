@@ -142,7 +142,9 @@ fn focus_panel(id: &str) {
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| startup(browser::share_code_in_url().as_deref(), browser::storage_get(browser::STORAGE_KEY).as_deref()));
+    let state = use_reducer(|| {
+        startup(browser::share_code_in_url().as_deref(), browser::storage_get(browser::STORAGE_KEY).as_deref())
+    });
     let dispatch: Callback<Action> = {
         let state = state.clone();
         Callback::from(move |a| state.dispatch(a))
@@ -212,7 +214,10 @@ pub fn App() -> Html {
             let hash = Listener::new(&window, "hashchange", move |_| {
                 if let Some(code) = browser::share_code_in_url() {
                     match proxima_core::share::decode(&code) {
-                        Ok(scenario) => dispatch.emit(Action::Restore { scenario, notice: Some("Restored the scenario from the link.".into()) }),
+                        Ok(scenario) => dispatch.emit(Action::Restore {
+                            scenario,
+                            notice: Some("Restored the scenario from the link.".into()),
+                        }),
                         Err(e) => dispatch.emit(Action::Error(format!("This share link could not be read: {e}."))),
                     }
                 }
@@ -264,7 +269,10 @@ pub fn App() -> Html {
         Callback::from(move |_| {
             // The editor's description, so that work in progress with problems can be saved too.
             let spec = &state.editor.doc.spec;
-            let file = format!("{}.json", if spec.name.is_empty() { "topology".to_string() } else { crate::state::slug(&spec.name) });
+            let file = format!(
+                "{}.json",
+                if spec.name.is_empty() { "topology".to_string() } else { crate::state::slug(&spec.name) }
+            );
             browser::download(&file, "application/json", &(spec.to_json() + "\n"));
         })
     };
@@ -276,7 +284,8 @@ pub fn App() -> Html {
             wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
         })
     };
-    let on_download = Callback::from(|(name, mime, text): (String, String, String)| browser::download(&name, &mime, &text));
+    let on_download =
+        Callback::from(|(name, mime, text): (String, String, String)| browser::download(&name, &mime, &text));
 
     let s: Rc<State> = Rc::new((*state).clone());
     html! {

@@ -87,9 +87,13 @@ pub fn download(name: &str, mime: &str, text: &str) {
 
 /// The bytes of a file the user picked or dropped.
 pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
-    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
-        .await
-        .map_err(|e| format!("{}: cannot read the file: {}", file.name(), e.as_string().unwrap_or_else(|| "the browser refused".into())))?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.map_err(|e| {
+        format!(
+            "{}: cannot read the file: {}",
+            file.name(),
+            e.as_string().unwrap_or_else(|| "the browser refused".into())
+        )
+    })?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 

@@ -32,9 +32,15 @@ fn marker(i: usize, x: f64, y: f64) -> Html {
     match i % 6 {
         0 => html! { <circle class={class} cx={f(x)} cy={f(y)} r="3.5" /> },
         1 => html! { <rect class={class} x={f(x - 3.5)} y={f(y - 3.5)} width="7" height="7" /> },
-        2 => html! { <polygon class={class} points={format!("{},{} {},{} {},{}", f(x), f(y - 4.5), f(x - 4.0), f(y + 3.0), f(x + 4.0), f(y + 3.0))} /> },
-        3 => html! { <polygon class={class} points={format!("{},{} {},{} {},{} {},{}", f(x), f(y - 4.5), f(x + 4.5), f(y), f(x), f(y + 4.5), f(x - 4.5), f(y))} /> },
-        4 => html! { <path class={class} d={format!("M{} {}L{} {}M{} {}L{} {}", f(x - 4.0), f(y - 4.0), f(x + 4.0), f(y + 4.0), f(x - 4.0), f(y + 4.0), f(x + 4.0), f(y - 4.0))} /> },
+        2 => {
+            html! { <polygon class={class} points={format!("{},{} {},{} {},{}", f(x), f(y - 4.5), f(x - 4.0), f(y + 3.0), f(x + 4.0), f(y + 3.0))} /> }
+        }
+        3 => {
+            html! { <polygon class={class} points={format!("{},{} {},{} {},{} {},{}", f(x), f(y - 4.5), f(x + 4.5), f(y), f(x), f(y + 4.5), f(x - 4.5), f(y))} /> }
+        }
+        4 => {
+            html! { <path class={class} d={format!("M{} {}L{} {}M{} {}L{} {}", f(x - 4.0), f(y - 4.0), f(x + 4.0), f(y + 4.0), f(x - 4.0), f(y + 4.0), f(x + 4.0), f(y - 4.0))} /> }
+        }
         _ => html! { <rect class={class} x={f(x - 1.5)} y={f(y - 5.0)} width="3" height="10" /> },
     }
 }
@@ -114,7 +120,15 @@ impl Axis {
 }
 
 /// A line chart of several series, with a legend and axis labels.
-fn line_chart(series: &[Series], x_log: bool, x_label: &str, y_label: &str, x_fmt: fn(f64) -> String, y_fmt: fn(f64) -> String, y_max: Option<f64>) -> Html {
+fn line_chart(
+    series: &[Series],
+    x_log: bool,
+    x_label: &str,
+    y_label: &str,
+    x_fmt: fn(f64) -> String,
+    y_fmt: fn(f64) -> String,
+    y_max: Option<f64>,
+) -> Html {
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let (mut x_min, mut x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
     if !x_min.is_finite() {
@@ -126,7 +140,8 @@ fn line_chart(series: &[Series], x_log: bool, x_label: &str, y_label: &str, x_fm
     } else if x_max <= x_min {
         x_max = x_min + 1.0;
     }
-    let y_top = y_max.unwrap_or_else(|| series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max).max(1.0));
+    let y_top =
+        y_max.unwrap_or_else(|| series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max).max(1.0));
     let xa = Axis { min: x_min, max: x_max, log: x_log };
     let ya = Axis { min: 0.0, max: y_top, log: false };
     let px = |x: f64| xa.pos(x, LEFT, W - RIGHT);
@@ -204,7 +219,11 @@ fn quantile(cdf: &[(f64, f64)], q: f64) -> Option<f64> {
 /// JCT CDFs of every policy, overlaid.
 #[component]
 pub fn JctCdf(props: &OutcomesProps) -> Html {
-    let series: Vec<Series> = props.outcomes.iter().map(|o| Series { name: o.result.policy.clone(), points: o.result.jct_cdf.clone() }).collect();
+    let series: Vec<Series> = props
+        .outcomes
+        .iter()
+        .map(|o| Series { name: o.result.policy.clone(), points: o.result.jct_cdf.clone() })
+        .collect();
     let qs = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0];
     html! {
         <figure class="chart-figure" data-testid="jct-cdf">
@@ -227,24 +246,40 @@ pub fn JctCdf(props: &OutcomesProps) -> Html {
 /// Utilisation and queue length over time, one chart each.
 #[component]
 pub fn OverTime(props: &OutcomesProps) -> Html {
-    let util: Vec<Series> = props.outcomes.iter().map(|o| Series { name: o.result.policy.clone(), points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.2)).collect() }).collect();
-    let queue: Vec<Series> = props.outcomes.iter().map(|o| Series { name: o.result.policy.clone(), points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.3)).collect() }).collect();
+    let util: Vec<Series> = props
+        .outcomes
+        .iter()
+        .map(|o| Series {
+            name: o.result.policy.clone(),
+            points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.2)).collect(),
+        })
+        .collect();
+    let queue: Vec<Series> = props
+        .outcomes
+        .iter()
+        .map(|o| Series {
+            name: o.result.policy.clone(),
+            points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.3)).collect(),
+        })
+        .collect();
     // The tables show a dozen moments rather than every bucket.
     let end = props.outcomes.iter().filter_map(|o| o.result.timeline.last().map(|b| b.1)).fold(0.0, f64::max);
     let moments: Vec<f64> = (0..12).map(|i| end * (i as f64 + 0.5) / 12.0).collect();
     let at = |o: &PolicyOutcome, t: f64, pick: fn(&(f64, f64, f64, f64)) -> f64| -> String {
         o.result.timeline.iter().find(|b| b.0 <= t && t < b.1).map(|b| human(pick(b))).unwrap_or_else(|| "–".into())
     };
-    let table = |title: &str, pick: fn(&(f64, f64, f64, f64)) -> f64| html! {
-        <details>
-            <summary>{ format!("Table: {title}") }</summary>
-            <table class="data">
-                <thead><tr><th scope="col">{ "time" }</th>{ for props.outcomes.iter().map(|o| html! { <th scope="col">{ o.result.policy.clone() }</th> }) }</tr></thead>
-                <tbody>{ for moments.iter().map(|&t| html! {
-                    <tr><th scope="row">{ duration(t) }</th>{ for props.outcomes.iter().map(|o| html! { <td>{ at(o, t, pick) }</td> }) }</tr>
-                }) }</tbody>
-            </table>
-        </details>
+    let table = |title: &str, pick: fn(&(f64, f64, f64, f64)) -> f64| {
+        html! {
+            <details>
+                <summary>{ format!("Table: {title}") }</summary>
+                <table class="data">
+                    <thead><tr><th scope="col">{ "time" }</th>{ for props.outcomes.iter().map(|o| html! { <th scope="col">{ o.result.policy.clone() }</th> }) }</tr></thead>
+                    <tbody>{ for moments.iter().map(|&t| html! {
+                        <tr><th scope="row">{ duration(t) }</th>{ for props.outcomes.iter().map(|o| html! { <td>{ at(o, t, pick) }</td> }) }</tr>
+                    }) }</tbody>
+                </table>
+            </details>
+        }
     };
     html! {
         <>
@@ -300,7 +335,11 @@ fn bars(groups: &[(String, Vec<(String, f64, String)>)]) -> Html {
 /// Completed jobs by the tier of their last placement.
 #[component]
 pub fn JobsPerTier(props: &OutcomesProps) -> Html {
-    let tiers: Vec<String> = props.outcomes.first().map(|o| o.result.jobs_per_tier.iter().map(|t| t.0.clone()).collect()).unwrap_or_default();
+    let tiers: Vec<String> = props
+        .outcomes
+        .first()
+        .map(|o| o.result.jobs_per_tier.iter().map(|t| t.0.clone()).collect())
+        .unwrap_or_default();
     let groups: Vec<(String, Vec<(String, f64, String)>)> = tiers
         .iter()
         .enumerate()

@@ -90,7 +90,10 @@ pub enum Direction {
 pub enum EditAction {
     /// A cluster chosen in the form (preset, parametric, import, a link): replaces the
     /// document, undoably.
-    Load { choice: TopologyChoice, spec: TopologySpec },
+    Load {
+        choice: TopologyChoice,
+        spec: TopologySpec,
+    },
     /// A rack like the selected one (or the last), with its servers, under the same switch.
     AddRack,
     /// A server like its siblings, in the selected rack.
@@ -110,9 +113,16 @@ pub enum EditAction {
     /// Move the selection through the tree (keyboard).
     SelectMove(Direction),
     /// A node dragged by this much.
-    Move { node: String, dx: f64, dy: f64 },
+    Move {
+        node: String,
+        dx: f64,
+        dy: f64,
+    },
     /// A property typed in the side panel.
-    Set { field: Field, value: String },
+    Set {
+        field: Field,
+        value: String,
+    },
     ToggleCollapse(String),
     /// Collapse (true) or expand (false) every rack.
     CollapseAll(bool),
@@ -299,7 +309,11 @@ impl Editor {
     /// description itself, and a preset's name says it was edited.
     fn edit(&mut self, mut spec: TopologySpec) {
         if !matches!(self.doc.choice, TopologyChoice::Custom(_)) {
-            spec.name = if spec.name.is_empty() || spec.name.contains('=') { "edited".into() } else { format!("{}-edited", spec.name) };
+            spec.name = if spec.name.is_empty() || spec.name.contains('=') {
+                "edited".into()
+            } else {
+                format!("{}-edited", spec.name)
+            };
         }
         let doc = Doc { choice: TopologyChoice::Custom(spec.clone()), spec, offsets: self.doc.offsets.clone() };
         self.commit(doc);
@@ -388,11 +402,26 @@ impl Editor {
             spec.switches.push(SwitchSpec { id: tor.clone(), role: Some("tor".into()) });
             for s in 0..2 {
                 let id = unique_id(&spec, &format!("{tor}s{s}"));
-                spec.servers.push(ServerSpec { id: id.clone(), gpus: 4, nvlink_gbps: proxima_core::topology::DEFAULT_NVLINK_GBPS, nvlink_latency_us: 1.0 });
-                spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: DEFAULT_NIC_GBPS, latency_us: DEFAULT_LATENCY_US });
+                spec.servers.push(ServerSpec {
+                    id: id.clone(),
+                    gpus: 4,
+                    nvlink_gbps: proxima_core::topology::DEFAULT_NVLINK_GBPS,
+                    nvlink_latency_us: 1.0,
+                });
+                spec.links.push(LinkSpec {
+                    a: id,
+                    b: tor.clone(),
+                    bandwidth_gbps: DEFAULT_NIC_GBPS,
+                    latency_us: DEFAULT_LATENCY_US,
+                });
             }
             if let Some(&root) = g.roots.first().filter(|&&r| !g.is_server[r]) {
-                spec.links.push(LinkSpec { a: tor.clone(), b: g.names[root].to_string(), bandwidth_gbps: 2.0 * DEFAULT_NIC_GBPS, latency_us: DEFAULT_LATENCY_US });
+                spec.links.push(LinkSpec {
+                    a: tor.clone(),
+                    b: g.names[root].to_string(),
+                    bandwidth_gbps: 2.0 * DEFAULT_NIC_GBPS,
+                    latency_us: DEFAULT_LATENCY_US,
+                });
             }
             drop(g);
             self.edit(spec);
@@ -427,7 +456,12 @@ impl Editor {
                 spec.switches.insert(0, SwitchSpec { id: spine.clone(), role: Some("spine".into()) });
                 let bw = if down_gbps > 0.0 { down_gbps } else { 2.0 * DEFAULT_NIC_GBPS };
                 for tor in [&tor_id, &new_tor] {
-                    spec.links.push(LinkSpec { a: tor.clone(), b: spine.clone(), bandwidth_gbps: bw, latency_us: DEFAULT_LATENCY_US });
+                    spec.links.push(LinkSpec {
+                        a: tor.clone(),
+                        b: spine.clone(),
+                        bandwidth_gbps: bw,
+                        latency_us: DEFAULT_LATENCY_US,
+                    });
                 }
             }
         }
@@ -447,12 +481,25 @@ impl Editor {
         };
         let rack_id = g.names[rack].to_string();
         let mut spec = self.doc.spec.clone();
-        let sibling = g.adj[rack].iter().rev().find(|&&(v, _)| g.is_server[v]).map(|&(v, li)| (g.names[v].to_string(), li));
+        let sibling =
+            g.adj[rack].iter().rev().find(|&&(v, _)| g.is_server[v]).map(|&(v, li)| (g.names[v].to_string(), li));
         let (server, link) = match &sibling {
-            Some((id, li)) => (spec.servers.iter().find(|s| s.id == *id).expect("exists").clone(), spec.links[*li].clone()),
+            Some((id, li)) => {
+                (spec.servers.iter().find(|s| s.id == *id).expect("exists").clone(), spec.links[*li].clone())
+            }
             None => (
-                ServerSpec { id: format!("{rack_id}s0"), gpus: 4, nvlink_gbps: proxima_core::topology::DEFAULT_NVLINK_GBPS, nvlink_latency_us: 1.0 },
-                LinkSpec { a: String::new(), b: String::new(), bandwidth_gbps: DEFAULT_NIC_GBPS, latency_us: DEFAULT_LATENCY_US },
+                ServerSpec {
+                    id: format!("{rack_id}s0"),
+                    gpus: 4,
+                    nvlink_gbps: proxima_core::topology::DEFAULT_NVLINK_GBPS,
+                    nvlink_latency_us: 1.0,
+                },
+                LinkSpec {
+                    a: String::new(),
+                    b: String::new(),
+                    bandwidth_gbps: DEFAULT_NIC_GBPS,
+                    latency_us: DEFAULT_LATENCY_US,
+                },
             ),
         };
         let id = unique_id(&spec, &next_name(&server.id));
@@ -524,7 +571,13 @@ impl Editor {
         drop(g);
         self.edit(spec);
         let doc = Rc::make_mut(&mut self.doc);
-        let ids: BTreeSet<String> = doc.spec.switches.iter().map(|s| s.id.clone()).chain(doc.spec.servers.iter().map(|s| s.id.clone())).collect();
+        let ids: BTreeSet<String> = doc
+            .spec
+            .switches
+            .iter()
+            .map(|s| s.id.clone())
+            .chain(doc.spec.servers.iter().map(|s| s.id.clone()))
+            .collect();
         doc.offsets.retain(|k, _| ids.contains(k));
         self.collapsed.retain(|k| ids.contains(k));
         self.selection = next_selection.filter(|e| self.exists(e));
@@ -547,7 +600,9 @@ impl Editor {
                     }
                     spec.servers.iter_mut().find(|s| s.id == *id).ok_or("no such server")?.gpus = n;
                 }
-                Field::ServerNvlink(id) => spec.servers.iter_mut().find(|s| s.id == *id).ok_or("no such server")?.nvlink_gbps = number()?,
+                Field::ServerNvlink(id) => {
+                    spec.servers.iter_mut().find(|s| s.id == *id).ok_or("no such server")?.nvlink_gbps = number()?
+                }
                 Field::ServerNvlinkLatency(id) => {
                     spec.servers.iter_mut().find(|s| s.id == *id).ok_or("no such server")?.nvlink_latency_us = number()?
                 }
@@ -681,8 +736,20 @@ impl Editor {
                     Direction::Right => (i + 1 < n).then(|| Element::Link(i + 1)),
                     Direction::Up | Direction::Down => self.doc.spec.links.get(*i).map(|l| {
                         let upper = match (g.index.get(l.a.as_str()), g.index.get(l.b.as_str())) {
-                            (Some(&a), Some(&b)) if g.depth[a] > g.depth[b] => if dir == Direction::Up { b } else { a },
-                            (Some(&a), Some(&b)) => if dir == Direction::Up { a } else { b },
+                            (Some(&a), Some(&b)) if g.depth[a] > g.depth[b] => {
+                                if dir == Direction::Up {
+                                    b
+                                } else {
+                                    a
+                                }
+                            }
+                            (Some(&a), Some(&b)) => {
+                                if dir == Direction::Up {
+                                    a
+                                } else {
+                                    b
+                                }
+                            }
                             _ => return Element::Link(*i),
                         };
                         Element::Node(g.names[upper].to_string())
@@ -1000,7 +1067,8 @@ fn repair(
     original: &TopologySpec,
 ) -> (Option<Element>, String, bool) {
     let (list, index, rest) = parse_field(&err.field);
-    let with = |name: &str, i: usize| if rest.is_empty() { format!("{name}[{i}]") } else { format!("{name}[{i}].{rest}") };
+    let with =
+        |name: &str, i: usize| if rest.is_empty() { format!("{name}[{i}]") } else { format!("{name}[{i}].{rest}") };
     match (list, index) {
         ("links", Some(i)) if i < links.len() => {
             let o = links[i];
@@ -1052,7 +1120,13 @@ fn repair(
 }
 
 /// Removes a node and its links from the scratch copy, keeping the maps in step.
-fn remove_node(work: &mut TopologySpec, switches: &mut Vec<usize>, servers: &mut Vec<usize>, links: &mut Vec<usize>, id: &str) {
+fn remove_node(
+    work: &mut TopologySpec,
+    switches: &mut Vec<usize>,
+    servers: &mut Vec<usize>,
+    links: &mut Vec<usize>,
+    id: &str,
+) {
     if let Some(i) = work.switches.iter().position(|s| s.id == id) {
         work.switches.remove(i);
         switches.remove(i);
@@ -1235,7 +1309,14 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
         (!texts.is_empty()).then(|| texts.join("; "))
     };
 
-    let mut d = Drawing { width: 0.0, height: 0.0, nodes: Vec::new(), links: Vec::new(), gpus: Vec::new(), caption: String::new() };
+    let mut d = Drawing {
+        width: 0.0,
+        height: 0.0,
+        nodes: Vec::new(),
+        links: Vec::new(),
+        gpus: Vec::new(),
+        caption: String::new(),
+    };
     let mut centre: Vec<Option<(f64, f64, f64, f64)>> = vec![None; n]; // x, y, w, h of drawn boxes
     let mut cursor = MARGIN;
     // Post-order placement with an explicit stack: leaves left to right, parents centred.
@@ -1299,17 +1380,26 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
         let role = spec.switches.iter().find(|s| s.id == id).and_then(|s| s.role.clone());
         let (label, title) = match kind {
             BoxKind::Server => {
-                let nvlink = spec.servers.iter().find(|s| s.id == id).map(|s| gbps_label(s.nvlink_gbps)).unwrap_or_default();
+                let nvlink =
+                    spec.servers.iter().find(|s| s.id == id).map(|s| gbps_label(s.nvlink_gbps)).unwrap_or_default();
                 (id.clone(), format!("server {id}: {} GPUs in one NVLink/NVSwitch domain, {nvlink} per GPU", g.gpus[v]))
             }
-            BoxKind::CollapsedServer => (format!("{} GPUs", g.gpus[v]), format!("server {id}: {} GPUs (collapsed)", g.gpus[v])),
+            BoxKind::CollapsedServer => {
+                (format!("{} GPUs", g.gpus[v]), format!("server {id}: {} GPUs (collapsed)", g.gpus[v]))
+            }
             BoxKind::CollapsedSwitch => (
-                format!("{id}: {servers_below}×{}", if servers_below > 0 { gpus_below / servers_below as u64 } else { 0 }),
+                format!(
+                    "{id}: {servers_below}×{}",
+                    if servers_below > 0 { gpus_below / servers_below as u64 } else { 0 }
+                ),
                 format!("switch {id}: {servers_below} servers, {gpus_below} GPUs below (collapsed)"),
             ),
             BoxKind::Switch => (
                 id.clone(),
-                format!("switch {id}{}: {servers_below} servers, {gpus_below} GPUs below", role.map(|r| format!(" ({r})")).unwrap_or_default()),
+                format!(
+                    "switch {id}{}: {servers_below} servers, {gpus_below} GPUs below",
+                    role.map(|r| format!(" ({r})")).unwrap_or_default()
+                ),
             ),
         };
         let mut problem = own_problems(&Element::Node(id.clone()));
@@ -1379,12 +1469,7 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
             off_tree,
         });
     }
-    d.width = d
-        .nodes
-        .iter()
-        .map(|b| b.x + b.w)
-        .fold(cursor, f64::max)
-        + MARGIN;
+    d.width = d.nodes.iter().map(|b| b.x + b.w).fold(cursor, f64::max) + MARGIN;
     d.height = d.nodes.iter().map(|b| b.y + b.h).fold(0.0, f64::max) + MARGIN;
     let total: u64 = ed.gpu_count();
     let folded = ed.collapsed.len();
@@ -1400,7 +1485,8 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
     );
     let auto = too_big.iter().filter(|&&b| b).count();
     if auto > 0 {
-        d.caption += &format!(" {auto} server{} drawn without GPUs to keep the page quick.", if auto == 1 { "" } else { "s" });
+        d.caption +=
+            &format!(" {auto} server{} drawn without GPUs to keep the page quick.", if auto == 1 { "" } else { "s" });
     }
     d
 }
@@ -1458,7 +1544,9 @@ mod tests {
         assert_eq!(t.gpu_count(), 24);
         assert_eq!(t.tier_names(), ["server", "rack", "cluster"]);
         assert_eq!(ed.selection, Some(Element::Node("tor2".into())));
-        assert!(ed.doc.spec.servers.iter().any(|s| s.id == "r2s0") && ed.doc.spec.servers.iter().any(|s| s.id == "r2s1"));
+        assert!(
+            ed.doc.spec.servers.iter().any(|s| s.id == "r2s0") && ed.doc.spec.servers.iter().any(|s| s.id == "r2s1")
+        );
         // The uplink copies the template's (2:1 oversubscribed).
         assert_eq!(ed.oversub("tor2"), Some(2.0));
         assert_eq!(ed.doc.spec.name, "teaching-edited");
@@ -1513,7 +1601,16 @@ mod tests {
         assert_eq!(ed.problems[0].text, "switches[3]: switch 'switch1' has no servers below it");
         // Move a server under it: delete its link to its rack, link it to the switch.
         let link = ed.doc.spec.links.iter().position(|l| l.a == "r1s1").unwrap();
-        let ed = run(ed, [EditAction::Select(Some(Element::Link(link))), EditAction::Delete, select("r1s1"), EditAction::StartLink, EditAction::LinkTo("switch1".into())]);
+        let ed = run(
+            ed,
+            [
+                EditAction::Select(Some(Element::Link(link))),
+                EditAction::Delete,
+                select("r1s1"),
+                EditAction::StartLink,
+                EditAction::LinkTo("switch1".into()),
+            ],
+        );
         assert!(ed.problems.is_empty(), "{:?}", ed.problems);
         assert_eq!(ed.topology.as_ref().unwrap().gpu_count(), 16);
         let ed = run(ed, [EditAction::Undo, EditAction::Undo, EditAction::Undo, EditAction::Undo]);
@@ -1528,15 +1625,30 @@ mod tests {
         assert!(ed.topology.is_none());
         assert_eq!(ed.problems.len(), 1);
         assert_eq!(ed.problems[0].element, Some(Element::Link(link)));
-        assert_eq!(ed.problems[0].text, format!("links[{link}].bandwidth_gbps: must be a positive number of Gbit/s, got 0"));
+        assert_eq!(
+            ed.problems[0].text,
+            format!("links[{link}].bandwidth_gbps: must be a positive number of Gbit/s, got 0")
+        );
         // Several problems at once, each on its element.
-        let ed = run(ed, [EditAction::Set { field: Field::ServerGpus("r1s0".into()), value: "0".into() }, select("spine"), EditAction::Delete]);
+        let ed = run(
+            ed,
+            [
+                EditAction::Set { field: Field::ServerGpus("r1s0".into()), value: "0".into() },
+                select("spine"),
+                EditAction::Delete,
+            ],
+        );
         let texts: Vec<&str> = ed.problems.iter().map(|p| p.text.as_str()).collect();
         assert!(texts.iter().any(|t| t.contains("server 'r1s0' has no GPUs")), "{texts:?}");
         assert!(texts.iter().any(|t| t.ends_with("has no path to the rest of the cluster")), "{texts:?}");
         // The spine's links are gone, so the zero-bandwidth link moved up in the list.
         let link = ed.doc.spec.links.iter().position(|l| l.a == "r0s1").unwrap();
-        assert!(ed.problems.iter().any(|p| p.element == Some(Element::Link(link)) && p.text.starts_with(&format!("links[{link}].bandwidth_gbps"))), "{:?}", ed.problems);
+        assert!(
+            ed.problems.iter().any(|p| p.element == Some(Element::Link(link))
+                && p.text.starts_with(&format!("links[{link}].bandwidth_gbps"))),
+            "{:?}",
+            ed.problems
+        );
         // Unreadable numbers change nothing and say so.
         let before = ed.doc.clone();
         let ed = run(ed, [EditAction::Set { field: Field::LinkLatency(0), value: "fast".into() }]);
@@ -1605,12 +1717,16 @@ mod tests {
         let d = layout(&ed);
         let b = d.nodes.iter().find(|b| b.id == "r0s0").unwrap();
         assert_eq!(b.x, x0 + 30.0);
-        assert!(d.gpus.iter().filter(|g| g.server == "r0s0").all(|g| g.x > b.x && g.x < b.x + b.w), "its GPUs move with it");
+        assert!(
+            d.gpus.iter().filter(|g| g.server == "r0s0").all(|g| g.x > b.x && g.x < b.x + b.w),
+            "its GPUs move with it"
+        );
         assert_eq!(ed.doc.choice, TopologyChoice::Preset("teaching".into()), "moving is not editing the cluster");
         let ed = run(ed, [EditAction::Undo]);
         assert!(ed.doc.offsets.is_empty());
         let other = resolve_topology_arg("n32g4").unwrap();
-        let ed = run(ed, [EditAction::Load { choice: TopologyChoice::Preset("n32g4".into()), spec: other.spec().clone() }]);
+        let ed =
+            run(ed, [EditAction::Load { choice: TopologyChoice::Preset("n32g4".into()), spec: other.spec().clone() }]);
         assert_eq!(ed.gpu_count(), 128);
         let ed = run(ed, [EditAction::Undo]);
         assert_eq!(ed.gpu_count(), 16);
@@ -1622,9 +1738,23 @@ mod tests {
         assert_eq!(ed.selection, Some(Element::Node("spine".into())));
         let ed = run(ed, [EditAction::SelectMove(Direction::Down)]);
         assert_eq!(ed.selection, Some(Element::Node("tor0".into())));
-        let ed = run(ed, [EditAction::SelectMove(Direction::Right), EditAction::SelectMove(Direction::Down), EditAction::SelectMove(Direction::Down)]);
+        let ed = run(
+            ed,
+            [
+                EditAction::SelectMove(Direction::Right),
+                EditAction::SelectMove(Direction::Down),
+                EditAction::SelectMove(Direction::Down),
+            ],
+        );
         assert_eq!(ed.selection, Some(Element::Gpu("r1s0".into(), 0)));
-        let ed = run(ed, [EditAction::SelectMove(Direction::Right), EditAction::SelectMove(Direction::Up), EditAction::SelectMove(Direction::Up)]);
+        let ed = run(
+            ed,
+            [
+                EditAction::SelectMove(Direction::Right),
+                EditAction::SelectMove(Direction::Up),
+                EditAction::SelectMove(Direction::Up),
+            ],
+        );
         assert_eq!(ed.selection, Some(Element::Node("tor1".into())));
         let ed = run(ed, [EditAction::SelectMove(Direction::Left)]);
         assert_eq!(ed.selection, Some(Element::Node("tor0".into())));
@@ -1653,9 +1783,20 @@ mod tests {
         assert!(ed.collapsed.contains("tor16"));
         // A collapsed rack with a problem inside shows it.
         let link = ed.doc.spec.links.iter().position(|l| l.a == "r5s0").unwrap();
-        let ed = run(ed, [EditAction::Set { field: Field::LinkBandwidth(link), value: "-1".into() }, EditAction::CollapseAll(true)]);
+        let ed = run(
+            ed,
+            [EditAction::Set { field: Field::LinkBandwidth(link), value: "-1".into() }, EditAction::CollapseAll(true)],
+        );
         let d = layout(&ed);
-        assert!(d.nodes.iter().find(|b| b.id == "tor5").unwrap().problem.as_deref().unwrap().contains("must be a positive number"));
+        assert!(d
+            .nodes
+            .iter()
+            .find(|b| b.id == "tor5")
+            .unwrap()
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("must be a positive number"));
     }
 
     #[test]
@@ -1681,12 +1822,18 @@ mod tests {
 
     #[test]
     fn huge_servers_and_clusters_never_flood_the_drawing() {
-        let ed = run(editor("teaching"), [select("r0s0"), EditAction::Set { field: Field::ServerGpus("r0s0".into()), value: "1000000".into() }]);
+        let ed = run(
+            editor("teaching"),
+            [select("r0s0"), EditAction::Set { field: Field::ServerGpus("r0s0".into()), value: "1000000".into() }],
+        );
         assert!(ed.problems.is_empty(), "{:?}", ed.problems);
         let d = layout(&ed);
         assert_eq!(d.gpus.len(), 12, "the big server is a box");
         assert_eq!(d.nodes.iter().find(|b| b.id == "r0s0").unwrap().kind, BoxKind::CollapsedServer);
-        let big = Editor::new(TopologyChoice::Parametric("racks=40,servers=32,gpus=8".into()), Rc::new(resolve_topology_arg("racks=40,servers=32,gpus=8").unwrap()));
+        let big = Editor::new(
+            TopologyChoice::Parametric("racks=40,servers=32,gpus=8".into()),
+            Rc::new(resolve_topology_arg("racks=40,servers=32,gpus=8").unwrap()),
+        );
         let d = layout(&run(big, [EditAction::CollapseAll(false)]));
         assert_eq!(d.gpus.len() as u32, MAX_GPU_CELLS);
         assert!(d.caption.contains("drawn without GPUs"), "{}", d.caption);

@@ -489,7 +489,12 @@ impl Reader<'_> {
         Ok(match self.u8()? {
             0 => Reason::FirstFit,
             1 => Reason::TightestNow { tier: self.tier()? },
-            2 => Reason::WaitingForTier { wanted: self.tier()?, left_s: f(self)?, best_now: self.tier_opt()?, slowdown: f(self)? },
+            2 => Reason::WaitingForTier {
+                wanted: self.tier()?,
+                left_s: f(self)?,
+                best_now: self.tier_opt()?,
+                slowdown: f(self)?,
+            },
             3 => Reason::GotWantedTier { tier: self.tier()?, waited_s: f(self)? },
             4 => Reason::TimerExpired { tier: self.tier()?, waited_s: f(self)?, slowdown: f(self)? },
             5 => Reason::Insensitive { tier: self.tier()?, slowdown: f(self)? },
@@ -541,7 +546,10 @@ mod tests {
 
     fn sim(topology: &str, jobs: u32, load: f64, policy: &str) -> Simulation {
         let topo = resolve_topology_arg(topology).unwrap();
-        let trace = synthetic::generate(&synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=3")).unwrap(), topo.gpu_count());
+        let trace = synthetic::generate(
+            &synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=3")).unwrap(),
+            topo.gpu_count(),
+        );
         let catalog = proxima_core::model::Catalog::built_in();
         let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let scenario = build_scenario(topo, &trace, &options, "t").unwrap();
@@ -591,7 +599,9 @@ mod tests {
                 x == y || (x as f32) as f64 == y
             }
             (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q)),
-            (Object(x), Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w))),
+            (Object(x), Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+            }
             _ => a == b,
         }
     }

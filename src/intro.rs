@@ -115,7 +115,12 @@ pub fn facts_of(result: &PolicyResult) -> Result<PolicyFacts, String> {
         if !sensitive.contains(&job) {
             continue;
         }
-        let number = |i: usize| cells.get(i).and_then(|c| c.parse::<f64>().ok()).ok_or(format!("jobs.csv: job {job} has no number in column {}", header[i]));
+        let number = |i: usize| {
+            cells
+                .get(i)
+                .and_then(|c| c.parse::<f64>().ok())
+                .ok_or(format!("jobs.csv: job {job} has no number in column {}", header[i]))
+        };
         f.waited_s.push(number(queue)?);
         f.jct_s.push(number(jct)?);
         f.slowdown.push(number(slowdown)?);
@@ -246,7 +251,10 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
     if changes.is_empty() {
         paragraphs.push("In this run the tuner did not move the server timer.".into());
     } else {
-        let list: Vec<String> = changes.iter().map(|(t, old, new)| format!("{} → {} at {}", secs(*old), secs(*new), crate::charts::duration(*t))).collect();
+        let list: Vec<String> = changes
+            .iter()
+            .map(|(t, old, new)| format!("{} → {} at {}", secs(*old), secs(*new), crate::charts::duration(*t)))
+            .collect();
         paragraphs.push(format!(
             "Once it has seen enough waits, the tuner moves the server timer: {}. {}",
             list.join(", then "),
@@ -260,7 +268,11 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
             }
         ));
         let last = changes.last().map(|c| c.2).unwrap_or(0.0);
-        let from_300: Vec<String> = from_default.server_timer_changes().iter().map(|(_, old, new)| format!("{} → {}", secs(*old), secs(*new))).collect();
+        let from_300: Vec<String> = from_default
+            .server_timer_changes()
+            .iter()
+            .map(|(_, old, new)| format!("{} → {}", secs(*old), secs(*new)))
+            .collect();
         paragraphs.push(format!(
             "Its final {} is {} the {} a server takes to free up here: found from the run's own history, not set by hand. {}",
             secs(last),

@@ -354,7 +354,12 @@ impl Playback {
     pub fn job_now(&self, frame: &Frame, job: u32) -> JobNow {
         if let Some(r) = frame.running.get(&job) {
             if let SimEvent::Placed { gpus, tier, reason, .. } = &self.log.events[r.placed as usize] {
-                return JobNow::Running { since_us: r.since_us, tier: *tier, gpus: gpus.clone(), reason: reason.clone() };
+                return JobNow::Running {
+                    since_us: r.since_us,
+                    tier: *tier,
+                    gpus: gpus.clone(),
+                    reason: reason.clone(),
+                };
             }
         }
         if let Some(q) = frame.queue.get(&job) {
@@ -403,10 +408,13 @@ impl Playback {
     /// end of playback.
     pub fn timer_steps(&self) -> Vec<Vec<(f64, f64)>> {
         let end_s = self.end_us() as f64 / 1e6;
-        let initial = |t: usize| self.log.initial_timers.get(t).or(self.log.initial_timers.last()).copied().unwrap_or(0.0);
+        let initial =
+            |t: usize| self.log.initial_timers.get(t).or(self.log.initial_timers.last()).copied().unwrap_or(0.0);
         let mut series: Vec<Vec<(f64, f64)>> = (0..self.timer_tiers).map(|t| vec![(0.0, initial(t))]).collect();
         for m in self.marks.iter().filter(|m| m.kind == MarkKind::TimerChanged) {
-            if let SimEvent::Policy { note: PolicyNote::TimerChanged { tier, new_s, .. } } = &self.log.events[m.event as usize] {
+            if let SimEvent::Policy { note: PolicyNote::TimerChanged { tier, new_s, .. } } =
+                &self.log.events[m.event as usize]
+            {
                 series[tier.0 as usize].push((m.time_us as f64 / 1e6, *new_s));
             }
         }
@@ -426,7 +434,13 @@ impl Playback {
                 format!("job {} rejected: it asks for {gpus} GPUs, the cluster has {cluster_gpus}", job.0)
             }
             SimEvent::Placed { job, gpus, tier, reason, .. } => {
-                format!("job {} placed on {} GPU(s), {}: {}", job.0, gpus.len(), topo.tier_name(*tier), reason.describe(topo))
+                format!(
+                    "job {} placed on {} GPU(s), {}: {}",
+                    job.0,
+                    gpus.len(),
+                    topo.tier_name(*tier),
+                    reason.describe(topo)
+                )
             }
             SimEvent::Waiting { job, reason } => format!("job {} {}", job.0, reason.describe(topo)),
             SimEvent::Preempted { job, reason, .. } => format!("job {} {}", job.0, reason.describe(topo)),
@@ -685,21 +699,30 @@ impl Grid {
                 group_nodes.push(g);
             }
         }
-        let mut grid = Grid { width: 0.0, height: 0.0, cell, gpus: vec![Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 }; n as usize], servers: Vec::new(), groups: Vec::new(), spine_y: margin };
+        let mut grid = Grid {
+            width: 0.0,
+            height: 0.0,
+            cell,
+            gpus: vec![Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 }; n as usize],
+            servers: Vec::new(),
+            groups: Vec::new(),
+            spine_y: margin,
+        };
         let spine_gap = bar * 3.0;
         let top = margin + spine_gap;
         let (mut x, mut y) = (margin, top);
         let mut row_height: f64 = 0.0;
         for &g in &group_nodes {
-            let servers: Vec<NodeId> = topo
-                .servers()
-                .iter()
-                .copied()
-                .filter(|&s| topo.node(s).parent.unwrap_or(s) == g)
-                .collect();
+            let servers: Vec<NodeId> =
+                topo.servers().iter().copied().filter(|&s| topo.node(s).parent.unwrap_or(s) == g).collect();
             let widest = servers.iter().map(|&s| topo.node(s).gpu_count.min(GPUS_PER_ROW)).max().unwrap_or(1);
             let w = bar + gap * 2.0 + widest as f64 * (cell + gap);
-            let h: f64 = servers.iter().map(|&s| topo.node(s).gpu_count.div_ceil(GPUS_PER_ROW) as f64 * (cell + gap) + gap).sum::<f64>() + gap + 14.0;
+            let h: f64 = servers
+                .iter()
+                .map(|&s| topo.node(s).gpu_count.div_ceil(GPUS_PER_ROW) as f64 * (cell + gap) + gap)
+                .sum::<f64>()
+                + gap
+                + 14.0;
             if x + w > max_width && x > margin {
                 x = margin;
                 y += row_height + spine_gap + margin;
@@ -801,9 +824,18 @@ mod tests {
     use std::cell::RefCell;
 
     /// A run's playback and, for checking, the engine's own state at some instants.
-    fn playback(topology: &str, jobs: u32, load: f64, policy: &str, probes: &[u64]) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
+    fn playback(
+        topology: &str,
+        jobs: u32,
+        load: f64,
+        policy: &str,
+        probes: &[u64],
+    ) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
         let topo = resolve_topology_arg(topology).unwrap();
-        let trace = synthetic::generate(&synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=5")).unwrap(), topo.gpu_count());
+        let trace = synthetic::generate(
+            &synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=5")).unwrap(),
+            topo.gpu_count(),
+        );
         let catalog = proxima_core::model::Catalog::built_in();
         let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let scenario = build_scenario(topo.clone(), &trace, &options, "t").unwrap();
@@ -816,7 +848,11 @@ mod tests {
         playback_of(scenario, policy, &[]).0
     }
 
-    fn playback_of(scenario: proxima_core::engine::Scenario, policy: &str, probes: &[u64]) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
+    fn playback_of(
+        scenario: proxima_core::engine::Scenario,
+        policy: &str,
+        probes: &[u64],
+    ) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
         let topo = scenario.topology.clone();
         let mut sim = Simulation::new(scenario, resolve_policy(policy).unwrap());
         let rec = Rc::new(RefCell::new(Recorder::default()));
@@ -893,7 +929,9 @@ mod tests {
             .iter()
             .enumerate()
             .find_map(|(i, e)| match e {
-                SimEvent::Waiting { job, reason: Reason::WaitingForTier { left_s, .. } } if *left_s > 10.0 => Some((i, job.0, *left_s)),
+                SimEvent::Waiting { job, reason: Reason::WaitingForTier { left_s, .. } } if *left_s > 10.0 => {
+                    Some((i, job.0, *left_s))
+                }
                 _ => None,
             })
             .expect("a job waits for a tighter tier");
@@ -908,7 +946,12 @@ mod tests {
         match pb.job_now(&later, job) {
             JobNow::Queued { reason: Some(r @ Reason::WaitingForTier { left_s, .. }), .. } => {
                 assert!((left_s - (left - 5.0)).abs() < 1e-3);
-                assert!(r.describe(&pb.topo).starts_with("waiting for a server-local placement, timer 295 s left; best now: cluster"), "{}", r.describe(&pb.topo));
+                assert!(
+                    r.describe(&pb.topo)
+                        .starts_with("waiting for a server-local placement, timer 295 s left; best now: cluster"),
+                    "{}",
+                    r.describe(&pb.topo)
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -962,7 +1005,8 @@ mod tests {
         assert!(p.speed * 120.0 >= p.end_s(), "the default speed plays the run in two minutes");
         let p = p.apply(PlayerAction::Tick(16.0));
         assert_eq!(p.time_s(), 0.0, "paused: ticks do nothing");
-        let p = p.apply(PlayerAction::TogglePlay).apply(PlayerAction::SetSpeed(1000.0)).apply(PlayerAction::Tick(100.0));
+        let p =
+            p.apply(PlayerAction::TogglePlay).apply(PlayerAction::SetSpeed(1000.0)).apply(PlayerAction::Tick(100.0));
         assert_eq!(p.frame.time_us, 100_000_000);
         // A long pause in ticks (a hidden tab) moves at most 250 ms worth.
         let p = p.apply(PlayerAction::Tick(10_000.0));
@@ -1018,6 +1062,10 @@ mod tests {
         let grid = Grid::new(&topo, 900.0);
         assert_eq!(grid.groups.len(), 2);
         assert_eq!(grid.server_centres(&[GpuId(0), GpuId(1)]).len(), 1);
-        assert_eq!(grid.server_centres(&[GpuId(0), GpuId(4), GpuId(8), GpuId(12)]).len(), 4, "a scattered job has a centre per server");
+        assert_eq!(
+            grid.server_centres(&[GpuId(0), GpuId(4), GpuId(8), GpuId(12)]).len(),
+            4,
+            "a scattered job has a centre per server"
+        );
     }
 }

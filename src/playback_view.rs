@@ -12,7 +12,7 @@
 use crate::browser::{self, AnimationLoop};
 use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
-use crate::playback::{job_hsl, job_pattern, Grid, JobNow, MarkKind, Player, PlayerAction, Playback, NO_JOB, SPEEDS};
+use crate::playback::{job_hsl, job_pattern, Grid, JobNow, MarkKind, Playback, Player, PlayerAction, NO_JOB, SPEEDS};
 use crate::state::{PolicyOutcome, Results};
 use proxima_core::event::SimEvent;
 use proxima_core::share::TopologyChoice;
@@ -266,7 +266,11 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         let d = player.dispatcher();
         let end = player.end_s();
         Callback::from(move |e: KeyboardEvent| {
-            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+            let tag = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.tag_name())
+                .unwrap_or_default();
             let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
             // A focused button answers Space itself.
             if tag == "BUTTON" && e.key() == " " {
@@ -647,14 +651,21 @@ fn TimerChart(props: &TimerChartProps) -> Html {
         }
         d
     };
-    let names: Vec<String> = (0..series.len()).map(|t| pb.topo.tier_name(proxima_core::topology::Tier(t as u8)).to_string()).collect();
+    let names: Vec<String> =
+        (0..series.len()).map(|t| pb.topo.tier_name(proxima_core::topology::Tier(t as u8)).to_string()).collect();
     let changes: Vec<String> = pb
         .marks
         .iter()
         .filter(|m| m.kind == MarkKind::TimerChanged)
         .map(|m| format!("{}: {}", clock(m.time_us as f64 / 1e6), pb.describe_event(m.event)))
         .collect();
-    let now = props.timers.iter().enumerate().map(|(t, v)| format!("{} {:.0} s", names.get(t).cloned().unwrap_or_default(), v)).collect::<Vec<_>>().join(", ");
+    let now = props
+        .timers
+        .iter()
+        .enumerate()
+        .map(|(t, v)| format!("{} {:.0} s", names.get(t).cloned().unwrap_or_default(), v))
+        .collect::<Vec<_>>()
+        .join(", ");
     html! {
         <figure class="chart-figure timer-figure" data-testid="timer-chart">
             <svg class="chart" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Delay timers over time; now {now}")}>
@@ -705,7 +716,10 @@ fn load_colour(rings: u32) -> &'static str {
 
 /// Draws one frame of the cluster.
 fn draw(canvas: &HtmlCanvasElement, grid: &Grid, pb: &Playback, frame: &crate::playback::Frame, selected: Option<u32>) {
-    let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok()) else { return };
+    let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
     let (w, h) = (grid.width.ceil(), grid.height.ceil());
     ctx.clear_rect(0.0, 0.0, w, h);
     let cell = grid.cell;

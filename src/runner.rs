@@ -259,11 +259,20 @@ mod tests {
     fn bad_inputs_fail_with_the_clis_message() {
         let out = run(&request(&["fifo", "lottery"]));
         assert_eq!(out.len(), 1);
-        assert!(matches!(&out[0], FromWorker::Failed { message, .. } if message.starts_with("lottery: policy: unknown policy 'lottery'")), "{out:?}");
+        assert!(
+            matches!(&out[0], FromWorker::Failed { message, .. } if message.starts_with("lottery: policy: unknown policy 'lottery'")),
+            "{out:?}"
+        );
         let mut bad = request(&["fifo"]);
-        bad.trace = TraceInput::File { name: "jobs.csv".into(), text: "id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".into() };
+        bad.trace = TraceInput::File {
+            name: "jobs.csv".into(),
+            text: "id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".into(),
+        };
         let out = run(&bad);
-        assert!(matches!(&out[0], FromWorker::Failed { message, .. } if message.starts_with("jobs.csv:2: model: unknown model 'lenet9'")), "{out:?}");
+        assert!(
+            matches!(&out[0], FromWorker::Failed { message, .. } if message.starts_with("jobs.csv:2: model: unknown model 'lenet9'")),
+            "{out:?}"
+        );
     }
 
     #[test]

@@ -297,29 +297,45 @@ pub enum Action {
     Edit(EditAction),
     SetParam(ParamField, String),
     /// The text of a topology JSON file and its name.
-    ImportTopology { name: String, text: String },
+    ImportTopology {
+        name: String,
+        text: String,
+    },
     SetGenerator(GenField, String),
     SetTraceMode(TraceMode),
     /// A trace file's bytes and its name. Parsed and checked here; on any error the
     /// previous trace stays.
-    TraceFileRead { name: String, bytes: Rc<Vec<u8>> },
+    TraceFileRead {
+        name: String,
+        bytes: Rc<Vec<u8>>,
+    },
     /// A trace file refused before reading (too large, unreadable).
-    TraceFileRefused { message: String },
+    TraceFileRefused {
+        message: String,
+    },
     SetMix(String),
     TogglePolicy(String),
     AddPolicy(String),
     RemovePolicy(usize),
     SetSeed(String),
     /// The page posted a run request with this id.
-    RunStarted { run_id: u32, scenario: SharedScenario },
+    RunStarted {
+        run_id: u32,
+        scenario: SharedScenario,
+    },
     Worker(FromWorker),
     /// The worker died without a message (it failed to load, or trapped).
     WorkerCrashed(String),
     Cancelled,
     /// Replace the scenario, e.g. from a share link or local storage, with a notice.
-    Restore { scenario: SharedScenario, notice: Option<String> },
+    Restore {
+        scenario: SharedScenario,
+        notice: Option<String>,
+    },
     /// The page asked the worker for the introduction's runs with this id.
-    IntroStarted { run_id: u32 },
+    IntroStarted {
+        run_id: u32,
+    },
     IntroStep(usize),
     IntroClosed,
     /// The share button made this link.
@@ -341,13 +357,16 @@ impl State {
     /// [`proxima_core::share::decode`] accepts (a checked one); the defaults stand in
     /// for anything that does not build.
     pub fn from_scenario(scenario: &SharedScenario) -> State {
-        let default_topology = Rc::new(Topology::from_spec(&preset("teaching").expect("a preset").spec()).expect("presets build"));
+        let default_topology =
+            Rc::new(Topology::from_spec(&preset("teaching").expect("a preset").spec()).expect("presets build"));
         let mut state = State {
             topology_choice: TopologyChoice::Preset("teaching".into()),
             topology: default_topology.clone(),
             editor: Rc::new(Editor::new(TopologyChoice::Preset("teaching".into()), default_topology)),
             preset: Some("teaching".into()),
-            param: ParametricFields::from_spec(&ParametricSpec::parse("racks=2,servers=2,gpus=4,oversub=2").expect("valid")),
+            param: ParametricFields::from_spec(
+                &ParametricSpec::parse("racks=2,servers=2,gpus=4,oversub=2").expect("valid"),
+            ),
             param_error: None,
             generator: GeneratorFields { jobs: "200".into(), load: "0.8".into(), seed: "1".into() },
             generator_error: None,
@@ -457,7 +476,9 @@ impl State {
             Action::AddPolicy(spec) => {
                 let spec = spec.trim().to_string();
                 match resolve_policy(&spec) {
-                    Ok(_) if self.policies.contains(&spec) => self.policy_error = Some(format!("{spec} is already in the list")),
+                    Ok(_) if self.policies.contains(&spec) => {
+                        self.policy_error = Some(format!("{spec} is already in the list"))
+                    }
                     Ok(_) => {
                         self.policies.push(spec);
                         self.policy_error = None;
@@ -471,7 +492,11 @@ impl State {
                 }
             }
             Action::SetSeed(text) => {
-                self.seed_error = text.trim().parse::<u64>().err().map(|_| format!("seed: expected a whole number from 0 to {}", u64::MAX));
+                self.seed_error = text
+                    .trim()
+                    .parse::<u64>()
+                    .err()
+                    .map(|_| format!("seed: expected a whole number from 0 to {}", u64::MAX));
                 self.seed = text;
             }
             Action::RunStarted { run_id, scenario } => {
@@ -487,7 +512,9 @@ impl State {
                 if let RunState::Running { .. } = self.run {
                     self.run = RunState::Idle;
                 }
-                self.errors.push(format!("The simulation worker stopped: {message}. A fresh worker was started; run again to retry."));
+                self.errors.push(format!(
+                    "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
+                ));
             }
             Action::Cancelled => {
                 if let RunState::Running { .. } = self.run {
@@ -505,7 +532,8 @@ impl State {
             }
             Action::IntroStarted { run_id } => {
                 self.next_run_id = self.next_run_id.max(run_id + 1);
-                self.intro = Some(Rc::new(IntroState { run_id, step: 0, outcomes: Vec::new(), facts: None, error: None }));
+                self.intro =
+                    Some(Rc::new(IntroState { run_id, step: 0, outcomes: Vec::new(), facts: None, error: None }));
             }
             Action::IntroStep(step) => {
                 if let Some(intro) = &mut self.intro {
@@ -632,7 +660,9 @@ impl State {
     fn intro_interrupted(&mut self) {
         if let Some(intro) = &mut self.intro {
             if intro.facts.is_none() && intro.error.is_none() {
-                Rc::make_mut(intro).error = Some("The introduction was interrupted (the simulation worker was stopped); start it again.".into());
+                Rc::make_mut(intro).error = Some(
+                    "The introduction was interrupted (the simulation worker was stopped); start it again.".into(),
+                );
             }
         }
     }
@@ -702,7 +732,8 @@ impl State {
         }
         match &scenario.trace {
             TraceChoice::Synthetic { jobs, load, seed } => {
-                self.generator = GeneratorFields { jobs: jobs.to_string(), load: load.to_string(), seed: seed.to_string() };
+                self.generator =
+                    GeneratorFields { jobs: jobs.to_string(), load: load.to_string(), seed: seed.to_string() };
                 self.trace_mode = TraceMode::Synthetic;
             }
             TraceChoice::Uploaded { name } => {
@@ -787,7 +818,14 @@ impl State {
             (TraceMode::File, Some(u)) => TraceInput::File { name: u.name.clone(), text: u.text.to_string() },
             _ => TraceInput::Synthetic(self.generator.spec().map_err(|e| vec![e])?.to_string()),
         };
-        let request = RunRequest { run_id, topology, trace, seed: scenario.seed, mix: scenario.mix.clone(), policies: scenario.policies.clone() };
+        let request = RunRequest {
+            run_id,
+            topology,
+            trace,
+            seed: scenario.seed,
+            mix: scenario.mix.clone(),
+            policies: scenario.policies.clone(),
+        };
         Ok((request, scenario))
     }
 
@@ -803,7 +841,12 @@ impl State {
             TraceInput::Synthetic(t) => t.clone(),
             TraceInput::File { name, .. } => name.clone(),
         };
-        let mut cmd = format!("proxima compare --topology {} --trace {} --seed {}", shell_word(&topology), shell_word(&trace), request.seed);
+        let mut cmd = format!(
+            "proxima compare --topology {} --trace {} --seed {}",
+            shell_word(&topology),
+            shell_word(&trace),
+            request.seed
+        );
         if let Some(mix) = &request.mix {
             cmd += &format!(" --mix {}", shell_word(mix));
         }
@@ -856,7 +899,9 @@ impl State {
     pub fn scenario_json(&self) -> Option<String> {
         let scenario = self.shared_scenario()?;
         let trace = match &scenario.trace {
-            TraceChoice::Synthetic { jobs, load, seed } => serde_json::json!(SyntheticSpec { jobs: *jobs, load: *load, seed: *seed }.to_string()),
+            TraceChoice::Synthetic { jobs, load, seed } => {
+                serde_json::json!(SyntheticSpec { jobs: *jobs, load: *load, seed: *seed }.to_string())
+            }
             TraceChoice::Uploaded { name } => serde_json::json!({ "file": name }),
         };
         let doc = serde_json::json!({
@@ -884,7 +929,8 @@ pub fn startup(link: Option<&str>, saved: Option<&str>) -> State {
             Some(Ok(s)) => State::from_scenario(&s),
             Some(Err(e)) => {
                 let mut st = State::default();
-                st.notices.push(format!("Your saved scenario could not be read ({e}); Proxima started from the defaults."));
+                st.notices
+                    .push(format!("Your saved scenario could not be read ({e}); Proxima started from the defaults."));
                 st
             }
             None => State::default(),

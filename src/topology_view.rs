@@ -119,7 +119,9 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
 
     let drawing: Rc<Drawing> = {
         let drag = (*drag).clone();
-        use_memo((crate::Same(ed.clone()), drag), |(ed, drag)| layout_with_drag(&ed.0, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
+        use_memo((crate::Same(ed.clone()), drag), |(ed, drag)| {
+            layout_with_drag(&ed.0, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy)))
+        })
     };
 
     // Fit the drawing to the viewport for a new cluster (and on the first render), not
@@ -131,21 +133,20 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
         let shape = spec.switches.len() + spec.servers.len();
         let d = drawing.clone();
         use_effect_with(shape, move |_| {
-            {
-                if let Some(el) = svg_ref.cast::<web_sys::Element>() {
-                    let width = el.client_width() as f64;
-                    if width > 0.0 {
-                        let fitted = View::fit(&d, width);
-                        if fitted != *view {
-                            view.set(fitted);
-                        }
+            if let Some(el) = svg_ref.cast::<web_sys::Element>() {
+                let width = el.client_width() as f64;
+                if width > 0.0 {
+                    let fitted = View::fit(&d, width);
+                    if fitted != *view {
+                        view.set(fitted);
                     }
                 }
             }
         });
     }
 
-    let viewport_width = move |svg: &NodeRef| svg.cast::<web_sys::Element>().map(|e| e.client_width() as f64).unwrap_or(600.0);
+    let viewport_width =
+        move |svg: &NodeRef| svg.cast::<web_sys::Element>().map(|e| e.client_width() as f64).unwrap_or(600.0);
 
     // Keep the selection in view: keyboard users walk the tree with the arrows, and the
     // drawing pans to follow them (on big clusters the selection is often off screen).
@@ -155,8 +156,12 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
             let Some(sel) = selection else { return };
             let point = match sel {
                 Element::Node(id) => d.nodes.iter().find(|b| b.id == *id).map(|b| (b.x + b.w / 2.0, b.y + b.h / 2.0)),
-                Element::Gpu(server, k) => d.gpus.iter().find(|g| g.server == *server && g.index == *k).map(|g| (g.x, g.y)),
-                Element::Link(i) => d.links.iter().find(|l| l.index == *i).map(|l| ((l.x1 + l.x2) / 2.0, (l.y1 + l.y2) / 2.0)),
+                Element::Gpu(server, k) => {
+                    d.gpus.iter().find(|g| g.server == *server && g.index == *k).map(|g| (g.x, g.y))
+                }
+                Element::Link(i) => {
+                    d.links.iter().find(|l| l.index == *i).map(|l| ((l.x1 + l.x2) / 2.0, (l.y1 + l.y2) / 2.0))
+                }
             };
             let Some((x, y)) = point else { return };
             let width = viewport_width(&svg_ref);
@@ -224,7 +229,9 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
         Callback::from(move |_e: PointerEvent| {
             let Some(state) = press.borrow_mut().take() else { return };
             let click = |target: Option<Element>| match (&ed.linking_from, &target) {
-                (Some(_), Some(Element::Node(id))) | (Some(_), Some(Element::Gpu(id, _))) => edit.emit(EditAction::LinkTo(id.clone())),
+                (Some(_), Some(Element::Node(id))) | (Some(_), Some(Element::Gpu(id, _))) => {
+                    edit.emit(EditAction::LinkTo(id.clone()))
+                }
                 _ => edit.emit(EditAction::Select(target)),
             };
             match state {
@@ -299,20 +306,24 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                 ("ArrowDown", _, false) => Some(EditAction::SelectMove(Direction::Down)),
                 ("ArrowLeft", _, false) => Some(EditAction::SelectMove(Direction::Left)),
                 ("ArrowRight", _, false) => Some(EditAction::SelectMove(Direction::Right)),
-                (arrow @ ("ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight"), _, true) => selected_node.clone().map(|node| {
-                    let (dx, dy) = match arrow {
-                        "ArrowUp" => (0.0, -NUDGE),
-                        "ArrowDown" => (0.0, NUDGE),
-                        "ArrowLeft" => (-NUDGE, 0.0),
-                        _ => (NUDGE, 0.0),
-                    };
-                    EditAction::Move { node, dx, dy }
-                }),
+                (arrow @ ("ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight"), _, true) => {
+                    selected_node.clone().map(|node| {
+                        let (dx, dy) = match arrow {
+                            "ArrowUp" => (0.0, -NUDGE),
+                            "ArrowDown" => (0.0, NUDGE),
+                            "ArrowLeft" => (-NUDGE, 0.0),
+                            _ => (NUDGE, 0.0),
+                        };
+                        EditAction::Move { node, dx, dy }
+                    })
+                }
                 ("a", _, _) => Some(EditAction::AddRack),
                 ("s", _, _) => Some(EditAction::AddServer),
                 ("g", _, _) => Some(EditAction::AddGpu),
                 ("w", _, _) => Some(EditAction::AddSwitch),
-                ("l", _, _) | ("Enter", _, _) if ed.linking_from.is_some() => selected_node.clone().map(EditAction::LinkTo),
+                ("l", _, _) | ("Enter", _, _) if ed.linking_from.is_some() => {
+                    selected_node.clone().map(EditAction::LinkTo)
+                }
                 ("l", _, _) => Some(EditAction::StartLink),
                 ("Delete" | "Backspace", _, _) => Some(EditAction::Delete),
                 ("Escape", _, _) if ed.linking_from.is_some() => Some(EditAction::CancelLink),
@@ -348,14 +359,15 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
         })
     };
 
-    let button = |label: &'static str, key: &'static str, testid: Option<&'static str>, action: EditAction, enabled: bool| {
-        let edit = edit.clone();
-        html! {
-            <button type="button" data-testid={testid} disabled={!enabled} aria-keyshortcuts={key}
-                    title={format!("{label} ({key})")}
-                    onclick={Callback::from(move |_| edit.emit(action.clone()))}>{ label }</button>
-        }
-    };
+    let button =
+        |label: &'static str, key: &'static str, testid: Option<&'static str>, action: EditAction, enabled: bool| {
+            let edit = edit.clone();
+            html! {
+                <button type="button" data-testid={testid} disabled={!enabled} aria-keyshortcuts={key}
+                        title={format!("{label} ({key})")}
+                        onclick={Callback::from(move |_| edit.emit(action.clone()))}>{ label }</button>
+            }
+        };
     let has_selection = ed.selection.is_some();
     let v = *view;
     let gpu_total = ed.gpu_count();
@@ -538,7 +550,10 @@ fn Properties(props: &PanelProps) -> Html {
     let name_field = {
         let edit = edit.clone();
         let on = Callback::from(move |e: Event| {
-            edit.emit(EditAction::Set { field: Field::Name, value: e.target_unchecked_into::<HtmlInputElement>().value() })
+            edit.emit(EditAction::Set {
+                field: Field::Name,
+                value: e.target_unchecked_into::<HtmlInputElement>().value(),
+            })
         });
         html! { <label>{ "Cluster name " }<input type="text" value={spec.name.clone()} onchange={on} /></label> }
     };
@@ -547,7 +562,9 @@ fn Properties(props: &PanelProps) -> Html {
         html! { <>{ for ps.iter().map(|p| html! { <p class="field-error" role="alert">{ p.text.clone() }</p> }) }</> }
     };
     let body = match &ed.selection {
-        None => html! { <p class="hint">{ "Select a switch, server, GPU or link to edit it (click it, or use the arrow keys)." }</p> },
+        None => {
+            html! { <p class="hint">{ "Select a switch, server, GPU or link to edit it (click it, or use the arrow keys)." }</p> }
+        }
         Some(e @ Element::Link(i)) => match spec.links.get(*i) {
             Some(l) => html! {
                 <>
@@ -580,7 +597,10 @@ fn Properties(props: &PanelProps) -> Html {
                     let edit = edit.clone();
                     let id = id.clone();
                     Callback::from(move |e: Event| {
-                        edit.emit(EditAction::Set { field: Field::SwitchRole(id.clone()), value: e.target_unchecked_into::<HtmlSelectElement>().value() })
+                        edit.emit(EditAction::Set {
+                            field: Field::SwitchRole(id.clone()),
+                            value: e.target_unchecked_into::<HtmlSelectElement>().value(),
+                        })
                     })
                 };
                 let roles = ["", "tor", "agg", "spine"];

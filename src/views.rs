@@ -4,7 +4,9 @@
 //! specs) is only ever rendered as text nodes or attribute values, which yew escapes.
 
 use crate::charts::{human, CommOverhead, JctCdf, JobsPerTier, OverTime};
-use crate::state::{slug, Action, GenField, ParamField, RunState, State, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES, STANDARD_POLICIES};
+use crate::state::{
+    slug, Action, GenField, ParamField, RunState, State, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES, STANDARD_POLICIES,
+};
 use crate::topology_view::TopologyEditor;
 use proxima_core::model::Catalog;
 use proxima_core::share::TopologyChoice;
@@ -138,7 +140,12 @@ pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
             <label>{ label }<input type="number" min={min} step={step} value={value.to_string()} onchange={on} /></label>
         }
     };
-    let gen = |label: &'static str, field: GenField, value: &str, step: &'static str, min: &'static str, max: String| {
+    let gen = |label: &'static str,
+               field: GenField,
+               value: &str,
+               step: &'static str,
+               min: &'static str,
+               max: String| {
         let on = d.reform(move |e: Event| Action::SetGenerator(field, input_value(&e)));
         html! {
             <label>{ label }<input type="number" min={min} max={max} step={step} value={value.to_string()} onchange={on} /></label>
@@ -312,7 +319,8 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
     };
     let on_seed = d.reform(|e: Event| Action::SetSeed(input_value(&e)));
     let running = s.is_running();
-    let extra: Vec<(usize, &String)> = s.policies.iter().enumerate().filter(|(_, p)| !STANDARD_POLICIES.iter().any(|(sp, _)| sp == p)).collect();
+    let extra: Vec<(usize, &String)> =
+        s.policies.iter().enumerate().filter(|(_, p)| !STANDARD_POLICIES.iter().any(|(sp, _)| sp == p)).collect();
     html! {
         <section id="run-panel" class="panel" tabindex="-1" aria-labelledby="run-title">
             <h2 id="run-title"><span class="step">{ "2" }</span>{ " Run" }</h2>

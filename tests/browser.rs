@@ -43,7 +43,16 @@ async fn renders_the_three_panels_and_their_hooks() {
     let root = mount_app().await;
     let title = root.query_selector("h1").unwrap().expect("a heading");
     assert_eq!(title.text_content().as_deref(), Some("Proxima"));
-    for id in ["topology-view", "trace-input", "policy-select", "run-button", "cancel-button", "progress", "export-button", "share-button"] {
+    for id in [
+        "topology-view",
+        "trace-input",
+        "policy-select",
+        "run-button",
+        "cancel-button",
+        "progress",
+        "export-button",
+        "share-button",
+    ] {
         assert!(by_test_id(&root, id).is_some(), "no {id}");
     }
     for panel in ["scenario-panel", "run-panel", "results-panel"] {
@@ -74,7 +83,13 @@ fn topology_actions_build_the_cluster_and_keep_it_on_bad_input() {
     assert!(s.run_request(1).is_err(), "no run with a bad field");
     // Importing JSON: errors name the file and field, and change nothing.
     let before = s.topology.clone();
-    let s = apply(s, [Action::ImportTopology { name: "lab.json".into(), text: r#"{"servers": [{"id": "a", "gpus": 0, "nvlink_gbps": 100}]}"#.into() }]);
+    let s = apply(
+        s,
+        [Action::ImportTopology {
+            name: "lab.json".into(),
+            text: r#"{"servers": [{"id": "a", "gpus": 0, "nvlink_gbps": 100}]}"#.into(),
+        }],
+    );
     assert!(s.errors.last().unwrap().starts_with("lab.json: servers[0].gpus:"), "{:?}", s.errors);
     assert_eq!(s.topology, before);
     let spec = proxima_core::topology::preset("teaching").unwrap().spec();
@@ -89,7 +104,10 @@ const GOOD_CSV: &str = "id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb
 
 #[wasm_bindgen_test]
 fn a_malformed_trace_keeps_the_previous_one() {
-    let s = apply(State::default(), [Action::TraceFileRead { name: "good.csv".into(), bytes: Rc::new(GOOD_CSV.as_bytes().to_vec()) }]);
+    let s = apply(
+        State::default(),
+        [Action::TraceFileRead { name: "good.csv".into(), bytes: Rc::new(GOOD_CSV.as_bytes().to_vec()) }],
+    );
     assert!(s.errors.is_empty(), "{:?}", s.errors);
     assert_eq!(s.trace_mode, TraceMode::File);
     let good = s.uploaded.clone().unwrap();
@@ -101,8 +119,16 @@ fn a_malformed_trace_keeps_the_previous_one() {
     let cases: [(&str, &[u8], &str); 4] = [
         ("rows.csv", bad_rows.as_bytes(), "rows.csv:3: submit_s: "),
         ("model.csv", unknown_model.as_bytes(), "model.csv:2: model: unknown model 'lenet9'"),
-        ("latin1.csv", b"id,submit_s,gpus,model,duration_s\nj\xe9,0,1,resnet50,600\n", "latin1.csv:2: encoding: not valid UTF-8"),
-        ("semi.csv", b"id;submit_s;gpus\n", "semi.csv:1: header: unrecognised trace format (the separator must be a comma)"),
+        (
+            "latin1.csv",
+            b"id,submit_s,gpus,model,duration_s\nj\xe9,0,1,resnet50,600\n",
+            "latin1.csv:2: encoding: not valid UTF-8",
+        ),
+        (
+            "semi.csv",
+            b"id;submit_s;gpus\n",
+            "semi.csv:1: header: unrecognised trace format (the separator must be a comma)",
+        ),
     ];
     let mut s = s;
     for (name, bytes, wanted) in cases {
@@ -122,7 +148,10 @@ fn generator_policy_and_seed_fields_are_checked() {
     let s = apply(State::default(), [Action::SetGenerator(GenField::Jobs, "0".into())]);
     assert!(s.generator_error.is_some());
     assert!(s.run_request(1).is_err());
-    let s = apply(s, [Action::SetGenerator(GenField::Jobs, "50".into()), Action::SetGenerator(GenField::Load, "1.5".into())]);
+    let s = apply(
+        s,
+        [Action::SetGenerator(GenField::Jobs, "50".into()), Action::SetGenerator(GenField::Load, "1.5".into())],
+    );
     assert_eq!(s.generator_error, None);
     assert_eq!(s.synthetic_preview.as_ref().unwrap().jobs, 50);
     let s = apply(s, [Action::AddPolicy("dally:preempt=maybe".into())]);
@@ -159,7 +188,13 @@ fn run_lifecycle_progress_results_cancel_and_crash() {
     // A crash during a run ends it with a visible error; the scenario is untouched.
     let (_, scenario) = s.run_request(s.next_run_id).unwrap();
     let before = s.shared_scenario();
-    let s = apply(s, [Action::RunStarted { run_id: 2, scenario }, Action::Worker(FromWorker::Panicked { message: "boom (at x.rs:1)".into() })]);
+    let s = apply(
+        s,
+        [
+            Action::RunStarted { run_id: 2, scenario },
+            Action::Worker(FromWorker::Panicked { message: "boom (at x.rs:1)".into() }),
+        ],
+    );
     assert!(!s.is_running());
     assert!(s.errors.last().unwrap().contains("The simulation crashed: boom"), "{:?}", s.errors);
     assert_eq!(s.shared_scenario(), before);

@@ -9,7 +9,10 @@ use proxima_web::topology_view::TopologyEditor;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
-use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit};
+use web_sys::{
+    Element, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit, MouseEvent, MouseEventInit, PointerEvent,
+    PointerEventInit,
+};
 use yew::prelude::*;
 
 /// The editor on the page's real state and reducer, as the app wires it.
@@ -226,7 +229,9 @@ async fn drag_a_node_and_undo_collapse_and_expand() {
     let init = MouseEventInit::new();
     init.set_bubbles(true);
     pointer_click(&root, "[data-node=tor0] rect").await;
-    q(&root, "[data-node=tor0] rect").dispatch_event(&MouseEvent::new_with_mouse_event_init_dict("dblclick", &init).unwrap()).unwrap();
+    q(&root, "[data-node=tor0] rect")
+        .dispatch_event(&MouseEvent::new_with_mouse_event_init_dict("dblclick", &init).unwrap())
+        .unwrap();
     yew::scheduler::flush().await;
     assert_eq!(gpus(&root), 16);
 }

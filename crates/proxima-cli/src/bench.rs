@@ -77,8 +77,11 @@ fn cases(suite: &str) -> Result<Vec<Case>, UsageError> {
 
 /// Runs the suites, `repeats` times each case, and prints a table (and CSV rows to `csv`).
 pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Write>) -> Result<(), UsageError> {
-    let suites: Vec<String> =
-        if suites.iter().any(|s| s == "all") { vec!["targets".into(), "jobs".into(), "gpus".into()] } else { suites.to_vec() };
+    let suites: Vec<String> = if suites.iter().any(|s| s == "all") {
+        vec!["targets".into(), "jobs".into(), "gpus".into()]
+    } else {
+        suites.to_vec()
+    };
     println!(
         "{:<26} {:>9} {:>6} {:>10} {:>9} {:>9} {:>11} {:>11} {:>8}",
         "case", "jobs", "GPUs", "events", "median s", "min s", "jobs/s", "events/s", "µs/event"
@@ -88,7 +91,8 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
     }
     for suite in &suites {
         for c in cases(suite)? {
-            let args = ScenarioArgs { topology: &c.topology, trace: &c.trace, seed: 1, skip: 0, limit: None, mix: None };
+            let args =
+                ScenarioArgs { topology: &c.topology, trace: &c.trace, seed: 1, skip: 0, limit: None, mix: None };
             let setup_start = Instant::now();
             let scenario = load_scenario(&args)?;
             let setup_s = setup_start.elapsed().as_secs_f64();

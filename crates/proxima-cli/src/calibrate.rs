@@ -60,7 +60,8 @@ fn load(args: &CalibrateArgs) -> Result<Vec<Table>, UsageError> {
     let mut tables = Vec::new();
     for (i, path) in args.files.iter().enumerate() {
         let samples = parse_placements(&read_text(path)?).map_err(|e| UsageError(e.with_source(path)))?;
-        let name = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| path.clone());
+        let name =
+            Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| path.clone());
         let (grad_bytes, size_source) = match args.params_millions.get(i) {
             Some(m) => (Some(m * 4.0e6), format!("--params-millions {m}")),
             None => match catalog.lookup(&name) {
@@ -180,7 +181,9 @@ fn print_file_fit(t: &Table, fit: &FileFit) {
     println!("{}: {}", t.path, describe(&t.samples));
     let from = match fit.compute.from {
         proxima_core::calibrate::ComputeRows::SingleGpu => "single-GPU rows",
-        proxima_core::calibrate::ComputeRows::StepMinusSync => "step_time - sync_time of all rows (fewer than two batch sizes on one GPU)",
+        proxima_core::calibrate::ComputeRows::StepMinusSync => {
+            "step_time - sync_time of all rows (fewer than two batch sizes on one GPU)"
+        }
     };
     println!(
         "{:<24}{:.5} s + {:.6} s/sample x b   (weighted least squares on {} {from})",
@@ -193,7 +196,12 @@ fn print_file_fit(t: &Table, fit: &FileFit) {
     }
     println!("{:<24}{:>10.3}", "overlap ov", p.overlap);
     println!("{:<24}{:>10.3}", "straggler sigma", p.straggler);
-    println!("{:<24}{:>10.3} ms / {:.3} ms (fixed)", "alpha intra / inter", p.alpha_intra_s * 1e3, p.alpha_inter_s * 1e3);
+    println!(
+        "{:<24}{:>10.3} ms / {:.3} ms (fixed)",
+        "alpha intra / inter",
+        p.alpha_intra_s * 1e3,
+        p.alpha_inter_s * 1e3
+    );
     println!("{:<24}{:>10.6}   (mean squared log error of step_time)", "loss", fit.loss);
     match t.grad_bytes {
         Some(s) => println!(
@@ -204,13 +212,19 @@ fn print_file_fit(t: &Table, fit: &FileFit) {
             bandwidth(s, p.tau_intra_s, &fit.intra),
             bandwidth(s, p.tau_inter_s, &fit.inter)
         ),
-        None => println!("{:<24}unknown model size (no catalogue entry '{}'; give --params-millions for B = S/tau)", "bandwidths", t.name),
+        None => println!(
+            "{:<24}unknown model size (no catalogue entry '{}'; give --params-millions for B = S/tau)",
+            "bandwidths", t.name
+        ),
     }
 }
 
 fn print_errors(errors: &[ErrorStats]) {
     println!("absolute percentage error   step_time          sync_time");
-    println!("{:<14}{:>6}   {:>7} {:>7}   {:>5} {:>7} {:>7}", "class", "rows", "median", "p90", "rows", "median", "p90");
+    println!(
+        "{:<14}{:>6}   {:>7} {:>7}   {:>5} {:>7} {:>7}",
+        "class", "rows", "median", "p90", "rows", "median", "p90"
+    );
     for e in errors {
         println!(
             "{:<14}{:>6}   {:>7.1} {:>7.1}   {:>5} {:>7.1} {:>7.1}",
@@ -230,9 +244,14 @@ fn print_predicted_vs_measured(samples: &[Sample], predictions: &[Prediction]) {
     println!("| placement | local batch | step measured (s) | step predicted (s) | error | sync measured (s) | sync predicted (s) |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let uniform = |p: &str| p.bytes().all(|b| b == p.as_bytes()[0]);
-    let mut rows: Vec<(&Sample, &Prediction)> =
-        samples.iter().zip(predictions).filter(|(s, _)| uniform(&s.placement) && picked.contains(&s.local_bsz)).collect();
-    rows.sort_by(|a, b| (a.0.nodes, a.0.gpus).cmp(&(b.0.nodes, b.0.gpus)).then(a.0.local_bsz.total_cmp(&b.0.local_bsz)));
+    let mut rows: Vec<(&Sample, &Prediction)> = samples
+        .iter()
+        .zip(predictions)
+        .filter(|(s, _)| uniform(&s.placement) && picked.contains(&s.local_bsz))
+        .collect();
+    rows.sort_by(|a, b| {
+        (a.0.nodes, a.0.gpus).cmp(&(b.0.nodes, b.0.gpus)).then(a.0.local_bsz.total_cmp(&b.0.local_bsz))
+    });
     for (s, p) in rows {
         println!(
             "| `{}` | {} | {:.3} | {:.3} | {:+.1}% | {:.3} | {:.3} |",
@@ -366,7 +385,10 @@ fn run_loo(args: &CalibrateArgs, tables: &[Table]) -> Result<(), UsageError> {
             all.loss,
             all.evaluations
         );
-        println!("{:<14}{:>10} {:>7} {:>9} {:>10}   {:>14} {:>14}", "model", "S (MB)", "ov", "c0 (s)", "c1 (s/b)", "step med/p90", "sync med/p90");
+        println!(
+            "{:<14}{:>10} {:>7} {:>9} {:>10}   {:>14} {:>14}",
+            "model", "S (MB)", "ov", "c0 (s)", "c1 (s/b)", "step med/p90", "sync med/p90"
+        );
         for (i, m) in models.iter().enumerate() {
             let e = &all_errors[i][0];
             println!(
@@ -396,7 +418,15 @@ fn run_loo(args: &CalibrateArgs, tables: &[Table]) -> Result<(), UsageError> {
         println!("at a default overlap (step median APE %)\n");
         println!(
             "{:<14}{:>9} {:>9} {:>7} {:>7}   {:>14} {:>14}   {:>12} {:>12}",
-            "held out", "B_intra", "B_inter", "sigma", "ov", "step med/p90", "sync med/p90", "med ov=0.35", "med ov=0.6"
+            "held out",
+            "B_intra",
+            "B_inter",
+            "sigma",
+            "ov",
+            "step med/p90",
+            "sync med/p90",
+            "med ov=0.35",
+            "med ov=0.6"
         );
         for ((h, e), f) in held.iter().zip(&loo_errors).zip(&loo_fixed) {
             let e = &e[0];

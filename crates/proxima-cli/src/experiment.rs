@@ -50,7 +50,8 @@ fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Summary,
     };
     let catalog = Catalog::built_in();
     let options = WorkloadOptions { seed: task.seed, skip, limit, mix: ModelMix::default_for(&catalog) };
-    let scenario = build_scenario(topology, trace, &options, &def.trace.label()).map_err(|e| UsageError(e.to_string()))?;
+    let scenario =
+        build_scenario(topology, trace, &options, &def.trace.label()).map_err(|e| UsageError(e.to_string()))?;
     let policy = resolve_policy(&task.policy).map_err(|e| UsageError(e.with_source(&task.policy)))?;
     Ok(Simulation::new(scenario, policy).run())
 }

@@ -1,8 +1,8 @@
 //! `proxima`: the command-line face of the simulation core. Glue only: it parses flags,
 //! reads files, runs the core and writes what the core computed.
 
-mod calibrate;
 mod bench;
+mod calibrate;
 mod experiment;
 mod inputs;
 mod output;
@@ -179,7 +179,8 @@ fn execute(command: Command) -> Result<(), Failure> {
             // can be compared (the determinism test does).
             let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
             if let Some(path) = &events {
-                let file = std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
+                let file =
+                    std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
                 sim.add_observer(Box::new(output::EventLog::new(file)));
                 sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
             }
@@ -187,7 +188,11 @@ fn execute(command: Command) -> Result<(), Failure> {
             output::print_summary(&summary, &sim);
             if events.is_some() {
                 let h = hasher.borrow();
-                println!("events      {} (event-log hash {:016x}, FNV-1a over \"TIME_US EVENT_JSON\" lines)", h.count(), h.hash());
+                println!(
+                    "events      {} (event-log hash {:016x}, FNV-1a over \"TIME_US EVENT_JSON\" lines)",
+                    h.count(),
+                    h.hash()
+                );
             }
             if let Some(dir) = out {
                 output::write_run(&dir, &sim, &summary).map_err(Failure::Io)?;
@@ -225,7 +230,8 @@ fn execute(command: Command) -> Result<(), Failure> {
             let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
             std::fs::create_dir_all(&out).map_err(|e| Failure::Io(format!("{out}: cannot create directory: {e}")))?;
             let md = report.to_markdown();
-            std::fs::write(format!("{out}/report.md"), &md).map_err(|e| Failure::Io(format!("{out}/report.md: {e}")))?;
+            std::fs::write(format!("{out}/report.md"), &md)
+                .map_err(|e| Failure::Io(format!("{out}/report.md: {e}")))?;
             std::fs::write(format!("{out}/report.json"), report.to_json() + "\n")
                 .map_err(|e| Failure::Io(format!("{out}/report.json: {e}")))?;
             println!("{md}");
@@ -238,7 +244,9 @@ fn execute(command: Command) -> Result<(), Failure> {
         }
         Command::Bench { suites, repeats, csv } => {
             let mut file = match &csv {
-                Some(path) => Some(std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?),
+                Some(path) => {
+                    Some(std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?)
+                }
                 None => None,
             };
             bench::run(&suites, repeats, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
@@ -254,10 +262,20 @@ fn execute(command: Command) -> Result<(), Failure> {
                     println!("{:<14} {:>6}  {:<24} description", "preset", "GPUs", "tiers");
                     for p in PRESETS {
                         let t = Topology::from_spec(&p.spec()).expect("presets are valid");
-                        println!("{:<14} {:>6}  {:<24} {}", p.name, t.gpu_count(), t.tier_names().join(" < "), p.description);
+                        println!(
+                            "{:<14} {:>6}  {:<24} {}",
+                            p.name,
+                            t.gpu_count(),
+                            t.tier_names().join(" < "),
+                            p.description
+                        );
                     }
-                    println!("\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]");
-                    println!("(defaults: oversub=1, nic_gbps=200, nvlink_gbps=2400), or a JSON file (docs/FORMATS.md).");
+                    println!(
+                        "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]"
+                    );
+                    println!(
+                        "(defaults: oversub=1, nic_gbps=200, nvlink_gbps=2400), or a JSON file (docs/FORMATS.md)."
+                    );
                 }
             }
             Ok(())
@@ -271,7 +289,10 @@ fn execute(command: Command) -> Result<(), Failure> {
         Command::Calibrate(args) => Ok(calibrate::run(&args)?),
         Command::Models => {
             let catalog = proxima_core::model::Catalog::built_in();
-            println!("{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5}  source", "name", "model", "params M", "compute s", "batch", "GPU", "ov");
+            println!(
+                "{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5}  source",
+                "name", "model", "params M", "compute s", "batch", "GPU", "ov"
+            );
             for (_, m) in catalog.models() {
                 println!(
                     "{:<13} {:<22} {:>9.2} {:>10.3} {:>6} {:>5} {:>5.3}  {}",

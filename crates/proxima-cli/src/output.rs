@@ -2,12 +2,12 @@
 
 use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
-use std::io::{BufWriter, Write};
-use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
 pub use proxima_core::metrics::result_dir_name;
+use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
 use proxima_core::time::SimTime;
 use proxima_core::topology::Topology;
 use std::fs;
+use std::io::{BufWriter, Write};
 
 /// Buckets in `timeseries.csv`: enough for a smooth chart, small enough to open anywhere.
 const TIMESERIES_BUCKETS: u32 = 500;
@@ -60,7 +60,13 @@ pub fn print_summary(s: &Summary, sim: &Simulation) {
         s.jobs_rejected,
         if s.jobs_unfinished > 0 { format!(", {} never placed", s.jobs_unfinished) } else { String::new() }
     );
-    println!("JCT         mean {}, p50 {}, p95 {}, p99 {}", hours(s.avg_jct_s), hours(s.p50_jct_s), hours(s.p95_jct_s), hours(s.p99_jct_s));
+    println!(
+        "JCT         mean {}, p50 {}, p95 {}, p99 {}",
+        hours(s.avg_jct_s),
+        hours(s.p50_jct_s),
+        hours(s.p95_jct_s),
+        hours(s.p99_jct_s)
+    );
     println!("makespan    {}", hours(s.makespan_s));
     println!("queueing    mean {} per job", hours(s.avg_queue_s));
     println!(
@@ -94,7 +100,10 @@ fn rows(s: &Summary) -> Vec<(&'static str, f64)> {
 /// their full specs (every option spelled out) follow the table.
 pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topology) {
     let Some(first) = summaries.first() else { return };
-    println!("cluster {} ({} GPUs), trace {}, seed {}, {} jobs", first.topology, first.gpus, first.trace, first.seed, first.jobs_total);
+    println!(
+        "cluster {} ({} GPUs), trace {}, seed {}, {} jobs",
+        first.topology, first.gpus, first.trace, first.seed, first.jobs_total
+    );
     let width = labels.iter().map(|l| l.chars().count() + 2).max().unwrap_or(0).max(22);
     print!("{:<20}", "");
     for label in labels {
@@ -125,7 +134,8 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
     }
     print!("{:<20}", "placements by tier");
     for s in summaries {
-        let t: Vec<String> = topo.tier_names().iter().map(|n| s.tier_counts.get(n).copied().unwrap_or(0).to_string()).collect();
+        let t: Vec<String> =
+            topo.tier_names().iter().map(|n| s.tier_counts.get(n).copied().unwrap_or(0).to_string()).collect();
         print!("{:>width$}", t.join("/"));
     }
     println!("  ({})", topo.tier_names().join("/"));

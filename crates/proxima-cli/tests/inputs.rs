@@ -150,7 +150,9 @@ fn check_doc(table: &str) {
             let updated = format!("{}{BEGIN}{wanted}{}", &doc[..b], &doc[e..]);
             std::fs::write(&path, updated).unwrap();
         } else {
-            panic!("docs/INPUTS.md is out of date with the CLI; run UPDATE_DOCS=1 cargo test -p proxima-cli --test inputs");
+            panic!(
+                "docs/INPUTS.md is out of date with the CLI; run UPDATE_DOCS=1 cargo test -p proxima-cli --test inputs"
+            );
         }
     }
 }

@@ -75,7 +75,15 @@ mod tests {
 
     #[test]
     fn rfc4648_vectors_and_round_trips() {
-        for (plain, coded) in [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")] {
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg"),
+            ("fo", "Zm8"),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ] {
             assert_eq!(encode(plain.as_bytes()), coded);
             assert_eq!(decode(coded).unwrap(), plain.as_bytes());
         }

@@ -94,12 +94,29 @@ pub fn parse_placements(text: &str) -> Result<Vec<Sample>, InputError> {
         let step_s = positive(get("step_time"), "seconds").map_err(csv::at(line, "step_time"))?;
         let sync_s = csv::number(get("sync_time")).map_err(csv::at(line, "sync_time"))?;
         if sync_s < 0.0 {
-            return Err(InputError::at_line(line, "sync_time", format!("expected 0 seconds or more, got '{}'", get("sync_time"))));
+            return Err(InputError::at_line(
+                line,
+                "sync_time",
+                format!("expected 0 seconds or more, got '{}'", get("sync_time")),
+            ));
         }
-        samples.push(Sample { line, placement: placement.to_string(), nodes, gpus, max_per_node, local_bsz, step_s, sync_s });
+        samples.push(Sample {
+            line,
+            placement: placement.to_string(),
+            nodes,
+            gpus,
+            max_per_node,
+            local_bsz,
+            step_s,
+            sync_s,
+        });
     }
     if samples.is_empty() {
-        return Err(InputError::at_line(table.header_line, "header", "no rows: the file has a header but no measurements"));
+        return Err(InputError::at_line(
+            table.header_line,
+            "header",
+            "no rows: the file has a header but no measurements",
+        ));
     }
     Ok(samples)
 }
@@ -230,7 +247,8 @@ pub struct Prediction {
 impl FileParams {
     pub fn predict(&self, s: &Sample) -> Prediction {
         let c = self.compute.at(s.local_bsz);
-        let (tau, alpha) = if s.nodes > 1 { (self.tau_inter_s, self.alpha_inter_s) } else { (self.tau_intra_s, self.alpha_intra_s) };
+        let (tau, alpha) =
+            if s.nodes > 1 { (self.tau_inter_s, self.alpha_inter_s) } else { (self.tau_intra_s, self.alpha_intra_s) };
         let step = step_time(c, straggler_growth(s.gpus), self.straggler, ring_time(s.gpus, tau, alpha), self.overlap);
         Prediction { step_s: step, sync_s: (step - c).max(0.0) }
     }
@@ -415,7 +433,9 @@ pub fn calibrate_file(samples: &[Sample]) -> FileFit {
         loss,
         intra: intra_report,
         inter: inter_report,
-        intra_slower_than_inter: intra_report.identified && inter_report.identified && params.tau_intra_s > params.tau_inter_s,
+        intra_slower_than_inter: intra_report.identified
+            && inter_report.identified
+            && params.tau_intra_s > params.tau_inter_s,
         polished,
         evaluations,
     }
@@ -487,7 +507,13 @@ fn search_ln_tau(mut f: impl FnMut(f64) -> f64) -> (f64, f64, u64) {
 /// simplex `x0, x0 + steps[j]·e_j`, stopping when the simplex's values agree to 1e-10
 /// (relative) or after `max_eval` evaluations, then restarted around the best point up to
 /// `restarts` times while that still helps. Returns `(x, f(x), evaluations)`.
-pub fn nelder_mead(mut f: impl FnMut(&[f64]) -> f64, x0: &[f64], steps: &[f64], max_eval: u32, restarts: u32) -> (Vec<f64>, f64, u32) {
+pub fn nelder_mead(
+    mut f: impl FnMut(&[f64]) -> f64,
+    x0: &[f64],
+    steps: &[f64],
+    max_eval: u32,
+    restarts: u32,
+) -> (Vec<f64>, f64, u32) {
     let n = x0.len();
     let mut best_x = x0.to_vec();
     let mut best_f = f(&best_x);
@@ -519,7 +545,8 @@ pub fn nelder_mead(mut f: impl FnMut(&[f64]) -> f64, x0: &[f64], steps: &[f64], 
             for c in &mut centre {
                 *c /= n as f64;
             }
-            let towards = |from: &[f64], t: f64| -> Vec<f64> { (0..n).map(|j| centre[j] + t * (from[j] - centre[j])).collect() };
+            let towards =
+                |from: &[f64], t: f64| -> Vec<f64> { (0..n).map(|j| centre[j] + t * (from[j] - centre[j])).collect() };
             let xr = towards(&simplex[n], -1.0);
             let fr = f(&xr);
             evals += 1;
@@ -549,7 +576,8 @@ pub fn nelder_mead(mut f: impl FnMut(&[f64]) -> f64, x0: &[f64], steps: &[f64], 
                     Some(fc) => (simplex[n], fs[n]) = (xc, fc),
                     None => {
                         for i in 1..=n {
-                            let shrunk: Vec<f64> = (0..n).map(|j| simplex[0][j] + 0.5 * (simplex[i][j] - simplex[0][j])).collect();
+                            let shrunk: Vec<f64> =
+                                (0..n).map(|j| simplex[0][j] + 0.5 * (simplex[i][j] - simplex[0][j])).collect();
                             fs[i] = f(&shrunk);
                             simplex[i] = shrunk;
                             evals += 1;
@@ -710,7 +738,8 @@ pub struct HeldOut {
 pub fn leave_one_out(models: &[ModelData], fixed_overlaps: &[f64]) -> Vec<HeldOut> {
     (0..models.len())
         .map(|held| {
-            let others: Vec<ModelData> = models.iter().enumerate().filter(|&(i, _)| i != held).map(|(_, m)| *m).collect();
+            let others: Vec<ModelData> =
+                models.iter().enumerate().filter(|&(i, _)| i != held).map(|(_, m)| *m).collect();
             let fit = fit_shared(&others, Overlap::Shared);
             let m = &models[held];
             let compute = fit_compute(m.samples).curve;
@@ -720,7 +749,14 @@ pub fn leave_one_out(models: &[ModelData], fixed_overlaps: &[f64]) -> Vec<HeldOu
                 .iter()
                 .map(|&ov| (ov, per_model_fit.params(compute, m.grad_bytes, ov).predict_all(m.samples)))
                 .collect();
-            HeldOut { name: m.name.to_string(), predictions: params.predict_all(m.samples), params, fit, per_model_fit, with_overlap }
+            HeldOut {
+                name: m.name.to_string(),
+                predictions: params.predict_all(m.samples),
+                params,
+                fit,
+                per_model_fit,
+                with_overlap,
+            }
         })
         .collect()
 }
@@ -823,7 +859,9 @@ mod tests {
         // Columns in any order, extra columns ignored.
         let s = parse_placements("sync_time,step_time,note,local_bsz,placement\n0.1,1.0,x,8,22\n").unwrap();
         assert_eq!((s[0].placement.as_str(), s[0].local_bsz, s[0].step_s), ("22", 8.0, 1.0));
-        let err = |body: &str| parse_placements(&format!("placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n{body}\n")).unwrap_err();
+        let err = |body: &str| {
+            parse_placements(&format!("placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n{body}\n")).unwrap_err()
+        };
         let e = err("2x,4,0.5,0.01");
         assert_eq!((e.line, e.field.as_str()), (Some(3), "placement"));
         let e = err("00,4,0.5,0.01");
@@ -873,7 +911,13 @@ mod tests {
 
     #[test]
     fn nelder_mead_finds_a_quadratic_minimum() {
-        let (x, f, _) = nelder_mead(|x| (x[0] - 1.0) * (x[0] - 1.0) + 10.0 * (x[1] + 2.0) * (x[1] + 2.0), &[0.0, 0.0], &[0.5, 0.5], 2000, 2);
+        let (x, f, _) = nelder_mead(
+            |x| (x[0] - 1.0) * (x[0] - 1.0) + 10.0 * (x[1] + 2.0) * (x[1] + 2.0),
+            &[0.0, 0.0],
+            &[0.5, 0.5],
+            2000,
+            2,
+        );
         assert!((x[0] - 1.0).abs() < 1e-4 && (x[1] + 2.0).abs() < 1e-4 && f < 1e-8, "{x:?} {f}");
     }
 }

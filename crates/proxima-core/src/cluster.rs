@@ -100,11 +100,7 @@ impl ClusterState {
 
     /// The most free GPUs under any one node bounding `tier`.
     pub fn max_free_at(&self, tier: Tier) -> u32 {
-        self.by_free
-            .get(tier.0 as usize + 1)
-            .and_then(|set| set.last())
-            .map(|&(free, _)| free)
-            .unwrap_or(0)
+        self.by_free.get(tier.0 as usize + 1).and_then(|set| set.last()).map(|&(free, _)| free).unwrap_or(0)
     }
 
     /// The tightest tier at which `n` GPUs are free together now, if any.
@@ -156,17 +152,11 @@ impl ClusterState {
         }
         if n.kind == NodeKind::Server {
             let first = n.first_gpu;
-            out.extend(
-                (first..first + n.gpu_count).map(GpuId).filter(|&g| self.is_free(g)).take(need as usize),
-            );
+            out.extend((first..first + n.gpu_count).map(GpuId).filter(|&g| self.is_free(g)).take(need as usize));
             return;
         }
-        let best = n
-            .children
-            .iter()
-            .copied()
-            .filter(|&c| self.free_under(c) >= need)
-            .min_by_key(|&c| self.free_under(c));
+        let best =
+            n.children.iter().copied().filter(|&c| self.free_under(c) >= need).min_by_key(|&c| self.free_under(c));
         if let Some(child) = best {
             self.fill(topo, child, need, out);
             return;

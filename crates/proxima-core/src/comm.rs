@@ -178,12 +178,7 @@ impl CommParams {
 /// Describes the placement of `gpus` (sorted ascending) whose ring crosses the network links
 /// `links`, where `jobs_on(link)` says how many jobs share each link (this one included).
 /// Runs on every rate change, so it only scans the GPUs and links once.
-pub fn shape_of(
-    topo: &Topology,
-    gpus: &[GpuId],
-    links: &[LinkId],
-    jobs_on: impl Fn(LinkId) -> u32,
-) -> PlacementShape {
+pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId], jobs_on: impl Fn(LinkId) -> u32) -> PlacementShape {
     let mut servers: Vec<NodeId> = Vec::new();
     let mut max_per_server = 0u32;
     let mut run = 0u32;

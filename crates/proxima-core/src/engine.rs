@@ -27,7 +27,7 @@ use crate::topology::{GpuId, LinkId, NodeId, Tier, Topology};
 use crate::workload::Job;
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, BTreeSet};
+use std::collections::{BTreeSet, BinaryHeap};
 
 /// Everything a run needs besides the policy: the cluster, the models and the jobs.
 #[derive(Clone, Debug)]
@@ -201,10 +201,7 @@ impl Simulation {
         for (i, j) in scenario.jobs.iter().enumerate() {
             assert_eq!(j.id, JobId(i as u32), "jobs are numbered in order");
         }
-        assert!(
-            scenario.jobs.windows(2).all(|w| w[0].submit <= w[1].submit),
-            "jobs are sorted by submission time"
-        );
+        assert!(scenario.jobs.windows(2).all(|w| w[0].submit <= w[1].submit), "jobs are sorted by submission time");
         let n = scenario.jobs.len();
         let st = State {
             now: SimTime::ZERO,
@@ -463,7 +460,12 @@ impl Simulation {
             assert_ne!(w[0], w[1], "policy {} gave job {} a GPU twice", spec(), job.0);
         }
         for &g in &gpus {
-            assert!(g.0 < topo.gpu_count() && self.st.cluster.is_free(g), "policy {} gave job {} a busy GPU", spec(), job.0);
+            assert!(
+                g.0 < topo.gpu_count() && self.st.cluster.is_free(g),
+                "policy {} gave job {} a busy GPU",
+                spec(),
+                job.0
+            );
         }
         self.st.cluster.allocate(topo, job, &gpus);
         let mut servers: Vec<NodeId> = gpus.iter().map(|&g| topo.server_of(g)).collect();

@@ -81,12 +81,9 @@ impl Reason {
                 gain_s,
                 cost_s
             ),
-            Reason::PlacedByPreemption { tier: t, victims, gain_s } => format!(
-                "placed at {} by preempting {} job(s), estimated gain {:.0} s",
-                tier(t),
-                victims.len(),
-                gain_s
-            ),
+            Reason::PlacedByPreemption { tier: t, victims, gain_s } => {
+                format!("placed at {} by preempting {} job(s), estimated gain {:.0} s", tier(t), victims.len(), gain_s)
+            }
             Reason::Reconsolidating { from, to, gain_s, cost_s } => format!(
                 "checkpointed to move from {} to {} (gain {:.0} s > cost {:.0} s)",
                 tier(from),

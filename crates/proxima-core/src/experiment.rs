@@ -188,7 +188,11 @@ impl Stat {
             return Stat { mean: f64::NAN, sd: 0.0, min: f64::NAN, max: f64::NAN };
         }
         let mean = values.iter().sum::<f64>() / n;
-        let var = if values.len() > 1 { values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        let var = if values.len() > 1 {
+            values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
         Stat {
             mean,
             sd: libm::sqrt(var),
@@ -262,7 +266,13 @@ pub fn aggregate(plan: &Plan, results: &[Summary]) -> Report {
                     .map(|&s| {
                         let base = metric(find(si, BASELINE, s), key);
                         let mine = metric(find(si, policy, s), key);
-                        if base > 0.0 { mine / base } else if mine == 0.0 { 1.0 } else { f64::NAN }
+                        if base > 0.0 {
+                            mine / base
+                        } else if mine == 0.0 {
+                            1.0
+                        } else {
+                            f64::NAN
+                        }
                     })
                     .filter(|x| x.is_finite())
                     .collect();
@@ -275,12 +285,8 @@ pub fn aggregate(plan: &Plan, results: &[Summary]) -> Report {
             plan.seeds.iter().map(|&s| find(si, policy, s).avg_jct_s).sum::<f64>() / plan.seeds.len() as f64
         };
         let oracle = (!plan.oracle_timers.is_empty()).then(|| {
-            let grid: Vec<(String, f64)> = plan
-                .oracle_timers
-                .iter()
-                .zip(plan.oracle_policies())
-                .map(|(t, p)| (t.clone(), mean_jct(&p)))
-                .collect();
+            let grid: Vec<(String, f64)> =
+                plan.oracle_timers.iter().zip(plan.oracle_policies()).map(|(t, p)| (t.clone(), mean_jct(&p))).collect();
             let (best_static, best_static_jct_s) =
                 grid.iter().cloned().fold((String::new(), f64::INFINITY), |b, c| if c.1 < b.1 { c } else { b });
             let tuned_jct_s = mean_jct(&plan.tuned_policy);
@@ -295,7 +301,13 @@ pub fn aggregate(plan: &Plan, results: &[Summary]) -> Report {
             }
         });
         let first = find(si, BASELINE, plan.seeds[0]);
-        scenarios.push(ScenarioReport { scenario: def.clone(), jobs: first.jobs_total, gpus: first.gpus, rows, oracle });
+        scenarios.push(ScenarioReport {
+            scenario: def.clone(),
+            jobs: first.jobs_total,
+            gpus: first.gpus,
+            rows,
+            oracle,
+        });
     }
     Report { plan: plan.clone(), scenarios }
 }
@@ -389,7 +401,10 @@ mod tests {
         assert_eq!((s.mean, s.sd, s.min, s.max), (2.0, 1.0, 1.0, 3.0));
         let p = paper_plan(false);
         assert_eq!(p.scenarios.len(), 8);
-        assert!(p.scenarios.iter().any(|s| s.network == "congested") && p.scenarios.iter().any(|s| s.network == "uncongested"));
+        assert!(
+            p.scenarios.iter().any(|s| s.network == "congested")
+                && p.scenarios.iter().any(|s| s.network == "uncongested")
+        );
         assert!(p.policies.contains(&BASELINE.to_string()));
         assert_eq!(p.tasks().len(), 8 * (6 + 28) * 3);
     }

@@ -5,8 +5,8 @@
 //! and draws randomness only from seeded [`rng::Rng`]s. That is what makes a run
 //! reproducible bit for bit, natively and in WebAssembly. See `ARCHITECTURE.md`.
 
-pub mod calibrate;
 pub mod base64url;
+pub mod calibrate;
 pub mod cluster;
 pub mod comm;
 pub mod engine;

@@ -177,11 +177,7 @@ impl Summary {
         let makespan = last_end.as_secs_f64();
         let util = if makespan > 0.0 { timeline.busy_gpu_seconds(last_end) / (gpus as f64 * makespan) } else { 0.0 };
         let topo = &scenario.topology;
-        let tier_counts = tier_placements
-            .iter()
-            .enumerate()
-            .map(|(t, &n)| (topo.tier_names()[t].clone(), n))
-            .collect();
+        let tier_counts = tier_placements.iter().enumerate().map(|(t, &n)| (topo.tier_names()[t].clone(), n)).collect();
         Summary {
             policy: policy.to_string(),
             seed: scenario.seed,

@@ -97,7 +97,16 @@ struct Wire {
 
 /// The share code of a scenario.
 pub fn encode(scenario: &SharedScenario) -> String {
-    let mut wire = Wire { tp: None, tf: None, tj: None, g: None, u: None, m: scenario.mix.clone(), p: scenario.policies.clone(), s: scenario.seed };
+    let mut wire = Wire {
+        tp: None,
+        tf: None,
+        tj: None,
+        g: None,
+        u: None,
+        m: scenario.mix.clone(),
+        p: scenario.policies.clone(),
+        s: scenario.seed,
+    };
     match &scenario.topology {
         TopologyChoice::Preset(name) => wire.tp = Some(name.clone()),
         TopologyChoice::Parametric(text) => wire.tf = Some(text.clone()),
@@ -122,21 +131,26 @@ pub fn decode(code: &str) -> Result<SharedScenario, InputError> {
         return Err(share_error("the link holds no scenario"));
     }
     if code.len() > MAX_CODE_LEN {
-        return Err(share_error(format!("the code is {} characters long, more than the {MAX_CODE_LEN} a link may have", code.len())));
+        return Err(share_error(format!(
+            "the code is {} characters long, more than the {MAX_CODE_LEN} a link may have",
+            code.len()
+        )));
     }
     let (version, data) = code
         .split_once('.')
         .ok_or_else(|| share_error("not a Proxima share code (expected VERSION.DATA, e.g. 1.eyJ...)"))?;
-    let version: u32 = version
-        .parse()
-        .map_err(|_| share_error(format!("not a Proxima share code: the version '{}' is not a number", clip(version))))?;
+    let version: u32 = version.parse().map_err(|_| {
+        share_error(format!("not a Proxima share code: the version '{}' is not a number", clip(version)))
+    })?;
     if version > SHARE_VERSION {
         return Err(share_error(format!(
             "the link was made by a newer Proxima (format version {version}; this one reads version {SHARE_VERSION})"
         )));
     }
     if version != SHARE_VERSION {
-        return Err(share_error(format!("unknown format version {version} (this Proxima reads version {SHARE_VERSION})")));
+        return Err(share_error(format!(
+            "unknown format version {version} (this Proxima reads version {SHARE_VERSION})"
+        )));
     }
     let bytes = base64url_decode(data)?;
     if bytes.len() < 5 {
@@ -197,7 +211,10 @@ fn from_wire(wire: Wire) -> Result<SharedScenario, InputError> {
         return Err(InputError::new("policies", "the link names no policy"));
     }
     if wire.p.len() > MAX_POLICIES {
-        return Err(InputError::new("policies", format!("{} policies, more than the {MAX_POLICIES} a scenario may run", wire.p.len())));
+        return Err(InputError::new(
+            "policies",
+            format!("{} policies, more than the {MAX_POLICIES} a scenario may run", wire.p.len()),
+        ));
     }
     for p in &wire.p {
         resolve_policy(p)?;
@@ -236,7 +253,9 @@ pub fn base64url_encode(bytes: &[u8]) -> String {
 /// The inverse of [`base64url_encode`], with errors that speak of links.
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, InputError> {
     crate::base64url::decode(text).map_err(|e| match e {
-        Base64Error::StrayEnd => share_error("the code has a stray character at its end: the link was cut off or changed"),
+        Base64Error::StrayEnd => {
+            share_error("the code has a stray character at its end: the link was cut off or changed")
+        }
         Base64Error::BadCharacter { position, character } => {
             let shown: String = character.escape_default().collect();
             share_error(format!(
@@ -264,7 +283,15 @@ mod tests {
     #[test]
     fn base64url_matches_rfc4648_vectors() {
         // RFC 4648 §10, without padding.
-        let vectors = [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")];
+        let vectors = [
+            ("", ""),
+            ("f", "Zg"),
+            ("fo", "Zm8"),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ];
         for (plain, coded) in vectors {
             assert_eq!(base64url_encode(plain.as_bytes()), coded);
             assert_eq!(base64url_decode(coded).unwrap(), plain.as_bytes());
@@ -351,7 +378,10 @@ mod tests {
         let cases = [
             (r#"{"tp":"nope","g":[1,0.8,1],"p":["fifo"],"s":1}"#, "topology: unknown preset 'nope'"),
             (r#"{"tf":"racks=0,servers=1,gpus=1","g":[1,0.8,1],"p":["fifo"],"s":1}"#, "racks: must be a positive"),
-            (r#"{"tp":"teaching","tf":"racks=1,servers=1,gpus=1","g":[1,0.8,1],"p":["fifo"],"s":1}"#, "exactly one topology"),
+            (
+                r#"{"tp":"teaching","tf":"racks=1,servers=1,gpus=1","g":[1,0.8,1],"p":["fifo"],"s":1}"#,
+                "exactly one topology",
+            ),
             (r#"{"tp":"teaching","p":["fifo"],"s":1}"#, "exactly one trace"),
             (r#"{"tp":"teaching","g":[0,0.8,1],"p":["fifo"],"s":1}"#, "jobs: must be from 1"),
             (r#"{"tp":"teaching","g":[5,-1,1],"p":["fifo"],"s":1}"#, "load: must be above 0"),

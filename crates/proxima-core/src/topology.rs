@@ -12,7 +12,9 @@
 //! top-of-rack switch to several spines; Proxima models them as one link whose bandwidth is
 //! their sum, which is what fair sharing of an ECMP-balanced fabric amounts to.
 
-use crate::comm::{CommParams, POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, POLLUX_STRAGGLER};
+use crate::comm::{
+    CommParams, POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, POLLUX_STRAGGLER,
+};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -141,7 +143,12 @@ impl CollectiveSpec {
         let straggler = match self.straggler {
             None => d.straggler,
             Some(v) if v.is_finite() && v >= 0.0 => v,
-            Some(v) => return Err(InputError::new("collective.straggler", format!("must be zero or a positive number, got {v}"))),
+            Some(v) => {
+                return Err(InputError::new(
+                    "collective.straggler",
+                    format!("must be zero or a positive number, got {v}"),
+                ))
+            }
         };
         Ok(CommParams {
             intra_efficiency: efficiency(self.intra_efficiency, d.intra_efficiency, "intra_efficiency")?,
@@ -218,9 +225,9 @@ impl ParametricSpec {
         let mut nic = DEFAULT_NIC_GBPS;
         let mut nvlink = DEFAULT_NVLINK_GBPS;
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = part.split_once('=').ok_or_else(|| {
-                InputError::new(part, format!("expected key=value (keys: {})", Self::KEYS))
-            })?;
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| InputError::new(part, format!("expected key=value (keys: {})", Self::KEYS)))?;
             let key = key.trim();
             let value = value.trim();
             match key {
@@ -235,13 +242,16 @@ impl ParametricSpec {
                 }
                 "nic_gbps" => nic = parse_positive(key, value)?,
                 "nvlink_gbps" => nvlink = parse_positive(key, value)?,
-                _ => {
-                    return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS)))
-                }
+                _ => return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS))),
             }
         }
         let need = |v: Option<u32>, k: &str| {
-            v.ok_or_else(|| InputError::new(k, "missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B])"))
+            v.ok_or_else(|| {
+                InputError::new(
+                    k,
+                    "missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B])",
+                )
+            })
         };
         let spec = ParametricSpec {
             racks: need(racks, "racks")?,
@@ -424,7 +434,12 @@ fn pollux_testbed() -> TopologySpec {
     };
     for s in 0..16 {
         let id = format!("node{s}");
-        spec.servers.push(ServerSpec { id: id.clone(), gpus: 4, nvlink_gbps: POLLUX_PCIE_GBPS, nvlink_latency_us: 10.0 });
+        spec.servers.push(ServerSpec {
+            id: id.clone(),
+            gpus: 4,
+            nvlink_gbps: POLLUX_PCIE_GBPS,
+            nvlink_latency_us: 10.0,
+        });
         spec.links.push(LinkSpec { a: id, b: "switch".into(), bandwidth_gbps: POLLUX_NIC_GBPS, latency_us: 25.0 });
     }
     spec
@@ -549,7 +564,10 @@ impl Topology {
             return Err(InputError::new("servers", "a topology needs at least one server with GPUs"));
         }
         if total_gpus > MAX_GPUS as u64 {
-            return Err(InputError::new("servers", format!("{total_gpus} GPUs is more than the {MAX_GPUS} Proxima supports")));
+            return Err(InputError::new(
+                "servers",
+                format!("{total_gpus} GPUs is more than the {MAX_GPUS} Proxima supports"),
+            ));
         }
         let comm = spec.collective.as_ref().map(CollectiveSpec::resolve).transpose()?.unwrap_or_default();
 
@@ -629,7 +647,10 @@ impl Topology {
         if let Some(empty) = topo.nodes.iter().find(|n| n.kind == NodeKind::Switch && n.gpu_count == 0) {
             // A switch without servers below holds no GPUs: it would only confuse tiers.
             let i = spec.switches.iter().position(|s| s.id == empty.name).expect("switches come from the spec");
-            return Err(InputError::new(format!("switches[{i}]"), format!("switch '{}' has no servers below it", empty.name)));
+            return Err(InputError::new(
+                format!("switches[{i}]"),
+                format!("switch '{}' has no servers below it", empty.name),
+            ));
         }
         Ok(topo)
     }
@@ -1025,10 +1046,7 @@ fn choose_root(adjacency: &[Vec<(usize, usize)>], is_server: &[bool]) -> usize {
         layer = next;
     }
     let centre: Vec<usize> = (0..n).filter(|&v| !removed[v]).collect();
-    *centre
-        .iter()
-        .min_by_key(|&&v| (is_server[v], v))
-        .expect("a tree has a centre")
+    *centre.iter().min_by_key(|&&v| (is_server[v], v)).expect("a tree has a centre")
 }
 
 #[cfg(test)]
@@ -1114,7 +1132,8 @@ mod tests {
     #[test]
     fn a_collective_block_sets_and_checks_the_parameters() {
         let base = r#"{"servers": [{"id":"s","gpus":2,"nvlink_gbps":100}], "collective": BLOCK}"#;
-        let spec = TopologySpec::from_json(&base.replace("BLOCK", r#"{"inter_efficiency": 0.9, "straggler": 0}"#)).unwrap();
+        let spec =
+            TopologySpec::from_json(&base.replace("BLOCK", r#"{"inter_efficiency": 0.9, "straggler": 0}"#)).unwrap();
         let p = Topology::from_spec(&spec).unwrap().comm_params().clone();
         assert_eq!((p.inter_efficiency, p.straggler), (0.9, 0.0));
         assert_eq!(p.intra_efficiency, CommParams::default().intra_efficiency, "absent keys take the defaults");

@@ -76,9 +76,10 @@ impl ModelMix {
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, weight) = match part.split_once(':') {
                 Some((n, w)) => {
-                    let w: f64 = w.trim().parse().map_err(|_| {
-                        InputError::new("mix", format!("weight of '{n}' must be a number, got '{w}'"))
-                    })?;
+                    let w: f64 = w
+                        .trim()
+                        .parse()
+                        .map_err(|_| InputError::new("mix", format!("weight of '{n}' must be a number, got '{w}'")))?;
                     (n.trim(), w)
                 }
                 None => (part, 1.0),
@@ -218,7 +219,14 @@ pub fn build_scenario(
     if jobs.is_empty() {
         return Err(InputError::new("jobs", "the trace has no jobs"));
     }
-    Ok(crate::engine::Scenario { topology, catalog, comm, jobs, seed: options.seed, trace_label: trace_label.to_string() })
+    Ok(crate::engine::Scenario {
+        topology,
+        catalog,
+        comm,
+        jobs,
+        seed: options.seed,
+        trace_label: trace_label.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -254,8 +262,9 @@ mod tests {
         assert_eq!(jobs[2].ideal_iter_s, Some(catalog.get(jobs[2].model).compute_s));
         assert!((jobs[2].ideal_run_s().unwrap() - 100.0).abs() < 1e-9);
         assert_eq!(jobs[1].ideal_iter_s, None, "64 GPUs do not fit 16");
-        let limited = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
-            .unwrap();
+        let limited =
+            resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
+                .unwrap();
         assert_eq!(limited.len(), 1);
     }
 
@@ -263,7 +272,10 @@ mod tests {
     fn unknown_model_names_the_line() {
         let topo = resolve_topology_arg("teaching").unwrap();
         let catalog = Catalog::built_in();
-        let trace = Trace { format: TraceFormat::ProximaCsv, jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))] };
+        let trace = Trace {
+            format: TraceFormat::ProximaCsv,
+            jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))],
+        };
         let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let e = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
@@ -279,15 +291,30 @@ mod tests {
         };
         let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let all = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
-        let few = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(10), ..opts.clone() }).unwrap();
+        let few = resolve(
+            &trace,
+            &topo,
+            &catalog,
+            &CommParams::default(),
+            &WorkloadOptions { limit: Some(10), ..opts.clone() },
+        )
+        .unwrap();
         assert!(all.iter().zip(&few).all(|(a, b)| a.model == b.model));
-        let window = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { skip: 20, limit: Some(10), ..opts.clone() }).unwrap();
+        let window = resolve(
+            &trace,
+            &topo,
+            &catalog,
+            &CommParams::default(),
+            &WorkloadOptions { skip: 20, limit: Some(10), ..opts.clone() },
+        )
+        .unwrap();
         assert_eq!(window.len(), 10);
         assert_eq!(window[0].submit, SimTime::ZERO, "a window starts at time 0");
         assert!(all[20..30].iter().zip(&window).all(|(a, b)| a.model == b.model && a.name == b.name));
         let distinct: std::collections::BTreeSet<_> = all.iter().map(|j| j.model).collect();
         assert!(distinct.len() >= 5, "the mix is used: {distinct:?}");
-        let other = resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
+        let other =
+            resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
         assert!(all.iter().zip(&other).any(|(a, b)| a.model != b.model));
     }
 }

@@ -189,7 +189,11 @@ fn the_shared_fit_recovers_a_cluster_from_several_synthetic_models() {
 fn catalogue_data<'a>(tables: &'a [(&'static str, Vec<Sample>)], catalog: &Catalog) -> Vec<ModelData<'a>> {
     tables
         .iter()
-        .map(|(name, s)| ModelData { name, samples: s, grad_bytes: catalog.get(catalog.lookup(name).unwrap()).grad_bytes() })
+        .map(|(name, s)| ModelData {
+            name,
+            samples: s,
+            grad_bytes: catalog.get(catalog.lookup(name).unwrap()).grad_bytes(),
+        })
         .collect()
 }
 
@@ -205,7 +209,10 @@ fn real_tables() -> Option<Vec<(&'static str, Vec<Sample>)>> {
 fn print_table(title: &str, name: &str, errors: &[ErrorStats]) {
     eprintln!("{title} {name}:");
     for e in errors {
-        eprintln!("  {:<12} step {:>5.1} / {:>5.1}   sync {:>6.1} / {:>6.1}", e.class, e.step_median_pct, e.step_p90_pct, e.sync_median_pct, e.sync_p90_pct);
+        eprintln!(
+            "  {:<12} step {:>5.1} / {:>5.1}   sync {:>6.1} / {:>6.1}",
+            e.class, e.step_median_pct, e.step_p90_pct, e.sync_median_pct, e.sync_p90_pct
+        );
     }
 }
 
@@ -264,7 +271,12 @@ fn the_catalogue_holds_the_values_the_fit_gives() {
     for (i, (name, _)) in tables.iter().enumerate() {
         let m = catalog.get(catalog.lookup(name).unwrap());
         let curve = m.compute_curve.unwrap();
-        assert!((fit.overlaps[i] - m.overlap).abs() < 1e-3, "{name}: ov {} in the catalogue, {} fitted", m.overlap, fit.overlaps[i]);
+        assert!(
+            (fit.overlaps[i] - m.overlap).abs() < 1e-3,
+            "{name}: ov {} in the catalogue, {} fitted",
+            m.overlap,
+            fit.overlaps[i]
+        );
         assert!(rel(curve.fixed_s, fit.compute[i].fixed_s) < 1e-4, "{name}: c0 {:?}", fit.compute[i]);
         assert!(rel(curve.per_sample_s, fit.compute[i].per_sample_s) < 1e-4, "{name}: c1 {:?}", fit.compute[i]);
         assert_eq!(fit_compute(&tables[i].1).curve, fit.compute[i]);
@@ -291,7 +303,12 @@ fn leave_one_model_out_meets_the_target() {
     for (held, m) in leave_one_out(&data, &[0.6]).iter().zip(&data) {
         let errors = error_table(m.samples, &held.predictions);
         print_table("leave one model out:", &held.name, &errors);
-        assert!(errors[0].step_median_pct <= 20.0, "{}: LOO median APE {:.2}% > 20%", held.name, errors[0].step_median_pct);
+        assert!(
+            errors[0].step_median_pct <= 20.0,
+            "{}: LOO median APE {:.2}% > 20%",
+            held.name,
+            errors[0].step_median_pct
+        );
     }
 }
 
@@ -303,7 +320,8 @@ fn leave_one_model_out_meets_the_target() {
 fn the_collective_example_in_formats_md_is_valid() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/FORMATS.md");
     let text = std::fs::read_to_string(&path).unwrap();
-    let start = text.find("```json\n{\n  \"name\": \"pollux-like\"").expect("a topology example with a collective block");
+    let start =
+        text.find("```json\n{\n  \"name\": \"pollux-like\"").expect("a topology example with a collective block");
     let body = &text[start + "```json\n".len()..];
     let body = &body[..body.find("```").unwrap()];
     let spec = TopologySpec::from_json(body).unwrap_or_else(|e| panic!("the example: {e}"));
@@ -311,4 +329,3 @@ fn the_collective_example_in_formats_md_is_valid() {
     let p = topo.comm_params();
     assert!((p.inter_efficiency - 0.0949).abs() < 1e-9 && (p.straggler - 0.23).abs() < 1e-9, "{p:?}");
 }
-

@@ -79,12 +79,18 @@ fn delay_scheduling_waits_for_a_server_and_wins() {
             assert!(close(left_s, 1010.0 * (1.1 / 1.01 - 1.0)), "{left_s}");
             assert_eq!(best_now.map(|b| b.0), Some(1));
             assert!(close(slowdown, 1.1 / 1.01), "{slowdown}");
-            let text = Reason::WaitingForTier { wanted, left_s, best_now, slowdown }.describe(&dally.scenario().topology);
-            assert_eq!(text, "waiting for a server-local placement, timer 90 s left; best now: rack, estimated slowdown 1.09×");
+            let text =
+                Reason::WaitingForTier { wanted, left_s, best_now, slowdown }.describe(&dally.scenario().topology);
+            assert_eq!(
+                text,
+                "waiting for a server-local placement, timer 90 s left; best now: rack, estimated slowdown 1.09×"
+            );
         }
         other => panic!("C should wait for a server: {other:?}"),
     }
-    assert!(log.iter().any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::GotWantedTier { .. }, .. } if job.0 == 2)));
+    assert!(log
+        .iter()
+        .any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::GotWantedTier { .. }, .. } if job.0 == 2)));
 }
 
 #[test]
@@ -107,16 +113,28 @@ fn a_short_timer_cuts_a_losing_wait_short() {
 #[test]
 fn insensitive_jobs_are_placed_at_once() {
     // The same wait, but C exchanges 1 MB: spread costs it nothing worth waiting for.
-    let sc = scenario_with(cluster(1, 2, 4, 1.0), two_models(), &[(0.0, 3, 10.0, 0), (0.0, 3, 100_000.0, 0), (1.0, 2, 1000.0, 1)]);
+    let sc = scenario_with(
+        cluster(1, 2, 4, 1.0),
+        two_models(),
+        &[(0.0, 3, 10.0, 0), (0.0, 3, 100_000.0, 0), (1.0, 2, 1000.0, 1)],
+    );
     let (dally, log) = run("dally:preempt=off,autotune=off", sc);
     assert_eq!(dally.runs()[2].first_start, Some(SimTime::from_secs_f64(1.0)));
-    assert!(log.0.borrow().iter().any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::Insensitive { .. }, .. } if job.0 == 2)));
+    assert!(log
+        .0
+        .borrow()
+        .iter()
+        .any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::Insensitive { .. }, .. } if job.0 == 2)));
 }
 
 /// T (tiny, insensitive: 3 GPUs) and B (unit, 3 GPUs) fill the servers at 0 s; S (unit,
 /// 2 GPUs, 1,000 iterations) arrives at 700 s, after T's minimum run time of 600 s.
 fn preemption_scenario() -> proxima_core::engine::Scenario {
-    scenario_with(cluster(1, 2, 4, 1.0), two_models(), &[(0.0, 3, 100_000.0, 1), (0.0, 3, 100_000.0, 0), (700.0, 2, 1000.0, 0)])
+    scenario_with(
+        cluster(1, 2, 4, 1.0),
+        two_models(),
+        &[(0.0, 3, 100_000.0, 1), (0.0, 3, 100_000.0, 0), (700.0, 2, 1000.0, 0)],
+    )
 }
 
 #[test]
@@ -131,7 +149,9 @@ fn a_preemption_that_pays_happens() {
     assert_eq!(s.tier.map(|t| t.0), Some(0));
     let log = log.0.borrow();
     let done = log.iter().find_map(|(_, e)| match e {
-        SimEvent::Preempted { job, done_iterations, reason: Reason::PreemptedFor { for_job, .. } } if job.0 == 0 && for_job.0 == 2 => {
+        SimEvent::Preempted { job, done_iterations, reason: Reason::PreemptedFor { for_job, .. } }
+            if job.0 == 0 && for_job.0 == 2 =>
+        {
             Some(*done_iterations)
         }
         _ => None,
@@ -177,7 +197,9 @@ fn a_scattered_job_moves_when_room_appears() {
     assert_eq!((c.placements, c.preemptions), (2, 1));
     assert_eq!(c.tier.map(|t| t.0), Some(0));
     let log = log.0.borrow();
-    assert!(log.iter().any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::Reconsolidated { .. }, .. } if job.0 == 2)));
+    assert!(log
+        .iter()
+        .any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::Reconsolidated { .. }, .. } if job.0 == 2)));
     // It ran 31 s → 506.67 s spread (432.4 iterations of 1.1 s), then 30 s restoring, then
     // the remaining 567.6 iterations at 1.01 s.
     let a_end = secs(dally.runs()[0].end);
@@ -209,7 +231,8 @@ fn the_tuner_moves_timers_and_says_why() {
     // A busy cluster of sensitive jobs on the teaching preset: the tuner has waits to learn
     // from and moves at least one timer; each move is an event with its reason.
     let topo = proxima_core::topology::resolve_topology_arg("teaching").unwrap();
-    let jobs: Vec<(f64, u32, f64)> = (0..400).map(|i| (i as f64 * 40.0, [2, 4, 3, 1][i % 4], 200.0 + (i % 7) as f64 * 100.0)).collect();
+    let jobs: Vec<(f64, u32, f64)> =
+        (0..400).map(|i| (i as f64 * 40.0, [2, 4, 3, 1][i % 4], 200.0 + (i % 7) as f64 * 100.0)).collect();
     let (sim, log) = run("dally:tune_every_s=300", scenario(topo, &jobs));
     assert_eq!(sim.summary().jobs_completed, 400);
     let log = log.0.borrow();
@@ -229,7 +252,13 @@ fn the_tuner_moves_timers_and_says_why() {
 
 #[test]
 fn every_variant_parses_and_names_its_options() {
-    for spec in ["dally", "dally:preempt=off", "dally:autotune=off", "dally:preempt=off,autotune=off", "dally:autotune=off,timers=60/30"] {
+    for spec in [
+        "dally",
+        "dally:preempt=off",
+        "dally:autotune=off",
+        "dally:preempt=off,autotune=off",
+        "dally:autotune=off,timers=60/30",
+    ] {
         let p = resolve_policy(spec).unwrap();
         assert!(p.spec().starts_with("dally:preempt="), "{}", p.spec());
         // The canonical spec resolves to the same policy.

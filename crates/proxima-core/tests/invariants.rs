@@ -41,7 +41,12 @@ fn job_sketch() -> impl Strategy<Value = JobSketch> {
     let size = prop_oneof![6 => 0.0..0.5f64, 2 => 0.5..1.0f64, 1 => Just(1.0), 1 => Just(1.5)];
     let duration = prop_oneof![2 => 0.5..5.0f64, 6 => 10.0..5_000.0f64, 1 => 100_000.0..2_000_000.0f64];
     let model = prop_oneof![1 => Just(None), 3 => (0u8..19).prop_map(Some)];
-    (gap, size, duration, model).prop_map(|(gap_s, size, duration_s, model)| JobSketch { gap_s, size, duration_s, model })
+    (gap, size, duration, model).prop_map(|(gap_s, size, duration_s, model)| JobSketch {
+        gap_s,
+        size,
+        duration_s,
+        model,
+    })
 }
 
 fn topology() -> impl Strategy<Value = String> {
@@ -105,7 +110,11 @@ impl Observer for Checker {
                         panic!("GPU {} held by jobs {other} and {} at {now}", g.0, job.0);
                     }
                 }
-                assert!(self.held.insert(job.0, gpus.iter().map(|g| g.0).collect()).is_none(), "job {} placed twice", job.0);
+                assert!(
+                    self.held.insert(job.0, gpus.iter().map(|g| g.0).collect()).is_none(),
+                    "job {} placed twice",
+                    job.0
+                );
             }
             SimEvent::Preempted { job, done_iterations, .. } => {
                 let before = self.progress.insert(job.0, *done_iterations).unwrap_or(0.0);
@@ -211,8 +220,9 @@ proptest! {
 
 #[test]
 fn edge_cases_by_hand() {
-    let burst: Vec<JobSketch> =
-        (0..30).map(|i| JobSketch { gap_s: 0.0, size: (i % 5) as f64 / 4.0, duration_s: 100.0, model: Some(i as u8) }).collect();
+    let burst: Vec<JobSketch> = (0..30)
+        .map(|i| JobSketch { gap_s: 0.0, size: (i % 5) as f64 / 4.0, duration_s: 100.0, model: Some(i as u8) })
+        .collect();
     for policy in ["fifo", "consolidate", "dally", "dally:preempt=off,autotune=off", "dally:min_run_s=0,restore_s=0"] {
         // One GPU, a burst at one instant, jobs as large as the cluster and larger.
         check_run("racks=1,servers=1,gpus=1", &burst, policy, 1);

@@ -67,7 +67,8 @@ fn the_core_depends_on_no_web_clock_or_random_crate() {
             stack.extend(graph.get(&p).cloned().unwrap_or_default());
         }
     }
-    let forbidden = ["yew", "web-sys", "js-sys", "wasm-bindgen", "gloo", "getrandom", "rand", "chrono", "time", "instant"];
+    let forbidden =
+        ["yew", "web-sys", "js-sys", "wasm-bindgen", "gloo", "getrandom", "rand", "chrono", "time", "instant"];
     for f in forbidden {
         assert!(!seen.contains(f), "proxima-core depends (perhaps indirectly) on {f}: {seen:?}");
     }

@@ -62,7 +62,10 @@ fn two_four_gpu_jobs_on_two_servers_run_at_full_speed() {
     // Each job gets a server: sync = 2·3/4 · 1 GB / 100 GB/s = 0.015 s, so 100 iterations
     // take 101.5 s under both baselines.
     for policy in ["fifo", "consolidate"] {
-        let mut sim = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &[(0.0, 4, 100.0), (0.0, 4, 100.0)]), resolve_policy(policy).unwrap());
+        let mut sim = Simulation::new(
+            scenario(cluster(1, 2, 4, 1.0), &[(0.0, 4, 100.0), (0.0, 4, 100.0)]),
+            resolve_policy(policy).unwrap(),
+        );
         let s = sim.run();
         assert_eq!(s.jobs_completed, 2, "{policy}");
         assert!(close(end_of(&sim, 0), 101.5) && close(end_of(&sim, 1), 101.5), "{policy}: {}", end_of(&sim, 0));
@@ -102,7 +105,8 @@ fn a_job_split_across_racks_pays_the_oversubscribed_uplink() {
     // 2·7/8 · 1 GB / 5 GB/s = 0.35 s, so 1.35 s per iteration and 13.5 s for ten. (The
     // hierarchical form charged 0.015 s inside the servers plus 2·1/2 · 0.2 s between them:
     // 1.215 s.)
-    let mut sim = Simulation::new(scenario(cluster(2, 1, 4, 2.0), &[(0.0, 8, 10.0)]), resolve_policy("consolidate").unwrap());
+    let mut sim =
+        Simulation::new(scenario(cluster(2, 1, 4, 2.0), &[(0.0, 8, 10.0)]), resolve_policy("consolidate").unwrap());
     let s = sim.run();
     assert!(close(end_of(&sim, 0), 13.5), "{}", end_of(&sim, 0));
     assert_eq!(s.tier_counts["cluster"], 1);
@@ -169,7 +173,10 @@ fn preemption_keeps_progress_and_pays_the_restore_cost() {
 
 #[test]
 fn jobs_larger_than_the_cluster_are_rejected_and_counted() {
-    let mut sim = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &[(0.0, 16, 1.0), (0.0, 2, 3.0)]), resolve_policy("fifo").unwrap());
+    let mut sim = Simulation::new(
+        scenario(cluster(1, 2, 4, 1.0), &[(0.0, 16, 1.0), (0.0, 2, 3.0)]),
+        resolve_policy("fifo").unwrap(),
+    );
     let s = sim.run();
     assert_eq!((s.jobs_total, s.jobs_completed, s.jobs_rejected, s.jobs_unfinished), (2, 1, 1, 0));
     assert_eq!(sim.runs()[0].status, JobStatus::Rejected);
@@ -183,7 +190,8 @@ fn head_of_line_blocking_without_backfill() {
     let mut with = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate").unwrap());
     with.run();
     assert_eq!(with.runs()[2].first_start, Some(SimTime::from_secs_f64(2.0)));
-    let mut without = Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate:backfill=off").unwrap());
+    let mut without =
+        Simulation::new(scenario(cluster(1, 2, 4, 1.0), &jobs), resolve_policy("consolidate:backfill=off").unwrap());
     without.run();
     let start4 = without.runs()[1].first_start.unwrap();
     assert!(without.runs()[2].first_start.unwrap() >= start4);
@@ -225,7 +233,14 @@ fn same_seed_gives_identical_runs() {
     let run = |seed: u64, policy: &str| {
         let opts = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
-        let sc = Scenario { topology: topo.clone(), catalog: catalog.clone(), comm: CommParams::default(), jobs, seed, trace_label: "t".into() };
+        let sc = Scenario {
+            topology: topo.clone(),
+            catalog: catalog.clone(),
+            comm: CommParams::default(),
+            jobs,
+            seed,
+            trace_label: "t".into(),
+        };
         let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
         let hasher = Rc::new(RefCell::new(EventHasher::default()));
         struct Share(Rc<RefCell<EventHasher>>);

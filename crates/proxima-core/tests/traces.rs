@@ -76,7 +76,10 @@ fn tiresias_60_jobs() {
     assert_eq!(j.work, TraceWork::DurationS(164.0));
     // Last row: 59,1,1779,525,inception3,122,33.
     let last = &t.jobs[59];
-    assert_eq!((last.name.as_str(), last.submit_s, last.model.as_deref(), last.line), ("59", 1779.0, Some("inception3"), 61));
+    assert_eq!(
+        (last.name.as_str(), last.submit_s, last.model.as_deref(), last.line),
+        ("59", 1779.0, Some("inception3"), 61)
+    );
     // Ten models, six jobs each.
     let mut models: BTreeMap<&str, u32> = BTreeMap::new();
     for j in &t.jobs {
@@ -115,7 +118,9 @@ fn pollux_workloads_have_160_jobs() {
         *apps.entry(j.model.as_deref().unwrap()).or_insert(0) += 1;
     }
     let expected: BTreeMap<&str, u32> =
-        [("bert", 7), ("cifar10", 66), ("deepspeech2", 12), ("imagenet", 4), ("ncf", 68), ("yolov3", 3)].into_iter().collect();
+        [("bert", 7), ("cifar10", 66), ("deepspeech2", 12), ("imagenet", 4), ("ncf", 68), ("yolov3", 3)]
+            .into_iter()
+            .collect();
     assert_eq!(apps, expected);
     assert_eq!(t.jobs[159].name, "ncf-159");
     assert_eq!(t.jobs[159].submit_s, 27_695.0);

@@ -29,9 +29,7 @@ impl Policy for Consolidate {
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
         fcfs_step(&self.queue, view, self.backfill, out, |n| {
-            view.cluster
-                .place_tightest(view.topo, n)
-                .map(|(tier, gpus)| (gpus, Reason::TightestNow { tier }))
+            view.cluster.place_tightest(view.topo, n).map(|(tier, gpus)| (gpus, Reason::TightestNow { tier }))
         });
     }
 }

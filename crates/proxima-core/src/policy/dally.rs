@@ -441,7 +441,8 @@ impl Dally {
             Some((_, gpus)) => view.estimate_slowdown(job, &gpus),
             None => sens.worst(),
         };
-        let remaining = (view.job(job).iterations - view.run(job).done).max(0.0) * view.job(job).ideal_iter_s.unwrap_or(0.0);
+        let remaining =
+            (view.job(job).iterations - view.run(job).done).max(0.0) * view.job(job).ideal_iter_s.unwrap_or(0.0);
         let gain = remaining * (otherwise - sens.at(w.base));
         let restore = self.options.restore_s;
         if gain <= restore {
@@ -534,7 +535,11 @@ impl Dally {
                 reason: Reason::PreemptedFor { for_job: job, tier: w.base, gain_s: gain, cost_s: cost },
             });
         }
-        out.push(Decision::Place { job, gpus, reason: Reason::PlacedByPreemption { tier: w.base, victims, gain_s: gain } });
+        out.push(Decision::Place {
+            job,
+            gpus,
+            reason: Reason::PlacedByPreemption { tier: w.base, victims, gain_s: gain },
+        });
         true
     }
 
@@ -631,7 +636,11 @@ impl Policy for Dally {
                         let competitors = self.in_phase[w.accept.0 as usize];
                         self.tuner.record_wait(
                             w.accept.0 as usize,
-                            WaitSample { waited_s: (view.now - w.phase_start).as_secs_f64(), success: true, competitors },
+                            WaitSample {
+                                waited_s: (view.now - w.phase_start).as_secs_f64(),
+                                success: true,
+                                competitors,
+                            },
                         );
                     }
                     // What placements at this tier really cost against the estimate.
@@ -707,7 +716,9 @@ impl Policy for Dally {
                 let candidates: Vec<JobId> = self
                     .scattered
                     .iter()
-                    .filter(|((tier, gpus), _)| view.cluster.tightest_tier_free(view.topo, *gpus).is_some_and(|t| t < *tier))
+                    .filter(|((tier, gpus), _)| {
+                        view.cluster.tightest_tier_free(view.topo, *gpus).is_some_and(|t| t < *tier)
+                    })
                     .flat_map(|(_, jobs)| jobs.iter().copied())
                     .collect();
                 for job in candidates {

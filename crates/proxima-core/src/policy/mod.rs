@@ -158,9 +158,9 @@ impl PolicySpec {
     pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, InputError> {
         match self.take(key) {
             None => Ok(default),
-            Some(v) => v
-                .parse::<u32>()
-                .map_err(|_| InputError::new(key, format!("expected a whole number, got '{v}'"))),
+            Some(v) => {
+                v.parse::<u32>().map_err(|_| InputError::new(key, format!("expected a whole number, got '{v}'")))
+            }
         }
     }
 
@@ -208,10 +208,7 @@ pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
         "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
         other => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
-            return Err(InputError::new(
-                "policy",
-                format!("unknown policy '{other}' (known: {})", names.join(", ")),
-            ));
+            return Err(InputError::new("policy", format!("unknown policy '{other}' (known: {})", names.join(", "))));
         }
     };
     spec.finish()?;
@@ -242,10 +239,7 @@ impl SizeClassQueue {
 
     /// The earliest-submitted job asking for at most `free` GPUs.
     pub fn first_fitting(&self, free: u32) -> Option<(JobId, u32)> {
-        self.by_size
-            .range(..=free)
-            .filter_map(|(&size, set)| set.first().map(|&j| (j, size)))
-            .min()
+        self.by_size.range(..=free).filter_map(|(&size, set)| set.first().map(|&j| (j, size))).min()
     }
 
     /// The earliest-submitted job of all.

@@ -39,8 +39,8 @@ pub struct WaitSample {
 
 /// Candidate timer values, in seconds.
 pub const GRID_S: &[f64] = &[
-    0.0, 5.0, 10.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 240.0, 360.0, 480.0, 720.0, 960.0, 1440.0,
-    1920.0, 2880.0, 3600.0,
+    0.0, 5.0, 10.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 240.0, 360.0, 480.0, 720.0, 960.0, 1440.0, 1920.0,
+    2880.0, 3600.0,
 ];
 
 /// Fewest samples (and successes) a tier needs before the tuner trusts its history.
@@ -166,16 +166,22 @@ impl TimerTuner {
             curve[i]
         };
         let nets = grid.iter().map(|&t| {
-            gains.iter().map(|&g| {
-                let (p, q) = at_cap(t.min(g));
-                g * p - q
-            }).sum::<f64>() / gains.len() as f64
+            gains
+                .iter()
+                .map(|&g| {
+                    let (p, q) = at_cap(t.min(g));
+                    g * p - q
+                })
+                .sum::<f64>()
+                / gains.len() as f64
         });
-        let (best_t, best_net) = grid
-            .iter()
-            .copied()
-            .zip(nets)
-            .fold((self.min_s, f64::NEG_INFINITY), |best, cand| if cand.1 > best.1 + 1e-9 { cand } else { best });
+        let (best_t, best_net) = grid.iter().copied().zip(nets).fold((self.min_s, f64::NEG_INFINITY), |best, cand| {
+            if cand.1 > best.1 + 1e-9 {
+                cand
+            } else {
+                best
+            }
+        });
         // Move at most a factor of two per step (from at least the minimum).
         let floor = current_s.max(self.min_s.max(1.0));
         let timer_s = best_t.clamp(floor / 2.0, floor * 2.0).clamp(self.min_s, self.max_s);
@@ -305,7 +311,19 @@ mod tests {
 
     #[test]
     fn thin_history_proposes_nothing() {
-        let t = tuner_with(&[(10.0, true), (20.0, false), (30.0, true), (5.0, false), (8.0, true), (9.0, true), (11.0, true), (12.0, false)], 100.0);
+        let t = tuner_with(
+            &[
+                (10.0, true),
+                (20.0, false),
+                (30.0, true),
+                (5.0, false),
+                (8.0, true),
+                (9.0, true),
+                (11.0, true),
+                (12.0, false),
+            ],
+            100.0,
+        );
         assert!(t.propose(0, 0, 30.0).is_none());
     }
 

@@ -227,9 +227,8 @@ pub(crate) fn split_line(line: &str) -> Result<Vec<Cow<'_, str>>, String> {
 
 /// Quotes a value for writing when reading it back would otherwise change it.
 pub(crate) fn quote(value: &str) -> Cow<'_, str> {
-    let plain = !value.is_empty()
-        && !value.contains([',', '"', '\n', '\r'])
-        && value.trim_matches([' ', '\t']) == value;
+    let plain =
+        !value.is_empty() && !value.contains([',', '"', '\n', '\r']) && value.trim_matches([' ', '\t']) == value;
     if plain {
         Cow::Borrowed(value)
     } else {

@@ -106,7 +106,8 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
         return Err(InputError::at_line(1, "header", "the file is empty; expected a CSV header or a JSON document"));
     }
     // Spreadsheets may quote the column names.
-    let columns: Vec<String> = header.split(',').map(|c| c.trim().trim_matches('"').trim().to_ascii_lowercase()).collect();
+    let columns: Vec<String> =
+        header.split(',').map(|c| c.trim().trim_matches('"').trim().to_ascii_lowercase()).collect();
     let has = |name: &str| columns.iter().any(|c| c == name);
     if has("timestamp") && has("duration") && has("num_gpus") {
         philly::parse(text)

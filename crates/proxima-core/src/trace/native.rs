@@ -75,7 +75,11 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
             }
             (None, None) => {
                 let field = if duration_col.is_some() { "duration_s" } else { "iterations" };
-                return Err(InputError::at_line(line, field, "the job's work is empty: give duration_s (seconds) or iterations"));
+                return Err(InputError::at_line(
+                    line,
+                    field,
+                    "the job's work is empty: give duration_s (seconds) or iterations",
+                ));
             }
         };
         jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, line });
@@ -192,7 +196,11 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         let raw = |key: &str| shape.and_then(|s| s.raw_number(key));
         let err = |key: &str, what: String| InputError::at_line(key_line(key), format!("jobs[{i}].{key}"), what);
         let Value::Object(obj) = item else {
-            return Err(InputError::at_line(job_line, format!("jobs[{i}]"), "expected a job object {\"id\": ..., \"submit_s\": ..., ...}"));
+            return Err(InputError::at_line(
+                job_line,
+                format!("jobs[{i}]"),
+                "expected a job object {\"id\": ..., \"submit_s\": ..., ...}",
+            ));
         };
         if let Some(key) = shape.and_then(|s| s.duplicate.as_deref()) {
             return Err(err(key, "the key appears twice in this job".into()));
@@ -211,11 +219,14 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         };
         seen.check(&id, job_line).map_err(|m| err("id", m))?;
         let submit_s = match obj.get("submit_s") {
-            Some(v) => csv::submit_seconds(&number_text(v, raw("submit_s")).map_err(|m| err("submit_s", m))?).map_err(|m| err("submit_s", m))?,
+            Some(v) => csv::submit_seconds(&number_text(v, raw("submit_s")).map_err(|m| err("submit_s", m))?)
+                .map_err(|m| err("submit_s", m))?,
             None => return Err(InputError::at_line(job_line, format!("jobs[{i}].submit_s"), "missing")),
         };
         let gpus = match obj.get("gpus") {
-            Some(v) => csv::gpu_count(&number_text(v, raw("gpus")).map_err(|m| err("gpus", m))?).map_err(|m| err("gpus", m))?,
+            Some(v) => {
+                csv::gpu_count(&number_text(v, raw("gpus")).map_err(|m| err("gpus", m))?).map_err(|m| err("gpus", m))?
+            }
             None => return Err(InputError::at_line(job_line, format!("jobs[{i}].gpus"), "missing")),
         };
         let model = match obj.get("model") {
@@ -227,12 +238,16 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         let present = |key: &str| obj.get(key).filter(|v| !v.is_null());
         let work = match (present("duration_s"), present("iterations")) {
             (Some(d), None) => TraceWork::DurationS(
-                csv::positive_seconds(&number_text(d, raw("duration_s")).map_err(|m| err("duration_s", m))?).map_err(|m| err("duration_s", m))?,
+                csv::positive_seconds(&number_text(d, raw("duration_s")).map_err(|m| err("duration_s", m))?)
+                    .map_err(|m| err("duration_s", m))?,
             ),
             (None, Some(n)) => TraceWork::Iterations(
-                positive_iterations(&number_text(n, raw("iterations")).map_err(|m| err("iterations", m))?).map_err(|m| err("iterations", m))?,
+                positive_iterations(&number_text(n, raw("iterations")).map_err(|m| err("iterations", m))?)
+                    .map_err(|m| err("iterations", m))?,
             ),
-            (Some(_), Some(_)) => return Err(err("iterations", "give either duration_s or iterations, not both".into())),
+            (Some(_), Some(_)) => {
+                return Err(err("iterations", "give either duration_s or iterations, not both".into()))
+            }
             (None, None) => {
                 return Err(InputError::at_line(
                     job_line,
@@ -415,8 +430,8 @@ impl Outline {
                 '{' | '[' => {
                     let parent_is_jobs = stack.last().is_some_and(|s| s.1);
                     let is_object = c == '{';
-                    let is_jobs = !is_object
-                        && (stack.is_empty() || (stack.len() == 1 && stack[0].0 && last_root_key == "jobs"));
+                    let is_jobs =
+                        !is_object && (stack.is_empty() || (stack.len() == 1 && stack[0].0 && last_root_key == "jobs"));
                     let is_job = parent_is_jobs;
                     if is_job {
                         outline.jobs.push(JobShape { line, ..JobShape::default() });
@@ -512,7 +527,8 @@ mod tests {
 
     #[test]
     fn csv_bom_crlf_spaces_quotes() {
-        let t = parse_csv("\u{feff}id , submit_s,gpus,model,duration_s\r\n \"job, 1\" , 3 , 2 , \"bert\" , 7 \r\n\r\n").unwrap();
+        let t = parse_csv("\u{feff}id , submit_s,gpus,model,duration_s\r\n \"job, 1\" , 3 , 2 , \"bert\" , 7 \r\n\r\n")
+            .unwrap();
         assert_eq!(t.jobs[0], job("job, 1", 3.0, 2, Some("bert"), TraceWork::DurationS(7.0), 2));
     }
 
@@ -547,7 +563,10 @@ mod tests {
             j.line = 4 + i as u32;
         }
         let text = to_json(&t);
-        assert!(text.contains(r#"{"id": "a", "submit_s": 0, "gpus": 4, "model": "resnet50", "duration_s": 3600},"#), "{text}");
+        assert!(
+            text.contains(r#"{"id": "a", "submit_s": 0, "gpus": 4, "model": "resnet50", "duration_s": 3600},"#),
+            "{text}"
+        );
         assert_eq!(parse_json(&text).unwrap(), t);
         assert_eq!(parse(&text).unwrap(), t);
     }
@@ -625,7 +644,10 @@ mod tests {
 
     #[test]
     fn json_accepts_a_bom_and_crlf() {
-        let t = parse_json("\u{feff}{\"jobs\": [\r\n{\"id\": \"x\", \"submit_s\": 0, \"gpus\": 1, \"duration_s\": 1}\r\n]}\r\n").unwrap();
+        let t = parse_json(
+            "\u{feff}{\"jobs\": [\r\n{\"id\": \"x\", \"submit_s\": 0, \"gpus\": 1, \"duration_s\": 1}\r\n]}\r\n",
+        )
+        .unwrap();
         assert_eq!(t.jobs[0].line, 2);
     }
 }

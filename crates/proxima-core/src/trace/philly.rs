@@ -40,7 +40,11 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             // error, but a value that is not a number means the row is not what we think.
             let v = csv::number(&row.fields[g]).map_err(csv::at(line, "gpu_time"))?;
             if v < 0.0 {
-                return Err(InputError::at_line(line, "gpu_time", format!("expected 0 or more GPU-seconds, got '{}'", &row.fields[g])));
+                return Err(InputError::at_line(
+                    line,
+                    "gpu_time",
+                    format!("expected 0 or more GPU-seconds, got '{}'", &row.fields[g]),
+                ));
             }
         }
         jobs.push(TraceJob {
@@ -60,7 +64,13 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
 pub(crate) fn parse_timestamp(value: &str) -> Result<f64, String> {
     let expected = || format!("expected a date and time like 2017-10-09 07:01:55, got '{value}'");
     let b = value.as_bytes();
-    if b.len() != 19 || b[4] != b'-' || b[7] != b'-' || (b[10] != b' ' && b[10] != b'T') || b[13] != b':' || b[16] != b':' {
+    if b.len() != 19
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || (b[10] != b' ' && b[10] != b'T')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return Err(expected());
     }
     let digits = |from: usize, to: usize| -> Result<i64, String> {
@@ -232,7 +242,8 @@ mod tests {
         assert_eq!(t.jobs[0].work, TraceWork::DurationS(66.0));
         assert_eq!(t.jobs[1].line, 4);
         assert_eq!(t.jobs[1].name, "philly-L4");
-        let e = parse("timestamp,duration,num_gpus,gpu_time,cluster\r\n2017-10-09 07:01:55,\"66,1,1,x\r\n").unwrap_err();
+        let e =
+            parse("timestamp,duration,num_gpus,gpu_time,cluster\r\n2017-10-09 07:01:55,\"66,1,1,x\r\n").unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(2), "row"));
         assert!(e.message.contains("not closed"), "{e}");
     }

@@ -62,10 +62,7 @@ pub const APPLICATIONS: &[(&str, u32, u64)] = &[
 /// Pollux artifact does not have.
 pub fn samples_to_train(application: &str) -> Option<u64> {
     let wanted = application.trim().to_ascii_lowercase();
-    APPLICATIONS
-        .iter()
-        .find(|(name, _, _)| *name == wanted)
-        .map(|&(_, epochs, per_epoch)| epochs as u64 * per_epoch)
+    APPLICATIONS.iter().find(|(name, _, _)| *name == wanted).map(|&(_, epochs, per_epoch)| epochs as u64 * per_epoch)
 }
 
 /// Parses a Pollux workload CSV; see `docs/FORMATS.md`.
@@ -99,7 +96,9 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             return Err(InputError::at_line(
                 line,
                 "batch_size",
-                format!("a global batch of {batch} cannot be split over {gpus} replicas (each needs at least one sample)"),
+                format!(
+                    "a global batch of {batch} cannot be split over {gpus} replicas (each needs at least one sample)"
+                ),
             ));
         }
         let iterations = libm::ceil(samples as f64 / batch);
@@ -125,7 +124,10 @@ mod tests {
 
     #[test]
     fn work_is_epochs_of_samples_over_the_batch() {
-        let t = parse(&format!("{HEADER}\ncifar10-0,107,cifar10,6,2048\nbert-1,5,bert,2,12\nimagenet-2,9,imagenet,16,6400\n")).unwrap();
+        let t = parse(&format!(
+            "{HEADER}\ncifar10-0,107,cifar10,6,2048\nbert-1,5,bert,2,12\nimagenet-2,9,imagenet,16,6400\n"
+        ))
+        .unwrap();
         assert_eq!(t.format, TraceFormat::Pollux);
         let j = &t.jobs[0];
         assert_eq!((j.name.as_str(), j.submit_s, j.gpus), ("cifar10-0", 107.0, 6));

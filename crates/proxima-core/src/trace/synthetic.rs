@@ -58,9 +58,8 @@ impl SyntheticSpec {
         let mut load = DEFAULT_LOAD;
         let mut seed = DEFAULT_SEED;
         for part in body.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| InputError::new(part, format!("expected key=value; {USAGE}")))?;
+            let (key, value) =
+                part.split_once('=').ok_or_else(|| InputError::new(part, format!("expected key=value; {USAGE}")))?;
             let (key, value) = (key.trim(), value.trim());
             match key {
                 "jobs" => {
@@ -68,13 +67,21 @@ impl SyntheticSpec {
                         InputError::new("jobs", format!("expected a positive whole number of jobs, got '{value}'"))
                     })?;
                     if n > MAX_JOBS as u64 {
-                        return Err(InputError::new("jobs", format!("{n} jobs is more than the {MAX_JOBS} a synthetic trace may have")));
+                        return Err(InputError::new(
+                            "jobs",
+                            format!("{n} jobs is more than the {MAX_JOBS} a synthetic trace may have"),
+                        ));
                     }
                     jobs = Some(n as u32);
                 }
                 "load" => {
                     load = value.parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0).ok_or_else(|| {
-                        InputError::new("load", format!("expected a positive number (0.8 offers 80% of the cluster's GPU time), got '{value}'"))
+                        InputError::new(
+                            "load",
+                            format!(
+                                "expected a positive number (0.8 offers 80% of the cluster's GPU time), got '{value}'"
+                            ),
+                        )
                     })?;
                     if load > MAX_LOAD {
                         return Err(InputError::new(
@@ -85,7 +92,10 @@ impl SyntheticSpec {
                 }
                 "seed" => {
                     seed = value.parse::<u64>().map_err(|_| {
-                        InputError::new("seed", format!("expected a whole number from 0 to {}, got '{value}'", u64::MAX))
+                        InputError::new(
+                            "seed",
+                            format!("expected a whole number from 0 to {}, got '{value}'", u64::MAX),
+                        )
                     })?;
                 }
                 _ => return Err(InputError::new(key, format!("unknown key (expected jobs, load or seed); {USAGE}"))),
@@ -121,8 +131,8 @@ pub const PHILLY_GPU_COUNTS: &[(u32, u32)] =
 /// The probabilities at which [`DURATION_QUANTILES`] are given: dense in the tail, where
 /// a few long jobs hold much of the GPU time.
 const QUANTILE_P: [f64; 32] = [
-    0.0, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7,
-    0.75, 0.8, 0.85, 0.9, 0.925, 0.95, 0.975, 0.99, 0.995, 0.998, 0.999, 0.9995, 1.0,
+    0.0, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75,
+    0.8, 0.85, 0.9, 0.925, 0.95, 0.975, 0.99, 0.995, 0.998, 0.999, 0.9995, 1.0,
 ];
 
 /// Run-time quantiles in seconds, per GPU-count class, of the Philly trace (source as
@@ -254,7 +264,10 @@ mod tests {
     #[test]
     fn parse_defaults_and_keys() {
         assert_eq!(parse("synthetic:jobs=10").unwrap(), SyntheticSpec { jobs: 10, load: 0.8, seed: 1 });
-        assert_eq!(parse("synthetic: jobs=5 , load=1.5, seed=42").unwrap(), SyntheticSpec { jobs: 5, load: 1.5, seed: 42 });
+        assert_eq!(
+            parse("synthetic: jobs=5 , load=1.5, seed=42").unwrap(),
+            SyntheticSpec { jobs: 5, load: 1.5, seed: 42 }
+        );
         assert_eq!(parse("seed=3,jobs=7").unwrap(), SyntheticSpec { jobs: 7, load: 0.8, seed: 3 });
         assert_eq!(parse("synthetic:jobs=10000000").unwrap().jobs, MAX_JOBS);
         let spec = parse("synthetic:jobs=5,load=0.5,seed=9").unwrap();

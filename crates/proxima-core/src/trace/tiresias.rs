@@ -41,7 +41,11 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         if let Some(i) = interval {
             let v = csv::number(&row.fields[i]).map_err(csv::at(line, "interval"))?;
             if v < 0.0 {
-                return Err(InputError::at_line(line, "interval", format!("expected 0 or more seconds, got '{}'", &row.fields[i])));
+                return Err(InputError::at_line(
+                    line,
+                    "interval",
+                    format!("expected 0 or more seconds, got '{}'", &row.fields[i]),
+                ));
             }
         }
         jobs.push(TraceJob {
@@ -122,7 +126,9 @@ mod tests {
 
     #[test]
     fn bom_crlf_spaces_and_quotes() {
-        let text = format!("\u{feff}{HEADER}\r\n \"0\" , 2 ,0, 606 ,\"resnet-50, v1.5\",164,30\r\n1,1,5,1,vgg19,1.5,0\r\n\r\n");
+        let text = format!(
+            "\u{feff}{HEADER}\r\n \"0\" , 2 ,0, 606 ,\"resnet-50, v1.5\",164,30\r\n1,1,5,1,vgg19,1.5,0\r\n\r\n"
+        );
         let t = parse(&text).unwrap();
         assert_eq!(t.jobs.len(), 2);
         assert_eq!(t.jobs[0].name, "0");
