@@ -6,9 +6,11 @@
 //! gradients), and how much of that exchange the backward pass hides. Parameter counts are
 //! sourced next to each entry.
 //!
-//! Four entries (BERT-base, ResNet-50, ResNet-18 on CIFAR-10, DeepSpeech2) were fitted to
-//! step times measured on NVIDIA T4 GPUs (the Pollux testbed, `docs/CALIBRATION.md`): their
-//! compute curve `c(b) = c0 + c1·b` and their overlap are those fits. The others are
+//! Six entries (BERT-base, ResNet-50, ResNet-18 on CIFAR-10, DeepSpeech2, NCF, YOLOv3: the
+//! Pollux applications) were fitted to step times measured on NVIDIA T4 GPUs (the Pollux
+//! testbed, `docs/CALIBRATION.md`): their compute curve `c(b) = c0 + c1·b` and their overlap
+//! are those fits, and they know the largest per-GPU batch measured, beyond which a job
+//! accumulates gradients over several micro-steps ([`ModelProfile::for_batch`]). The others are
 //! estimates for a V100-class GPU from published single-GPU throughput, and say so in their
 //! `source` and `gpu`. Mixing the two in one simulation means the fitted models run at T4
 //! speed beside V100-speed ones; a catalogue for one real cluster should measure them all.
@@ -59,6 +61,10 @@ pub struct ModelProfile {
     pub overlap: f64,
     /// Where the numbers come from.
     pub source: String,
+    /// The largest per-GPU batch one micro-step takes (GPU memory), for entries fitted to
+    /// measurements: a job whose per-GPU share of its batch is larger accumulates gradients
+    /// over several micro-steps per iteration.
+    pub max_local_batch: Option<u32>,
 }
 
 impl ModelProfile {
@@ -71,6 +77,37 @@ impl ModelProfile {
     pub fn at_local_batch(&self, b: f64) -> Option<ModelProfile> {
         let curve = self.compute_curve?;
         Some(ModelProfile { compute_s: curve.at(b), ..self.clone() })
+    }
+
+    /// The model as a job training at global batch `batch` on `gpus` GPUs runs it, for
+    /// entries with a measured compute curve. Each GPU takes `b = batch / gpus` samples per
+    /// iteration, in `k = ceil(b / max_local_batch)` micro-steps of `b / k` (gradient
+    /// accumulation); only the last micro-step's backward pass overlaps the exchange. One
+    /// iteration then computes for `k · c(b / k)`, and the exchange hides behind the last
+    /// micro-step only, which the returned profile expresses with `compute_s = k · c(b / k)`
+    /// and `overlap = ov / k` (the communication model's `ov · compute` stays `ov · c(b / k)`).
+    pub fn for_batch(&self, batch: u32, gpus: u32) -> Option<ModelProfile> {
+        let curve = self.compute_curve?;
+        if batch == 0 || gpus == 0 {
+            return None;
+        }
+        let local = batch as f64 / gpus as f64;
+        let micro_steps = match self.max_local_batch {
+            Some(max) if max > 0 => libm::ceil(local / max as f64).max(1.0),
+            _ => 1.0,
+        };
+        let per_step = local / micro_steps;
+        let accumulation =
+            if micro_steps > 1.0 { format!(" in {micro_steps} micro-steps of {per_step}") } else { String::new() };
+        Some(ModelProfile {
+            display: format!("{} (batch {batch} on {gpus} GPUs)", self.display),
+            compute_s: micro_steps * curve.at(per_step),
+            local_batch: libm::ceil(local) as u32,
+            compute_curve: None,
+            overlap: self.overlap / micro_steps,
+            source: format!("{}; at global batch {batch} over {gpus} GPUs: {local} per GPU{accumulation}", self.source),
+            ..self.clone()
+        })
     }
 }
 
@@ -102,7 +139,7 @@ const OV_FEEDFORWARD: f64 = 0.6;
 /// models best, recurrent DeepSpeech2 (0.27) included.
 pub const OV_UNKNOWN: f64 = 0.35;
 
-/// Where the fitted entries come from, cited once for all four.
+/// Where the fitted entries come from, cited once for all six.
 const POLLUX_FIT: &str = "fitted to step times on NVIDIA T4 (Pollux testbed: petuum/adaptdl osdi21-artifact, simulator/traces/*/placements.csv; docs/CALIBRATION.md)";
 
 const BUILT_IN: &[Entry] = &[
@@ -143,15 +180,29 @@ const BUILT_IN: &[Entry] = &[
     // five bidirectional GRU layers of 800, 29 labels: 41,187,968 parameters.
     ("deepspeech2", &["deepspeech"], "DeepSpeech2", 41.187968, Compute::Fitted(0.19079, 0.025488), 20, 0.266,
      "params: deepspeech.pytorch as in the Pollux artifact, 2 conv + 5 BiGRU(800) (41,187,968); compute c(b) = 0.19079 + 0.025488 b s and overlap 0.266 (recurrent: hides little) POLLUX"),
-    ("yolov3", &["yolo"], "YOLOv3", 61.95, Compute::Estimate(0.35), 16, OV_FEEDFORWARD,
-     "params: Redmon & Farhadi 2018 (61.95M); compute: estimate for a V100; overlap: CNN default"),
-    ("ncf", &["neumf"], "NCF (NeuMF)", 5.0, Compute::Estimate(0.02), 32768, OV_UNKNOWN,
-     "params: He et al. 2017 NeuMF on MovieLens (estimate 5M); compute: estimate for a V100; overlap: unknown-model default"),
+    // YOLOv3 as the Pollux artifact trains it (benchmark/models/yolov3: Darknet-53, the
+    // YOLOv3 neck, 20 PASCAL VOC classes): the 80-class model's 61,949,149 parameters less
+    // 180 output channels in each of the three 1x1 output convolutions (inputs 1,024, 512
+    // and 256, with biases): 61,949,149 - 180 x (1,792 + 3) = 61,626,049.
+    ("yolov3", &["yolo"], "YOLOv3", 61.626049, Compute::Fitted(0.17625, 0.026513), 8, 0.090,
+     "params: YOLOv3 (Redmon & Farhadi 2018) with a 20-class VOC head as in the Pollux artifact (61,626,049); compute c(b) = 0.17625 + 0.026513 b s and overlap 0.090 fitted with the catalogue's cluster fixed POLLUX"),
+    // NCF as the Pollux artifact trains it (benchmark/models/ncf: NeuMF-end, 32 factors,
+    // three MLP layers, MovieLens-1M's 6,040 users and 3,706 items): embeddings
+    // 9,746 x (32 + 128) = 1,559,360, MLP 256-128-64-32 = 43,232, output 65: 1,602,657.
+    ("ncf", &["neumf"], "NCF (NeuMF)", 1.602657, Compute::Fitted(0.0075109, 4.5813e-7), 32768, 0.276,
+     "params: NeuMF (He et al. 2017) on MovieLens-1M as in the Pollux artifact (1,602,657); compute c(b) = 0.0075109 + 4.5813e-7 b s and overlap 0.276 fitted with the catalogue's cluster fixed POLLUX"),
     // The Pollux `cifar10` job: ResNet-18 for 32x32 inputs (kuangliu/pytorch-cifar),
     // 11,173,962 parameters.
     ("cifar10", &["resnet18-cifar", "resnet18_cifar10"], "ResNet-18 (CIFAR-10)", 11.173962, Compute::Fitted(0.020375, 0.00064985), 257, 0.668,
      "params: ResNet-18 for 32x32 inputs, kuangliu/pytorch-cifar (11,173,962); compute c(b) = 0.020375 + 0.00064985 b s and overlap 0.668 POLLUX"),
 ];
+
+/// The largest per-GPU batch measured on a T4 for each fitted entry: the largest `local_bsz`
+/// of its `placements.csv`, which the Pollux simulator takes as the memory limit
+/// (`max_local_bsz` in `simulator/applications.py`), except YOLOv3, whose limit the artifact
+/// sets to 8 although it measured up to 16.
+const MAX_LOCAL_BATCH: &[(&str, u32)] =
+    &[("bert", 12), ("resnet50", 200), ("cifar10", 1024), ("deepspeech2", 80), ("ncf", 32768), ("yolov3", 8)];
 
 impl Catalog {
     /// The catalogue shipped with Proxima.
@@ -177,6 +228,7 @@ impl Catalog {
                     gpu: gpu.to_string(),
                     overlap: *overlap,
                     source: source.replace("POLLUX", POLLUX_FIT),
+                    max_local_batch: MAX_LOCAL_BATCH.iter().find(|(n, _)| n == name).map(|&(_, b)| b),
                 }
             })
             .collect();
@@ -189,6 +241,13 @@ impl Catalog {
 
     pub fn len(&self) -> usize {
         self.models.len()
+    }
+
+    /// Adds a model (e.g. a job's [`ModelProfile::for_batch`]) and returns its id. Lookups
+    /// by name still find the first entry of a name.
+    pub fn add(&mut self, model: ModelProfile) -> ModelId {
+        self.models.push(model);
+        ModelId((self.models.len() - 1) as u16)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -229,6 +288,26 @@ mod tests {
         assert_eq!(c.lookup(" imagenet ").unwrap(), r50);
         assert_eq!(c.get(r50).display, "ResNet-50");
         assert!(c.lookup("no-such-model").is_none());
+    }
+
+    #[test]
+    fn a_batch_sets_the_compute_time_with_accumulation_beyond_memory() {
+        let c = Catalog::built_in();
+        let bert = c.get(c.lookup("bert").unwrap());
+        assert_eq!(bert.max_local_batch, Some(12));
+        // 384 over 6 GPUs: 64 per GPU, more than the 12 a T4 holds, so 6 micro-steps of
+        // 10.67; the exchange overlaps the last one only.
+        let p = bert.for_batch(384, 6).unwrap();
+        let per_step = 64.0 / 6.0;
+        assert_eq!(p.compute_s, 6.0 * (0.22328 + 0.058254 * per_step));
+        assert_eq!(p.overlap, 0.594 / 6.0);
+        assert_eq!((p.name.as_str(), p.local_batch, p.compute_curve), ("bert", 64, None));
+        // Within memory: one step at the per-GPU batch.
+        let cifar = c.get(c.lookup("cifar10").unwrap());
+        let p = cifar.for_batch(2052, 6).unwrap();
+        assert_eq!((p.compute_s, p.overlap), (0.020375 + 0.00064985 * 342.0, 0.668));
+        // Entries without a measured curve keep their fixed compute time.
+        assert!(c.get(c.lookup("vgg16").unwrap()).for_batch(256, 4).is_none());
     }
 
     #[test]
