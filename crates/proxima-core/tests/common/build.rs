@@ -22,6 +22,7 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
         overlap: 0.0,
         source: "test".into(),
         max_local_batch: None,
+        compute_points: Vec::new(),
     }
 }
 
