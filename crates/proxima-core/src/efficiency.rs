@@ -222,19 +222,28 @@ pub fn parse_progress_trace(text: &str) -> Result<Vec<EpochRow>, InputError> {
     while let Some(row) = table.next_row() {
         let row = row?;
         let line = row.line;
-        let positive = |name: &'static str| -> Result<f64, InputError> {
+        let number = |name: &'static str, zero_ok: bool| -> Result<f64, InputError> {
             let value = &*row.fields[col[name]];
             match csv::number(value) {
-                Ok(x) if x > 0.0 => Ok(x),
-                Ok(_) => Err(InputError::at_line(line, name, format!("expected a positive number, got '{value}'"))),
+                Ok(x) if x > 0.0 || (zero_ok && x == 0.0) => Ok(x),
+                Ok(_) => {
+                    let what = if zero_ok { "zero or a positive number" } else { "a positive number" };
+                    Err(InputError::at_line(line, name, format!("expected {what}, got '{value}'")))
+                }
                 Err(what) => Err(InputError::at_line(line, name, what)),
             }
         };
-        let progress = positive("progress")?;
+        let progress = number("progress", false)?;
         if rows.last().is_some_and(|prev: &EpochRow| progress < prev.progress) {
             return Err(InputError::at_line(line, "progress", "progress goes down from the previous epoch"));
         }
-        rows.push(EpochRow { progress, grad_sqr: positive("grad_sqr")?, grad_var: positive("grad_var")? });
+        // The estimator clamps |g|² at zero when the noise swamps it (DeepSpeech2 at batch 20
+        // late in training): an infinite noise scale, efficiency 1 at every batch.
+        let (grad_sqr, grad_var) = (number("grad_sqr", true)?, number("grad_var", true)?);
+        if grad_sqr == 0.0 && grad_var == 0.0 {
+            return Err(InputError::at_line(line, "grad_var", "grad_sqr and grad_var are both zero"));
+        }
+        rows.push(EpochRow { progress, grad_sqr, grad_var });
     }
     if rows.is_empty() {
         return Err(InputError::at_line(table.header_line, "header", "no epochs: the file has a header but no rows"));
@@ -288,8 +297,10 @@ pub fn fit_training(traces: &[(u32, Vec<EpochRow>)], epochs: u32) -> Result<Fitt
             let mut before = 0.0;
             for (e, &end) in milestones.iter().enumerate() {
                 let weight = (end - before) / progress;
-                let phi = reference * rows[e].grad_var / rows[e].grad_sqr;
-                harmonic += weight / (phi + reference);
+                // 1 / (φ + M0) with φ = M0 · var / sqr, written so that sqr = 0 (φ infinite)
+                // gives 0.
+                let (sqr, var) = (rows[e].grad_sqr, rows[e].grad_var);
+                harmonic += weight * sqr / (reference * (var + sqr));
                 before = end;
             }
             (*batch, 1.0 / harmonic - reference)
@@ -362,6 +373,19 @@ mod tests {
     }
 
     #[test]
+    fn a_gradient_lost_in_noise_counts_as_infinite_noise_scale() {
+        // Epoch 2 has |g|² = 0: its samples count fully at any batch, so only epoch 1
+        // (half the progress, φ = M0 = 10) lowers the efficiency: 1 / (φ̄ + 10) = 0.5 / 20.
+        let rows = vec![
+            EpochRow { progress: 5.0, grad_sqr: 1.0, grad_var: 1.0 },
+            EpochRow { progress: 10.0, grad_sqr: 0.0, grad_var: 3.0 },
+        ];
+        let fit = fit_training(&[(10, rows)], 2).unwrap();
+        assert_eq!(fit.noise_scale, vec![(10, 30.0)]);
+        assert!(parse_progress_trace("progress,iteration,metric,grad_sqr,grad_var\n1,1,0,0.0,2\n").is_ok());
+    }
+
+    #[test]
     fn milestones_are_the_least_progress_of_any_trace() {
         let a = vec![EpochRow { progress: 10.0, grad_sqr: 1.0, grad_var: 1.0 }];
         let b = vec![EpochRow { progress: 8.0, grad_sqr: 1.0, grad_var: 1.0 }];
@@ -373,8 +397,10 @@ mod tests {
 
     #[test]
     fn bad_traces_name_line_and_field() {
-        let e = parse_progress_trace("progress,iteration,metric,grad_sqr,grad_var\n1,1,0.5,0,1\n").unwrap_err();
+        let e = parse_progress_trace("progress,iteration,metric,grad_sqr,grad_var\n1,1,0.5,-1,1\n").unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(2), "grad_sqr"));
+        let e = parse_progress_trace("progress,iteration,metric,grad_sqr,grad_var\n1,1,0.5,0,0\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "grad_var"));
         let e =
             parse_progress_trace("progress,iteration,metric,grad_sqr,grad_var\n5,1,0,1,1\n4,2,0,1,1\n").unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(3), "progress"));

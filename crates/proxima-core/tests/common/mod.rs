@@ -7,6 +7,7 @@ use std::path::PathBuf;
 /// The folder of real reference data (`../shared/data` beside the repository, or
 /// `$PROXIMA_DATA`), or `None` after telling the user why the test is skipped: the data is
 /// not part of the repository, and a machine without it must still pass `cargo test`.
+/// With `PROXIMA_REQUIRE_DATA=1` (CI) a missing folder fails the test instead.
 #[allow(dead_code)]
 pub fn data_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("PROXIMA_DATA") {
@@ -16,6 +17,8 @@ pub fn data_dir() -> Option<PathBuf> {
     };
     if dir.is_dir() {
         Some(dir)
+    } else if std::env::var("PROXIMA_REQUIRE_DATA").is_ok_and(|v| v == "1") {
+        panic!("PROXIMA_REQUIRE_DATA=1 but the reference data is not at {}", dir.display());
     } else {
         eprintln!("skipping: ../shared/data not found (looked in {}; set PROXIMA_DATA to its path)", dir.display());
         None
