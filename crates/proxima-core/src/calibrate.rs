@@ -819,11 +819,11 @@ pub fn error_table(samples: &[Sample], predictions: &[Prediction]) -> Vec<ErrorS
             (!step.is_empty()).then(|| ErrorStats {
                 class,
                 rows: step.len() as u32,
-                step_median_pct: percentile(&mut step, 50.0),
-                step_p90_pct: percentile(&mut step, 90.0),
+                step_median_pct: interpolated_percentile(&mut step, 50.0),
+                step_p90_pct: interpolated_percentile(&mut step, 90.0),
                 sync_rows: sync.len() as u32,
-                sync_median_pct: percentile(&mut sync, 50.0),
-                sync_p90_pct: percentile(&mut sync, 90.0),
+                sync_median_pct: interpolated_percentile(&mut sync, 50.0),
+                sync_p90_pct: interpolated_percentile(&mut sync, 90.0),
             })
         })
         .collect()
@@ -835,8 +835,9 @@ pub fn ape(pred: f64, obs: f64) -> f64 {
 }
 
 /// The `p`-th percentile with linear interpolation between order statistics (numpy's
-/// default), NaN for no values. Sorts `values`.
-pub fn percentile(values: &mut [f64], p: f64) -> f64 {
+/// default, so error figures compare with published ones), NaN for no values. Sorts
+/// `values`. (Run metrics use `metrics::nearest_rank_percentile`.)
+pub fn interpolated_percentile(values: &mut [f64], p: f64) -> f64 {
     if values.is_empty() {
         return f64::NAN;
     }
@@ -904,9 +905,9 @@ mod tests {
     #[test]
     fn percentiles_interpolate_like_numpy() {
         let mut v = vec![4.0, 1.0, 3.0, 2.0];
-        assert_eq!(percentile(&mut v, 50.0), 2.5);
-        assert!((percentile(&mut v, 90.0) - 3.7).abs() < 1e-12);
-        assert!(percentile(&mut [], 50.0).is_nan());
+        assert_eq!(interpolated_percentile(&mut v, 50.0), 2.5);
+        assert!((interpolated_percentile(&mut v, 90.0) - 3.7).abs() < 1e-12);
+        assert!(interpolated_percentile(&mut [], 50.0).is_nan());
     }
 
     #[test]

@@ -133,8 +133,10 @@ pub struct Summary {
     pub tier_counts: BTreeMap<String, u64>,
 }
 
-/// Nearest-rank percentile of sorted values.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+/// The nearest-rank percentile of sorted values, the ⌈p/100·n⌉-th smallest: always one of
+/// the values, which is what `summary.json`'s p50/p95/p99 JCT are. (The calibration's error
+/// statistics interpolate instead: `calibrate::interpolated_percentile`.)
+pub fn nearest_rank_percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
@@ -189,9 +191,9 @@ impl Summary {
             jobs_rejected: rejected,
             jobs_unfinished: scenario.jobs.len() as u32 - completed - rejected,
             avg_jct_s: mean(jcts.iter().sum()),
-            p50_jct_s: percentile(&jcts, 50.0),
-            p95_jct_s: percentile(&jcts, 95.0),
-            p99_jct_s: percentile(&jcts, 99.0),
+            p50_jct_s: nearest_rank_percentile(&jcts, 50.0),
+            p95_jct_s: nearest_rank_percentile(&jcts, 95.0),
+            p99_jct_s: nearest_rank_percentile(&jcts, 99.0),
             makespan_s: makespan,
             avg_queue_s: mean(queue_total),
             comm_overhead_s: overhead,
@@ -305,10 +307,10 @@ mod tests {
     #[test]
     fn nearest_rank_percentiles() {
         let v: Vec<f64> = (1..=10).map(|x| x as f64).collect();
-        assert_eq!(percentile(&v, 50.0), 5.0);
-        assert_eq!(percentile(&v, 95.0), 10.0);
-        assert_eq!(percentile(&v, 10.0), 1.0);
-        assert_eq!(percentile(&[], 50.0), 0.0);
+        assert_eq!(nearest_rank_percentile(&v, 50.0), 5.0);
+        assert_eq!(nearest_rank_percentile(&v, 95.0), 10.0);
+        assert_eq!(nearest_rank_percentile(&v, 10.0), 1.0);
+        assert_eq!(nearest_rank_percentile(&[], 50.0), 0.0);
     }
 
     #[test]
