@@ -173,7 +173,7 @@ fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run { scenario, policy, out, events } => {
             let sc = load_scenario(&scenario.as_args())?;
-            let policy_box = resolve_policy(&policy).map_err(|e| UsageError(e.with_source("--policy")))?;
+            let policy_box = resolve_policy(&policy).map_err(|e| UsageError::in_argument("policy", e))?;
             let mut sim = Simulation::new(sc, policy_box);
             // With --events, also hash the event stream as the web app does, so the two
             // can be compared (the determinism test does).
@@ -203,7 +203,7 @@ fn execute(command: Command) -> Result<(), Failure> {
         Command::Compare { scenario, policies, out } => {
             // Check every policy before running any, so a typo fails at once.
             for p in &policies {
-                resolve_policy(p).map_err(|e| UsageError(e.with_source("--policy")))?;
+                resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
             }
             let sc = load_scenario(&scenario.as_args())?;
             let mut summaries: Vec<Summary> = Vec::new();
