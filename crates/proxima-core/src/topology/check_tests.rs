@@ -51,8 +51,8 @@ fn invalid_topologies_name_the_field() {
 #[test]
 fn a_collective_block_sets_and_checks_the_parameters() {
     let base = r#"{"servers": [{"id":"s","gpus":2,"nvlink_gbps":100}], "collective": BLOCK}"#;
-    let spec = spec(&base.replace("BLOCK", r#"{"inter_efficiency": 0.9, "straggler": 0}"#));
-    let p = Topology::from_spec(&spec).unwrap().comm_params().clone();
+    let good = spec(&base.replace("BLOCK", r#"{"inter_efficiency": 0.9, "straggler": 0}"#));
+    let p = Topology::from_spec(&good).unwrap().comm_params().clone();
     assert_eq!((p.inter_efficiency, p.straggler), (0.9, 0.0));
     assert_eq!(p.intra_efficiency, CommParams::default().intra_efficiency, "absent keys take the defaults");
     let e = err(&base.replace("BLOCK", r#"{"inter_efficiency": 1.5}"#));
@@ -64,14 +64,10 @@ fn a_collective_block_sets_and_checks_the_parameters() {
     let e = err(&base.replace("BLOCK", r#"{"efficiency": 0.5}"#));
     assert_eq!(e.field, "efficiency");
     assert!(e.message.contains("unknown field"), "{e}");
-    let problems = check(&spec_of(&base.replace("BLOCK", r#"{"intra_efficiency": 2, "straggler": -1}"#)));
+    let problems = check(&spec(&base.replace("BLOCK", r#"{"intra_efficiency": 2, "straggler": -1}"#)));
     assert_eq!(problems.len(), 2);
     assert!(problems.iter().all(|p| p.element == ElementRef::Collective));
     assert_eq!(problems[1].key.as_deref(), Some("straggler"));
-}
-
-fn spec_of(json: &str) -> TopologySpec {
-    spec(json)
 }
 
 #[test]
