@@ -81,10 +81,15 @@ fn training_profiles_are_what_the_progress_traces_give() {
     }
 }
 
-/// Our jobs of each kind in the eight workloads on `pollux-testbed`: (iterations, batch,
-/// seconds per iteration at the tightest placement, which for these sizes takes whole
-/// servers as `tiresias.py` does), keyed like [`ARTIFACT_JOBS`].
-fn our_jobs() -> Option<BTreeMap<(String, u32, u32), (f64, u32, f64)>> {
+/// A kind of job: (application, GPUs, batch asked for).
+type Kind = (String, u32, u32);
+/// What Proxima makes of it: (iterations, batch run, seconds per iteration).
+type Work = (f64, u32, f64);
+
+/// Our jobs of each kind in the eight workloads on `pollux-testbed`, with the seconds per
+/// iteration at the tightest placement, which for these sizes takes whole servers as
+/// `tiresias.py` does.
+fn our_jobs() -> Option<BTreeMap<Kind, Work>> {
     let dir = common::data_dir()?;
     let mut out = BTreeMap::new();
     for w in 1..=8 {
