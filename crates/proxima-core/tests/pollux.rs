@@ -158,3 +158,65 @@ fn every_kind_of_job_does_the_artifacts_work_at_about_its_speed() {
         assert!(run_error.abs() < bound, "{app} on {gpus}: run time {:+.1}%", 100.0 * run_error);
     }
 }
+
+/// The `(gpus, nodes, local batch, step time)` rows of a placements table, or `None` when
+/// the shared data lacks it: the NCF and YOLOv3 tables (`simulator/traces/{ncf,yolov3}/`
+/// of the artifact) are not part of `../shared/data`, so this check runs only where someone
+/// put them there.
+fn extra_placements(model: &str) -> Option<Vec<proxima_core::calibrate::Sample>> {
+    let path = common::data_dir()?.join(format!("pollux/placements/{model}.csv"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipping {model}: {} is not in the shared data", path.display());
+        return None;
+    };
+    Some(proxima_core::calibrate::parse_placements(&text).unwrap())
+}
+
+#[test]
+fn ncf_and_yolov3_entries_are_what_their_measurements_give() {
+    use proxima_core::calibrate::{fit_compute, ALPHA_INTER_S, ALPHA_INTRA_S};
+    use proxima_core::comm::{
+        ring_time, step_time, straggler_growth, POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_STRAGGLER,
+    };
+    let catalog = proxima_core::model::Catalog::built_in();
+    for model in ["ncf", "yolov3"] {
+        let Some(samples) = extra_placements(model) else { continue };
+        let entry = catalog.get(catalog.lookup(model).unwrap());
+        // The compute: NCF's line through its single-GPU rows; YOLOv3's single-GPU rows.
+        let single: Vec<(f64, f64)> = samples.iter().filter(|s| s.gpus == 1).map(|s| (s.local_bsz, s.step_s)).collect();
+        if entry.compute_points.is_empty() {
+            let curve = fit_compute(&samples).curve;
+            let entry_curve = entry.compute_curve.unwrap();
+            assert!(rel(entry_curve.fixed_s, curve.fixed_s) < 1e-4, "{model}: c0 {curve:?}");
+            assert!(rel(entry_curve.per_sample_s, curve.per_sample_s) < 1e-4, "{model}: c1 {curve:?}");
+        } else {
+            assert_eq!(entry.compute_points.len(), single.len(), "{model}");
+            for (&(b, t), &(eb, et)) in single.iter().zip(&entry.compute_points) {
+                assert!(b == eb && rel(et, t) < 2e-5, "{model} at {b}: {t} measured, {et} in the catalogue");
+            }
+        }
+        assert_eq!(entry.max_local_batch.unwrap() as f64 >= single.last().unwrap().0, model == "ncf", "{model}");
+        // The overlap: the best of 0, 0.001, ..., 1 with the cluster's bandwidths and σ fixed.
+        let s = entry.grad_bytes();
+        let loss = |ov: f64| -> f64 {
+            let mut sum = 0.0;
+            for r in &samples {
+                let c = entry.compute_at(r.local_bsz).unwrap();
+                let (tau, alpha) = if r.nodes > 1 {
+                    (s / POLLUX_INTER_BYTES_PER_S, ALPHA_INTER_S)
+                } else {
+                    (s / POLLUX_INTRA_BYTES_PER_S, ALPHA_INTRA_S)
+                };
+                let pred = step_time(c, straggler_growth(r.gpus), POLLUX_STRAGGLER, ring_time(r.gpus, tau, alpha), ov);
+                sum += (pred / r.step_s).ln().powi(2);
+            }
+            sum / samples.len() as f64
+        };
+        let best = (0..=1000).map(|i| i as f64 / 1000.0).min_by(|a, b| loss(*a).total_cmp(&loss(*b))).unwrap();
+        assert!(
+            (best - entry.overlap).abs() < 1.5e-3,
+            "{model}: overlap {best} fitted, {} in the catalogue",
+            entry.overlap
+        );
+    }
+}
