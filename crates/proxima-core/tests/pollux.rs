@@ -198,25 +198,63 @@ fn ncf_and_yolov3_entries_are_what_their_measurements_give() {
         assert_eq!(entry.max_local_batch.unwrap() as f64 >= single.last().unwrap().0, model == "ncf", "{model}");
         // The overlap: the best of 0, 0.001, ..., 1 with the cluster's bandwidths and σ fixed.
         let s = entry.grad_bytes();
-        let loss = |ov: f64| -> f64 {
-            let mut sum = 0.0;
-            for r in &samples {
-                let c = entry.compute_at(r.local_bsz).unwrap();
-                let (tau, alpha) = if r.nodes > 1 {
-                    (s / POLLUX_INTER_BYTES_PER_S, ALPHA_INTER_S)
-                } else {
-                    (s / POLLUX_INTRA_BYTES_PER_S, ALPHA_INTRA_S)
-                };
-                let pred = step_time(c, straggler_growth(r.gpus), POLLUX_STRAGGLER, ring_time(r.gpus, tau, alpha), ov);
-                sum += (pred / r.step_s).ln().powi(2);
-            }
-            sum / samples.len() as f64
+        let predict = |r: &proxima_core::calibrate::Sample, ov: f64| -> f64 {
+            let c = entry.compute_at(r.local_bsz).unwrap();
+            let (tau, alpha) = if r.nodes > 1 {
+                (s / POLLUX_INTER_BYTES_PER_S, ALPHA_INTER_S)
+            } else {
+                (s / POLLUX_INTRA_BYTES_PER_S, ALPHA_INTRA_S)
+            };
+            step_time(c, straggler_growth(r.gpus), POLLUX_STRAGGLER, ring_time(r.gpus, tau, alpha), ov)
         };
+        let loss = |ov: f64| samples.iter().map(|r| (predict(r, ov) / r.step_s).ln().powi(2)).sum::<f64>();
         let best = (0..=1000).map(|i| i as f64 / 1000.0).min_by(|a, b| loss(*a).total_cmp(&loss(*b))).unwrap();
         assert!(
             (best - entry.overlap).abs() < 1.5e-3,
             "{model}: overlap {best} fitted, {} in the catalogue",
             entry.overlap
         );
+        let mut errors: Vec<f64> =
+            samples.iter().map(|r| 100.0 * (predict(r, entry.overlap) / r.step_s - 1.0).abs()).collect();
+        let median = proxima_core::calibrate::interpolated_percentile(&mut errors, 50.0);
+        let p90 = proxima_core::calibrate::interpolated_percentile(&mut errors, 90.0);
+        println!("{model}: {} rows, step_time median / p90 APE {median:.1} / {p90:.1}%", samples.len());
+    }
+}
+
+#[test]
+fn the_catalogue_at_scale_against_the_scalability_measurements() {
+    // `pollux/scalability/<model>.csv`: step times on 6 to 16 nodes and up to 64 GPUs, beyond
+    // the placements the cluster was fitted on. The flat ring's time depends only on the GPU
+    // count and on whether the ring leaves a server, so (nodes, replicas) is enough.
+    use proxima_core::calibrate::{interpolated_percentile, ALPHA_INTER_S};
+    use proxima_core::comm::{ring_time, step_time, straggler_growth, POLLUX_INTER_BYTES_PER_S, POLLUX_STRAGGLER};
+    let catalog = proxima_core::model::Catalog::built_in();
+    // Median APE of step_time as docs/CALIBRATION.md states it, with a little room.
+    for (model, bound) in [("bert", 4.0), ("imagenet", 13.0), ("cifar10", 8.5), ("deepspeech2", 8.5)] {
+        let Some(text) = common::read_data(&format!("pollux/scalability/{model}.csv")) else { return };
+        let entry = catalog.get(catalog.lookup(model).unwrap());
+        let tau = entry.grad_bytes() / POLLUX_INTER_BYTES_PER_S;
+        let mut errors = Vec::new();
+        let mut largest = 0;
+        for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+            let f: Vec<f64> = line.split(',').map(|v| v.trim().parse().unwrap()).collect();
+            let (nodes, gpus, local, measured) = (f[0] as u32, f[1] as u32, f[2], f[3]);
+            assert!(nodes > 1, "{model}: the scalability runs all span servers");
+            largest = largest.max(gpus);
+            let c = entry.compute_at(local).unwrap();
+            let pred = step_time(
+                c,
+                straggler_growth(gpus),
+                POLLUX_STRAGGLER,
+                ring_time(gpus, tau, ALPHA_INTER_S),
+                entry.overlap,
+            );
+            errors.push(100.0 * (pred / measured - 1.0).abs());
+        }
+        let median = interpolated_percentile(&mut errors, 50.0);
+        let p90 = interpolated_percentile(&mut errors, 90.0);
+        println!("{model:12} {} rows up to {largest} GPUs: median / p90 APE {median:.1} / {p90:.1}%", errors.len());
+        assert!(median < bound, "{model}: median APE {median:.1}% at scale");
     }
 }
