@@ -209,12 +209,12 @@ const BUILT_IN: &[Entry] = &[
     // 180 output channels in each of the three 1x1 output convolutions (inputs 1,024, 512
     // and 256, with biases): 61,949,149 - 180 x (1,792 + 3) = 61,626,049.
     ("yolov3", &["yolo"], "YOLOv3", 61.626049, Compute::Measured(YOLOV3_COMPUTE), 8, 0.137,
-     "params: YOLOv3 (Redmon & Farhadi 2018) with a 20-class VOC head as in the Pollux artifact (61,626,049); compute: the single-GPU step times of placements.csv, linear between them (not linear in the batch); overlap 0.137 fitted with the catalogue's cluster fixed POLLUX"),
+     "params: YOLOv3 (Redmon & Farhadi 2018) with a 20-class VOC head as in the Pollux artifact (61,626,049); compute: the single-GPU step times of placements.csv, linear between them (not linear in the batch); overlap 0.137 (on the fitted cluster) POLLUX"),
     // NCF as the Pollux artifact trains it (benchmark/models/ncf: NeuMF-end, 32 factors,
     // three MLP layers, MovieLens-1M's 6,040 users and 3,706 items): embeddings
     // 9,746 x (32 + 128) = 1,559,360, MLP 256-128-64-32 = 43,232, output 65: 1,602,657.
     ("ncf", &["neumf"], "NCF (NeuMF)", 1.602657, Compute::Fitted(0.0075109, 4.5813e-7), 32768, 0.276,
-     "params: NeuMF (He et al. 2017) on MovieLens-1M as in the Pollux artifact (1,602,657); compute c(b) = 0.0075109 + 4.5813e-7 b s and overlap 0.276 fitted with the catalogue's cluster fixed POLLUX"),
+     "params: NeuMF (He et al. 2017) on MovieLens-1M as in the Pollux artifact (1,602,657); compute c(b) = 0.0075109 + 4.5813e-7 b s and overlap 0.276 (on the fitted cluster) POLLUX"),
     // The Pollux `cifar10` job: ResNet-18 for 32x32 inputs (kuangliu/pytorch-cifar),
     // 11,173,962 parameters.
     ("cifar10", &["resnet18-cifar", "resnet18_cifar10"], "ResNet-18 (CIFAR-10)", 11.173962, Compute::Fitted(0.020375, 0.00064985), 257, 0.668,
