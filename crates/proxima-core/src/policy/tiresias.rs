@@ -6,9 +6,11 @@
 //! **Priority.** A job's attained service is its GPU count times the time it has run. Jobs
 //! sit in `K` queues; a job enters the highest (queue 0) and is demoted to queue `k + 1` once
 //! its attained service reaches the `k`-th threshold. Queues are served in order. Within a
-//! queue, jobs holding GPUs come first, then waiting jobs, each group in the order it entered
-//! the queue: the Tiresias simulator moves waiting jobs behind running ones after every pass
-//! (`running_first=off` keeps pure entry order, as the Pollux artifact's copy does).
+//! queue, jobs holding GPUs come first, then waiting jobs, as in the Tiresias simulator,
+//! which moves waiting jobs behind running ones after every pass; within each group jobs
+//! keep the order in which they entered the queue (the simulator's lists drift from that
+//! order as jobs start and stop; entry order is our simplification). `running_first=off`
+//! keeps pure entry order, as the Pollux artifact's copy does.
 //!
 //! **Admission.** Whenever something changed (an arrival, a completion, a demotion or a
 //! promotion), the scheduler walks the jobs in priority order and admits each whose GPUs fit
@@ -28,8 +30,8 @@
 //! model is sensitive to placement are consolidated. Tiresias profiles a model's tensor-size
 //! skew; here the profile is the job's contention-free slowdown when spread across servers
 //! ([`spread_slowdown`]): at or above `skew` (default 1.05) the job gets the tightest
-//! placement free now, below it the first free GPUs wherever they are. Tiresias placement
-//! never waits. `tightest` consolidates every job, `first_fit` none, and `most_free` takes
+//! placement free now, below it the first free GPUs wherever they are. A job never waits
+//! for a better placement (our choice: admission has already decided that it runs). `tightest` consolidates every job, `first_fit` none, and `most_free` takes
 //! the servers with the most free GPUs first, as the Pollux artifact does.
 //!
 //! **Scheduling rounds** (`round_s=S`): decisions, demotions and promotions happen only at
