@@ -66,6 +66,7 @@ pub fn run(args: &SweepArgs) -> Result<(), SweepFailure> {
         if show {
             draw(p, started)
         }
+        true
     });
     if show {
         eprintln!();

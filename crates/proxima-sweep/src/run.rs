@@ -5,7 +5,7 @@ use crate::error::SourcedError;
 use crate::load::{self, TopologyInput, TraceInput, WorkloadArgs};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
-use proxima_core::metrics::{jobs_csv, timeseries_csv};
+use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
 use proxima_core::time::SimTime;
 
 /// Buckets in `timeseries.csv` (as the CLI writes it).
@@ -14,6 +14,7 @@ pub const TIMESERIES_BUCKETS: u32 = 500;
 /// What a run produced, as the text of its files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOutput {
+    pub summary: Summary,
     /// `summary.json`, with its final line break.
     pub summary_json: String,
     pub jobs_csv: Option<String>,
@@ -63,5 +64,11 @@ pub fn execute(
         (None, None)
     };
     let event_hash = want.event_hash.then(|| hasher.borrow().hash());
-    Ok(RunOutput { summary_json: summary.to_json() + "\n", jobs_csv: jobs, timeseries_csv: timeseries, event_hash })
+    let summary_json = summary.to_json() + "\n";
+    Ok(RunOutput { summary, summary_json, jobs_csv: jobs, timeseries_csv: timeseries, event_hash })
+}
+
+/// `compare.json`: the summaries in the order given, as `proxima compare --out` writes it.
+pub fn compare_json(summaries: &[Summary]) -> String {
+    serde_json::to_string_pretty(summaries).expect("summaries serialise") + "\n"
 }

@@ -24,6 +24,8 @@ pub enum SweepError {
     Io(String),
     /// A run failed in a way no input check caught (a bug): which run, and what happened.
     Run { id: String, message: String },
+    /// The caller asked to stop (finished runs are recorded and kept).
+    Interrupted,
 }
 
 impl fmt::Display for SweepError {
@@ -32,6 +34,7 @@ impl fmt::Display for SweepError {
             SweepError::Input(e) => e.fmt(f),
             SweepError::Io(e) => f.write_str(e),
             SweepError::Run { id, message } => write!(f, "run {id}: {message}"),
+            SweepError::Interrupted => f.write_str("interrupted; the runs finished so far are kept"),
         }
     }
 }
@@ -129,14 +132,14 @@ pub struct Outcome {
 }
 
 /// Runs what is missing of `plan` on `threads` threads, records each run in `store`, and
-/// writes the table. Stops at the first failure (runs already under way finish and are
-/// kept).
+/// writes the table. Stops at the first failure, or when `on_progress` returns false (runs
+/// already under way finish and are kept).
 pub fn run_local(
     plan: &Plan,
     store: &Store,
     threads: usize,
     files: bool,
-    on_progress: &(dyn Fn(Progress) + Sync),
+    on_progress: &(dyn Fn(Progress) -> bool + Sync),
 ) -> Result<Outcome, SweepError> {
     let pending = store.pending(plan);
     let total = plan.runs.len();
@@ -147,7 +150,9 @@ pub fn run_local(
     let done = AtomicUsize::new(reused);
     let failed = AtomicBool::new(false);
     let first_error: Mutex<Option<SweepError>> = Mutex::new(None);
-    on_progress(Progress { done: reused, total, reused });
+    if !on_progress(Progress { done: reused, total, reused }) {
+        return Err(SweepError::Interrupted);
+    }
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, pending.len().max(1)) {
             scope.spawn(|| loop {
@@ -156,12 +161,17 @@ pub fn run_local(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(run) = pending.get(i) else { break };
-                let result =
-                    execute_guarded(&loaded, run, want).and_then(|out| store.record(run, &out).map_err(SweepError::Io));
+                let result = execute_guarded(&loaded, run, want).and_then(|out| {
+                    let (jobs, ts) = (out.jobs_csv.as_deref(), out.timeseries_csv.as_deref());
+                    store.record(run, &out.summary_json, jobs, ts).map_err(SweepError::Io)
+                });
                 match result {
                     Ok(()) => {
                         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        on_progress(Progress { done: d, total, reused });
+                        if !on_progress(Progress { done: d, total, reused }) {
+                            failed.store(true, Ordering::Relaxed);
+                            first_error.lock().expect("not poisoned").get_or_insert(SweepError::Interrupted);
+                        }
                     }
                     Err(e) => {
                         failed.store(true, Ordering::Relaxed);

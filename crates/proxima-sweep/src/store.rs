@@ -12,7 +12,6 @@
 //! writers of the same run (a task retried on another node) write the same bytes.
 
 use crate::plan::{Plan, PlannedRun};
-use crate::run::RunOutput;
 use crate::table::Table;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,7 +73,13 @@ impl Store {
     }
 
     /// Records a finished run: its inputs and files, the summary last.
-    pub fn record(&self, run: &PlannedRun, output: &RunOutput) -> Result<(), String> {
+    pub fn record(
+        &self,
+        run: &PlannedRun,
+        summary_json: &str,
+        jobs_csv: Option<&str>,
+        timeseries_csv: Option<&str>,
+    ) -> Result<(), String> {
         let dir = self.run_dir(&run.id);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create directory: {e}", dir.display()))?;
         let i = &run.inputs;
@@ -92,13 +97,13 @@ impl Store {
             &dir.join("params.json"),
             (serde_json::to_string_pretty(&params).expect("json") + "\n").as_bytes(),
         )?;
-        if let Some(jobs) = &output.jobs_csv {
+        if let Some(jobs) = jobs_csv {
             write_atomic(&dir.join("jobs.csv"), jobs.as_bytes())?;
         }
-        if let Some(ts) = &output.timeseries_csv {
+        if let Some(ts) = timeseries_csv {
             write_atomic(&dir.join("timeseries.csv"), ts.as_bytes())?;
         }
-        write_atomic(&dir.join("summary.json"), output.summary_json.as_bytes())
+        write_atomic(&dir.join("summary.json"), summary_json.as_bytes())
     }
 
     /// Writes `runs.csv` and `runs.parquet` from the recorded summaries; every run of the
