@@ -114,6 +114,7 @@ pub fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py,
     d.set_item("jobs_csv", &out.jobs_csv)?;
     d.set_item("timeseries_csv", &out.timeseries_csv)?;
     d.set_item("event_hash", out.event_hash.map(|h| format!("{h:016x}")))?;
+    d.set_item("simulation_s", out.simulation_s)?;
     Ok(d)
 }
 

@@ -21,6 +21,9 @@ pub struct RunOutput {
     pub timeseries_csv: Option<String>,
     /// The event-log hash (as `proxima run --events` prints it), when asked for.
     pub event_hash: Option<u64>,
+    /// Wall-clock seconds of the simulation itself (`Simulation::new` to the summary), as
+    /// `proxima bench` times it: for measuring, never part of a result file.
+    pub simulation_s: f64,
 }
 
 /// Which files and figures to produce besides the summary.
@@ -48,12 +51,14 @@ pub fn execute(
 ) -> Result<RunOutput, SourcedError> {
     let policy_box = load::policy(policy)?;
     let scenario = load::scenario(topology, trace, args)?;
+    let started = std::time::Instant::now();
     let mut sim = Simulation::new(scenario, policy_box);
     let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
     if want.event_hash {
         sim.add_observer(Box::new(Shared(hasher.clone())));
     }
     let summary = sim.run();
+    let simulation_s = started.elapsed().as_secs_f64();
     let (jobs, timeseries) = if want.files {
         let end = SimTime::from_secs_f64(summary.makespan_s);
         (
@@ -65,7 +70,7 @@ pub fn execute(
     };
     let event_hash = want.event_hash.then(|| hasher.borrow().hash());
     let summary_json = summary.to_json() + "\n";
-    Ok(RunOutput { summary, summary_json, jobs_csv: jobs, timeseries_csv: timeseries, event_hash })
+    Ok(RunOutput { summary, summary_json, jobs_csv: jobs, timeseries_csv: timeseries, event_hash, simulation_s })
 }
 
 /// `compare.json`: the summaries in the order given, as `proxima compare --out` writes it.

@@ -107,13 +107,16 @@ class Result:
         summary_json: the text of ``summary.json``, byte for byte what ``proxima run
             --out`` writes.
         event_hash: the event-log hash as ``proxima run --events`` prints it (16 hex
-            digits), or ``None`` when the run was made with ``event_hash=False``.
+            digits), or ``None`` unless the run was made with ``event_hash=True``.
+        simulation_s: wall-clock seconds of the simulation itself (after the inputs were
+            read), as ``proxima bench`` times it.
     """
 
     def __init__(self, output: Mapping[str, Any]) -> None:
         self.summary_json: str = output["summary_json"]
         self.summary: Dict[str, Any] = json.loads(self.summary_json)
         self.event_hash: Optional[str] = output.get("event_hash")
+        self.simulation_s: float = output.get("simulation_s", float("nan"))
         self._jobs_csv: Optional[str] = output.get("jobs_csv")
         self._timeseries_csv: Optional[str] = output.get("timeseries_csv")
 
