@@ -13,21 +13,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
 INSIDE = os.environ.get("PROXIMA_RAY_NETNS") == "1"
 PORT = 6390
-
-
-def ray_bin() -> str:
-    return str(Path(sys.executable).with_name("ray"))
 
 
 if not INSIDE:
@@ -52,69 +45,13 @@ if not INSIDE:
 
 else:
     import proxima
-
-    def interfaces():
-        """This network namespace's interfaces (/proc/net/dev is per namespace; sysfs
-        shows the namespace it was mounted in)."""
-        with open("/proc/net/dev") as f:
-            return sorted(line.split(":")[0].strip() for line in f.readlines()[2:])
-
-    def start_node(args, temp_dir):
-        """A node of the cluster in its own session, so that its process group (the node's
-        raylet and workers) can be killed without touching any other Ray."""
-        env = {
-            **os.environ,
-            # Notice a lost node in about two seconds instead of Ray's default thirty.
-            "RAY_health_check_initial_delay_ms": "0",
-            "RAY_health_check_period_ms": "500",
-            "RAY_health_check_timeout_ms": "1000",
-            "RAY_health_check_failure_threshold": "3",
-        }
-        return subprocess.Popen(
-            [ray_bin(), "start", *args, "--num-cpus=1", "--block", "--disable-usage-stats"],
-            env=env,
-            stdout=open(os.path.join(temp_dir, f"node-{len(os.listdir(temp_dir))}.log"), "w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def kill_node(proc):
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
-
-    def cpus(address):
-        done = subprocess.run([ray_bin(), "status", f"--address={address}"], capture_output=True, text=True)
-        m = re.search(r"/([0-9.]+) CPU", done.stdout)
-        return float(m.group(1)) if m else 0.0
+    from ray_cluster import interfaces, kill_node, running_task, start_cluster
 
     @pytest.fixture(scope="module")
     def cluster():
         assert interfaces() == ["lo"], "not in a network namespace of our own"
-        # A short folder: Ray's socket paths must fit in 107 bytes.
-        temp_dir = tempfile.mkdtemp(prefix="/tmp/prx-ray-")
-        address = f"127.0.0.1:{PORT}"
-        head = start_node(["--head", f"--port={PORT}", "--include-dashboard=false", f"--temp-dir={temp_dir}"],
-                          temp_dir)
-        worker = None
-        try:
-            deadline = time.monotonic() + 120
-            while cpus(address) < 1 and time.monotonic() < deadline:
-                assert head.poll() is None, "the head node did not start"
-                time.sleep(0.5)
-            worker = start_node([f"--address={address}"], temp_dir)
-            while cpus(address) < 2 and time.monotonic() < deadline:
-                assert worker.poll() is None, "the worker node did not start"
-                time.sleep(0.5)
-            assert cpus(address) == 2, "the cluster did not reach two CPUs"
-            yield {"address": address, "worker": worker}
-        finally:
-            if worker is not None:
-                kill_node(worker)
-            kill_node(head)
-            shutil.rmtree(temp_dir, ignore_errors=True)
+        with start_cluster(PORT) as c:
+            yield c
 
     def table(out):
         return (out / "runs.csv").read_bytes(), (out / "runs.parquet").read_bytes()
@@ -148,11 +85,12 @@ else:
             text=True,
             env={**os.environ, "PROXIMA_RAY_RETRIES": "0"},
         )
+        # Lose the worker node while it runs a batch, once a few runs are recorded.
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and driver.poll() is None:
-            if len(list(out.glob("runs/*/summary.json"))) >= 6:
+            if len(list(out.glob("runs/*/summary.json"))) >= 4 and running_task(cluster["worker"], "_run_batch"):
                 break
-            time.sleep(0.05)
+            time.sleep(0.02)
         assert driver.poll() is None, f"the sweep ended before the node could be lost: {driver.stdout.read()}"
         kill_node(cluster["worker"])
         recorded_when_lost = len(list(out.glob("runs/*/summary.json")))
