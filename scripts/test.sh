@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Proxima, installing whatever is missing first
 # (scripts/ensure-tools.sh). Steps:
+#   0. style: formatting and lints                   cargo fmt --check, cargo clippy -D warnings
 #   1. native tests of the whole workspace           cargo test --workspace
 #   1b. the Python package, built and installed into .venv/, and its tests (a two-node
 #      Ray cluster among them)                       pip install crates/proxima-py; pytest tests/python
@@ -21,6 +22,15 @@ step "tools"
 # shellcheck source=scripts/ensure-tools.sh
 source scripts/ensure-tools.sh
 proxima_ensure_tools --python
+
+step "style: cargo fmt --all --check (workspace and fuzz/)"
+cargo fmt --all --check
+(cd fuzz && cargo fmt --all --check)
+
+step "style: cargo clippy --all-targets -D warnings (the native crates)"
+# The web app (root package) is left out: it is built for wasm32, and its lints belong
+# with that target.
+cargo clippy --workspace --exclude proxima-web --all-targets -- -D warnings
 
 step "native tests: cargo test --workspace"
 cargo test --workspace
