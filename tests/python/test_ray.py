@@ -99,7 +99,6 @@ else:
         assert recorded_when_lost < 24, "the sweep was over before the node was lost"
         assert len(list(out.glob("runs/*/summary.json"))) == 24
         assert table(out) == table(expected)
-        # Both nodes ran runs, and the batch the worker node had in hand was run again.
-        assert re.search(r"24 runs in batches of 1 on 2 nodes", output), output
+        # The batch the worker node had in hand was submitted again, and ran.
         assert re.search(r"; [1-9]\d* batches submitted again after a loss", output), output
         print(output[-600:])

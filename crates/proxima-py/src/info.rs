@@ -4,10 +4,12 @@
 use crate::errors::{detached, input_error};
 use crate::running::topology_input;
 use proxima_core::calibrate::{calibrate_file, error_table, parse_placements};
+use proxima_core::inputs::{build_topology, ArgumentNames};
 use proxima_core::model::Catalog;
 use proxima_core::policy::POLICIES;
 use proxima_core::topology::PRESETS;
-use proxima_sweep::{load, SourcedError};
+use proxima_sweep::error::SourcedError;
+use proxima_sweep::load;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::Path;
@@ -15,7 +17,8 @@ use std::path::Path;
 /// A topology's name, GPU count, tiers and its JSON in the topology file format.
 #[pyfunction]
 pub fn topology<'py>(py: Python<'py>, spec: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let topo = topology_input(py, spec)?.build().map_err(|e| input_error(py, &e))?;
+    let input = topology_input(py, spec)?;
+    let topo = build_topology(&input, ArgumentNames::Flags).map_err(|e| input_error(py, &e))?;
     let d = PyDict::new(py);
     d.set_item("name", topo.name())?;
     d.set_item("gpus", topo.gpu_count())?;
@@ -62,7 +65,7 @@ pub fn models() -> String {
 #[pyfunction]
 pub fn calibrate(py: Python<'_>, path: &str) -> PyResult<String> {
     let result = detached(py, "calibration", || -> Result<String, SourcedError> {
-        let samples = parse_placements(&load::read_text(path)?).map_err(|e| SourcedError::from_input(path, e))?;
+        let samples = parse_placements(&load::read_text(path)?).map_err(|e| SourcedError::new(path, e))?;
         let name = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let catalog = Catalog::built_in();
         let grad_bytes = catalog.lookup(&name).map(|id| catalog.get(id).grad_bytes());

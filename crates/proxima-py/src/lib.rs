@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<running::Trace>()?;
+    m.add_class::<running::Record>()?;
     m.add_class::<sweeping::Plan>()?;
     m.add_class::<sweeping::StopFlag>()?;
     m.add_function(wrap_pyfunction!(running::run, m)?)?;

@@ -2,8 +2,9 @@
 //! the sweep runner takes too), and parsed traces that can be reused across runs.
 
 use crate::errors::{detached, input_error};
-use proxima_sweep::load::{self, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{compare_json, execute, RunOutput, Want};
+use proxima_core::run_files::{compare_json, RunRecord};
+use proxima_sweep::load::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use proxima_sweep::run::{execute, RunOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -52,21 +53,41 @@ impl Trace {
     }
 }
 
+/// A finished run as data (summary, job rows, time series): its CSV files are made only
+/// when asked for.
+#[pyclass(frozen, module = "proxima._native")]
+pub struct Record(RunRecord);
+
+#[pymethods]
+impl Record {
+    /// `jobs.csv`, as `proxima run --out` writes it.
+    fn jobs_csv(&self) -> String {
+        self.0.files().jobs_csv
+    }
+
+    /// `timeseries.csv`, as `proxima run --out` writes it.
+    fn timeseries_csv(&self) -> String {
+        proxima_core::metrics::timeseries_csv_of(&self.0.timeseries, self.0.summary.gpus)
+    }
+}
+
 /// A topology as Python hands it over: a string (preset, parametric spec or JSON file) or
 /// `("json", text, name)`.
 pub fn topology_input(py: Python<'_>, arg: &Bound<'_, PyAny>) -> PyResult<TopologyInput> {
     if let Ok(tuple) = arg.cast::<PyTuple>() {
-        let (_, text, source): (String, String, String) = tuple.extract()?;
-        return Ok(TopologyInput::Json { text, source });
+        let (_, text, name): (String, String, String) = tuple.extract()?;
+        return Ok(TopologyInput::File { name, text });
     }
     let s: String = arg.extract()?;
-    TopologyInput::from_arg(&s).map_err(|e| input_error(py, &e))
+    load::topology_input(&s).map_err(|e| input_error(py, &e))
 }
 
 /// The inputs of one run, owned so that they can cross into a thread without the GIL.
 struct Inputs {
     topology: TopologyInput,
-    synthetic: Option<String>,
+    /// A synthetic spec or a file's text: the core's path from end to end.
+    trace_input: Option<TraceInput>,
+    /// A trace parsed before.
     trace: Option<Py<Trace>>,
     args: WorkloadArgs,
 }
@@ -80,47 +101,49 @@ impl Inputs {
     ) -> PyResult<Inputs> {
         let topology = topology_input(py, topology)?;
         // A string is a synthetic spec, trace text (it has a line break) or a file name.
-        let (synthetic, trace) = match trace.cast::<Trace>() {
+        let (trace_input, trace) = match trace.cast::<Trace>() {
             Ok(t) => (None, Some(t.clone().unbind())),
             Err(_) => {
                 let s: String = trace.extract()?;
-                if load::is_synthetic(&s) {
-                    (Some(s), None)
+                let input = if load::is_synthetic(&s) {
+                    TraceInput::Synthetic(s)
                 } else if s.contains('\n') {
-                    (None, Some(Py::new(py, Trace::parse(py, &s, "<trace>")?)?))
+                    TraceInput::File { name: "<trace>".into(), text: s }
                 } else {
-                    (None, Some(Py::new(py, Trace::load(py, &s)?)?))
-                }
+                    TraceInput::File { text: load::read_text(&s).map_err(|e| input_error(py, &e))?, name: s }
+                };
+                (Some(input), None)
             }
         };
-        Ok(Inputs { topology, synthetic, trace, args })
+        Ok(Inputs { topology, trace_input, trace, args })
     }
 
-    fn trace(&self) -> TraceInput<'_> {
-        match (&self.synthetic, &self.trace) {
-            (Some(s), _) => TraceInput::Synthetic(s),
+    fn jobs(&self) -> Jobs<'_> {
+        match (&self.trace_input, &self.trace) {
+            (Some(input), _) => Jobs::Input(input),
             (None, Some(t)) => {
                 let t = t.get();
-                TraceInput::Parsed { trace: &t.inner, label: &t.label }
+                Jobs::Parsed { trace: &t.inner, label: &t.label }
             }
             (None, None) => unreachable!("one of the two is set"),
         }
     }
 }
 
-pub fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyDict>> {
+/// A run's output for Python: the summary's text, the record (files made on demand), the
+/// event-log hash and the simulation's time.
+pub fn output_dict(py: Python<'_>, out: RunOutput) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("summary_json", &out.summary_json)?;
-    d.set_item("jobs_csv", &out.jobs_csv)?;
-    d.set_item("timeseries_csv", &out.timeseries_csv)?;
     d.set_item("event_hash", out.event_hash.map(|h| format!("{h:016x}")))?;
     d.set_item("simulation_s", out.simulation_s)?;
+    d.set_item("record", Py::new(py, Record(out.record))?)?;
     Ok(d)
 }
 
 /// One run; returns its files' text. See `proxima.run`.
 #[pyfunction]
-#[pyo3(signature = (topology, trace, policy, seed, skip, limit, mix, files, event_hash))]
+#[pyo3(signature = (topology, trace, policy, seed, skip, limit, mix, event_hash))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -131,18 +154,17 @@ pub fn run<'py>(
     skip: u32,
     limit: Option<u32>,
     mix: Option<String>,
-    files: bool,
     event_hash: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix })?;
-    let want = Want { files, event_hash };
-    let result = detached(py, "the run", || execute(&inputs.topology, inputs.trace(), &inputs.args, &policy, want))?;
-    output_dict(py, &result.map_err(|e| input_error(py, &e))?)
+    let result =
+        detached(py, "the run", || execute(&inputs.topology, inputs.jobs(), &inputs.args, &policy, event_hash))?;
+    output_dict(py, result.map_err(|e| input_error(py, &e))?)
 }
 
 /// Several policies on the same inputs; returns each run's files and `compare.json`.
 #[pyfunction]
-#[pyo3(signature = (topology, trace, policies, seed, skip, limit, mix, files))]
+#[pyo3(signature = (topology, trace, policies, seed, skip, limit, mix))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare<'py>(
     py: Python<'py>,
@@ -153,22 +175,20 @@ pub fn compare<'py>(
     skip: u32,
     limit: Option<u32>,
     mix: Option<String>,
-    files: bool,
 ) -> PyResult<(Vec<Bound<'py, PyDict>>, String)> {
     // Check every policy before running any, as the CLI does.
     for p in &policies {
         load::policy(p).map_err(|e| input_error(py, &e))?;
     }
     let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix })?;
-    let want = Want { files, event_hash: false };
     let results = detached(py, "the comparison", || {
         policies
             .iter()
-            .map(|p| execute(&inputs.topology, inputs.trace(), &inputs.args, p, want))
+            .map(|p| execute(&inputs.topology, inputs.jobs(), &inputs.args, p, false))
             .collect::<Result<Vec<_>, _>>()
     })?
     .map_err(|e| input_error(py, &e))?;
-    let summaries: Vec<_> = results.iter().map(|r| r.summary.clone()).collect();
-    let dicts = results.iter().map(|r| output_dict(py, r)).collect::<PyResult<Vec<_>>>()?;
+    let summaries: Vec<_> = results.iter().map(|r| r.record.summary.clone()).collect();
+    let dicts = results.into_iter().map(|r| output_dict(py, r)).collect::<PyResult<Vec<_>>>()?;
     Ok((dicts, compare_json(&summaries)))
 }

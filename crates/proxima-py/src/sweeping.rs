@@ -3,9 +3,9 @@
 //! its files on the driver, write the table.
 
 use crate::errors::{detached, input_error, sweep_error};
-use crate::running::{output_dict, Trace};
-use proxima_sweep::load::{TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{execute, Want};
+use crate::running::Trace;
+use proxima_sweep::load::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use proxima_sweep::run::execute;
 use proxima_sweep::runner::{run_local, Progress};
 use proxima_sweep::spec::Cell;
 use proxima_sweep::{Paths, PlannedRun, Spec, Store};
@@ -197,11 +197,11 @@ pub fn execute_planned<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let get = |k: &str| run.get_item(k)?.ok_or_else(|| PyKeyError::new_err(k.to_string()));
     let topology = match (get("topology_file")?.extract::<Option<String>>()?, topology_text) {
-        (Some(source), Some(text)) => TopologyInput::Json { text, source },
-        (Some(source), None) => return Err(PyKeyError::new_err(format!("the text of {source}"))),
-        (None, _) => TopologyInput::Spec(get("topology")?.extract()?),
+        (Some(name), Some(text)) => TopologyInput::File { name, text },
+        (Some(name), None) => return Err(PyKeyError::new_err(format!("the text of {name}"))),
+        (None, _) => TopologyInput::Argument(get("topology")?.extract()?),
     };
-    let synthetic: String = get("trace")?.extract()?;
+    let synthetic = TraceInput::Synthetic(get("trace")?.extract()?);
     let trace_file: Option<String> = get("trace_file")?.extract()?;
     if trace_file.is_some() && trace.is_none() {
         return Err(PyKeyError::new_err(format!("the parsed trace {}", trace_file.unwrap_or_default())));
@@ -214,11 +214,18 @@ pub fn execute_planned<'py>(
     };
     let policy: String = get("policy")?.extract()?;
     let result = detached(py, "the run", || {
-        let trace_input = match (&trace, &trace_file) {
-            (Some(t), Some(label)) => TraceInput::Parsed { trace: &t.get().inner, label },
-            _ => TraceInput::Synthetic(&synthetic),
+        let jobs = match (&trace, &trace_file) {
+            (Some(t), Some(label)) => Jobs::Parsed { trace: &t.get().inner, label },
+            _ => Jobs::Input(&synthetic),
         };
-        execute(&topology, trace_input, &args, &policy, Want { files, event_hash: false })
+        let out = execute(&topology, jobs, &args, &policy, false)?;
+        let files = files.then(|| out.record.files());
+        Ok((out.summary_json, files))
     })?;
-    output_dict(py, &result.map_err(|e| input_error(py, &e))?)
+    let (summary_json, files) = result.map_err(|e| input_error(py, &e))?;
+    let d = PyDict::new(py);
+    d.set_item("summary_json", summary_json)?;
+    d.set_item("jobs_csv", files.as_ref().map(|f| f.jobs_csv.clone()))?;
+    d.set_item("timeseries_csv", files.as_ref().map(|f| f.timeseries_csv.clone()))?;
+    Ok(d)
 }

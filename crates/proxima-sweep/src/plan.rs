@@ -7,8 +7,8 @@
 //! that contains it, whatever the order of axes or the labels of compound entries: a sweep
 //! extended by another axis value reuses the runs it already has.
 
-use crate::error::SourcedError;
-use crate::load::{is_synthetic, TopologyInput};
+use crate::error::{problem, SourcedError};
+use crate::load::{is_synthetic, names_a_file};
 use crate::spec::{Cell, Entry, Key, Spec};
 use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
@@ -176,7 +176,7 @@ impl Plan {
                 } else {
                     format!("two different runs hash to the id {id}; change a label or report this")
                 };
-                return Err(SourcedError::new(&spec.source, None, "grid", message));
+                return Err(problem(&spec.source, None, "grid", message));
             }
             runs.push(PlannedRun { id, cells, inputs });
         }
@@ -221,8 +221,7 @@ impl Checked {
         let trace = text(Key::Trace).expect("checked by the spec");
         let topology_file = {
             let resolved = paths.resolve(&topology);
-            (topology.starts_with("data:") || TopologyInput::names_a_file(&resolved.to_string_lossy()))
-                .then_some(resolved)
+            (topology.starts_with("data:") || names_a_file(&resolved.to_string_lossy())).then_some(resolved)
         };
         let trace_file = (!is_synthetic(&trace)).then(|| paths.resolve(&trace));
         let inputs = RunInputs {
@@ -242,7 +241,7 @@ impl Checked {
                 Some((_, _, a, i)) => (spec.axes[*a].lines[*i], format!("grid.{}[{i}]", spec.axes[*a].name)),
                 None => (None, format!("grid.{field}")),
             };
-            SourcedError::new(&spec.source, line, name, e.to_string())
+            problem(&spec.source, line, name, e.to_string())
         };
         if self.ok.insert(("policy".into(), inputs.policy.clone())) {
             // The options come from their own axes: point at the policy when it is the

@@ -3,9 +3,9 @@
 //! interrupted sweep keeps what it finished), and the table is written at the end.
 
 use crate::error::SourcedError;
-use crate::load::{read_text, TopologyInput, TraceInput, WorkloadArgs};
+use crate::load::{check_topology, read_text, Jobs, TopologyInput, TraceInput, WorkloadArgs};
 use crate::plan::{Plan, PlannedRun};
-use crate::run::{execute, RunOutput, Want};
+use crate::run::{execute, RunOutput};
 use crate::store::Store;
 use crate::table::Table;
 use proxima_core::trace::Trace;
@@ -60,8 +60,8 @@ impl Loaded {
                 if !loaded.topologies.contains_key(path) {
                     let source = path.to_string_lossy().into_owned();
                     let text = read_text(&source)?;
-                    let input = TopologyInput::Json { text, source };
-                    input.build()?;
+                    let input = TopologyInput::File { name: source, text };
+                    check_topology(&input)?;
                     loaded.topologies.insert(path.clone(), input);
                 }
             }
@@ -77,22 +77,25 @@ impl Loaded {
     }
 
     /// Runs one planned run with the loaded files.
-    pub fn execute(&self, run: &PlannedRun, want: Want) -> Result<RunOutput, SourcedError> {
+    pub fn execute(&self, run: &PlannedRun) -> Result<RunOutput, SourcedError> {
         let i = &run.inputs;
         let topology = match &i.topology_file {
             Some(path) => self.topologies[path].clone(),
-            None => TopologyInput::Spec(i.topology.clone()),
+            None => TopologyInput::Argument(i.topology.clone()),
         };
-        let label;
-        let trace = match &i.trace_file {
+        let (label, synthetic);
+        let jobs = match &i.trace_file {
             Some(path) => {
                 label = path.to_string_lossy().into_owned();
-                TraceInput::Parsed { trace: &self.traces[path], label: &label }
+                Jobs::Parsed { trace: &self.traces[path], label: &label }
             }
-            None => TraceInput::Synthetic(&i.trace),
+            None => {
+                synthetic = TraceInput::Synthetic(i.trace.clone());
+                Jobs::Input(&synthetic)
+            }
         };
         let args = WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone() };
-        execute(&topology, trace, &args, &i.policy, want)
+        execute(&topology, jobs, &args, &i.policy, false)
     }
 }
 
@@ -106,8 +109,8 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Runs a planned run, turning a panic into an error.
-pub fn execute_guarded(loaded: &Loaded, run: &PlannedRun, want: Want) -> Result<RunOutput, SweepError> {
-    match catch_unwind(AssertUnwindSafe(|| loaded.execute(run, want))) {
+pub fn execute_guarded(loaded: &Loaded, run: &PlannedRun) -> Result<RunOutput, SweepError> {
+    match catch_unwind(AssertUnwindSafe(|| loaded.execute(run))) {
         Ok(Ok(out)) => Ok(out),
         Ok(Err(e)) => Err(SweepError::Input(e)),
         Err(payload) => {
@@ -145,7 +148,6 @@ pub fn run_local(
     let total = plan.runs.len();
     let reused = total - pending.len();
     let loaded = Loaded::for_runs(pending.iter().copied())?;
-    let want = Want { files, event_hash: false };
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(reused);
     let failed = AtomicBool::new(false);
@@ -161,9 +163,11 @@ pub fn run_local(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(run) = pending.get(i) else { break };
-                let result = execute_guarded(&loaded, run, want).and_then(|out| {
-                    let (jobs, ts) = (out.jobs_csv.as_deref(), out.timeseries_csv.as_deref());
-                    store.record(run, &out.summary_json, jobs, ts).map_err(SweepError::Io)
+                let result = execute_guarded(&loaded, run).and_then(|out| {
+                    let files = files.then(|| out.record.files());
+                    let jobs = files.as_ref().map(|f| f.jobs_csv.as_str());
+                    let timeseries = files.as_ref().map(|f| f.timeseries_csv.as_str());
+                    store.record(run, &out.summary_json, jobs, timeseries).map_err(SweepError::Io)
                 });
                 match result {
                     Ok(()) => {

@@ -24,7 +24,7 @@
 //! `skip` (default 0), `limit`, `mix`, and `policy.OPTION`. A single value stands for a
 //! one-value axis.
 
-use crate::error::SourcedError;
+use crate::error::{problem, SourcedError};
 use crate::tree::{Node, Value};
 
 /// A value in the runs table: what a grid key was set to.
@@ -133,7 +133,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn err(&self, node: &Node, field: impl Into<String>, message: impl Into<String>) -> SourcedError {
-        SourcedError::new(self.source, node.line, field, message)
+        problem(self.source, node.line, field, message)
     }
 }
 
@@ -163,7 +163,7 @@ impl Spec {
             }
         }
         let Some(grid) = grid else {
-            return Err(SourcedError::new(source, None, "grid", "missing: a spec needs a [grid] table of axes"));
+            return Err(problem(source, None, "grid", "missing: a spec needs a [grid] table of axes"));
         };
         let Value::Table(axes) = &grid.value else {
             return Err(cx.err(grid, "grid", format!("expected a table of axes, got {}", grid.value.kind())));

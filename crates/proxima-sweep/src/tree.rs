@@ -3,7 +3,7 @@
 //! package's dicts) has none. Tables keep the order their keys were written in, because
 //! that order becomes the order of the table's columns.
 
-use crate::error::SourcedError;
+use crate::error::{problem, SourcedError};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use toml::de::{DeTable, DeValue};
@@ -50,7 +50,7 @@ pub fn from_toml(text: &str, source: &str) -> Result<Node, SourcedError> {
     let doc = DeTable::parse(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text, s.start));
         let message = e.message().trim().trim_end_matches('.').to_string();
-        SourcedError::new(source, line, "toml", message)
+        problem(source, line, "toml", message)
     })?;
     let line = Some(line_of(text, doc.span().start));
     convert_table(doc.get_ref(), text, source).map(|t| Node { value: Value::Table(t), line })
@@ -62,7 +62,7 @@ fn convert_table(table: &DeTable, text: &str, source: &str) -> Result<Vec<(Strin
 
 fn convert(v: &Spanned<DeValue>, text: &str, source: &str, field: &str) -> Result<Node, SourcedError> {
     let line = Some(line_of(text, v.span().start));
-    let bad = |what: &str| SourcedError::new(source, line, field, what.to_string());
+    let bad = |what: &str| problem(source, line, field, what.to_string());
     let value = match v.get_ref() {
         DeValue::String(s) => Value::Str(s.to_string()),
         DeValue::Integer(i) => {
@@ -88,8 +88,8 @@ fn convert(v: &Spanned<DeValue>, text: &str, source: &str, field: &str) -> Resul
 
 /// Parses JSON text (an object), keeping the order of keys; errors name `source`.
 pub fn from_json(text: &str, source: &str) -> Result<Node, SourcedError> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| SourcedError::new(source, Some(e.line() as u32), "json", e.to_string()))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| problem(source, Some(e.line() as u32), "json", e.to_string()))?;
     Ok(Node { value, line: None })
 }
 

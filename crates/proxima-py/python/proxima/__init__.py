@@ -66,11 +66,9 @@ def _trace_arg(trace: TraceArg) -> Any:
     return os.fspath(trace)
 
 
-def _table(text: Optional[str]) -> Any:
+def _table(text: str) -> Any:
     """CSV text as a pandas DataFrame, or as a list of dicts (numbers converted, empty
     cells ``None``) when pandas is not installed."""
-    if text is None:
-        return None
     try:
         import pandas
     except ImportError:
@@ -116,22 +114,38 @@ class Result:
         self.summary_json: str = output["summary_json"]
         self.summary: Dict[str, Any] = json.loads(self.summary_json)
         self.event_hash: Optional[str] = output.get("event_hash")
-        self.simulation_s: float = output.get("simulation_s", float("nan"))
-        self._jobs_csv: Optional[str] = output.get("jobs_csv")
-        self._timeseries_csv: Optional[str] = output.get("timeseries_csv")
+        self.simulation_s: float = output["simulation_s"]
+        # The run as data; its CSV files are made on first use.
+        self._record = output["record"]
+        self._jobs_csv: Optional[str] = None
+        self._timeseries_csv: Optional[str] = None
+
+    @property
+    def jobs_csv(self) -> str:
+        """The text of ``jobs.csv``, as ``proxima run --out`` writes it."""
+        if self._jobs_csv is None:
+            self._jobs_csv = self._record.jobs_csv()
+        return self._jobs_csv
+
+    @property
+    def timeseries_csv(self) -> str:
+        """The text of ``timeseries.csv``, as ``proxima run --out`` writes it."""
+        if self._timeseries_csv is None:
+            self._timeseries_csv = self._record.timeseries_csv()
+        return self._timeseries_csv
 
     @property
     def jobs(self) -> Any:
         """One row per job (``jobs.csv``): submit, start, end, JCT, queueing, GPUs, model,
         tier, placements, preemptions, ideal and actual run time, slowdown. A pandas
         DataFrame, or a list of dicts without pandas."""
-        return _table(self._jobs_csv)
+        return _table(self.jobs_csv)
 
     @property
     def timeseries(self) -> Any:
         """GPU utilisation, busy GPUs, queued and running jobs over 500 equal intervals of
         the makespan (``timeseries.csv``). A pandas DataFrame, or a list of dicts."""
-        return _table(self._timeseries_csv)
+        return _table(self.timeseries_csv)
 
     def write(self, out: Union[str, "os.PathLike[str]"]) -> None:
         """Writes ``summary.json``, ``jobs.csv`` and ``timeseries.csv`` into ``out`` (created
@@ -139,8 +153,8 @@ class Result:
         out = os.fspath(out)
         os.makedirs(out, exist_ok=True)
         _write(os.path.join(out, "summary.json"), self.summary_json)
-        _write(os.path.join(out, "jobs.csv"), self._jobs_csv or "")
-        _write(os.path.join(out, "timeseries.csv"), self._timeseries_csv or "")
+        _write(os.path.join(out, "jobs.csv"), self.jobs_csv)
+        _write(os.path.join(out, "timeseries.csv"), self.timeseries_csv)
 
     def __repr__(self) -> str:
         s = self.summary
@@ -215,7 +229,7 @@ def run(
     Raises:
         InputError: bad input, with the CLI's message.
     """
-    out = _native.run(_topology_arg(topology), _trace_arg(trace), policy, seed, skip, limit, mix, True, event_hash)
+    out = _native.run(_topology_arg(topology), _trace_arg(trace), policy, seed, skip, limit, mix, event_hash)
     return Result(out)
 
 
@@ -232,9 +246,7 @@ def compare(
     """Runs several policies on the same inputs, as ``proxima compare`` does. Every policy
     is checked before any runs. Arguments as for :func:`run`."""
     policies = list(policies)
-    outputs, compare_json = _native.compare(
-        _topology_arg(topology), _trace_arg(trace), policies, seed, skip, limit, mix, True
-    )
+    outputs, compare_json = _native.compare(_topology_arg(topology), _trace_arg(trace), policies, seed, skip, limit, mix)
     return Comparison(policies, outputs, compare_json)
 
 

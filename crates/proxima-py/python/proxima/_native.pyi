@@ -23,6 +23,12 @@ class Trace:
         """The detected format: ``philly``, ``tiresias``, ``pollux``, ``proxima_csv`` or ``proxima_json``."""
     def __len__(self) -> int: ...
 
+class Record:
+    """A finished run as data; its CSV files are made on demand."""
+
+    def jobs_csv(self) -> str: ...
+    def timeseries_csv(self) -> str: ...
+
 class StopFlag:
     def __init__(self) -> None: ...
     def set(self) -> None: ...
@@ -55,7 +61,6 @@ def run(
     skip: int,
     limit: Optional[int],
     mix: Optional[str],
-    files: bool,
     event_hash: bool,
 ) -> Dict[str, Any]: ...
 def compare(
@@ -66,7 +71,6 @@ def compare(
     skip: int,
     limit: Optional[int],
     mix: Optional[str],
-    files: bool,
 ) -> Tuple[List[Dict[str, Any]], str]: ...
 def execute_planned(
     run: Dict[str, Any], topology_text: Optional[str], trace: Optional[Trace], files: bool
