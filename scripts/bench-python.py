@@ -99,7 +99,7 @@ def ray():
     from ray_cluster import start_cluster
 
     with start_cluster(6395) as c:
-        for batch in (None, 1, 16):
+        for batch in (None, 1):
             out = tempfile.mkdtemp(prefix="prx-bench-")
             t = time.perf_counter()
             done = subprocess.run(

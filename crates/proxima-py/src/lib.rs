@@ -21,6 +21,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sweeping::StopFlag>()?;
     m.add_function(wrap_pyfunction!(running::run, m)?)?;
     m.add_function(wrap_pyfunction!(running::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(running::_bench_simulation, m)?)?;
     m.add_function(wrap_pyfunction!(info::topology, m)?)?;
     m.add_function(wrap_pyfunction!(info::presets, m)?)?;
     m.add_function(wrap_pyfunction!(info::read_text, m)?)?;

@@ -4,7 +4,7 @@
 use crate::errors::{detached, input_error};
 use proxima_core::run_files::{compare_json, RunRecord};
 use proxima_sweep::load::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{execute, RunOutput};
+use proxima_sweep::run::{execute, RunOutput, Want};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -137,7 +137,9 @@ pub fn output_dict(py: Python<'_>, out: RunOutput) -> PyResult<Bound<'_, PyDict>
     d.set_item("summary_json", &out.summary_json)?;
     d.set_item("event_hash", out.event_hash.map(|h| format!("{h:016x}")))?;
     d.set_item("simulation_s", out.simulation_s)?;
-    d.set_item("record", Py::new(py, Record(out.record))?)?;
+    if let Some(record) = out.record {
+        d.set_item("record", Py::new(py, Record(record))?)?;
+    }
     Ok(d)
 }
 
@@ -157,8 +159,8 @@ pub fn run<'py>(
     event_hash: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix })?;
-    let result =
-        detached(py, "the run", || execute(&inputs.topology, inputs.jobs(), &inputs.args, &policy, event_hash))?;
+    let want = Want { record: true, event_hash };
+    let result = detached(py, "the run", || execute(&inputs.topology, inputs.jobs(), &inputs.args, &policy, want))?;
     output_dict(py, result.map_err(|e| input_error(py, &e))?)
 }
 
@@ -184,11 +186,41 @@ pub fn compare<'py>(
     let results = detached(py, "the comparison", || {
         policies
             .iter()
-            .map(|p| execute(&inputs.topology, inputs.jobs(), &inputs.args, p, false))
+            .map(|p| {
+                execute(&inputs.topology, inputs.jobs(), &inputs.args, p, Want { record: true, event_hash: false })
+            })
             .collect::<Result<Vec<_>, _>>()
     })?
     .map_err(|e| input_error(py, &e))?;
-    let summaries: Vec<_> = results.iter().map(|r| r.record.summary.clone()).collect();
+    let summaries: Vec<_> = results.iter().map(|r| r.record.as_ref().expect("asked for").summary.clone()).collect();
     let dicts = results.into_iter().map(|r| output_dict(py, r)).collect::<PyResult<Vec<_>>>()?;
     Ok((dicts, compare_json(&summaries)))
+}
+
+/// The CLI's `proxima bench` loop inside this module (scenario built once, then each repeat
+/// times `Simulation::new` to the summary): the seconds of each repeat. For measuring what
+/// running inside Python costs the simulation (scripts/bench-python.py).
+#[pyfunction]
+pub fn _bench_simulation(
+    py: Python<'_>,
+    topology: &Bound<'_, PyAny>,
+    trace: &Bound<'_, PyAny>,
+    policy: String,
+    repeats: u32,
+) -> PyResult<Vec<f64>> {
+    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed: 1, ..Default::default() })?;
+    let result = detached(py, "the benchmark", || -> Result<Vec<f64>, proxima_sweep::SourcedError> {
+        let scenario = load::scenario(&inputs.topology, inputs.jobs(), &inputs.args)?;
+        let mut times = Vec::new();
+        for _ in 0..repeats.max(1) {
+            let policy = load::policy(&policy)?;
+            let input = scenario.clone();
+            let start = std::time::Instant::now();
+            let mut sim = proxima_core::engine::Simulation::new(input, policy);
+            std::hint::black_box(sim.run());
+            times.push(start.elapsed().as_secs_f64());
+        }
+        Ok(times)
+    })?;
+    result.map_err(|e| input_error(py, &e))
 }

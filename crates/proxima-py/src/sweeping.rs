@@ -5,7 +5,7 @@
 use crate::errors::{detached, input_error, sweep_error};
 use crate::running::Trace;
 use proxima_sweep::load::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::execute;
+use proxima_sweep::run::{execute, Want};
 use proxima_sweep::runner::{run_local, Progress};
 use proxima_sweep::spec::Cell;
 use proxima_sweep::{Paths, PlannedRun, Spec, Store};
@@ -218,8 +218,8 @@ pub fn execute_planned<'py>(
             (Some(t), Some(label)) => Jobs::Parsed { trace: &t.get().inner, label },
             _ => Jobs::Input(&synthetic),
         };
-        let out = execute(&topology, jobs, &args, &policy, false)?;
-        let files = files.then(|| out.record.files());
+        let out = execute(&topology, jobs, &args, &policy, Want { record: files, event_hash: false })?;
+        let files = out.record.as_ref().map(|r| r.files());
         Ok((out.summary_json, files))
     })?;
     let (summary_json, files) = result.map_err(|e| input_error(py, &e))?;

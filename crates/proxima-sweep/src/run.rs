@@ -12,7 +12,9 @@ use proxima_core::time::SimTime;
 /// What a run produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOutput {
-    pub record: RunRecord,
+    /// The run as data (job rows, time series), when asked for: it costs allocations
+    /// about the size of the trace, which a sweep that keeps only summaries skips.
+    pub record: Option<RunRecord>,
     /// `summary.json`, with its final line break.
     pub summary_json: String,
     /// The event-log hash (as `proxima run --events` prints it), when asked for.
@@ -31,6 +33,14 @@ impl proxima_core::event::Observer for Shared {
     }
 }
 
+/// What a run produces besides its summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Want {
+    /// The run as data, for its files.
+    pub record: bool,
+    pub event_hash: bool,
+}
+
 /// Runs `policy` on the scenario of the inputs. As in the CLI, the scenario is checked
 /// before the policy.
 pub fn execute(
@@ -38,19 +48,20 @@ pub fn execute(
     jobs: Jobs,
     args: &WorkloadArgs,
     policy: &str,
-    event_hash: bool,
+    want: Want,
 ) -> Result<RunOutput, SourcedError> {
     let scenario = load::scenario(topology, jobs, args)?;
     let policy_box = load::policy(policy)?;
     let started = std::time::Instant::now();
     let mut sim = Simulation::new(scenario, policy_box);
     let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
-    if event_hash {
+    if want.event_hash {
         sim.add_observer(Box::new(Shared(hasher.clone())));
     }
     let summary = sim.run();
     let simulation_s = started.elapsed().as_secs_f64();
-    let event_hash = event_hash.then(|| hasher.borrow().hash());
+    let event_hash = want.event_hash.then(|| hasher.borrow().hash());
     let summary_json = summary_json(&summary);
-    Ok(RunOutput { record: RunRecord::with_summary(&sim, summary), summary_json, event_hash, simulation_s })
+    let record = want.record.then(|| RunRecord::with_summary(&sim, summary));
+    Ok(RunOutput { record, summary_json, event_hash, simulation_s })
 }

@@ -5,7 +5,7 @@
 use crate::error::SourcedError;
 use crate::load::{check_topology, read_text, Jobs, TopologyInput, TraceInput, WorkloadArgs};
 use crate::plan::{Plan, PlannedRun};
-use crate::run::{execute, RunOutput};
+use crate::run::{execute, RunOutput, Want};
 use crate::store::Store;
 use crate::table::Table;
 use proxima_core::trace::Trace;
@@ -77,7 +77,7 @@ impl Loaded {
     }
 
     /// Runs one planned run with the loaded files.
-    pub fn execute(&self, run: &PlannedRun) -> Result<RunOutput, SourcedError> {
+    pub fn execute(&self, run: &PlannedRun, files: bool) -> Result<RunOutput, SourcedError> {
         let i = &run.inputs;
         let topology = match &i.topology_file {
             Some(path) => self.topologies[path].clone(),
@@ -95,7 +95,7 @@ impl Loaded {
             }
         };
         let args = WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone() };
-        execute(&topology, jobs, &args, &i.policy, false)
+        execute(&topology, jobs, &args, &i.policy, Want { record: files, event_hash: false })
     }
 }
 
@@ -109,8 +109,8 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Runs a planned run, turning a panic into an error.
-pub fn execute_guarded(loaded: &Loaded, run: &PlannedRun) -> Result<RunOutput, SweepError> {
-    match catch_unwind(AssertUnwindSafe(|| loaded.execute(run))) {
+pub fn execute_guarded(loaded: &Loaded, run: &PlannedRun, files: bool) -> Result<RunOutput, SweepError> {
+    match catch_unwind(AssertUnwindSafe(|| loaded.execute(run, files))) {
         Ok(Ok(out)) => Ok(out),
         Ok(Err(e)) => Err(SweepError::Input(e)),
         Err(payload) => {
@@ -163,8 +163,8 @@ pub fn run_local(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(run) = pending.get(i) else { break };
-                let result = execute_guarded(&loaded, run).and_then(|out| {
-                    let files = files.then(|| out.record.files());
+                let result = execute_guarded(&loaded, run, files).and_then(|out| {
+                    let files = out.record.as_ref().map(|r| r.files());
                     let jobs = files.as_ref().map(|f| f.jobs_csv.as_str());
                     let timeseries = files.as_ref().map(|f| f.timeseries_csv.as_str());
                     store.record(run, &out.summary_json, jobs, timeseries).map_err(SweepError::Io)
