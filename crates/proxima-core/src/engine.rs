@@ -184,6 +184,7 @@ fn view_of<'a>(scenario: &'a Scenario, st: &'a State) -> View<'a> {
         runs: &st.runs,
         cluster: &st.cluster,
         queued: &st.queued,
+        seed: scenario.seed,
     }
 }
 

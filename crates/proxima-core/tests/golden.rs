@@ -30,6 +30,14 @@ const GOLDEN: &[(&str, u64, &str)] = &[
     ("fifo", 1800, "ee01d17b405d04ac"),
     ("consolidate", 1800, "99982541dd1a6e32"),
     ("dally", 2332, "75c47092c4230feb"),
+    ("consolidate:migrate=on", 1816, "88ae0403c561e63f"),
+    ("strict", 2059, "431397c95511252a"),
+    ("slurm", 2465, "472647969a8750ba"),
+    ("tiresias", 2450, "90197144309cfea9"),
+    ("tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60", 3328, "a3802628ded7407f"),
+    ("tiresias:starve=2", 15708, "902b952a2f0982cc"),
+    ("srtf", 3218, "86fcd21a6521a5bc"),
+    ("random", 1800, "664ff08623f1e99b"),
 ];
 
 struct Shared(Rc<RefCell<EventHasher>>);
