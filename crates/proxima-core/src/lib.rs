@@ -15,6 +15,7 @@ pub mod event;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_entry;
+pub mod maxmin;
 pub mod metrics;
 pub mod model;
 pub mod policy;

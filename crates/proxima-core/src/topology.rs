@@ -65,6 +65,8 @@ pub struct Node {
     /// The GPUs below this node are `first_gpu .. first_gpu + gpu_count`.
     pub first_gpu: u32,
     pub gpu_count: u32,
+    /// For servers, how many NICs make up the link to the switch (1 for other nodes).
+    pub nics: u32,
 }
 
 /// A link between a node and its parent. Links are full duplex: the bandwidth is available
@@ -176,6 +178,19 @@ pub struct ServerSpec {
     pub nvlink_gbps: f64,
     #[serde(default = "default_nvlink_latency_us")]
     pub nvlink_latency_us: f64,
+    /// How many NICs make up the server's link (1 if absent). The link's bandwidth is their
+    /// sum; a ring with `k` GPUs on the server drives at most `k` of them, as in NVSwitch
+    /// servers with one InfiniBand NIC per GPU.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub nics: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -204,26 +219,78 @@ pub struct ParametricSpec {
     pub gpus_per_server: u32,
     /// Ratio of the rack's server-facing bandwidth to its uplink bandwidth.
     pub oversub: f64,
+    /// Bandwidth of one NIC; a server's link carries `nics × nic_gbps`.
     pub nic_gbps: f64,
     pub nvlink_gbps: f64,
+    /// NICs per server (1 by default).
+    pub nics: u32,
+    /// What the links are and how collectives perform on them (the `collective` block).
+    pub fabric: Fabric,
 }
 
-/// Defaults of the parametric form: a 200 Gbit/s NIC per server (25 GB/s, GPUDirect RDMA
-/// class) and 2,400 Gbit/s (300 GB/s) per GPU into NVSwitch, no oversubscription.
+/// The kind of fabric a parametric topology describes, which sets its collective
+/// efficiencies so that they match the links it builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fabric {
+    /// NVSwitch servers with InfiniBand/RoCE NICs and GPUDirect RDMA: efficiencies from
+    /// published NCCL measurements ([`CommParams::rdma`]). The default.
+    Rdma,
+    /// PCIe servers with NCCL over TCP sockets: the Pollux testbed's calibration
+    /// ([`CommParams::default`]); GPU links default to PCIe 3.0 x16, NICs to 50 Gbit/s.
+    Tcp,
+}
+
+impl Fabric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fabric::Rdma => "rdma",
+            Fabric::Tcp => "tcp",
+        }
+    }
+
+    /// The efficiencies of this fabric, with where they come from.
+    pub fn collective(self) -> CollectiveSpec {
+        let (p, source) = match self {
+            Fabric::Rdma => (
+                CommParams::rdma(),
+                "rdma: NCCL all-reduce on NVSwitch (NVIDIA/nccl-tests #149) and InfiniBand NICs (NVIDIA/nccl-tests #290); docs/CALIBRATION.md",
+            ),
+            Fabric::Tcp => (
+                CommParams::default(),
+                "tcp: fitted to the Pollux placement measurements (NCCL over TCP, T4 on PCIe); docs/CALIBRATION.md",
+            ),
+        };
+        CollectiveSpec {
+            intra_efficiency: Some(p.intra_efficiency),
+            inter_efficiency: Some(p.inter_efficiency),
+            straggler: Some(p.straggler),
+            source: Some(source.into()),
+        }
+    }
+}
+
+/// Defaults of the parametric form (`fabric=rdma`): a 200 Gbit/s NIC per server (25 GB/s,
+/// InfiniBand HDR) and 2,400 Gbit/s (300 GB/s) per GPU into NVSwitch, no oversubscription.
 pub const DEFAULT_NIC_GBPS: f64 = 200.0;
 pub const DEFAULT_NVLINK_GBPS: f64 = 2400.0;
+/// Defaults of `fabric=tcp`: PCIe 3.0 x16 GPU links and 50 Gbit/s NICs, as on the Pollux
+/// testbed.
+pub const TCP_NIC_GBPS: f64 = POLLUX_NIC_GBPS;
+pub const TCP_GPU_LINK_GBPS: f64 = POLLUX_PCIE_GBPS;
 
 impl ParametricSpec {
-    const KEYS: &'static str = "racks, servers, gpus, oversub, nic_gbps, nvlink_gbps";
+    const KEYS: &'static str = "racks, servers, gpus, oversub, nic_gbps, nvlink_gbps, nics, fabric";
 
-    /// Parses `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`.
+    /// Parses `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`.
     pub fn parse(text: &str) -> Result<ParametricSpec, InputError> {
         let mut racks = None;
         let mut servers = None;
         let mut gpus = None;
         let mut oversub = 1.0;
-        let mut nic = DEFAULT_NIC_GBPS;
-        let mut nvlink = DEFAULT_NVLINK_GBPS;
+        let mut nic = None;
+        let mut nvlink = None;
+        let mut nics = 1;
+        let mut fabric = Fabric::Rdma;
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -240,8 +307,16 @@ impl ParametricSpec {
                         return Err(InputError::new(key, format!("must be at least 1, got {value}")));
                     }
                 }
-                "nic_gbps" => nic = parse_positive(key, value)?,
-                "nvlink_gbps" => nvlink = parse_positive(key, value)?,
+                "nic_gbps" => nic = Some(parse_positive(key, value)?),
+                "nvlink_gbps" => nvlink = Some(parse_positive(key, value)?),
+                "nics" => nics = parse_count(key, value)?,
+                "fabric" => {
+                    fabric = match value {
+                        "rdma" => Fabric::Rdma,
+                        "tcp" => Fabric::Tcp,
+                        _ => return Err(InputError::new(key, format!("expected rdma or tcp, got '{value}'"))),
+                    }
+                }
                 _ => return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS))),
             }
         }
@@ -249,7 +324,7 @@ impl ParametricSpec {
             v.ok_or_else(|| {
                 InputError::new(
                     k,
-                    "missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B])",
+                    "missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp])",
                 )
             })
         };
@@ -258,8 +333,16 @@ impl ParametricSpec {
             servers_per_rack: need(servers, "servers")?,
             gpus_per_server: need(gpus, "gpus")?,
             oversub,
-            nic_gbps: nic,
-            nvlink_gbps: nvlink,
+            nic_gbps: nic.unwrap_or(match fabric {
+                Fabric::Rdma => DEFAULT_NIC_GBPS,
+                Fabric::Tcp => TCP_NIC_GBPS,
+            }),
+            nvlink_gbps: nvlink.unwrap_or(match fabric {
+                Fabric::Rdma => DEFAULT_NVLINK_GBPS,
+                Fabric::Tcp => TCP_GPU_LINK_GBPS,
+            }),
+            nics,
+            fabric,
         };
         let total = spec.racks as u64 * spec.servers_per_rack as u64 * spec.gpus_per_server as u64;
         if total > MAX_GPUS as u64 {
@@ -269,15 +352,17 @@ impl ParametricSpec {
     }
 
     /// The description: one top-of-rack switch per rack and, with more than one rack, a
-    /// spine whose link to each rack carries `servers × nic_gbps / oversub`.
+    /// spine whose link to each rack carries `servers × nics × nic_gbps / oversub`; the
+    /// `collective` block of its fabric.
     pub fn to_spec(&self) -> TopologySpec {
+        let server_gbps = self.nics as f64 * self.nic_gbps;
         let mut spec = TopologySpec {
             version: Some(TOPOLOGY_FORMAT_VERSION),
             name: self.to_string(),
             switches: Vec::new(),
             servers: Vec::new(),
             links: Vec::new(),
-            collective: None,
+            collective: Some(self.fabric.collective()),
         };
         if self.racks > 1 {
             spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
@@ -289,7 +374,7 @@ impl ParametricSpec {
                 spec.links.push(LinkSpec {
                     a: tor.clone(),
                     b: "spine".into(),
-                    bandwidth_gbps: self.servers_per_rack as f64 * self.nic_gbps / self.oversub,
+                    bandwidth_gbps: self.servers_per_rack as f64 * server_gbps / self.oversub,
                     latency_us: default_link_latency_us(),
                 });
             }
@@ -300,11 +385,12 @@ impl ParametricSpec {
                     gpus: self.gpus_per_server,
                     nvlink_gbps: self.nvlink_gbps,
                     nvlink_latency_us: default_nvlink_latency_us(),
+                    nics: self.nics,
                 });
                 spec.links.push(LinkSpec {
                     a: id,
                     b: tor.clone(),
-                    bandwidth_gbps: self.nic_gbps,
+                    bandwidth_gbps: server_gbps,
                     latency_us: default_link_latency_us(),
                 });
             }
@@ -319,11 +405,21 @@ impl std::fmt::Display for ParametricSpec {
         if self.oversub != 1.0 {
             write!(f, ",oversub={}", self.oversub)?;
         }
-        if self.nic_gbps != DEFAULT_NIC_GBPS {
+        let (nic, gpu_link) = match self.fabric {
+            Fabric::Rdma => (DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS),
+            Fabric::Tcp => (TCP_NIC_GBPS, TCP_GPU_LINK_GBPS),
+        };
+        if self.nic_gbps != nic {
             write!(f, ",nic_gbps={}", self.nic_gbps)?;
         }
-        if self.nvlink_gbps != DEFAULT_NVLINK_GBPS {
+        if self.nvlink_gbps != gpu_link {
             write!(f, ",nvlink_gbps={}", self.nvlink_gbps)?;
+        }
+        if self.nics != 1 {
+            write!(f, ",nics={}", self.nics)?;
+        }
+        if self.fabric != Fabric::Rdma {
+            write!(f, ",fabric={}", self.fabric.name())?;
         }
         Ok(())
     }
@@ -401,6 +497,12 @@ pub const PRESETS: &[Preset] = &[
         build: None,
     },
     Preset {
+        name: "rdma-2048",
+        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=rdma",
+        spec: "racks=16,servers=16,gpus=8,nics=8,oversub=4",
+        build: None,
+    },
+    Preset {
         name: "pollux-testbed",
         description: "64 GPUs: 16 servers x 4 T4 on PCIe under one switch, 50 Gbit/s NICs, NCCL over TCP; the cluster the communication model was calibrated on",
         spec: "",
@@ -439,6 +541,7 @@ fn pollux_testbed() -> TopologySpec {
             gpus: 4,
             nvlink_gbps: POLLUX_PCIE_GBPS,
             nvlink_latency_us: 10.0,
+            nics: 1,
         });
         spec.links.push(LinkSpec { a: id, b: "switch".into(), bandwidth_gbps: POLLUX_NIC_GBPS, latency_us: 25.0 });
     }
@@ -552,6 +655,9 @@ impl Topology {
             check_id(&s.id, &format!("servers[{i}].id"), &index)?;
             if s.gpus == 0 {
                 return Err(InputError::new(format!("servers[{i}].gpus"), format!("server '{}' has no GPUs", s.id)));
+            }
+            if s.nics == 0 {
+                return Err(InputError::new(format!("servers[{i}].nics"), "a server needs at least one NIC"));
             }
             check_bandwidth(s.nvlink_gbps, &format!("servers[{i}].nvlink_gbps"))?;
             check_latency(s.nvlink_latency_us, &format!("servers[{i}].nvlink_latency_us"))?;
@@ -702,6 +808,7 @@ impl Topology {
                         height: 1,
                         first_gpu: topo.gpu_nodes.len() as u32,
                         gpu_count: 0,
+                        nics: if is_server[v] { server_spec[names[v]].nics } else { 1 },
                     });
                     if let Some((p, bw, lat)) = parent {
                         topo.attach(id, p, bw, lat);
@@ -722,6 +829,7 @@ impl Topology {
                                 height: 0,
                                 first_gpu: topo.gpu_nodes.len() as u32,
                                 gpu_count: 1,
+                                nics: 1,
                             });
                             topo.attach(gid, id, s.nvlink_gbps, s.nvlink_latency_us);
                             topo.gpu_nodes.push(gid);
@@ -1107,8 +1215,40 @@ mod tests {
             assert_eq!(t.name(), p.name);
         }
         assert_eq!(topo("oversub-2048").gpu_count(), 2048);
-        // Presets without a collective block use the defaults.
-        assert_eq!(topo("teaching").comm_params(), &CommParams::default());
+        // Parametric topologies carry the efficiencies of the fabric they build: NVSwitch and
+        // RDMA by default, PCIe and TCP (the Pollux calibration) with fabric=tcp.
+        assert_eq!(topo("teaching").comm_params(), &CommParams::rdma());
+        let tcp = topo("racks=2,servers=2,gpus=4,fabric=tcp");
+        assert_eq!(tcp.comm_params(), &CommParams::default());
+        let gpu_link = tcp.link(tcp.node(tcp.gpu_node(GpuId(0))).uplink.unwrap());
+        let nic = tcp.link(tcp.node(tcp.servers()[0]).uplink.unwrap());
+        assert_eq!((gpu_link.bandwidth_gbps, nic.bandwidth_gbps), (POLLUX_PCIE_GBPS, POLLUX_NIC_GBPS));
+        // A JSON file without a collective block keeps the calibrated default.
+        let mut spec = topo("teaching").spec().clone();
+        spec.collective = None;
+        assert_eq!(Topology::from_spec(&spec).unwrap().comm_params(), &CommParams::default());
+    }
+
+    #[test]
+    fn the_rdma_preset_has_one_nic_per_gpu() {
+        let t = topo("rdma-2048");
+        assert_eq!((t.gpu_count(), t.server_count()), (2048, 256));
+        let server = t.node(t.servers()[0]);
+        assert_eq!(server.nics, 8);
+        // The server's link is its eight 200 Gbit/s NICs; a rack uplink carries 16 of them / 4.
+        assert_eq!(t.link(server.uplink.unwrap()).bandwidth_gbps, 1600.0);
+        let uplink = t.links().iter().find(|l| t.node(l.child).name == "tor0").unwrap();
+        assert_eq!(uplink.bandwidth_gbps, 16.0 * 1600.0 / 4.0);
+        assert_eq!(t.comm_params(), &CommParams::rdma());
+        // The NIC count survives export, and the spec prints back as it was written.
+        let back = Topology::from_spec(&TopologySpec::from_json(&t.spec().to_json()).unwrap()).unwrap();
+        assert_eq!(back.node(back.servers()[0]).nics, 8);
+        let p = ParametricSpec::parse("racks=16,servers=16,gpus=8,nics=8,oversub=4,fabric=tcp").unwrap();
+        assert_eq!(p.to_string(), "racks=16,servers=16,gpus=8,oversub=4,nics=8,fabric=tcp");
+        assert_eq!(ParametricSpec::parse("racks=1,servers=1,gpus=1,fabric=ib").unwrap_err().field, "fabric");
+        assert_eq!(ParametricSpec::parse("racks=1,servers=1,gpus=1,nics=0").unwrap_err().field, "nics");
+        let e = err(r#"{"servers": [{"id":"s","gpus":2,"nvlink_gbps":100,"nics":0}]}"#);
+        assert_eq!(e.field, "servers[0].nics");
     }
 
     #[test]

@@ -146,7 +146,7 @@ pub fn uncontended_shape(topo: &Topology, gpus: &[GpuId]) -> PlacementShape {
     servers.dedup();
     let mut links = Vec::new();
     topo.inter_server_links(&servers, &mut links);
-    shape_of(topo, gpus, &links, |_| 1)
+    shape_of(topo, gpus, &links)
 }
 
 /// Resolves a trace into jobs sorted by submission time. Errors name the trace line.

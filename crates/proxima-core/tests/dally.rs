@@ -258,13 +258,16 @@ fn every_variant_parses_and_names_its_options() {
         "dally:autotune=off",
         "dally:preempt=off,autotune=off",
         "dally:autotune=off,timers=60/30",
+        "dally:delay=off",
+        "dally:delay=all",
     ] {
         let p = resolve_policy(spec).unwrap();
-        assert!(p.spec().starts_with("dally:preempt="), "{}", p.spec());
+        assert!(p.spec().starts_with("dally:delay="), "{}", p.spec());
         // The canonical spec resolves to the same policy.
         assert_eq!(resolve_policy(&p.spec()).unwrap().spec(), p.spec());
     }
     assert_eq!(resolve_policy("dally:timers=abc").err().unwrap().field, "timers");
     assert_eq!(resolve_policy("dally:preempt=maybe").err().unwrap().field, "preempt");
+    assert_eq!(resolve_policy("dally:delay=sometimes").err().unwrap().field, "delay");
     assert_eq!(resolve_policy("dally:colour=red").err().unwrap().field, "colour");
 }
