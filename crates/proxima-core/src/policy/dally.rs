@@ -117,9 +117,6 @@ pub struct Dally {
     /// and their median (kept up to date on each new ratio, read on every wait).
     realised: Vec<VecDeque<f64>>,
     realised_median: Vec<f64>,
-    /// Running jobs' loss as estimated when they last queued: what a waiting job's
-    /// sensitivity is compared with when choosing whom to preempt.
-    running_loss: BTreeMap<JobId, f64>,
 }
 
 /// Weight of the newest queueing delay in [`Dally::recent_wait_s`]: about the last 50
@@ -153,7 +150,6 @@ impl Dally {
             next_tune: SimTime::ZERO,
             realised: Vec::new(),
             realised_median: Vec::new(),
-            running_loss: BTreeMap::new(),
         })
     }
 
@@ -467,14 +463,12 @@ impl Policy for Dally {
                         self.scattered.entry(key).or_default().insert(*job);
                         self.scattered_key.insert(*job, key);
                     }
-                    self.running_loss.insert(*job, w.loss());
                 }
                 self.to_check.remove(job);
                 self.to_note.remove(job);
             }
             SimEvent::Completed { job } => {
                 self.unscatter(*job);
-                self.running_loss.remove(job);
                 self.room_appeared = true;
             }
             _ => {}

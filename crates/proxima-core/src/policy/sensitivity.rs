@@ -16,7 +16,9 @@
 //!
 //! A job's *loss* is how many times slower than at its tightest tier it runs spread to the
 //! worst looser tier: for a job wider than a server this compares rack with cluster (or
-//! pod), not cluster with an ideal it already cannot have.
+//! pod), not cluster with an ideal it already cannot have. Preemption compares jobs by
+//! their loss from representative placements only ([`representative_loss`]), all on the
+//! network as it is at the moment of the decision.
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::PlacementShape;
@@ -145,6 +147,17 @@ pub fn sensitivity(levels: &LevelProfile, view: &View, job: JobId) -> Option<Sen
         })
         .collect();
     Some(Sensitivity { base, slowdown, placeable: now })
+}
+
+/// The loss of a job of `model` on `gpus` GPUs from representative placements alone, on
+/// the network as loaded now: its slowdown spread to the worst looser tier over its
+/// slowdown at its tightest. It needs no placement search, so preemption can compare a
+/// waiting job with every candidate victim on the same footing.
+pub fn representative_loss(levels: &LevelProfile, view: &View, model: &ModelProfile, gpus: u32) -> f64 {
+    let Some(base) = levels.base_tier(gpus) else { return 1.0 };
+    let iter = |t: u8| levels.shape(gpus, Tier(t), Some(view.cluster)).map(|s| view.comm.iteration_time(model, &s));
+    let Some(at_base) = iter(base.0) else { return 1.0 };
+    (base.0 + 1..view.topo.tier_count()).filter_map(iter).map(|t| t / at_base).fold(1.0f64, f64::max)
 }
 
 /// Where the network-sensitive scheduler puts `job` within `tier` now, if it fits: on one

@@ -6,9 +6,10 @@
 //! exceeds the cost, those jobs are preempted; they requeue with their progress and pay
 //! `restore_s` when they restart. The cost is `restore_s` per preempted job, plus, for a job
 //! that will not fit in the GPUs still free, the queueing delay jobs have recently seen (it
-//! will wait too). Sensitivity here is a job's *loss* on the network as loaded when it last
-//! queued, so a job wider than a server counts as sensitive when the uplinks it would cross
-//! are hot. Likewise, when GPUs free up, a job running looser than its tightest tier, wide
+//! will wait too). Victims must be less sensitive than the waiting job by a margin, both
+//! judged by their loss from representative placements on the network as it is at that
+//! moment, so a job wider than a server is no preferred victim when the uplinks are busy.
+//! Likewise, when GPUs free up, a job running looser than its tightest tier, wide
 //! or not, moves to a tighter placement if the gain exceeds `restore_s`. Guard rails: a job
 //! is preempted at most `max_preempt` times, and not within `min_run_s` of its start.
 
@@ -16,7 +17,7 @@ use super::{Dally, WaitKind};
 use crate::cluster::JobId;
 use crate::engine::JobStatus;
 use crate::event::Reason;
-use crate::policy::sensitivity::cool_placement;
+use crate::policy::sensitivity::{cool_placement, representative_loss};
 use crate::policy::{Decision, View};
 use crate::time::SimTime;
 use crate::topology::GpuId;
@@ -34,10 +35,12 @@ impl Dally {
             return false;
         }
         let Some(sens) = &w.sens else { return false };
-        let my_loss = sens.loss();
-        if my_loss < self.options.threshold {
+        if sens.loss() < self.options.threshold {
             return false;
         }
+        let loss_of =
+            |j: JobId| representative_loss(self.levels(), view, view.catalog.get(view.job(j).model), view.job(j).gpus);
+        let my_loss = loss_of(job);
         // What the job would suffer otherwise: the placement it would get now, or spread wide.
         let otherwise = match view.cluster.tightest_tier_free(view.topo, w.gpus) {
             Some(tier) => match cool_placement(self.levels(), view, job, tier) {
@@ -78,7 +81,7 @@ impl Dally {
                 if !eligible {
                     continue;
                 }
-                let loss = self.running_loss.get(&v).copied().unwrap_or(1.0);
+                let loss = loss_of(v);
                 if loss + SENSITIVITY_MARGIN < my_loss {
                     candidates.push((loss, count, v));
                 }
