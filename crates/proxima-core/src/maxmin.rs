@@ -45,6 +45,10 @@ pub struct MaxMinSolver {
     /// Levels only rise as flows are fixed, so an entry whose level is no longer the
     /// link's is stale and skipped (the bits of non-negative floats order as the floats do).
     heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Links whose level changed in the current round, each once (`queued` marks them), so
+    /// that a round pushes one heap entry per link however many of its flows it fixes.
+    touched: Vec<u32>,
+    queued: Vec<bool>,
 }
 
 impl MaxMinSolver {
@@ -102,6 +106,9 @@ impl MaxMinSolver {
         self.by_cap.extend(0..flows.len() as u32);
         self.by_cap.sort_unstable_by(|&a, &b| flows[a as usize].cap.total_cmp(&flows[b as usize].cap).then(a.cmp(&b)));
         self.heap.clear();
+        self.touched.clear();
+        self.queued.clear();
+        self.queued.resize(links, false);
         for l in 0..links {
             if self.active[l] > 0 {
                 self.heap.push(Reverse((self.level(capacity, l).to_bits(), l as u32)));
@@ -133,12 +140,13 @@ impl MaxMinSolver {
                 if flows[f].cap > lowest {
                     break;
                 }
-                self.fix(capacity, f, flows[f].cap, flows, rates);
+                self.fix(f, flows[f].cap, flows, rates);
                 left -= 1;
                 next_cap += 1;
                 capped = true;
             }
             if capped || left == 0 {
+                self.push_touched(capacity);
                 continue;
             }
             // Otherwise the fullest link binds: its flows stop at that level.
@@ -147,10 +155,11 @@ impl MaxMinSolver {
             for m in self.start[l]..self.start[l + 1] {
                 let f = self.members[m as usize] as usize;
                 if !self.fixed[f] {
-                    self.fix(capacity, f, lowest, flows, rates);
+                    self.fix(f, lowest, flows, rates);
                     left -= 1;
                 }
             }
+            self.push_touched(capacity);
         }
     }
 
@@ -159,17 +168,30 @@ impl MaxMinSolver {
         (capacity[l] - self.used[l]).max(0.0) / self.active[l] as f64
     }
 
-    fn fix(&mut self, capacity: &[f64], f: usize, rate: f64, flows: &[Flow], rates: &mut [f64]) {
+    fn fix(&mut self, f: usize, rate: f64, flows: &[Flow], rates: &mut [f64]) {
         self.fixed[f] = true;
         rates[f] = rate;
         for &l in flows[f].links {
-            let l = l as usize;
-            self.used[l] += rate;
-            self.active[l] -= 1;
+            let i = l as usize;
+            self.used[i] += rate;
+            self.active[i] -= 1;
+            if !self.queued[i] {
+                self.queued[i] = true;
+                self.touched.push(l);
+            }
+        }
+    }
+
+    /// Pushes the new level of every link the round changed.
+    fn push_touched(&mut self, capacity: &[f64]) {
+        for k in 0..self.touched.len() {
+            let l = self.touched[k] as usize;
+            self.queued[l] = false;
             if self.active[l] > 0 {
                 self.heap.push(Reverse((self.level(capacity, l).to_bits(), l as u32)));
             }
         }
+        self.touched.clear();
     }
 }
 

@@ -109,6 +109,11 @@ pub struct TopologySpec {
     /// How collectives perform on this cluster; absent keys take [`CommParams::default`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collective: Option<CollectiveSpec>,
+    /// The GPU model of every server (`A100`, `T4`, ...): it selects the model catalogue
+    /// measured on that GPU ([`crate::model::Catalog::for_gpu`]). Absent: the built-in
+    /// catalogue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
 }
 
 /// The `collective` block of a topology file: the cluster's calibrated communication
@@ -248,6 +253,16 @@ impl Fabric {
         }
     }
 
+    /// The GPU whose measurements the fabric's efficiencies come from, and whose model
+    /// catalogue a cluster of this fabric uses: A100 for the NVSwitch/RDMA numbers, T4 for
+    /// the Pollux testbed's.
+    pub fn gpu(self) -> &'static str {
+        match self {
+            Fabric::Rdma => "A100",
+            Fabric::Tcp => crate::model::FITTED_GPU,
+        }
+    }
+
     /// The efficiencies of this fabric, with where they come from.
     pub fn collective(self) -> CollectiveSpec {
         let (p, source) = match self {
@@ -363,6 +378,7 @@ impl ParametricSpec {
             servers: Vec::new(),
             links: Vec::new(),
             collective: Some(self.fabric.collective()),
+            gpu: Some(self.fabric.gpu().into()),
         };
         if self.racks > 1 {
             spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
@@ -533,6 +549,7 @@ fn pollux_testbed() -> TopologySpec {
                     .into(),
             ),
         }),
+        gpu: Some(crate::model::FITTED_GPU.into()),
     };
     for s in 0..16 {
         let id = format!("node{s}");
@@ -927,6 +944,11 @@ impl Topology {
     /// The description this topology was built from (what export writes).
     pub fn spec(&self) -> &TopologySpec {
         &self.spec
+    }
+
+    /// The GPU model the description names, if any.
+    pub fn gpu(&self) -> Option<&str> {
+        self.spec.gpu.as_deref()
     }
 
     pub fn gpu_count(&self) -> u32 {

@@ -55,8 +55,8 @@ fn job_sketch() -> impl Strategy<Value = JobSketch> {
 fn topology() -> impl Strategy<Value = String> {
     prop_oneof![
         1 => Just("racks=1,servers=1,gpus=1".to_string()),
-        6 => (1u32..=3, 1u32..=4, 1u32..=8, 1u32..=4)
-            .prop_map(|(r, s, g, o)| format!("racks={r},servers={s},gpus={g},oversub={o}")),
+        6 => (1u32..=3, 1u32..=4, 1u32..=8, 1u32..=4, 1u32..=2, prop_oneof![Just("rdma"), Just("tcp")])
+            .prop_map(|(r, s, g, o, nics, fabric)| format!("racks={r},servers={s},gpus={g},oversub={o},nics={nics},fabric={fabric}")),
     ]
 }
 
@@ -201,7 +201,9 @@ impl Observer for Shared {
 fn check_run(topology: &str, sketches: &[JobSketch], policy: &str, seed: u64) {
     let topo = resolve_topology_arg(topology).unwrap();
     let total = topo.gpu_count();
-    let catalog = Catalog::built_in();
+    // Models named by the trace come from the cluster's own catalogue (that of its GPU); the
+    // mix, like every caller's, is given in built-in ids.
+    let catalog = Catalog::for_gpu_or_built_in(topo.gpu()).unwrap();
     let names = catalog.names();
     let mut t = 0.0;
     let jobs: Vec<TraceJob> = sketches
@@ -221,7 +223,7 @@ fn check_run(topology: &str, sketches: &[JobSketch], policy: &str, seed: u64) {
         })
         .collect();
     let trace = Trace { format: TraceFormat::ProximaCsv, jobs };
-    let options = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let options = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
     let scenario = build_scenario(topo, &trace, &options, "random").unwrap();
     let jobs = scenario.jobs.clone();
     let policy_box = resolve_policy(policy).unwrap();

@@ -65,6 +65,7 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
         servers: vec![],
         links: vec![],
         collective: Some(collective),
+        gpu: None,
     };
     if racks > 1 {
         spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
