@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Proxima, installing whatever is missing first
 # (scripts/ensure-tools.sh). Steps:
+#   0. style: formatting and lints                   cargo fmt --check, cargo clippy -D warnings
 #   1. native tests of the whole workspace           cargo test --workspace
 #   2. browser tests of the web app (headless Chromium) cargo test --target wasm32-unknown-unknown -p proxima-web
 #   3. release build of the site into dist/           trunk build --release
@@ -19,6 +20,15 @@ step "tools"
 # shellcheck source=scripts/ensure-tools.sh
 source scripts/ensure-tools.sh
 proxima_ensure_tools
+
+step "style: cargo fmt --all --check (workspace and fuzz/)"
+cargo fmt --all --check
+(cd fuzz && cargo fmt --all --check)
+
+step "style: cargo clippy --all-targets -D warnings (the native crates)"
+# The web app (root package) is left out: it is built for wasm32, and its lints belong
+# with that target.
+cargo clippy --workspace --exclude proxima-web --all-targets -- -D warnings
 
 step "native tests: cargo test --workspace"
 cargo test --workspace

@@ -1,5 +1,6 @@
-//! Browser tests of part 2: every editor action and its undo, through the editor's own
-//! buttons, keys and pointer; the playback player; the guided introduction's runs.
+//! Browser tests of the topology editor, playback and the guided tour: every editor action
+//! and its undo, through the editor's own buttons, keys and pointer; the playback player;
+//! the guided introduction's runs.
 
 use proxima_web::intro;
 use proxima_web::playback_view::{playback_of, PlayerView};
