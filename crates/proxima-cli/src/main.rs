@@ -24,7 +24,9 @@ use std::process::ExitCode;
     about = "Simulate network-sensitive scheduling of deep-learning jobs on GPU clusters",
     long_about = "Simulate network-sensitive scheduling of distributed deep-learning jobs on GPU clusters.\n\n\
 A topology is a preset name (see `proxima topologies`), a parametric spec\n\
-`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`, or a JSON file.\n\
+`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`, a JSON file, or a\n\
+Slurm topology.conf (tree form) as `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`\n\
+(GPUs per node, default 8; NIC and NVLink Gbit/s, default 200 and 2400).\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
 the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
 )]
@@ -93,7 +95,8 @@ enum Command {
     },
     /// List the topology presets.
     Topologies {
-        /// Print one preset (or a parametric spec) as JSON in the topology file format.
+        /// Print one preset (or a parametric spec, or `slurm:PATH[,...]`) as JSON in the
+        /// topology file format.
         #[arg(long)]
         json: Option<String>,
     },
@@ -107,7 +110,8 @@ enum Command {
 
 #[derive(Args)]
 struct ScenarioFlags {
-    /// Preset name, parametric spec or JSON file.
+    /// Preset name, parametric spec, JSON file, or `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`
+    /// for a Slurm topology.conf.
     #[arg(long)]
     topology: String,
     /// Trace file or `synthetic:jobs=N[,load=L][,seed=S]`.
