@@ -10,23 +10,29 @@
 //! (`n[]`, `n[1-]`, `n[1,,2]`), a reversed one (`n[5-3]`, which Slurm also refuses), an
 //! unmatched bracket.
 
-/// What is wrong with a host list, in words (the caller adds the key and the line).
-pub(super) type HostlistError = String;
+/// What is wrong with a host list (the caller adds the key and the line).
+#[derive(Debug, PartialEq)]
+pub(super) enum HostlistError {
+    /// Not a host list, in words.
+    Invalid(String),
+    /// This item would name more hosts than the budget left.
+    TooMany(String),
+}
 
 /// The names of a host list, in the order written. `budget` is how many names the caller
 /// may still take; a list that would exceed it is refused before it is expanded, so a short
 /// text such as `n[0-99999999999]` cannot exhaust memory.
 pub(super) fn expand(text: &str, budget: &mut usize) -> Result<Vec<String>, HostlistError> {
     let mut names = Vec::new();
-    for item in split_items(text)? {
-        let parts = parse_item(item)?;
+    for item in split_items(text).map_err(HostlistError::Invalid)? {
+        let parts = parse_item(item).map_err(HostlistError::Invalid)?;
         let count = parts.iter().try_fold(1usize, |n, part| match part {
             Part::Literal(_) => Some(n),
             Part::Ranges(ranges) => n.checked_mul(ranges.iter().try_fold(0usize, |sum, r| sum.checked_add(r.len()))?),
         });
         match count {
             Some(n) if n <= *budget => *budget -= n,
-            _ => return Err(format!("'{item}' names more hosts than the {} Proxima reads", super::MAX_GPUS)),
+            _ => return Err(HostlistError::TooMany(item.to_string())),
         }
         let mut expanded = vec![String::new()];
         for part in &parts {
@@ -71,7 +77,7 @@ impl Range {
 
 /// The names of a list: split at commas and white space outside brackets; empty items (a
 /// doubled or trailing comma) are skipped, as Slurm skips them.
-fn split_items(text: &str) -> Result<Vec<&str>, HostlistError> {
+fn split_items(text: &str) -> Result<Vec<&str>, String> {
     let mut items = Vec::new();
     let mut depth = 0;
     let mut start = 0;
@@ -100,7 +106,7 @@ fn split_items(text: &str) -> Result<Vec<&str>, HostlistError> {
 }
 
 /// A name's literal text and bracket groups (brackets are known to be balanced here).
-fn parse_item(item: &str) -> Result<Vec<Part<'_>>, HostlistError> {
+fn parse_item(item: &str) -> Result<Vec<Part<'_>>, String> {
     let mut parts = Vec::new();
     let mut rest = item;
     while let Some(open) = rest.find('[') {
@@ -118,7 +124,7 @@ fn parse_item(item: &str) -> Result<Vec<Part<'_>>, HostlistError> {
 }
 
 /// The ranges inside one pair of brackets: `0-3,12,18-20`.
-fn parse_ranges(inside: &str, item: &str) -> Result<Vec<Range>, HostlistError> {
+fn parse_ranges(inside: &str, item: &str) -> Result<Vec<Range>, String> {
     inside
         .split(',')
         .map(|range| {
@@ -129,7 +135,7 @@ fn parse_ranges(inside: &str, item: &str) -> Result<Vec<Range>, HostlistError> {
             if lo.is_empty() || hi.is_empty() {
                 return Err(format!("empty range '{range}' in '{item}': a range is N or LO-HI"));
             }
-            let number = |digits: &str| -> Result<u64, HostlistError> {
+            let number = |digits: &str| -> Result<u64, String> {
                 if !digits.bytes().all(|b| b.is_ascii_digit()) {
                     return Err(format!("'{range}' in '{item}' is not a number or a range LO-HI of numbers"));
                 }
@@ -151,11 +157,14 @@ mod tests {
     use super::*;
 
     fn names(text: &str) -> Vec<String> {
-        expand(text, &mut 1000).unwrap_or_else(|e| panic!("{text}: {e}"))
+        expand(text, &mut 1000).unwrap_or_else(|e| panic!("{text}: {e:?}"))
     }
 
     fn error(text: &str) -> String {
-        expand(text, &mut 1000).unwrap_err()
+        match expand(text, &mut 1000).unwrap_err() {
+            HostlistError::Invalid(message) => message,
+            HostlistError::TooMany(item) => panic!("{item}: too many"),
+        }
     }
 
     #[test]
@@ -192,6 +201,7 @@ mod tests {
         assert_eq!(error("n[-3]"), "empty range '-3' in 'n[-3]': a range is N or LO-HI");
         assert_eq!(error(" , "), "empty: no names");
         assert!(error("n[1-99999999999999999999]").contains("too large"));
+        assert!(matches!(expand("n[1-1001]", &mut 1000), Err(HostlistError::TooMany(_))));
     }
 
     #[test]
@@ -199,8 +209,9 @@ mod tests {
         let mut budget = 10;
         assert_eq!(expand("n[1-4]", &mut budget).unwrap().len(), 4);
         assert_eq!(budget, 6);
-        assert!(expand("n[1-7]", &mut budget).unwrap_err().contains("more hosts"));
-        assert!(expand("n[0-18446744073709551615]", &mut (1 << 20)).unwrap_err().contains("more hosts"));
-        assert!(expand("a[1-100000]b[1-100000]", &mut (1 << 20)).unwrap_err().contains("more hosts"));
+        let too_many = |item: &str| Err(HostlistError::TooMany(item.to_string()));
+        assert_eq!(expand("n1,n[1-7]", &mut budget), too_many("n[1-7]"));
+        assert_eq!(expand("n[0-18446744073709551615]", &mut (1 << 20)), too_many("n[0-18446744073709551615]"));
+        assert_eq!(expand("a[1-100000]b[1-100000]", &mut (1 << 20)), too_many("a[1-100000]b[1-100000]"));
     }
 }

@@ -41,7 +41,7 @@
 //! have to invent the link between them), a switch with neither nodes nor switches, and
 //! the other plugins' lines.
 
-use super::hostlist;
+use super::hostlist::{self, HostlistError};
 use super::parametric::{DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
 use super::slurm_tree::{build_spec, Children, SwitchLine};
 use super::spec::{TopologySpec, MAX_GPUS};
@@ -133,24 +133,13 @@ pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<Topolog
         switches: Vec::new(),
         by_name: BTreeMap::new(),
         node_owner: BTreeMap::new(),
-        budget: MAX_GPUS as usize,
+        budget: max_nodes(options) as usize,
+        options,
     };
-    let mut nodes = 0u64;
     for (line, text) in logical_lines(text) {
         let pairs = key_values(&text, line)?;
         if !pairs.is_empty() {
             let switch = reader.switch_line(line, &pairs)?;
-            nodes += switch.nodes().len() as u64;
-            if nodes * options.gpus as u64 > MAX_GPUS as u64 {
-                return Err(InputError::at_line(
-                    line,
-                    "Nodes",
-                    format!(
-                        "{nodes} nodes of {} GPUs are more than the {MAX_GPUS} GPUs Proxima supports",
-                        options.gpus
-                    ),
-                ));
-            }
             reader.by_name.insert(switch.name.clone(), reader.switches.len());
             reader.switches.push(switch);
         }
@@ -212,8 +201,16 @@ fn key_values(text: &str, line: u32) -> Result<Vec<(String, String)>, InputError
             let end = after.find(char::is_whitespace).unwrap_or(after.len());
             (&after[..end], &after[end..])
         };
-        if value.is_empty() || (value.contains('=') && !after.starts_with('"')) {
+        if value.is_empty() {
             return Err(InputError::at_line(line, key, format!("the value is empty: {KEYS_HINT}")));
+        }
+        if value.contains('=') && !after.starts_with('"') {
+            // `Nodes= LinkSpeed=5`: Slurm's parser would take `LinkSpeed=5` as the value.
+            return Err(InputError::at_line(
+                line,
+                key,
+                format!("'{value}' is not a value (values hold no '='): is the value before it missing?"),
+            ));
         }
         pairs.push((key.to_string(), value.to_string()));
         rest = remaining.trim_start();
@@ -221,16 +218,24 @@ fn key_values(text: &str, line: u32) -> Result<Vec<(String, String)>, InputError
     Ok(pairs)
 }
 
-struct Reader {
+/// The most nodes a cluster of `gpus` GPUs per node may have.
+fn max_nodes(options: &SlurmOptions) -> u32 {
+    MAX_GPUS / options.gpus.max(1)
+}
+
+struct Reader<'a> {
+    options: &'a SlurmOptions,
     switches: Vec<SwitchLine>,
     by_name: BTreeMap<String, usize>,
     /// Each node read so far, with the switch line it hangs from.
     node_owner: BTreeMap<String, usize>,
-    /// Names the host lists of the file may still expand to.
+    /// Names the host lists of the file may still expand to: nodes and switches together,
+    /// at most as many as the cluster may have nodes, so that a huge range is refused
+    /// before it is expanded.
     budget: usize,
 }
 
-impl Reader {
+impl Reader<'_> {
     /// One `SwitchName=...` line, checked on its own and against the lines before it.
     fn switch_line(&mut self, line: u32, pairs: &[(String, String)]) -> Result<SwitchLine, InputError> {
         let mut name = None;
@@ -300,7 +305,17 @@ impl Reader {
     }
 
     fn expand(&mut self, line: u32, key: &str, list: &str) -> Result<Vec<String>, InputError> {
-        hostlist::expand(list, &mut self.budget).map_err(|e| InputError::at_line(line, key, e))
+        hostlist::expand(list, &mut self.budget).map_err(|e| {
+            let message = match e {
+                HostlistError::Invalid(message) => message,
+                HostlistError::TooMany(item) => format!(
+                    "'{item}' names too many hosts: at {} GPUs per node a cluster has at most {} nodes (Proxima supports {MAX_GPUS} GPUs)",
+                    self.options.gpus,
+                    max_nodes(self.options)
+                ),
+            };
+            InputError::at_line(line, key, message)
+        })
     }
 
     /// A leaf switch's nodes: each once in the whole file. The line is the next switch.

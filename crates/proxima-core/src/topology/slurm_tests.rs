@@ -190,7 +190,7 @@ fn every_refusal_names_the_line_and_the_key() {
         ("SwitchName=s0 Nodes=n1 Colour=red\n".into(), 1, "Colour", "unknown key (a topology/tree line has SwitchName, Switches, Nodes and LinkSpeed)"),
         ("BlockName=b1 Nodes=node[01-04]\n".into(), 1, "BlockName", "this is a topology/block line; Proxima reads the topology/tree form (SwitchName=... with Nodes= or Switches=)"),
         ("SwitchName=s0 Nodes=\n".into(), 1, "Nodes", "the value is empty"),
-        ("SwitchName=s0 Nodes= LinkSpeed=3\n".into(), 1, "Nodes", "the value is empty"),
+        ("SwitchName=s0 Nodes= LinkSpeed=3\n".into(), 1, "Nodes", "'LinkSpeed=3' is not a value (values hold no '='): is the value before it missing?"),
         ("SwitchName=s0 Nodes=\"n1\n".into(), 1, "Nodes", "the quote is not closed on this line"),
         ("SwitchName=s0 n1\n".into(), 1, "n1", "expected Key=Value"),
         ("SwitchName=s0 Nodes=n1 LinkSpeed=fast\n".into(), 1, "LinkSpeed", "expected a positive whole number, got 'fast'"),
@@ -220,13 +220,18 @@ fn a_file_without_switches_is_refused_without_a_line() {
 }
 
 #[test]
-fn too_many_gpus_are_refused_at_the_line_that_crosses_the_limit() {
+fn too_many_nodes_are_refused_at_the_line_that_crosses_the_limit_before_expanding() {
     let text = "SwitchName=a Nodes=n[1-100000]\nSwitchName=b Nodes=m[1-100000]\nSwitchName=t Switches=a,b\n";
     let e = read_slurm_topology(text, &options(8, 100.0)).unwrap_err();
     assert_eq!((e.line, e.field.as_str()), (Some(2), "Nodes"));
-    assert_eq!(e.message, "200000 nodes of 8 GPUs are more than the 1048576 GPUs Proxima supports");
-    let e = read_slurm_topology("SwitchName=a Nodes=n[1-99999999]\n", &options(1, 100.0)).unwrap_err();
-    assert!(e.message.contains("names more hosts than"), "{e}");
+    assert_eq!(
+        e.message,
+        "'m[1-100000]' names too many hosts: at 8 GPUs per node a cluster has at most 131072 nodes (Proxima supports 1048576 GPUs)"
+    );
+    // With one GPU per node the same file is fine.
+    assert_eq!(read_slurm_topology(text, &options(1, 100.0)).unwrap().servers.len(), 200_000);
+    let e = read_slurm_topology("SwitchName=a Nodes=n[1-99999999999]\n", &options(1, 100.0)).unwrap_err();
+    assert!(e.message.starts_with("'n[1-99999999999]' names too many hosts"), "{e}");
 }
 
 #[test]
