@@ -9,6 +9,7 @@ pub mod base64url;
 pub mod calibrate;
 pub mod cluster;
 pub mod comm;
+pub mod efficiency;
 pub mod engine;
 pub mod error;
 pub mod event;
@@ -16,6 +17,7 @@ pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_entry;
 pub mod inputs;
+pub mod maxmin;
 pub mod metrics;
 pub mod model;
 pub mod policy;

@@ -19,15 +19,18 @@
 //!
 //! A `topology.conf` does not say how many GPUs a node has (that is `slurm.conf`'s `Gres=`)
 //! nor how fast anything is, so [`SlurmOptions`] give GPUs per node, the NIC and the NVLink
-//! bandwidth. How the tree becomes a Proxima cluster (see `docs/FORMATS.md`):
+//! bandwidth, NICs per node and the fabric, as the parametric form does. How the tree
+//! becomes a Proxima cluster (see `docs/FORMATS.md`):
 //!
-//! - Every node is a server with `gpus` GPUs linked to its leaf switch at `nic_gbps`.
+//! - Every node is a server with `gpus` GPUs linked to its leaf switch at `nics ×
+//!   nic_gbps` (below, "the node's link"); the description carries the fabric's `collective`
+//!   block and GPU, as a parametric cluster of that fabric does.
 //! - Without `LinkSpeed` (the usual case, and what generators such as `slurmibtopology`
 //!   write), switch links have full bisection: a switch's uplink carries the NIC bandwidth
 //!   of every node below it.
 //! - With `LinkSpeed`, a line's value is the relative speed of the links from that switch to
 //!   each of its children, and the units are scaled so that the fastest leaf switch's value
-//!   is `nic_gbps`. Values must then be on every line; the same value on every line says
+//!   is the node's link. Values must then be on every line; the same value on every line says
 //!   nothing relative (it is also Slurm's default of 1, which `scontrol show topology`
 //!   prints) and is taken as no value.
 //! - Parallel switches, several switches listing the same children (the spines of a fat
@@ -42,87 +45,14 @@
 //! the other plugins' lines.
 
 use super::hostlist::{self, HostlistError};
-use super::parametric::{DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
+use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{build_spec, Children, SwitchLine};
 use super::spec::{TopologySpec, MAX_GPUS};
 use crate::error::InputError;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// GPUs per node when the options give none: eight, as in DGX/HGX-class servers.
-pub const DEFAULT_SLURM_GPUS: u32 = 8;
-
-/// The largest bandwidth an option accepts, in Gbit/s (a petabit per second): beyond it a
-/// number is a typo, and sums over a million links stay finite.
-const MAX_OPTION_GBPS: f64 = 1e6;
 
 /// Slurm's limit on a switch name (`HOST_NAME_MAX` in `switch_record.c`).
 const MAX_SWITCH_NAME: usize = 64;
-
-/// What a `topology.conf` does not say: `gpus=N,nic_gbps=B,nvlink_gbps=B`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SlurmOptions {
-    /// GPUs per node.
-    pub gpus: u32,
-    /// Bandwidth of a node's link to its leaf switch, Gbit/s.
-    pub nic_gbps: f64,
-    /// Per-GPU bandwidth into a node's NVLink/NVSwitch domain, Gbit/s.
-    pub nvlink_gbps: f64,
-}
-
-impl Default for SlurmOptions {
-    fn default() -> SlurmOptions {
-        SlurmOptions { gpus: DEFAULT_SLURM_GPUS, nic_gbps: DEFAULT_NIC_GBPS, nvlink_gbps: DEFAULT_NVLINK_GBPS }
-    }
-}
-
-impl SlurmOptions {
-    const KEYS: &'static str = "gpus, nic_gbps, nvlink_gbps";
-
-    /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B`, every key optional; an empty text gives the
-    /// defaults. Errors name the key.
-    pub fn parse(text: &str) -> Result<SlurmOptions, InputError> {
-        let mut options = SlurmOptions::default();
-        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| InputError::new(part, format!("expected key=value (keys: {})", Self::KEYS)))?;
-            let (key, value) = (key.trim(), value.trim());
-            match key {
-                "gpus" => {
-                    options.gpus =
-                        value.parse::<u32>().ok().filter(|g| (1..=MAX_GPUS).contains(g)).ok_or_else(|| {
-                            InputError::new(
-                                key,
-                                format!("must be a whole number of GPUs per node from 1 to {MAX_GPUS}, got '{value}'"),
-                            )
-                        })?
-                }
-                "nic_gbps" => options.nic_gbps = parse_gbps(key, value)?,
-                "nvlink_gbps" => options.nvlink_gbps = parse_gbps(key, value)?,
-                _ => return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS))),
-            }
-        }
-        Ok(options)
-    }
-}
-
-/// `gpus=8,nic_gbps=200,nvlink_gbps=2400`: every key, so the text says what was assumed.
-impl std::fmt::Display for SlurmOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "gpus={},nic_gbps={},nvlink_gbps={}", self.gpus, self.nic_gbps, self.nvlink_gbps)
-    }
-}
-
-fn parse_gbps(key: &str, value: &str) -> Result<f64, InputError> {
-    match value.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 && x <= MAX_OPTION_GBPS => Ok(x),
-        _ => Err(InputError::new(
-            key,
-            format!("must be a positive number of Gbit/s, at most {MAX_OPTION_GBPS}, got '{value}'"),
-        )),
-    }
-}
 
 /// The cluster a `topology.conf` (topology/tree form) describes, with the options for what
 /// the file does not say. The description has no name (the caller names it after the
@@ -333,7 +263,7 @@ impl Reader<'_> {
                         line,
                         "Nodes",
                         format!(
-                            "node '{node}' is also under switch '{}' (line {}); Proxima models trees, so a node hangs from one switch (for several network rails, keep one and give nic_gbps the node's total bandwidth)",
+                            "node '{node}' is also under switch '{}' (line {}); Proxima models trees, so a node hangs from one switch (for several network rails, list each node under one switch and give nics the number of rails)",
                             other.name, other.line
                         ),
                     ));

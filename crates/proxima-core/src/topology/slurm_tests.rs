@@ -6,7 +6,7 @@ use super::*;
 use crate::error::InputError;
 
 fn options(gpus: u32, nic_gbps: f64) -> SlurmOptions {
-    SlurmOptions { gpus, nic_gbps, nvlink_gbps: 2400.0 }
+    SlurmOptions { gpus, nic_gbps, ..SlurmOptions::default() }
 }
 
 fn read(text: &str) -> TopologySpec {
@@ -55,7 +55,11 @@ fn a_site_file_becomes_a_two_level_tree() {
         assert_eq!(bandwidth(&spec, leaf, "core"), 1600.0);
     }
     assert!(spec.links.iter().all(|l| l.latency_us == 2.0));
-    assert_eq!((spec.version, spec.name.as_str(), spec.collective.is_none()), (Some(1), "", true));
+    assert!(spec.servers.iter().all(|s| s.nics == 1));
+    // The fabric's collective block and GPU, as a parametric cluster of that fabric has.
+    let parametric = ParametricSpec::parse("racks=1,servers=1,gpus=1").unwrap().to_spec();
+    assert_eq!((&spec.collective, &spec.gpu), (&parametric.collective, &parametric.gpu));
+    assert_eq!((spec.version, spec.name.as_str(), spec.gpu.as_deref()), (Some(1), "", Some("A100")));
 }
 
 #[test]
@@ -137,6 +141,19 @@ SwitchName=core1 Switches=agg1,agg3\nSwitchName=core2 Switches=agg2,agg4
 }
 
 #[test]
+fn nics_and_the_fabric_come_from_the_options() {
+    let text = "SwitchName=a Nodes=n[1-2]\nSwitchName=b Nodes=n[3-4]\nSwitchName=t Switches=a,b\n";
+    let spec = read_slurm_topology(text, &SlurmOptions::parse("nics=8,nic_gbps=400").unwrap()).unwrap();
+    assert_eq!((bandwidth(&spec, "n1", "a"), bandwidth(&spec, "a", "t")), (3200.0, 6400.0));
+    assert!(spec.servers.iter().all(|s| s.nics == 8));
+    let tcp = read_slurm_topology(text, &SlurmOptions::parse("fabric=tcp,gpus=4").unwrap()).unwrap();
+    let parametric = ParametricSpec::parse("racks=1,servers=1,gpus=4,fabric=tcp").unwrap().to_spec();
+    assert_eq!((&tcp.collective, &tcp.gpu), (&parametric.collective, &parametric.gpu));
+    assert_eq!(bandwidth(&tcp, "n1", "a"), bandwidth(&parametric, "r0s0", "tor0"));
+    assert_eq!(tcp.servers[0].nvlink_gbps, parametric.servers[0].nvlink_gbps);
+}
+
+#[test]
 fn link_speeds_scale_to_the_nic() {
     // Leaves at 100 and 50 units, the top switch's links at 200: with a 400 Gbit/s NIC the
     // units are 4 Gbit/s.
@@ -173,7 +190,7 @@ fn every_refusal_names_the_line_and_the_key() {
         (leaf.to_string(), 2, "SwitchName", "2 switches have no parent switch (s0, s1): Slurm lets separate trees stand side by side but never runs a job across them, and Proxima simulates one connected cluster; add a line above them such as SwitchName=top Switches=s0,s1"),
         ("SwitchName=s0 Nodes=n1 Switches=s1\n".into(), 1, "Switches", "switch 's0' has both Nodes= and Switches=; a switch has either nodes (a leaf switch) or switches below it, as in Slurm"),
         ("SwitchName=s0\n".into(), 1, "SwitchName", "switch 's0' has neither Nodes= nor Switches=; Proxima needs every switch to lead to nodes"),
-        ("SwitchName=s0 Nodes=n[1-3]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=t Switches=s[0-1]\n".into(), 2, "Nodes", "node 'n3' is also under switch 's0' (line 1); Proxima models trees, so a node hangs from one switch (for several network rails, keep one and give nic_gbps the node's total bandwidth)"),
+        ("SwitchName=s0 Nodes=n[1-3]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=t Switches=s[0-1]\n".into(), 2, "Nodes", "node 'n3' is also under switch 's0' (line 1); Proxima models trees, so a node hangs from one switch (for several network rails, list each node under one switch and give nics the number of rails)"),
         ("SwitchName=s0 Nodes=n1,n1\n".into(), 1, "Nodes", "node 'n1' is listed twice"),
         (format!("{leaf}SwitchName=t Switches=s[0-2]\n"), 3, "Switches", "unknown switch 's2' (no line SwitchName=s2)"),
         (format!("{leaf}SwitchName=t Switches=s0,t\n"), 3, "Switches", "switch 't' lists itself"),
@@ -240,25 +257,4 @@ fn many_separate_trees_are_listed_briefly() {
     let (_, _, message) = refused(&text);
     assert!(message.starts_with("6 switches have no parent switch (s0, s1, s2, s3 and 2 more)"), "{message}");
     assert!(message.ends_with("SwitchName=top Switches=s0,s1,s2,s3,..."), "{message}");
-}
-
-#[test]
-fn options_parse_and_name_the_key() {
-    assert_eq!(SlurmOptions::parse("").unwrap(), SlurmOptions::default());
-    assert_eq!(SlurmOptions::default().to_string(), "gpus=8,nic_gbps=200,nvlink_gbps=2400");
-    let o = SlurmOptions::parse(" gpus=4, nic_gbps=400 ,nvlink_gbps=7200").unwrap();
-    assert_eq!(o, SlurmOptions { gpus: 4, nic_gbps: 400.0, nvlink_gbps: 7200.0 });
-    assert_eq!(SlurmOptions::parse(&o.to_string()).unwrap(), o);
-    for (text, field) in [
-        ("gpus=0", "gpus"),
-        ("gpus=2.5", "gpus"),
-        ("gpus=2000000", "gpus"),
-        ("nic_gbps=0", "nic_gbps"),
-        ("nic_gbps=inf", "nic_gbps"),
-        ("nvlink_gbps=1e9", "nvlink_gbps"),
-        ("racks=2", "racks"),
-        ("fast", "fast"),
-    ] {
-        assert_eq!(SlurmOptions::parse(text).unwrap_err().field, field, "{text}");
-    }
 }

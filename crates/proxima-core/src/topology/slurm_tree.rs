@@ -2,7 +2,7 @@
 //! checked to form one tree, parallel switches merged, and the links given bandwidths (see
 //! `slurm.rs` for the rules and `docs/FORMATS.md` for the reasons).
 
-use super::slurm::SlurmOptions;
+use super::slurm_options::SlurmOptions;
 use super::spec::{
     default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
     TOPOLOGY_FORMAT_VERSION,
@@ -66,7 +66,8 @@ pub(super) fn build_spec(
 }
 
 /// Each line's link speed in Gbit/s, when the file's `LinkSpeed`s say anything: on every
-/// line or none, scaled so the fastest leaf switch's value is `nic_gbps`.
+/// line or none, scaled so the fastest leaf switch's value is a node's link (`nics ×
+/// nic_gbps`).
 fn link_speeds(lines: &[SwitchLine], options: &SlurmOptions) -> Result<Option<Vec<f64>>, InputError> {
     let given: Vec<&SwitchLine> = lines.iter().filter(|l| l.link_speed.is_some()).collect();
     let Some(first) = given.first() else { return Ok(None) };
@@ -88,7 +89,7 @@ fn link_speeds(lines: &[SwitchLine], options: &SlurmOptions) -> Result<Option<Ve
     if fastest_leaf == 0.0 {
         return Ok(None);
     }
-    Ok(Some(lines.iter().map(|l| options.nic_gbps * (speed(l) / fastest_leaf)).collect()))
+    Ok(Some(lines.iter().map(|l| options.node_link_gbps() * (speed(l) / fastest_leaf)).collect()))
 }
 
 /// The child switches of each line, by index: every name known, none listed twice, none
@@ -253,7 +254,8 @@ impl Tree<'_> {
             switches: Vec::new(),
             servers: Vec::new(),
             links: Vec::new(),
-            collective: None,
+            collective: Some(options.fabric.collective()),
+            gpu: Some(options.fabric.gpu().to_string()),
         };
         let names: BTreeMap<usize, String> = self.groups().into_iter().map(|g| (g, self.group_name(g))).collect();
         let below = self.nic_bandwidth_below(options);
@@ -270,8 +272,9 @@ impl Tree<'_> {
                     gpus: options.gpus,
                     nvlink_gbps: options.nvlink_gbps,
                     nvlink_latency_us: default_nvlink_latency_us(),
+                    nics: options.nics,
                 });
-                let nic = speeds.as_ref().map_or(options.nic_gbps, |s| s[g]);
+                let nic = speeds.as_ref().map_or(options.node_link_gbps(), |s| s[g]);
                 spec.links.push(link(node, &names[&g], nic));
             }
             let mut child_groups = Vec::new();
@@ -304,7 +307,7 @@ impl Tree<'_> {
             pending.retain(|&g| {
                 let kids = self.child_groups(g);
                 if kids.iter().all(|k| below.contains_key(k)) {
-                    let own = self.lines[g].nodes().len() as f64 * options.nic_gbps;
+                    let own = self.lines[g].nodes().len() as f64 * options.node_link_gbps();
                     let total = own + kids.iter().map(|k| below[k]).sum::<f64>();
                     below.insert(g, total);
                     false

@@ -262,6 +262,7 @@ pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
             gpus: job.gpus,
             model: None,
             work: TraceWork::DurationS(job.duration),
+            batch: None,
             line: 0,
         })
         .collect();

@@ -21,6 +21,8 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
         gpu: "test".into(),
         overlap: 0.0,
         source: "test".into(),
+        max_local_batch: None,
+        compute_points: Vec::new(),
     }
 }
 
@@ -65,6 +67,7 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
         servers: vec![],
         links: vec![],
         collective: Some(collective),
+        gpu: None,
     };
     if racks > 1 {
         spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
@@ -82,7 +85,7 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
         }
         for s in 0..servers {
             let id = format!("r{r}s{s}");
-            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0 });
+            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0, nics: 1 });
             spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: 80.0, latency_us: 0.0 });
         }
     }
