@@ -40,8 +40,9 @@ pub fn read_text(path: &str) -> Result<String, UsageError> {
     Ok(load::read_text(path)?)
 }
 
-/// A `--topology` argument: a JSON file, else a preset name or parametric spec (the rule
-/// is `proxima_sweep::load::names_a_file`, shared with sweeps and the Python package).
+/// A `--topology` argument: a Slurm `topology.conf` (`slurm:PATH[,gpus=N,...]`), a JSON
+/// file, else a preset name or parametric spec (the rule is `proxima_sweep::load`'s,
+/// shared with sweeps and the Python package).
 pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
     Ok(load::topology_input(arg)?)
 }
@@ -51,7 +52,7 @@ pub fn trace_input(arg: &str) -> Result<TraceInput, UsageError> {
     Ok(load::trace_input(arg)?)
 }
 
-/// A topology from a preset name, a parametric spec, or a JSON file.
+/// A topology from a preset name, a parametric spec, a JSON file or a Slurm file.
 pub fn load_topology(arg: &str) -> Result<Topology, UsageError> {
     Ok(build_topology(&topology_input(arg)?, ArgumentNames::Flags)?)
 }
