@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod experiment;
+mod figures;
 mod inputs;
 mod output;
 mod progress;
@@ -60,15 +61,17 @@ enum Command {
         #[arg(long)]
         out: Option<String>,
     },
-    /// Run a documented set of scenarios and write report.md and report.json.
+    /// Run a documented set of scenarios and write report.md, report.json and SVG figures.
     Experiment {
-        /// Which experiment: `paper` (congested and uncongested networks, two loads, the
-        /// Philly trace and a synthetic one, every policy, an oracle check of the tuner).
+        /// Which experiment: `paper` (every policy and baseline on development and held-out
+        /// workloads, both networks, congested and uncongested, 10 seeds; sweeps of uplink
+        /// oversubscription and restore cost; an oracle check of the tuner).
         name: String,
-        /// Directory for report.md and report.json.
+        /// Directory for report.md, report.json and the figures.
         #[arg(long, default_value = "out/experiment")]
         out: String,
-        /// A smaller version (fewer jobs, seeds and timer settings) for a quick look.
+        /// A smaller version (a few hundred jobs per workload, three seeds, short sweeps)
+        /// with the same structure, for a quick look.
         #[arg(long)]
         quick: bool,
         /// The Philly trace (default: $PROXIMA_DATA/philly/philly.csv or ../shared/data/philly/philly.csv).
@@ -77,6 +80,13 @@ enum Command {
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Print the plan's size (scenarios, runs) and exit without running.
+        #[arg(long)]
+        dry_run: bool,
+        /// Do not run: read this report.json (of an earlier run) and write report.md,
+        /// report.json and the figures from it into --out.
+        #[arg(long)]
+        from: Option<String>,
     },
     /// Time fixed scenarios (median of several runs): jobs/s and events/s.
     Bench {
@@ -239,22 +249,36 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Experiment { name, out, quick, philly, threads } => {
+        Command::Experiment { name, out, quick, philly, threads, dry_run, from } => {
+            if let Some(path) = from {
+                let report = experiment::read_report(&path)?;
+                let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
+                eprintln!("redrew {} files from {path} into {out}/", written.len());
+                return Ok(());
+            }
             let plan = experiment::plan_by_name(&name, quick)?;
+            let runs = plan.tasks().len();
+            if dry_run {
+                println!(
+                    "experiment {}: {} scenarios ({} in the main grid), {} policies, {} sweeps, {} oracle grids: {runs} runs",
+                    plan.name,
+                    plan.scenarios.len(),
+                    plan.main.len(),
+                    plan.policies.len(),
+                    plan.sweeps.len(),
+                    plan.oracles.len()
+                );
+                return Ok(());
+            }
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
             let started = std::time::Instant::now();
             let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
-            std::fs::create_dir_all(&out).map_err(|e| Failure::Io(format!("{out}: cannot create directory: {e}")))?;
-            let md = report.to_markdown();
-            std::fs::write(format!("{out}/report.md"), &md)
-                .map_err(|e| Failure::Io(format!("{out}/report.md: {e}")))?;
-            std::fs::write(format!("{out}/report.json"), report.to_json() + "\n")
-                .map_err(|e| Failure::Io(format!("{out}/report.json: {e}")))?;
-            println!("{md}");
+            let elapsed = started.elapsed().as_secs_f64();
+            let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
             eprintln!(
-                "{} runs on {threads} threads in {:.1} s; wrote {out}/report.md and {out}/report.json",
-                plan.tasks().len(),
-                started.elapsed().as_secs_f64()
+                "{runs} runs on {threads} threads in {elapsed:.1} s; wrote {} files to {out}/ (report.md, report.json, {} figures)",
+                written.len(),
+                written.len() - 2
             );
             Ok(())
         }
