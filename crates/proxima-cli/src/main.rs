@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod experiment;
+mod experiment_sweeps;
 mod figures;
 mod inputs;
 mod output;
@@ -88,6 +89,10 @@ enum Command {
         /// report.json and the figures from it into --out.
         #[arg(long)]
         from: Option<String>,
+        /// Do not run: write the experiment's runs as sweep specs (one TOML file per
+        /// Cartesian part) into this directory, for `proxima sweep` or a Ray cluster.
+        #[arg(long)]
+        write_sweeps: Option<String>,
     },
     /// Run every combination of a sweep spec's [grid] on every core; resumes an interrupted sweep.
     Sweep(sweep::SweepArgs),
@@ -252,7 +257,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Experiment { name, out, quick, philly, threads, dry_run, from } => {
+        Command::Experiment { name, out, quick, philly, threads, dry_run, from, write_sweeps } => {
             if let Some(path) = from {
                 let report = experiment::read_report(&path)?;
                 let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
@@ -260,6 +265,11 @@ fn execute(command: Command) -> Result<(), Failure> {
                 return Ok(());
             }
             let plan = experiment::plan_by_name(&name, quick)?;
+            if let Some(dir) = write_sweeps {
+                let written = experiment_sweeps::write_sweep_specs(&plan, &dir).map_err(Failure::Io)?;
+                eprintln!("wrote {} sweep specs: {}", written.len(), written.join(", "));
+                return Ok(());
+            }
             let runs = plan.tasks().len();
             if dry_run {
                 println!(

@@ -259,6 +259,102 @@ impl Plan {
     }
 }
 
+/// A Cartesian part of a plan: every scenario × policy × seed, as one sweep spec's grid
+/// can express it ([`Plan::grid_parts`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridPart {
+    /// E.g. `development`, `oversub`.
+    pub name: String,
+    pub description: String,
+    pub scenarios: Vec<usize>,
+    pub policies: Vec<String>,
+    pub seeds: Vec<u64>,
+}
+
+impl Plan {
+    /// The plan as Cartesian parts whose runs together are exactly [`Plan::tasks`]: the
+    /// main grid per scenario set (their seeds differ), each kind of sweep over every
+    /// network, and the oracle grids. Parts may share runs (a sweep's default point is a
+    /// main-grid run); a sweep tool that keys runs by their inputs runs those once.
+    pub fn grid_parts(&self) -> Vec<GridPart> {
+        let mut parts: Vec<GridPart> = Vec::new();
+        let mut add = |name: String, description: String, scenarios: Vec<usize>, policies: Vec<String>| {
+            // Scenarios with different seeds go to different parts.
+            let mut by_seeds: Vec<(Vec<u64>, Vec<usize>)> = Vec::new();
+            for s in scenarios {
+                let seeds = &self.scenarios[s].seeds;
+                match by_seeds.iter_mut().find(|(k, _)| k == seeds) {
+                    Some((_, list)) if !list.contains(&s) => list.push(s),
+                    Some(_) => {}
+                    None => by_seeds.push((seeds.clone(), vec![s])),
+                }
+            }
+            let several = by_seeds.len() > 1;
+            for (i, (seeds, scenarios)) in by_seeds.into_iter().enumerate() {
+                let name = if several { format!("{name}-{}", i + 1) } else { name.clone() };
+                parts.push(GridPart {
+                    name,
+                    description: description.clone(),
+                    scenarios,
+                    policies: policies.clone(),
+                    seeds,
+                });
+            }
+        };
+        let mut sets: Vec<ScenarioSet> = self.main.iter().map(|&s| self.scenarios[s].set).collect();
+        sets.sort();
+        sets.dedup();
+        for set in sets {
+            let scenarios = self.main.iter().copied().filter(|&s| self.scenarios[s].set == set).collect();
+            add(
+                set.label().to_string(),
+                format!(
+                    "the main grid on the {} workloads: every policy, every network, congested and uncongested",
+                    set.label()
+                ),
+                scenarios,
+                self.policies.clone(),
+            );
+        }
+        let mut parameters: Vec<&str> = Vec::new();
+        for sweep in &self.sweeps {
+            if !parameters.contains(&sweep.parameter.as_str()) {
+                parameters.push(&sweep.parameter);
+            }
+        }
+        for parameter in parameters {
+            let sweeps: Vec<&Sweep> = self.sweeps.iter().filter(|s| s.parameter == parameter).collect();
+            let mut scenarios = Vec::new();
+            let mut policies: Vec<String> = Vec::new();
+            for point in sweeps.iter().flat_map(|s| &s.points) {
+                if !scenarios.contains(&point.scenario) {
+                    scenarios.push(point.scenario);
+                }
+                for spec in &point.specs {
+                    if !policies.contains(spec) {
+                        policies.push(spec.clone());
+                    }
+                }
+            }
+            let name = if parameter == "restore_s" { "restore".to_string() } else { parameter.replace('_', "-") };
+            add(name, format!("the sweep of {}", sweeps[0].label), scenarios, policies);
+        }
+        if let Some(first) = self.oracles.first() {
+            let policies: Vec<String> = std::iter::once(first.tuned.clone())
+                .chain(first.statics.iter().map(|(_, spec)| spec.clone()))
+                .collect();
+            let scenarios = self.oracles.iter().map(|o| o.scenario).collect();
+            add(
+                "oracle".into(),
+                "the oracle check of the auto-tuner: static timers against the tuned ones".into(),
+                scenarios,
+                policies,
+            );
+        }
+        parts
+    }
+}
+
 /// `policy` with its checkpoint-restore cost set to `restore_s`; unchanged at
 /// `default_s`, every preempting policy's default, so that the sweep's default point is the
 /// main grid's run.

@@ -225,3 +225,25 @@ fn a_tiny_plan_runs_and_reports() {
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("valid JSON");
     assert_eq!(json["scenarios"].as_array().unwrap().len(), 4);
 }
+
+/// The parts a sweep spec can express run exactly the plan's runs, no more.
+#[test]
+fn grid_parts_cover_exactly_the_tasks() {
+    for plan in [paper_plan(false), paper_plan(true), tiny_plan()] {
+        let tasks: BTreeSet<Task> = plan.tasks().into_iter().collect();
+        let mut covered = BTreeSet::new();
+        for part in plan.grid_parts() {
+            for &s in &part.scenarios {
+                assert_eq!(plan.scenarios[s].seeds, part.seeds, "{}: one seed list per part", part.name);
+                for p in &part.policies {
+                    for &seed in &part.seeds {
+                        covered.insert(Task { scenario: s, policy: p.clone(), seed });
+                    }
+                }
+            }
+        }
+        assert_eq!(covered, tasks, "{}", plan.name);
+    }
+    let names: Vec<String> = paper_plan(false).grid_parts().into_iter().map(|p| p.name).collect();
+    assert_eq!(names, ["development", "held-out", "oversub", "restore", "oracle"]);
+}
