@@ -85,6 +85,9 @@ enum Command {
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Run only the first N seeds of every workload (the report lists the seeds it ran).
+        #[arg(long)]
+        seeds: Option<usize>,
         /// Print the plan's size (scenarios, runs) and exit without running.
         #[arg(long)]
         dry_run: bool,
@@ -267,14 +270,20 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Experiment { name, out, quick, philly, threads, dry_run, from, write_sweeps } => {
+        Command::Experiment { name, out, quick, philly, threads, seeds, dry_run, from, write_sweeps } => {
             if let Some(path) = from {
                 let report = experiment::read_report(&path)?;
                 let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
                 eprintln!("redrew {} files from {path} into {out}/", written.len());
                 return Ok(());
             }
-            let plan = experiment::plan_by_name(&name, quick)?;
+            let mut plan = experiment::plan_by_name(&name, quick)?;
+            if let Some(count) = seeds {
+                if count == 0 {
+                    return Err(Failure::Usage(UsageError("experiment: --seeds must be at least 1".into())));
+                }
+                plan = plan.with_seed_count(count);
+            }
             if let Some(dir) = write_sweeps {
                 let written = experiment_sweeps::write_sweep_specs(&plan, &dir).map_err(Failure::Io)?;
                 eprintln!("wrote {} sweep specs: {}", written.len(), written.join(", "));

@@ -9,13 +9,21 @@ use super::plan::{
     with_restore, BootstrapSettings, Network, OracleDef, Plan, ScenarioSet, Sweep, SweepPoint, TraceRef, Workload,
 };
 
-/// The networks every scenario runs on. Adding a fabric is one entry here.
+/// The networks every scenario runs on, each a coherent fabric of the parametric form
+/// (`docs/CALIBRATION.md` sources every number). Adding a fabric is one entry here.
 fn networks() -> Vec<Network> {
-    vec![Network {
-        name: "tcp".into(),
-        description: "the Pollux testbed's calibration: 50 Gbit/s NICs, NCCL over TCP (one ring reaches about a tenth of a link), docs/CALIBRATION.md".into(),
-        topology_options: "nic_gbps=50".into(),
-    }]
+    vec![
+        Network {
+            name: "tcp".into(),
+            description: "the Pollux testbed as measured (petuum/adaptdl osdi21-artifact: AWS g4dn.12xlarge, 4 T4 on PCIe 3.0 x16 per server, one 50 Gbit/s NIC, NCCL over TCP sockets); collective efficiencies fitted to its placement measurements, T4 compute times".into(),
+            topology_options: "fabric=tcp".into(),
+        },
+        Network {
+            name: "rdma".into(),
+            description: "A100 servers on NVSwitch (300 GB/s a GPU) with one 200 Gbit/s InfiniBand HDR NIC per GPU and GPUDirect RDMA, as in NVIDIA's DGX A100; collective efficiencies from published NCCL measurements (NVIDIA/nccl-tests #149, #290), A100 compute times".into(),
+            topology_options: "fabric=rdma,nics={gpus}".into(),
+        },
+    ]
 }
 
 /// The main grid's policies: the topology-oblivious and reference policies, the paper's
@@ -31,10 +39,13 @@ const POLICIES: &[&str] = &[
     "strict",
     "slurm",
     "dally",
-    // Ablations: no preemption; static timers; delay scheduling alone.
+    // Ablations: no preemption; static timers; delay scheduling alone; preemption without
+    // delay; delay for every job regardless of its sensitivity.
     "dally:preempt=off",
     "dally:autotune=off",
     "dally:preempt=off,autotune=off",
+    "dally:delay=off",
+    "dally:delay=all",
 ];
 
 const REFERENCE: &str = "consolidate";

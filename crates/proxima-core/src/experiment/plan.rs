@@ -44,12 +44,13 @@ impl ScenarioSet {
 }
 
 /// A kind of cluster network: what is appended to the parametric topology spec
-/// `racks=R,servers=S,gpus=G,oversub=O` to build it.
+/// `racks=R,servers=S,gpus=G,oversub=O` to build it; `{gpus}` in it stands for the
+/// workload's GPUs per server (so that a fabric can give each GPU its own NIC).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Network {
     pub name: String,
     pub description: String,
-    /// E.g. `nic_gbps=50`.
+    /// E.g. `fabric=tcp` or `fabric=rdma,nics={gpus}`.
     pub topology_options: String,
 }
 
@@ -217,6 +218,19 @@ impl Plan {
         tasks
     }
 
+    /// The plan with only the first `count` seeds of every workload: the same scenarios,
+    /// policies and sweeps, fewer runs (for a machine too slow for all of them; the report
+    /// lists the seeds it ran).
+    pub fn with_seed_count(mut self, count: usize) -> Plan {
+        for w in &mut self.workloads {
+            w.seeds.truncate(count);
+        }
+        for s in &mut self.scenarios {
+            s.seeds.truncate(count);
+        }
+        self
+    }
+
     /// Whether a run keeps its per-job JCTs (for the CDF figure).
     pub fn keeps_jcts(&self, task: &Task) -> bool {
         self.cdf_scenarios.contains(&task.scenario) && self.cdf_policies.contains(&task.policy)
@@ -240,9 +254,10 @@ impl Plan {
         }
         let w = self.workload(workload).expect("the plan defines the workload").clone();
         let n = self.network(network).expect("the plan defines the network").clone();
+        let options = n.topology_options.replace("{gpus}", &w.gpus_per_server.to_string());
         let topology = format!(
-            "racks={},servers={},gpus={},oversub={oversub},{}",
-            w.racks, w.servers_per_rack, w.gpus_per_server, n.topology_options
+            "racks={},servers={},gpus={},oversub={oversub},{options}",
+            w.racks, w.servers_per_rack, w.gpus_per_server
         );
         self.scenarios.push(ScenarioDef {
             name: format!("{}/{}/oversub={oversub}", w.name, n.name),

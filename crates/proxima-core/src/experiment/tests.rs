@@ -31,7 +31,26 @@ fn paper_plan_has_every_part() {
     for b in &p.fair_baselines {
         assert!(p.policies.contains(b), "{b}");
     }
-    for want in ["tiresias", "consolidate:migrate=on", "strict", "slurm", "srtf", "random", "dally:preempt=off"] {
+    let networks: Vec<&str> = p.networks.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(networks, ["tcp", "rdma"]);
+    // The RDMA fabric gives each GPU its own NIC, whatever the server's size.
+    let eight = p.scenarios.iter().find(|s| s.network == "rdma" && s.workload.ends_with("8gpu-servers")).unwrap();
+    assert!(eight.topology.ends_with(",fabric=rdma,nics=8"), "{}", eight.topology);
+    let four = p.scenarios.iter().find(|s| s.network == "rdma" && s.workload == "philly-50k-384gpus").unwrap();
+    assert_eq!(four.topology, "racks=6,servers=16,gpus=4,oversub=16,fabric=rdma,nics=4");
+    let tcp = p.scenarios.iter().find(|s| s.network == "tcp" && s.workload == "philly-50k-384gpus").unwrap();
+    assert_eq!(tcp.topology, "racks=6,servers=16,gpus=4,oversub=16,fabric=tcp");
+    for want in [
+        "tiresias",
+        "consolidate:migrate=on",
+        "strict",
+        "slurm",
+        "srtf",
+        "random",
+        "dally:preempt=off",
+        "dally:delay=off",
+        "dally:delay=all",
+    ] {
         assert!(p.policies.iter().any(|q| q == want), "{want}");
     }
     let xs = |param: &str| -> Vec<f64> {
@@ -116,7 +135,7 @@ fn tiny_plan() -> Plan {
         networks: vec![Network {
             name: "tcp".into(),
             description: "test".into(),
-            topology_options: "nic_gbps=50".into(),
+            topology_options: "fabric=tcp".into(),
         }],
         workloads: vec![
             workload("dev", ScenarioSet::Development, vec![1, 2, 3]),
@@ -246,4 +265,18 @@ fn grid_parts_cover_exactly_the_tasks() {
     }
     let names: Vec<String> = paper_plan(false).grid_parts().into_iter().map(|p| p.name).collect();
     assert_eq!(names, ["development", "held-out", "oversub", "restore", "oracle"]);
+}
+
+/// Fewer seeds keep every scenario, policy and sweep and drop exactly the later seeds.
+#[test]
+fn fewer_seeds_drop_only_runs_of_the_later_seeds() {
+    let full = paper_plan(false);
+    let three = paper_plan(false).with_seed_count(3);
+    assert_eq!(three.scenarios.len(), full.scenarios.len());
+    assert!(three.scenarios.iter().all(|s| s.seeds.len() == 3));
+    let kept: BTreeSet<Task> = three.tasks().into_iter().collect();
+    let want: BTreeSet<Task> =
+        full.tasks().into_iter().filter(|t| full.scenarios[t.scenario].seeds[..3].contains(&t.seed)).collect();
+    assert_eq!(kept, want);
+    assert_eq!(kept.len() * 10, full.tasks().len() * 3);
 }
