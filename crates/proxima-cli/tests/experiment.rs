@@ -66,6 +66,8 @@ fn quick_paper_experiment_writes_report_and_figures_and_redraws_them_from_its_js
         "## Summary: `dally` against each baseline",
         "### development workloads, `tcp` network",
         "### held-out workloads, `tcp` network",
+        "### development workloads, `rdma` network",
+        "### held-out workloads, `rdma` network",
         "## JCT distributions",
         "## Sweeps",
         "### rack-uplink oversubscription",
@@ -99,15 +101,16 @@ fn quick_paper_experiment_writes_report_and_figures_and_redraws_them_from_its_js
     }
     let parameters: Vec<&str> =
         report["sweeps"].as_array().unwrap().iter().map(|s| s["sweep"]["parameter"].as_str().unwrap()).collect();
-    assert_eq!(parameters, ["oversub", "restore_s"]);
+    // Each sweep on each network.
+    assert_eq!(parameters, ["oversub", "oversub", "restore_s", "restore_s"]);
     assert!(!report["oracles"].as_array().unwrap().is_empty());
 
     // Every embedded figure is an SVG beside the report, and every SVG is embedded.
     let svgs: Vec<(String, Vec<u8>)> = files(&two).into_iter().filter(|(name, _)| name.ends_with(".svg")).collect();
     assert_eq!(
         svgs.len(),
-        6,
-        "ratios per set, a CDF per chosen scenario, one per sweep: {:?}",
+        12,
+        "ratios per set and network, a CDF per chosen scenario, one per sweep: {:?}",
         svgs.iter().map(|s| &s.0).collect::<Vec<_>>()
     );
     for (name, bytes) in &svgs {
