@@ -25,6 +25,7 @@ use crate::engine::JobRun;
 use crate::error::InputError;
 use crate::event::{PolicyNote, Reason, SimEvent};
 use crate::model::Catalog;
+use crate::tenants::Tenants;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Topology};
 use crate::workload::Job;
@@ -63,6 +64,8 @@ pub struct View<'a> {
     /// The run's seed, for policies that draw at random (`random`): the same seed that
     /// assigned the models, so one number reproduces the whole run.
     pub seed: u64,
+    /// The tenants and their quotas (policies with `quota=on` use them, [`quota`]).
+    pub tenants: &'a Tenants,
 }
 
 impl<'a> View<'a> {

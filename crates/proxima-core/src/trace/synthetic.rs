@@ -258,6 +258,7 @@ pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
             model: None,
             work: TraceWork::DurationS(duration),
             batch: None,
+            tenant: None,
             line: 0,
         });
     }
