@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod experiment;
+mod fairness;
 mod inputs;
 mod output;
 mod progress;
@@ -14,6 +15,7 @@ use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{resolve_policy, POLICIES};
+use proxima_core::run_files::RunRecord;
 use proxima_core::topology::{Topology, PRESETS};
 use std::process::ExitCode;
 
@@ -26,7 +28,8 @@ use std::process::ExitCode;
 A topology is a preset name (see `proxima topologies`), a parametric spec\n\
 `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`, or a JSON file.\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
-the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
+the header) or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`. A policy is\n\
+`NAME[:key=value,...]`; `quota=on` makes a policy respect the tenants' quotas."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -48,6 +51,10 @@ enum Command {
         /// Also write every event as one JSON object per line to this file.
         #[arg(long)]
         events: Option<String>,
+        /// Skip the isolated runs (each tenant's jobs alone on its share) that finish-time
+        /// fairness ρ needs.
+        #[arg(long)]
+        no_rho: bool,
     },
     /// Run several policies on the same input and compare them.
     Compare {
@@ -59,6 +66,9 @@ enum Command {
         /// Directory for compare.json and one sub-directory of result files per policy.
         #[arg(long)]
         out: Option<String>,
+        /// Skip the isolated runs that finish-time fairness ρ needs.
+        #[arg(long)]
+        no_rho: bool,
     },
     /// Run a documented set of scenarios and write report.md and report.json.
     Experiment {
@@ -110,7 +120,7 @@ struct ScenarioFlags {
     /// Preset name, parametric spec or JSON file.
     #[arg(long)]
     topology: String,
-    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S]`.
+    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`.
     #[arg(long)]
     trace: String,
     /// Seed for everything random: model assignment, synthetic traces.
@@ -126,6 +136,10 @@ struct ScenarioFlags {
     /// eight models, see `proxima models`).
     #[arg(long)]
     mix: Option<String>,
+    /// Tenants' GPU quotas: `equal` (default), `demand`, `weights:NAME=W,...` or
+    /// `NAME=GPUS,...` (docs/FORMATS.md).
+    #[arg(long)]
+    tenants: Option<String>,
 }
 
 impl ScenarioFlags {
@@ -137,6 +151,7 @@ impl ScenarioFlags {
             skip: self.skip,
             limit: self.limit,
             mix: self.mix.as_deref(),
+            tenants: self.tenants.as_deref(),
         }
     }
 }
@@ -187,7 +202,7 @@ impl From<UsageError> for Failure {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, policy, out, events } => {
+        Command::Run { scenario, policy, out, events, no_rho } => {
             let sc = load_scenario(&scenario.as_args())?;
             let policy_box = resolve_policy(&policy).map_err(|e| UsageError::in_argument("policy", e))?;
             let mut sim = Simulation::new(sc, policy_box);
@@ -201,7 +216,11 @@ fn execute(command: Command) -> Result<(), Failure> {
                 sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
             }
             let summary = progress::run_with_progress(&mut sim, &policy);
-            output::print_summary(&summary, &sim);
+            let mut record = RunRecord::with_summary(&sim, summary);
+            if !no_rho {
+                fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+            }
+            output::print_summary(&record.summary, &sim);
             if events.is_some() {
                 let h = hasher.borrow();
                 println!(
@@ -211,12 +230,12 @@ fn execute(command: Command) -> Result<(), Failure> {
                 );
             }
             if let Some(dir) = out {
-                output::write_run(&dir, &sim, &summary).map_err(Failure::Io)?;
+                output::write_run(&dir, &record).map_err(Failure::Io)?;
                 eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
             }
             Ok(())
         }
-        Command::Compare { scenario, policies, out } => {
+        Command::Compare { scenario, policies, out, no_rho } => {
             // Check every policy before running any, so a typo fails at once.
             for p in &policies {
                 resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
@@ -226,11 +245,15 @@ fn execute(command: Command) -> Result<(), Failure> {
             for p in &policies {
                 let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
                 let summary = progress::run_with_progress(&mut sim, p);
+                let mut record = RunRecord::with_summary(&sim, summary);
+                if !no_rho {
+                    fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+                }
                 if let Some(dir) = &out {
                     let sub = format!("{dir}/{}", output::result_dir_name(p));
-                    output::write_run(&sub, &sim, &summary).map_err(Failure::Io)?;
+                    output::write_run(&sub, &record).map_err(Failure::Io)?;
                 }
-                summaries.push(summary);
+                summaries.push(record.summary);
             }
             output::print_comparison(&summaries, &policies, &sc.topology);
             if let Some(dir) = out {

@@ -149,12 +149,12 @@ pub struct Summary {
     #[serde(default)]
     pub quotas: QuotaBasis,
     /// Finish-time fairness, over the jobs completed in the shared and the isolated runs: the
-    /// largest ρ, the mean ρ and the share of those jobs with ρ > 1. Absent unless the isolated
-    /// runs were made ([`crate::fairness::isolated`]).
+    /// largest ρ, the nearest-rank median and the share of those jobs with ρ > 1. Absent
+    /// unless the isolated runs were made ([`crate::fairness::isolated`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rho_max: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rho_mean: Option<f64>,
+    pub rho_p50: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rho_over_1: Option<f64>,
     /// Per tenant, in tenant order (names sorted).
@@ -239,7 +239,7 @@ impl Summary {
             jain_slowdown: fair.jain_slowdown,
             quotas: scenario.tenants.basis(),
             rho_max: None,
-            rho_mean: None,
+            rho_p50: None,
             rho_over_1: None,
             tenants: fair.tenants,
         }

@@ -32,6 +32,7 @@ use crate::cluster::JobId;
 use crate::engine::{JobStatus, Scenario, Simulation};
 use crate::error::InputError;
 use crate::fairness::tenant_count;
+use crate::metrics::nearest_rank_percentile;
 use crate::policy::resolve_policy;
 use crate::run_files::RunRecord;
 use crate::tenants::{apportion, QuotaBasis, TenantId, Tenants};
@@ -203,7 +204,7 @@ impl FinishTimeFairness {
     }
 
     /// Adds ρ to a run's record: each job row's, each tenant's, and the summary's largest,
-    /// mean and share above 1.
+    /// median and share above 1.
     pub fn apply(&self, record: &mut RunRecord) {
         let index: BTreeMap<String, usize> =
             record.summary.tenants.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
@@ -229,10 +230,11 @@ impl FinishTimeFairness {
         }
         let s = &mut record.summary;
         if all.is_empty() {
-            (s.rho_max, s.rho_mean, s.rho_over_1) = (None, None, None);
+            (s.rho_max, s.rho_p50, s.rho_over_1) = (None, None, None);
         } else {
-            s.rho_max = all.iter().copied().reduce(f64::max);
-            s.rho_mean = Some(all.iter().sum::<f64>() / all.len() as f64);
+            all.sort_by(f64::total_cmp);
+            s.rho_max = all.last().copied();
+            s.rho_p50 = Some(nearest_rank_percentile(&all, 50.0));
             s.rho_over_1 = Some(all.iter().filter(|&&r| r > 1.0).count() as f64 / all.len() as f64);
         }
     }

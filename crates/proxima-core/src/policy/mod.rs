@@ -11,6 +11,7 @@ pub mod dally;
 pub mod fifo;
 pub mod migrate;
 pub mod placement;
+pub mod quota;
 pub mod random;
 pub mod sensitivity;
 pub mod slurm;
@@ -198,37 +199,37 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "fifo",
         summary: "first come, first served; the first free GPUs in index order, whatever the topology (a scheduler that only counts GPUs)",
-        options: "backfill=on (off: a job that does not fit blocks those behind it)",
+        options: "backfill=on (off: a job that does not fit blocks those behind it), quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "consolidate",
         summary: "first come, first served; the tightest placement free now, best fit, never waits; migrate=on checkpoints and moves jobs to defragment, network-blind, as Gandiva does (OSDI'18), at dally's restore cost and guard rails",
-        options: "backfill=on, migrate=off, restore_s=30, min_run_s=600, max_preempt=2 (the last three with migrate=on)",
+        options: "backfill=on, migrate=off, restore_s=30, min_run_s=600, max_preempt=2 (the last two with migrate=on), quota=off (on: tenants' quotas)",
     },
     PolicyInfo {
         name: "strict",
         summary: "first come, first served; every job waits, without limit, for its tightest tier (the consolidation constraint Tiresias, NSDI'19, describes)",
-        options: "backfill=on",
+        options: "backfill=on, quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "slurm",
         summary: "Slurm's --switches=N@max-time: a job waits up to wait_s for a placement under at most N leaf switches, then takes the tightest free (sbatch(1); max_switch_wait default 300 s)",
-        options: "switches=1, wait_s=300",
+        options: "switches=1, wait_s=300, quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "tiresias",
         summary: "Tiresias's discretised 2D-LAS (NSDI'19): queues by attained GPU-time, preemptive, PromoteKnob starvation rule, consolidates only placement-sensitive jobs; thresholds of its simulator (SymbioticLab/Tiresias)",
-        options: "queues=3250/7200 (GPU-s thresholds, or none), starve=off (PromoteKnob), place=skew|tightest|most_free|first_fit, skew=1.05, running_first=on, restore_s=30, round_s=off; the Pollux artifact's tiresias.py: queues=57600,starve=off,place=most_free,running_first=off,round_s=60",
+        options: "queues=3250/7200 (GPU-s thresholds, or none), starve=off (PromoteKnob), place=skew|tightest|most_free|first_fit, skew=1.05, running_first=on, restore_s=30, round_s=off, quota=off (on: tenants' quotas); the Pollux artifact's tiresias.py: queues=57600,starve=off,place=most_free,running_first=off,round_s=60",
     },
     PolicyInfo {
         name: "srtf",
         summary: "shortest remaining (ideal) time first, preemptive, tightest placement free now: an oracle reference (the Tiresias simulator's 'shortest')",
-        options: "preempt=on (off: shortest job first, no preemption), restore_s=30",
+        options: "preempt=on (off: shortest job first, no preemption), restore_s=30, quota=off (on: tenants' quotas)",
     },
     PolicyInfo {
         name: "random",
         summary: "first come, first served; GPUs drawn uniformly at random among the free ones, seeded (the Tiresias simulator's 'random' placement)",
-        options: "backfill=on, seed=run (the run's seed, or a number)",
+        options: "backfill=on, seed=run (the run's seed, or a number), quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "dally",
