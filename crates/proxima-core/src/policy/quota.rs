@@ -318,26 +318,38 @@ pub fn reclaim(for_job: JobId, victims: &[JobId], restore_s: f64, out: &mut Vec<
 /// order (`order`: job, GPUs, tenant; running and waiting alike): first, each tenant's jobs
 /// in that order while they fit within its quota and the cluster; then every job not yet
 /// admitted, in that order, while it fits in what is left. With no quotas set this is the
-/// plain greedy walk.
-pub fn admit_two_phase(view: &View, order: &[(JobId, u32, TenantId)]) -> Vec<bool> {
-    let mut admitted = vec![false; order.len()];
+/// plain greedy walk. `admitted` is filled with one flag per job of `order`.
+pub fn admit_two_phase(view: &View, order: &[(JobId, u32, TenantId)], admitted: &mut Vec<bool>) {
+    admitted.clear();
+    admitted.resize(order.len(), false);
     let mut room = view.topo.gpu_count() as u64;
-    let mut taken: BTreeMap<TenantId, u64> = BTreeMap::new();
+    // Per tenant, what its quota still allows in this walk.
+    let mut left: Vec<u64> = Vec::new();
     for (i, &(_, gpus, t)) in order.iter().enumerate() {
-        let used = taken.entry(t).or_insert(0);
-        if *used + gpus as u64 <= view.tenants.quota(t) as u64 && gpus as u64 <= room {
-            *used += gpus as u64;
-            room -= gpus as u64;
+        let t = t.0 as usize;
+        if left.len() <= t {
+            let known = left.len();
+            left.extend((known..=t).map(|k| view.tenants.quota(TenantId(k as u32)) as u64));
+        }
+        let g = gpus as u64;
+        if g <= left[t] && g <= room {
+            left[t] -= g;
+            room -= g;
             admitted[i] = true;
+            if room == 0 {
+                return;
+            }
         }
     }
     for (i, &(_, gpus, _)) in order.iter().enumerate() {
+        if room == 0 {
+            return;
+        }
         if !admitted[i] && gpus as u64 <= room {
             room -= gpus as u64;
             admitted[i] = true;
         }
     }
-    admitted
 }
 
 /// Restore cost of a checkpoint under quotas for policies that checkpoint nothing of their

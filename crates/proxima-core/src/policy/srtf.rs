@@ -132,7 +132,9 @@ impl Srtf {
         order.sort_unstable();
         let jobs: Vec<(JobId, u32, crate::tenants::TenantId)> =
             order.iter().map(|&(.., j)| (j, view.job(j).gpus, view.job(j).tenant)).collect();
-        for (&(_, _, waiting, job), ok) in order.iter().zip(quota::admit_two_phase(view, &jobs)) {
+        let mut admitted = Vec::new();
+        quota::admit_two_phase(view, &jobs, &mut admitted);
+        for (&(_, _, waiting, job), ok) in order.iter().zip(admitted) {
             match (waiting, ok) {
                 (false, false) => self.preempts.push(job),
                 (true, true) => self.places.push_back(job),

@@ -272,6 +272,8 @@ pub struct Tiresias {
     skew_of: BTreeMap<(ModelId, u32), f64>,
     /// Who uses what, under `quota=on`.
     book: QuotaBook,
+    /// The order and the admissions of the last walk under quotas, kept for their memory.
+    walk_buffers: (Vec<(JobId, u32, crate::tenants::TenantId)>, Vec<bool>),
 }
 
 impl Tiresias {
@@ -292,6 +294,7 @@ impl Tiresias {
             caps: None,
             skew_of: BTreeMap::new(),
             book: QuotaBook::default(),
+            walk_buffers: (Vec::new(), Vec::new()),
         })
     }
 
@@ -443,21 +446,24 @@ impl Tiresias {
 
     /// The walk under quotas: the priority order of [`Self::walk`], admitted in two passes.
     fn walk_with_quota(&mut self, view: &View) {
-        let order: Vec<(JobId, u32, crate::tenants::TenantId)> = self
-            .queues
-            .iter()
-            .flat_map(|sections| sections.iter())
-            .flat_map(|sec| sec.order.iter())
-            .map(|&(_, job)| (job, self.entries[job.0 as usize].gpus, view.job(job).tenant))
-            .collect();
-        let admitted = quota::admit_two_phase(view, &order);
-        for (&(job, ..), ok) in order.iter().zip(admitted) {
+        let (mut order, mut admitted) = std::mem::take(&mut self.walk_buffers);
+        order.clear();
+        order.extend(
+            self.queues
+                .iter()
+                .flat_map(|sections| sections.iter())
+                .flat_map(|sec| sec.order.iter())
+                .map(|&(_, job)| (job, self.entries[job.0 as usize].gpus, view.job(job).tenant)),
+        );
+        quota::admit_two_phase(view, &order, &mut admitted);
+        for (&(job, ..), &ok) in order.iter().zip(&admitted) {
             match (self.entries[job.0 as usize].running, ok) {
                 (true, false) => self.plan.preempt.push(job),
                 (false, true) => self.plan.place.push_back(job),
                 _ => {}
             }
         }
+        self.walk_buffers = (order, admitted);
     }
 
     fn skew(&mut self, view: &View, job: JobId) -> f64 {
