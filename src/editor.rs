@@ -407,6 +407,7 @@ impl Editor {
                     gpus: 4,
                     nvlink_gbps: proxima_core::topology::DEFAULT_NVLINK_GBPS,
                     nvlink_latency_us: 1.0,
+                    nics: 1,
                 });
                 spec.links.push(LinkSpec {
                     a: id,
@@ -493,6 +494,7 @@ impl Editor {
                     gpus: 4,
                     nvlink_gbps: proxima_core::topology::DEFAULT_NVLINK_GBPS,
                     nvlink_latency_us: 1.0,
+                    nics: 1,
                 },
                 LinkSpec {
                     a: String::new(),

@@ -218,7 +218,7 @@ mod tests {
             .collect();
         assert_eq!(done.len(), 2);
         assert_eq!(done[0].policy, "fifo");
-        assert!(done[1].summary_json.contains("\"policy\": \"dally:preempt=on"), "{}", done[1].summary_json);
+        assert!(done[1].summary_json.contains("\"policy\": \"dally:delay=on,preempt=on"), "{}", done[1].summary_json);
         assert!(done[0].jobs_csv.starts_with("id,name,status,"));
         assert_eq!(done[0].timeseries_csv.lines().count(), 501);
         assert_eq!(done[0].jct_cdf.last().unwrap().1, 1.0);

@@ -18,6 +18,7 @@ pub mod fairness;
 #[doc(hidden)]
 pub mod fuzz_entry;
 pub mod inputs;
+pub mod maxmin;
 pub mod metrics;
 pub mod model;
 pub mod policy;

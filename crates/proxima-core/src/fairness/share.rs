@@ -66,8 +66,8 @@ pub fn share_topology(topo: &Topology, count: usize) -> Result<Topology, InputEr
     }
     let spec = topo.spec();
     let gpus = share_gpus(topo, count);
+    // Everything else (version, collective parameters, GPU model) is the cluster's.
     let sub = TopologySpec {
-        version: spec.version,
         name: format!("{} (share of {gpus} GPUs)", topo.name()),
         switches: spec.switches.iter().filter(|s| kept.contains(s.id.as_str())).cloned().collect(),
         servers: spec.servers.iter().filter(|s| kept.contains(s.id.as_str())).cloned().collect(),
@@ -77,7 +77,7 @@ pub fn share_topology(topo: &Topology, count: usize) -> Result<Topology, InputEr
             .filter(|l| kept.contains(l.a.as_str()) && kept.contains(l.b.as_str()))
             .cloned()
             .collect(),
-        collective: spec.collective.clone(),
+        ..spec.clone()
     };
     Topology::from_spec(&sub)
 }
