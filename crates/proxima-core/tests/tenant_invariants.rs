@@ -3,8 +3,8 @@
 //! - **per-tenant sums equal cluster totals**: jobs, completions, rejections, preemptions,
 //!   JCT and queueing (as counts × means), communication overhead and GPU-time held; the
 //!   worst-hit job's preemptions is the worst tenant's;
-//! - **quotas hold** under `quota=on` (every policy but `dally`, which does not take the
-//!   option, and `tiresias` with rounds, which decides only at them): at the end of every
+//! - **quotas hold** under `quota=on` (every policy but `tiresias` with rounds, which
+//!   decides only at them): at the end of every
 //!   instant, for every queued job of `g` GPUs whose tenant uses `u` of its quota `q` with
 //!   `u + g ≤ q`, either `g` GPUs are free or no tenant uses more than its quota. That is: no
 //!   job within its tenant's guarantee waits for GPUs while another tenant holds borrowed
@@ -75,6 +75,11 @@ fn policy() -> impl Strategy<Value = String> {
         prop_oneof![Just("3250/7200"), Just("100"), Just("none")].prop_map(|q| format!("tiresias:queues={q},quota=on")),
         Just("tiresias:running_first=off,place=most_free,quota=on".to_string()),
         any::<bool>().prop_map(|p| format!("srtf:preempt={},quota=on", if p { "on" } else { "off" })),
+        (prop_oneof![Just("on"), Just("off"), Just("all")], 0u32..60, prop_oneof![Just("off"), Just("900")]).prop_map(
+            |(delay, restore, starve)| format!(
+                "dally:delay={delay},restore_s={restore},starve_s={starve},min_run_s=0,quota=on"
+            )
+        ),
     ];
     prop_oneof![
         4 => fcfs,
@@ -234,7 +239,9 @@ fn one_tenant_with_quotas_runs_as_without() {
             tenant: 0,
         })
         .collect();
-    for policy in ["fifo", "consolidate", "random", "strict", "slurm", "consolidate:migrate=on", "tiresias", "srtf"] {
+    for policy in
+        ["fifo", "consolidate", "random", "strict", "slurm", "consolidate:migrate=on", "tiresias", "srtf", "dally"]
+    {
         let events = |spec: &str| {
             let sc = build("racks=2,servers=2,gpus=4,oversub=2", &sketches, (0, [0.0; 4]), 1);
             let mut sim = Simulation::new(sc, resolve_policy(spec).unwrap());

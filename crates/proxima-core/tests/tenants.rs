@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::build::{cluster, scenario};
+use common::build::{cluster, scenario, scenario_with, two_models};
 use proxima_core::cluster::JobId;
 use proxima_core::engine::{Scenario, Simulation};
 use proxima_core::event::{Observer, Reason, SimEvent};
@@ -71,6 +71,8 @@ fn borrowing_and_reclaiming_happen_at_the_hand_computed_times() {
         "random:quota=on,restore_s=10",
         "strict:quota=on,restore_s=10",
         "slurm:quota=on,restore_s=10",
+        // 1-GPU jobs exchange nothing: dally finds them insensitive and places them at once.
+        "dally:quota=on,restore_s=10",
     ] {
         let mut sim = Simulation::new(borrow_and_reclaim(), resolve_policy(policy).unwrap());
         let log = Log::default();
@@ -110,7 +112,8 @@ fn borrowing_and_reclaiming_happen_at_the_hand_computed_times() {
         // within A's quota once a0 ends at 60 and goes before the borrowers b2, b3.
         assert_eq!(
             starts,
-            [vec![0.0], vec![0.0], vec![0.0, 70.0], vec![0.0, 80.0], vec![10.0], vec![20.0], vec![60.0]]
+            [vec![0.0], vec![0.0], vec![0.0, 70.0], vec![0.0, 80.0], vec![10.0], vec![20.0], vec![60.0]],
+            "{policy}"
         );
         let ends: Vec<f64> = sim.runs().iter().map(|r| r.end.unwrap().as_secs_f64()).collect();
         assert_eq!(ends, [100.0, 100.0, 160.0, 180.0, 60.0, 70.0, 80.0], "{policy}");
@@ -124,6 +127,42 @@ fn borrowing_and_reclaiming_happen_at_the_hand_computed_times() {
         assert_eq!((a.avg_queue_s, b.avg_queue_s), (10.0, 120.0 / 4.0));
         assert_eq!(summary.job_preemptions_max, 1);
     }
+}
+
+/// The preemption scenario of `tests/dally.rs` with tenants: T (A's, tiny model, so
+/// insensitive; 3 GPUs) and U (B's, unit model, 3 GPUs) fill most of two 4-GPU servers at
+/// 0 s; S (B's, unit model, 2 GPUs, 1,000 iterations) arrives at 700 s, past T's minimum run
+/// time. Without tenants, dally checkpoints T so that S gets a server: S's gain, 1,010 s ×
+/// (1.0891 − 1) ≈ 90 s, beats the 30 s restore.
+fn network_preemption(quotas: &str) -> Scenario {
+    let jobs = [(0.0, 3, 100_000.0, 1), (0.0, 3, 100_000.0, 0), (700.0, 2, 1000.0, 0)];
+    with_tenants(scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs), &["A", "B"], &[0, 1, 1], quotas)
+}
+
+#[test]
+fn dally_never_takes_a_tenant_below_its_quota_to_serve_a_borrower() {
+    let run = |policy: &str, quotas: &str| {
+        let mut sim = Simulation::new(network_preemption(quotas), resolve_policy(policy).unwrap());
+        sim.run();
+        let r = sim.runs();
+        let start = |j: usize| r[j].first_start.unwrap().as_secs_f64();
+        (r[0].preemptions, r[1].preemptions, start(2), r[2].end.unwrap().as_secs_f64())
+    };
+    // Without quotas: T is checkpointed at 700 s, S runs on server 0 from 700 s, 1,000
+    // iterations of 1 s + 2·½ · 1 GB / 100 GB/s = 1.01 s, to 1,710 s.
+    let (t, u, start, end) = run("dally:autotune=off", "A=4,B=4");
+    assert_eq!((t, u, start), (1, 0, 700.0));
+    assert!((end - 1710.0).abs() < 1e-6, "{end}");
+    // Quotas of 4 each: A holds 3 of its 4 GPUs, B 3 of its 4, and S would take B to 5: S
+    // borrows, so T, within A's guarantee, is no victim for it. S waits its 90 s budget for a
+    // server and then runs spread over the two free GPUs, one on each server, from 790 s.
+    let (t, u, start, _) = run("dally:autotune=off,quota=on", "A=4,B=4");
+    assert_eq!((t, u, start), (0, 0, 790.0));
+    // A guaranteed 2 (so it borrows one GPU) and B 6 (S is within quota): T is taken, as
+    // without quotas.
+    let (t, u, start, end) = run("dally:autotune=off,quota=on", "A=2,B=6");
+    assert_eq!((t, u, start), (1, 0, 700.0));
+    assert!((end - 1710.0).abs() < 1e-6, "{end}");
 }
 
 #[test]

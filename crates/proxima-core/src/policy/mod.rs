@@ -237,7 +237,7 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "dally",
         summary: "network-sensitive: delay scheduling for consolidation, network-sensitive preemption, auto-tuned delay timers (arXiv:2401.16492)",
-        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600",
+        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600, quota=off (on: tenants' quotas; its preemption takes another tenant's job only from a borrower, for a job within quota; reclaimed jobs pay restore_s)",
     },
 ];
 

@@ -1,5 +1,5 @@
-//! Quota-aware scheduling (`quota=on`, an option of every policy but `dally`, which the
-//! functions here are made to serve as well): each tenant is guaranteed its quota of GPUs,
+//! Quota-aware scheduling (`quota=on`, an option of every policy; `dally` fits these rules
+//! into its own order in `dally/quotas.rs`): each tenant is guaranteed its quota of GPUs,
 //! may borrow idle GPUs beyond it, and gives borrowed GPUs back when a tenant within its
 //! quota needs them.
 //!
