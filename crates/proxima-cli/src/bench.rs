@@ -106,8 +106,15 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
     }
     for suite in &suites {
         for c in cases(suite)? {
-            let args =
-                ScenarioArgs { topology: &c.topology, trace: &c.trace, seed: 1, skip: 0, limit: None, mix: None };
+            let args = ScenarioArgs {
+                topology: &c.topology,
+                trace: &c.trace,
+                seed: 1,
+                skip: 0,
+                limit: None,
+                mix: None,
+                tenants: None,
+            };
             let setup_start = Instant::now();
             let scenario = load_scenario(&args)?;
             let setup_s = setup_start.elapsed().as_secs_f64();

@@ -65,6 +65,7 @@ pub struct ScenarioArgs<'a> {
     pub skip: u32,
     pub limit: Option<u32>,
     pub mix: Option<&'a str>,
+    pub tenants: Option<&'a str>,
 }
 
 pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
@@ -76,6 +77,7 @@ pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
         limit: args.limit,
         mix: args.mix.map(str::to_string),
         names: ArgumentNames::Flags,
+        tenants: args.tenants.map(str::to_string),
     };
     Ok(build_scenario(&input)?)
 }

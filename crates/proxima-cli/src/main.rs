@@ -5,6 +5,7 @@ mod bench;
 mod calibrate;
 mod experiment;
 mod experiment_sweeps;
+mod fairness;
 mod figures;
 mod inputs;
 mod output;
@@ -17,6 +18,7 @@ use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{resolve_policy, POLICIES};
+use proxima_core::run_files::RunRecord;
 use proxima_core::topology::{Topology, PRESETS};
 use std::process::ExitCode;
 
@@ -32,7 +34,8 @@ a JSON file, or a Slurm topology.conf (tree form) as\n\
 `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]` (GPUs per\n\
 node, default 8; link defaults as in the parametric form).\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
-the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
+the header) or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`. A policy is\n\
+`NAME[:key=value,...]`; `quota=on` makes a policy respect the tenants' quotas."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -54,6 +57,10 @@ enum Command {
         /// Also write every event as one JSON object per line to this file.
         #[arg(long)]
         events: Option<String>,
+        /// Skip the isolated runs (each tenant's jobs alone on its share) that finish-time
+        /// fairness ρ needs.
+        #[arg(long)]
+        no_rho: bool,
     },
     /// Run several policies on the same input and compare them.
     Compare {
@@ -65,6 +72,9 @@ enum Command {
         /// Directory for compare.json and one sub-directory of result files per policy.
         #[arg(long)]
         out: Option<String>,
+        /// Skip the isolated runs that finish-time fairness ρ needs.
+        #[arg(long)]
+        no_rho: bool,
     },
     /// Run a documented set of scenarios and write report.md, report.json and SVG figures.
     Experiment {
@@ -141,7 +151,7 @@ struct ScenarioFlags {
     /// for a Slurm topology.conf.
     #[arg(long)]
     topology: String,
-    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S]`.
+    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`.
     #[arg(long)]
     trace: String,
     /// Seed for everything random: model assignment, synthetic traces.
@@ -157,6 +167,10 @@ struct ScenarioFlags {
     /// eight models, see `proxima models`).
     #[arg(long)]
     mix: Option<String>,
+    /// Tenants' GPU quotas: `equal` (default), `demand`, `weights:NAME=W,...` or
+    /// `NAME=GPUS,...` (docs/FORMATS.md).
+    #[arg(long)]
+    tenants: Option<String>,
 }
 
 impl ScenarioFlags {
@@ -168,6 +182,7 @@ impl ScenarioFlags {
             skip: self.skip,
             limit: self.limit,
             mix: self.mix.as_deref(),
+            tenants: self.tenants.as_deref(),
         }
     }
 }
@@ -218,7 +233,7 @@ impl From<UsageError> for Failure {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, policy, out, events } => {
+        Command::Run { scenario, policy, out, events, no_rho } => {
             let sc = load_scenario(&scenario.as_args())?;
             let policy_box = resolve_policy(&policy).map_err(|e| UsageError::in_argument("policy", e))?;
             let mut sim = Simulation::new(sc, policy_box);
@@ -232,7 +247,11 @@ fn execute(command: Command) -> Result<(), Failure> {
                 sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
             }
             let summary = progress::run_with_progress(&mut sim, &policy);
-            output::print_summary(&summary, &sim);
+            let mut record = RunRecord::with_summary(&sim, summary);
+            if !no_rho {
+                fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+            }
+            output::print_summary(&record.summary, &sim);
             if events.is_some() {
                 let h = hasher.borrow();
                 println!(
@@ -242,12 +261,12 @@ fn execute(command: Command) -> Result<(), Failure> {
                 );
             }
             if let Some(dir) = out {
-                output::write_run(&dir, &sim, &summary).map_err(Failure::Io)?;
+                output::write_run(&dir, &record).map_err(Failure::Io)?;
                 eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
             }
             Ok(())
         }
-        Command::Compare { scenario, policies, out } => {
+        Command::Compare { scenario, policies, out, no_rho } => {
             // Check every policy before running any, so a typo fails at once.
             for p in &policies {
                 resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
@@ -257,11 +276,15 @@ fn execute(command: Command) -> Result<(), Failure> {
             for p in &policies {
                 let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
                 let summary = progress::run_with_progress(&mut sim, p);
+                let mut record = RunRecord::with_summary(&sim, summary);
+                if !no_rho {
+                    fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+                }
                 if let Some(dir) = &out {
                     let sub = format!("{dir}/{}", output::result_dir_name(p));
-                    output::write_run(&sub, &sim, &summary).map_err(Failure::Io)?;
+                    output::write_run(&sub, &record).map_err(Failure::Io)?;
                 }
-                summaries.push(summary);
+                summaries.push(record.summary);
             }
             output::print_comparison(&summaries, &policies, &sc.topology);
             if let Some(dir) = out {

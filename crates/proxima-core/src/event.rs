@@ -47,6 +47,9 @@ pub enum Reason {
     /// Moved to a tighter placement after checkpointing, or (`from == to`) moved within its
     /// tier to make room for another job.
     Reconsolidated { from: Tier, to: Tier },
+    /// Checkpointed to give back GPUs its tenant borrowed: `for_job`'s tenant is within its
+    /// quota and needs them (`quota=on`, [`crate::policy::quota`]). Pays `cost_s` to restore.
+    Reclaimed { for_job: JobId, cost_s: f64 },
 }
 
 impl Reason {
@@ -119,6 +122,10 @@ impl Reason {
                 format!("moved to another {} placement to make room", tier(to))
             }
             Reason::Reconsolidated { from, to } => format!("re-consolidated from {} to {}", tier(from), tier(to)),
+            Reason::Reclaimed { for_job, cost_s } => format!(
+                "its tenant was over its quota and job {}'s tenant, within its own, needed the GPUs back; pays a {:.0} s restore",
+                for_job.0, cost_s
+            ),
         }
     }
 }

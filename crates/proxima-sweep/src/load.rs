@@ -99,6 +99,7 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
             skip: args.skip,
             limit: args.limit,
             mix: args.mix.clone(),
+            tenants: None,
             names: NAMES,
         }),
         // The core's steps, in its order, with the trace already parsed.
