@@ -7,8 +7,9 @@
 //! floats only to display precision. So the worker records each event as a kind byte, the
 //! time since the previous event and the job as LEB128 varints, GPUs as runs of
 //! consecutive ids, and the reason's numbers as `f32`: about 13 bytes per event (the first
-//! 250,000 events of a 200,000-job run take 3.3 MB, 4.4 MB as base64). The bytes
-//! travel inside the JSON message as base64. Past [`MAX_PLAYBACK_EVENTS`] the recorder
+//! 250,000 events of a 200,000-job run take 3.3 MB). The bytes cross to the page as a
+//! `Uint8Array` whose memory is transferred with the message, not copied. Past
+//! [`MAX_PLAYBACK_EVENTS`] the recorder
 //! stops (playback then covers a prefix of the run, which the page says), so a huge run
 //! never makes a huge message.
 //!
@@ -23,7 +24,7 @@ use proxima_core::JobId;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The most events a playback log holds: about 3.3 MB (4.4 MB as base64). A run this long
+/// The most events a playback log holds: about 3.3 MB. A run this long
 /// takes minutes to watch even at the fastest speed, and the page keeps it in memory with
 /// its index.
 pub const MAX_PLAYBACK_EVENTS: usize = 250_000;
@@ -33,9 +34,9 @@ const VERSION: u8 = 1;
 
 /// An observer shared with its owner, who reads it after the run (the engine keeps its
 /// observers boxed).
-pub struct Shared<T>(pub Rc<RefCell<T>>);
+pub struct SharedObserver<T>(pub Rc<RefCell<T>>);
 
-impl<T: Observer> Observer for Shared<T> {
+impl<T: Observer> Observer for SharedObserver<T> {
     fn observe(&mut self, now: SimTime, event: &SimEvent) {
         self.0.borrow_mut().observe(now, event);
     }
@@ -266,11 +267,6 @@ impl PlaybackLog {
             return Err(format!("{} bytes left over", bytes.len() - r.at));
         }
         Ok(PlaybackLog { end_us, cut_at_us, initial_timers, models, jobs, times, events })
-    }
-
-    /// The log of a base64 text, as it arrives from the worker.
-    pub fn from_base64(text: &str) -> Result<PlaybackLog, String> {
-        PlaybackLog::decode(&base64_decode(text)?)
     }
 }
 
@@ -514,18 +510,6 @@ impl Reader<'_> {
     }
 }
 
-// -- text form ----------------------------------------------------------------------------
-
-/// The log as text for the worker's JSON message: the core's base64url, which needs no
-/// escaping in JSON either.
-pub fn base64_encode(bytes: &[u8]) -> String {
-    proxima_core::base64url::encode(bytes)
-}
-
-pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
-    proxima_core::base64url::decode(text).map_err(|e| format!("the playback log is not base64url: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,11 +545,11 @@ mod tests {
         let mut s = sim("teaching", 300, 1.2, "dally");
         let all = Rc::new(RefCell::new(Everything::default()));
         let rec = Rc::new(RefCell::new(Recorder::default()));
-        s.add_observer(Box::new(Shared(all.clone())));
-        s.add_observer(Box::new(Shared(rec.clone())));
+        s.add_observer(Box::new(SharedObserver(all.clone())));
+        s.add_observer(Box::new(SharedObserver(rec.clone())));
         let summary = s.run();
         let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
-        let log = PlaybackLog::from_base64(&base64_encode(&bytes)).unwrap();
+        let log = PlaybackLog::decode(&bytes).unwrap();
         let expected: Vec<(SimTime, SimEvent)> =
             all.borrow().0.iter().filter(|(_, e)| !matches!(e, SimEvent::RateChanged { .. })).cloned().collect();
         assert_eq!(log.events.len(), expected.len());
@@ -610,7 +594,7 @@ mod tests {
     fn the_recorder_stops_at_its_cap_and_says_when() {
         let mut s = sim("teaching", 100, 0.8, "consolidate");
         let rec = Rc::new(RefCell::new(Recorder::with_cap(50)));
-        s.add_observer(Box::new(Shared(rec.clone())));
+        s.add_observer(Box::new(SharedObserver(rec.clone())));
         let summary = s.run();
         let log = PlaybackLog::decode(&rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
         assert_eq!(log.events.len(), 50);
@@ -655,7 +639,7 @@ mod tests {
     fn damaged_logs_are_errors_not_panics() {
         let mut s = sim("teaching", 20, 0.8, "dally");
         let rec = Rc::new(RefCell::new(Recorder::default()));
-        s.add_observer(Box::new(Shared(rec.clone())));
+        s.add_observer(Box::new(SharedObserver(rec.clone())));
         let summary = s.run();
         let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
         for cut in 0..bytes.len() {
@@ -667,17 +651,6 @@ mod tests {
             let _ = PlaybackLog::decode(&flipped);
             flipped[i] ^= 0xff;
         }
-        assert!(PlaybackLog::from_base64("not base64!").is_err());
-    }
-
-    #[test]
-    fn base64_round_trips() {
-        for n in 0..10 {
-            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
-            assert_eq!(base64_decode(&base64_encode(&bytes)).unwrap(), bytes);
-        }
-        assert_eq!(base64_encode(b"Man"), "TWFu");
-        assert_eq!(base64_encode(b"Ma"), "TWE");
     }
 
     #[test]

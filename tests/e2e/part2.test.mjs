@@ -279,9 +279,9 @@ describe('part 2', () => {
       const ranMs = Date.now() - started;
       const player = page.getByTestId('player');
       await player.waitFor();
-      const chars = Number(await page.getByTestId('event-hash').getAttribute('data-playback-chars'));
+      const bytes = Number(await page.getByTestId('event-hash').getAttribute('data-playback-bytes'));
       const events = (await page.getByTestId('event-hash').textContent()).match(/^(\d+) events/)[1];
-      console.log(`# oversub-2048, 20,000 jobs, dally: ${ranMs} ms from click to results; ${events} events, playback log ${chars} base64 characters`);
+      console.log(`# oversub-2048, 20,000 jobs, dally: ${ranMs} ms from click to results; ${events} events, playback log ${bytes} bytes`);
       // Into the busy part of the run, then play at one simulated hour per second.
       const slider = page.getByTestId('time-slider');
       await slider.fill(String(Number(await slider.getAttribute('max')) * 0.02));

@@ -1,12 +1,11 @@
-//! What the worker does with a request: build the scenario exactly as the CLI does, run
-//! each policy, and turn each run into the CLI's files plus the numbers the charts need.
-//!
-//! No web API here: the worker binary passes in a clock and a way to send messages, so the
-//! same code runs in the browser tests (and natively) to check that the page computes what
-//! the CLI computes.
+//! A run request: the scenario built exactly as the CLI builds it, each policy run, and
+//! each run turned into the CLI's files plus the numbers the page shows.
 
-use crate::eventlog::{base64_encode, hash_hex, Recorder, Shared};
-use crate::protocol::{FromWorker, PolicyResult, RunRequest, TopologyInput, TraceInput, CDF_POINTS, TIMELINE_BUCKETS};
+use crate::eventlog::{hash_hex, Recorder, SharedObserver};
+use crate::protocol::{
+    FromWorker, JobOutcomes, PolicyResult, RunFile, RunRequest, TimelineBucket, TopologyInput, TraceInput, CDF_POINTS,
+    NO_TIER, TIMELINE_BUCKETS,
+};
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::EventHasher;
 use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
@@ -45,8 +44,19 @@ pub fn build_trace(input: &TraceInput, topology: &Topology) -> Result<Trace, Str
             let spec = synthetic::parse(text).map_err(|e| e.with_source("trace"))?;
             Ok(synthetic::generate(&spec, topology.gpu_count()))
         }
-        TraceInput::File { name, text } => parse_trace(text).map_err(|e| e.with_source(name)),
+        TraceInput::File { name, data } => read_trace_file(name, &data.read().map_err(|e| format!("{name}: {e}"))?),
     }
+}
+
+/// A trace file's bytes read as the CLI reads a file: UTF-8, the format detected from the
+/// header.
+pub fn read_trace_file(name: &str, bytes: &[u8]) -> Result<Trace, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("{name}:{line}: encoding: not valid UTF-8 (byte {at}); save the file as UTF-8")
+    })?;
+    parse_trace(text).map_err(|e| e.with_source(name))
 }
 
 /// The scenario of a request: the same steps, in the same order, as the CLI's
@@ -85,20 +95,19 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
             return;
         }
     };
-    let mut summaries: Vec<Summary> = Vec::new();
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
         let mut sim = Simulation::new(scenario.clone(), resolve_policy(policy).expect("checked above"));
         let hasher = Rc::new(RefCell::new(EventHasher::default()));
         let recorder = Rc::new(RefCell::new(Recorder::default()));
-        sim.add_observer(Box::new(Shared(hasher.clone())));
-        sim.add_observer(Box::new(Shared(recorder.clone())));
+        sim.add_observer(Box::new(SharedObserver(hasher.clone())));
+        sim.add_observer(Box::new(SharedObserver(recorder.clone())));
         let started = now_ms();
         let mut last_sent = f64::NEG_INFINITY;
         let mut steps: u64 = 0;
         while sim.step().is_some() {
             steps += 1;
-            if steps % STEPS_PER_CLOCK_CHECK == 0 {
+            if steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) {
                 let t = now_ms();
                 if t - last_sent >= PROGRESS_EVERY_MS {
                     last_sent = t;
@@ -111,32 +120,21 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
         let elapsed_ms = now_ms() - started;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let mut result = policy_result(policy, &sim, &summary, elapsed_ms);
+        let mut result = policy_result(policy, &sim, summary, elapsed_ms);
         result.event_hash = hash_hex(&hasher.borrow());
         result.event_count = hasher.borrow().count();
-        result.playback = base64_encode(&recorder.borrow().finish(&sim, sim.now()));
+        result.playback = recorder.borrow().finish(&sim, sim.now()).into();
         send(FromWorker::PolicyDone { run_id, policy: index, result: Box::new(result) });
-        summaries.push(summary);
     }
-    send(FromWorker::Finished { run_id, compare_json: compare_json(&summaries) });
+    send(FromWorker::Finished { run_id });
 }
 
-/// `compare.json` as the CLI writes it.
-pub fn compare_json(summaries: &[Summary]) -> String {
-    serde_json::to_string_pretty(summaries).expect("summaries serialise") + "\n"
-}
-
-/// The files and chart data of one finished run.
-pub fn policy_result(policy: &str, sim: &Simulation, summary: &Summary, elapsed_ms: f64) -> PolicyResult {
+/// The files and the page's data of one finished run.
+pub fn policy_result(policy: &str, sim: &Simulation, summary: Summary, elapsed_ms: f64) -> PolicyResult {
     let scenario = sim.scenario();
     let end = SimTime::from_secs_f64(summary.makespan_s);
-    let mut jcts: Vec<f64> = scenario
-        .jobs
-        .iter()
-        .zip(sim.runs())
-        .filter(|(_, r)| r.status == JobStatus::Completed)
-        .filter_map(|(j, r)| r.end.map(|e| (e - j.submit).as_secs_f64()))
-        .collect();
+    let jobs = job_outcomes(scenario, sim);
+    let mut jcts: Vec<f64> = jobs.jct_s.0.iter().copied().filter(|j| !j.is_nan()).collect();
     jcts.sort_by(f64::total_cmp);
     let topo = &scenario.topology;
     let mut per_tier = vec![0u64; topo.tier_names().len()];
@@ -152,21 +150,56 @@ pub fn policy_result(policy: &str, sim: &Simulation, summary: &Summary, elapsed_
         .timeline()
         .bucketed(end, TIMELINE_BUCKETS)
         .iter()
-        .map(|b| (b.start.as_secs_f64(), b.end.as_secs_f64(), b.busy_gpus / gpus, b.queued))
+        .map(|b| TimelineBucket {
+            start_s: b.start.as_secs_f64(),
+            end_s: b.end.as_secs_f64(),
+            gpu_util: b.busy_gpus / gpus,
+            queued: b.queued,
+        })
         .collect();
+    let file = |name: &str, mime: &str, text: String| RunFile {
+        name: name.to_string(),
+        mime: mime.to_string(),
+        bytes: text.into_bytes().into(),
+    };
+    let files = vec![
+        file("summary.json", "application/json", summary.to_json() + "\n"),
+        file("jobs.csv", "text/csv", jobs_csv(scenario, sim.runs())),
+        file("timeseries.csv", "text/csv", timeseries_csv(sim.timeline(), end, summary.gpus, TIMESERIES_CSV_BUCKETS)),
+    ];
     PolicyResult {
         policy: policy.to_string(),
-        summary_json: summary.to_json() + "\n",
-        jobs_csv: jobs_csv(scenario, sim.runs()),
-        timeseries_csv: timeseries_csv(sim.timeline(), end, summary.gpus, TIMESERIES_CSV_BUCKETS),
+        summary,
+        jobs,
         jct_cdf: cdf_points(&jcts, CDF_POINTS),
         timeline,
         jobs_per_tier: topo.tier_names().iter().cloned().zip(per_tier).collect(),
         elapsed_ms,
         event_hash: String::new(),
         event_count: 0,
-        playback: String::new(),
+        playback: Default::default(),
+        files,
     }
+}
+
+/// What happened to each job, as `jobs.csv` has it: time queued, completion time,
+/// slowdown at its placement, tier of its last placement.
+fn job_outcomes(scenario: &Scenario, sim: &Simulation) -> JobOutcomes {
+    let mut out = JobOutcomes::default();
+    for (job, run) in scenario.jobs.iter().zip(sim.runs()) {
+        let completed = run.status == JobStatus::Completed;
+        out.queue_s.0.push(run.queued_total.as_secs_f64());
+        out.jct_s.0.push(match (completed, run.end) {
+            (true, Some(end)) => (end - job.submit).as_secs_f64(),
+            _ => f64::NAN,
+        });
+        out.slowdown.0.push(match job.ideal_run_s() {
+            Some(ideal) if ideal > 0.0 && completed => run.run_total.as_secs_f64() / ideal,
+            _ => f64::NAN,
+        });
+        out.tier.0.push(run.tier.map(|t| t.0).unwrap_or(NO_TIER));
+    }
+    out
 }
 
 /// At most `max` points of the empirical CDF of sorted values, always including the last.
@@ -188,6 +221,7 @@ pub fn cdf_points(sorted: &[f64], max: usize) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::FileData;
 
     fn request(policies: &[&str]) -> RunRequest {
         RunRequest {
@@ -206,6 +240,11 @@ mod tests {
         out
     }
 
+    fn file(result: &PolicyResult, name: &str) -> String {
+        let file = result.files.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no {name}"));
+        String::from_utf8(file.bytes.to_vec()).unwrap()
+    }
+
     #[test]
     fn runs_each_policy_and_ends_with_compare_json() {
         let out = run(&request(&["fifo", "dally"]));
@@ -218,17 +257,29 @@ mod tests {
             .collect();
         assert_eq!(done.len(), 2);
         assert_eq!(done[0].policy, "fifo");
-        assert!(done[1].summary_json.contains("\"policy\": \"dally:preempt=on"), "{}", done[1].summary_json);
-        assert!(done[0].jobs_csv.starts_with("id,name,status,"));
-        assert_eq!(done[0].timeseries_csv.lines().count(), 501);
+        assert!(done[1].summary.policy.starts_with("dally:preempt=on"), "{}", done[1].summary.policy);
+        assert_eq!(file(done[1], "summary.json"), done[1].summary.to_json() + "\n");
+        assert!(file(done[0], "jobs.csv").starts_with("id,name,status,"));
+        assert_eq!(file(done[0], "timeseries.csv").lines().count(), 501);
         assert_eq!(done[0].jct_cdf.last().unwrap().1, 1.0);
         assert_eq!(done[0].jobs_per_tier.iter().map(|t| t.1).sum::<u64>(), 40);
-        match out.last().unwrap() {
-            FromWorker::Finished { run_id: 3, compare_json } => {
-                assert!(compare_json.starts_with("[\n  {\n    \"policy\": \"fifo:backfill=on\""), "{compare_json}");
-            }
-            other => panic!("{other:?}"),
-        }
+        // Per job, what jobs.csv says.
+        let jobs = &done[0].jobs;
+        assert_eq!((jobs.queue_s.0.len(), jobs.jct_s.0.len(), jobs.tier.0.len()), (40, 40, 40));
+        let csv = file(done[0], "jobs.csv");
+        let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+        assert_eq!(jobs.jct_s.0[0], first[6].parse::<f64>().unwrap());
+        assert_eq!(jobs.queue_s.0[0], first[7].parse::<f64>().unwrap());
+        assert_eq!(format!("{:.6}", jobs.slowdown.0[0]), first[15]);
+        assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
+        // compare.json, made on the page from the summaries, is the CLI's.
+        let results = crate::state::Results {
+            outcomes: done.iter().map(|r| crate::Shared::new((*r).clone())).collect(),
+            finished: true,
+            ..Default::default()
+        };
+        let compare_json = results.compare_json().unwrap();
+        assert!(compare_json.starts_with("[\n  {\n    \"policy\": \"fifo:backfill=on\""), "{compare_json}");
     }
 
     #[test]
@@ -245,11 +296,11 @@ mod tests {
         // The hash of the core's own hasher over the same run, as the CLI computes it.
         let mut sim = Simulation::new(build_request_scenario(&req).unwrap(), resolve_policy("dally").unwrap());
         let hasher = Rc::new(RefCell::new(EventHasher::default()));
-        sim.add_observer(Box::new(Shared(hasher.clone())));
+        sim.add_observer(Box::new(SharedObserver(hasher.clone())));
         sim.run();
         assert_eq!(result.event_hash, format!("{:016x}", hasher.borrow().hash()));
         assert_eq!(result.event_count, hasher.borrow().count());
-        let log = crate::eventlog::PlaybackLog::from_base64(&result.playback).unwrap();
+        let log = crate::eventlog::PlaybackLog::decode(&result.playback).unwrap();
         assert_eq!(log.jobs.len(), 40);
         assert!(log.events.len() as u64 <= result.event_count);
         assert_eq!(log.end_us, sim.now().0);
@@ -266,7 +317,7 @@ mod tests {
         let mut bad = request(&["fifo"]);
         bad.trace = TraceInput::File {
             name: "jobs.csv".into(),
-            text: "id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".into(),
+            data: FileData::Bytes(b"id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".to_vec().into()),
         };
         let out = run(&bad);
         assert!(
