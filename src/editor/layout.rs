@@ -90,12 +90,8 @@ pub struct Drawing {
 /// Where a node's box sits: x, y, width, height.
 type Place = (f64, f64, f64, f64);
 
-/// The drawing of the editor's document.
-pub fn layout(ed: &Editor) -> Drawing {
-    layout_with_drag(ed, None)
-}
-
-/// The drawing with one node moved by a drag in progress (drawing units).
+/// The drawing of the editor's document, with one node moved by a drag in progress
+/// (drawing units), if there is one.
 pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing {
     let g = ed.graph();
     let too_big = servers_without_cells(ed, &g);

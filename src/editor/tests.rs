@@ -1,7 +1,7 @@
 //! The editor driven action by action: every edit, its undo, the problems it flags and
 //! the drawing it makes.
 
-use super::layout::{layout, BoxKind, MAX_GPU_CELLS};
+use super::layout::{layout_with_drag, BoxKind, Drawing, MAX_GPU_CELLS};
 use super::*;
 use proxima_core::topology::resolve_topology_arg;
 
@@ -12,6 +12,10 @@ fn editor(arg: &str) -> Editor {
 
 fn run(ed: Editor, actions: impl IntoIterator<Item = EditAction>) -> Editor {
     actions.into_iter().fold(ed, Editor::apply)
+}
+
+fn layout(ed: &Editor) -> Drawing {
+    layout_with_drag(ed, None)
 }
 
 fn select(id: &str) -> EditAction {

@@ -112,10 +112,6 @@ impl Recorder {
         out
     }
 
-    pub fn recorded(&self) -> usize {
-        self.recorded
-    }
-
     fn encode(&mut self, now: SimTime, event: &SimEvent) {
         let (kind, job) = match event {
             SimEvent::Arrived { job } => (0u8, *job),

@@ -35,7 +35,6 @@ pub struct Player {
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerAction {
     TogglePlay,
-    Pause,
     /// A frame: this many milliseconds of wall time passed.
     Tick(f64),
     /// Go to this simulated second.
@@ -75,7 +74,6 @@ impl Player {
                 }
                 self.playing = !self.playing;
             }
-            PlayerAction::Pause => self.playing = false,
             PlayerAction::Tick(ms) => {
                 if self.playing {
                     let dt = ms.clamp(0.0, MAX_TICK_MS) / 1000.0 * self.speed;

@@ -117,7 +117,6 @@ pub enum Action {
     Tour(TourAction),
     /// The share button made this link.
     ShareLinkMade(String),
-    Notice(String),
     Error(String),
     DismissErrors,
     DismissNotices,
@@ -261,7 +260,6 @@ impl State {
             }
             Action::Tour(TourAction::Closed) => self.tour = None,
             Action::ShareLinkMade(url) => self.share_link = Some(url),
-            Action::Notice(text) => self.notices.push(text),
             Action::Error(text) => self.errors.push(text),
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
