@@ -101,12 +101,6 @@ pub struct SimWorker {
     on_crash: Callback<String>,
 }
 
-impl PartialEq for SimWorker {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.slot, &other.slot)
-    }
-}
-
 impl SimWorker {
     /// Posts a request, starting a worker first if none runs.
     pub fn post(&self, message: &ToWorker) {
