@@ -139,20 +139,25 @@ pub fn App() -> Html {
         dispatch.reform(Action::CheckerCrashed),
     );
 
+    // What the scenario is made of: what is derived from it (the command, the saved
+    // code) is remade only when one of these changes.
+    let scenario_key = {
+        let s = &*state;
+        (
+            s.cluster.clone(),
+            (s.trace.mode, s.trace.generator.clone(), s.trace.uploaded.clone()),
+            (s.mix.clone(), s.policies.clone(), s.seed.clone()),
+        )
+    };
+    let cli_command = {
+        let state = state.clone();
+        use_memo(scenario_key.clone(), move |_| state.cli_command())
+    };
     // Remember the scenario on every change; a scenario with an invalid field keeps the
     // last valid one.
     {
-        let s = &*state;
-        let key = (
-            s.cluster.choice.clone(),
-            s.cluster.editor.problems.is_empty(),
-            s.trace.mode,
-            s.trace.generator.value.clone(),
-            s.trace.uploaded.as_ref().map(|u| u.name.clone()),
-            (s.mix.value.clone(), s.policies.value.clone(), s.seed.value.clone()),
-        );
         let state = state.clone();
-        use_effect_with(key, move |_| {
+        use_effect_with(scenario_key, move |_| {
             if let Some(scenario) = state.shared_scenario() {
                 browser::save_scenario(&proxima_core::share::encode(&scenario));
             }
@@ -247,7 +252,7 @@ pub fn App() -> Html {
             if size > MAX_TRACE_BYTES {
                 dispatch.emit(Action::TraceFileRefused { message: too_large(&name, size) });
             } else {
-                dispatch.emit(Action::TraceFileChosen { name, data: FileData::Blob(file.into()) });
+                dispatch.emit(Action::TraceFileChosen { name, data: FileData::of_blob(file.into()) });
             }
         })
     };
@@ -322,7 +327,7 @@ pub fn App() -> Html {
                 <ScenarioPanel cluster={s.cluster.clone()} trace={s.trace.clone()} mix={s.mix.clone()}
                                dispatch={dispatch.clone()} {on_edit} {on_topology_file} {on_trace_file} {on_export_topology} />
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
-                          cli_command={s.cli_command()} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
+                          cli_command={(*cli_command).clone()} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
                 <PlaybackSection results={s.results.clone()} />
                 <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {on_download} {on_export_scenario} />
             </main>

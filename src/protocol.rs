@@ -65,15 +65,25 @@ pub enum TraceInput {
 /// go as they are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FileData {
-    Blob(#[serde(with = "serde_wasm_bindgen::preserve")] web_sys::Blob),
+    Blob {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        blob: web_sys::Blob,
+        /// Its size, read when it was chosen.
+        size: u64,
+    },
     Bytes(Bytes),
 }
 
 impl FileData {
+    /// A file the user chose.
+    pub fn of_blob(blob: web_sys::Blob) -> FileData {
+        FileData::Blob { size: blob.size() as u64, blob }
+    }
+
     /// The size in bytes.
     pub fn size(&self) -> u64 {
         match self {
-            FileData::Blob(blob) => blob.size() as u64,
+            FileData::Blob { size, .. } => *size,
             FileData::Bytes(bytes) => bytes.len() as u64,
         }
     }
@@ -82,7 +92,7 @@ impl FileData {
     pub fn read(&self) -> Result<std::borrow::Cow<'_, [u8]>, String> {
         match self {
             FileData::Bytes(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
-            FileData::Blob(blob) => {
+            FileData::Blob { blob, .. } => {
                 let reader = web_sys::FileReaderSync::new().map_err(|e| format!("cannot read the file: {e:?}"))?;
                 let buffer = reader.read_as_array_buffer(blob).map_err(|e| format!("cannot read the file: {e:?}"))?;
                 Ok(std::borrow::Cow::Owned(js_sys::Uint8Array::new(&buffer).to_vec()))
