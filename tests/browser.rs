@@ -16,9 +16,9 @@ use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Part 2: the topology editor, playback and the guided introduction.
-#[path = "browser/part2.rs"]
-mod part2;
+/// The topology editor, playback and the guided introduction.
+#[path = "browser/editor_playback_tour.rs"]
+mod editor_playback_tour;
 
 /// Mounts the app into a fresh `<div>` of the test page and lets yew render it.
 async fn mount_app() -> Element {

@@ -36,8 +36,23 @@ fn cases(suite: &str) -> Result<Vec<Case>, UsageError> {
             if !have_philly {
                 eprintln!("skipping the Philly scenarios: {philly} not found (set PROXIMA_DATA)");
             } else {
-                for p in ["fifo", "consolidate", "dally"] {
-                    out.push(case(&format!("philly-2048-{p}"), "oversub-2048", &philly, p));
+                // Every policy family, with its default options; `tiresias-pollux` is the
+                // Pollux artifact's setting (60 s rounds), `consolidate-migrate` the
+                // migrating baseline.
+                let policies = [
+                    ("fifo", "fifo"),
+                    ("consolidate", "consolidate"),
+                    ("consolidate-migrate", "consolidate:migrate=on"),
+                    ("strict", "strict"),
+                    ("slurm", "slurm"),
+                    ("tiresias", "tiresias"),
+                    ("tiresias-pollux", proxima_core::policy::tiresias::POLLUX_SPEC),
+                    ("srtf", "srtf"),
+                    ("random", "random"),
+                    ("dally", "dally"),
+                ];
+                for (name, spec) in policies {
+                    out.push(case(&format!("philly-2048-{name}"), "oversub-2048", &philly, spec));
                 }
                 out.push(case("philly-512-dally", "racks=8,servers=8,gpus=8,oversub=4", &philly, "dally"));
             }
@@ -83,7 +98,7 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
         suites.to_vec()
     };
     println!(
-        "{:<26} {:>9} {:>6} {:>10} {:>9} {:>9} {:>11} {:>11} {:>8}",
+        "{:<31} {:>9} {:>6} {:>10} {:>9} {:>9} {:>11} {:>11} {:>8}",
         "case", "jobs", "GPUs", "events", "median s", "min s", "jobs/s", "events/s", "µs/event"
     );
     if let Some(w) = csv.as_deref_mut() {
@@ -118,7 +133,7 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
             let jobs_per_s = jobs as f64 / median;
             let events_per_s = events as f64 / median;
             println!(
-                "{:<26} {:>9} {:>6} {:>10} {:>9.3} {:>9.3} {:>11.0} {:>11.0} {:>8.2}",
+                "{:<31} {:>9} {:>6} {:>10} {:>9.3} {:>9.3} {:>11.0} {:>11.0} {:>8.2}",
                 c.name,
                 jobs,
                 gpus,

@@ -1,12 +1,14 @@
-//! Turning command-line arguments into a scenario: reading files, telling presets from
-//! specs from paths, and rendering input errors as `FILE:LINE: field: what is wrong`.
+//! Turning command-line arguments into the core's inputs: reading files, and telling preset
+//! names and specs from paths. Building the scenario, and the wording of every input error
+//! (`FILE:LINE: field: what is wrong`), is the core's (`proxima_core::inputs`), shared with
+//! the web app.
 
 use proxima_core::engine::Scenario;
-use proxima_core::model::Catalog;
-use proxima_core::topology::{resolve_topology_arg, Topology, TopologySpec};
-use proxima_core::trace::synthetic::{self, SyntheticSpec};
-use proxima_core::trace::{parse_trace, Trace};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use proxima_core::inputs::{
+    build_scenario, build_topology, utf8_text, ArgumentNames, ScenarioInput, SourcedError, TopologyInput, TraceInput,
+};
+use proxima_core::topology::Topology;
+use proxima_core::InputError;
 use std::path::Path;
 
 /// A failure the user can fix: exit code 2.
@@ -19,46 +21,55 @@ impl std::fmt::Display for UsageError {
     }
 }
 
-/// Reads a whole text file, with errors that name it.
+impl From<SourcedError> for UsageError {
+    fn from(e: SourcedError) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
+
+impl UsageError {
+    /// An input error in the argument `word` (`policy`, `trace`), named as a flag.
+    pub fn in_argument(word: &str, e: InputError) -> UsageError {
+        SourcedError::new(ArgumentNames::Flags.name(word), e).into()
+    }
+}
+
+/// Reads a whole text file, with errors that name it (and, for bytes that are not UTF-8,
+/// the line and byte, in the core's words).
 pub fn read_text(path: &str) -> Result<String, UsageError> {
     let bytes = std::fs::read(path).map_err(|e| UsageError(format!("{path}: cannot read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        UsageError(format!("{path}:{line}: encoding: not valid UTF-8 (byte {at}); save the file as UTF-8"))
+    String::from_utf8(bytes).map_err(|e| match utf8_text(path, e.as_bytes()) {
+        Err(sourced) => sourced.into(),
+        Ok(_) => unreachable!("the bytes were found not to be UTF-8"),
+    })
+}
+
+/// A `--topology` argument: a JSON file (by its extension, or because a file of that name
+/// exists and the text is not a parametric spec), else a preset name or parametric spec.
+pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
+    let looks_like_file = arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file());
+    Ok(if looks_like_file {
+        TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
+    } else {
+        TopologyInput::Argument(arg.to_string())
+    })
+}
+
+/// A `--trace` argument: a synthetic spec, else a file.
+pub fn trace_input(arg: &str) -> Result<TraceInput, UsageError> {
+    Ok(if TraceInput::is_synthetic(arg) {
+        TraceInput::Synthetic(arg.to_string())
+    } else {
+        TraceInput::File { name: arg.to_string(), text: read_text(arg)? }
     })
 }
 
 /// A topology from a preset name, a parametric spec, or a JSON file.
 pub fn load_topology(arg: &str) -> Result<Topology, UsageError> {
-    let looks_like_file = arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file());
-    if looks_like_file {
-        let text = read_text(arg)?;
-        let spec = TopologySpec::from_json(&text).map_err(|e| UsageError(e.with_source(arg)))?;
-        let mut topo_spec = spec;
-        if topo_spec.name.is_empty() {
-            topo_spec.name = arg.to_string();
-        }
-        return Topology::from_spec(&topo_spec).map_err(|e| UsageError(e.with_source(arg)));
-    }
-    resolve_topology_arg(arg).map_err(|e| UsageError(e.with_source("--topology")))
+    Ok(build_topology(&topology_input(arg)?, ArgumentNames::Flags)?)
 }
 
-/// A trace from a file or a `synthetic:...` spec (which needs the cluster's size).
-/// A synthetic spec without its own `seed=` takes the run's seed.
-pub fn load_trace(arg: &str, topology: &Topology, seed: u64) -> Result<Trace, UsageError> {
-    if arg.starts_with("synthetic:") || arg == "synthetic" {
-        let mut spec: SyntheticSpec = synthetic::parse(arg).map_err(|e| UsageError(e.with_source("--trace")))?;
-        if !arg.contains("seed=") {
-            spec.seed = seed;
-        }
-        return Ok(synthetic::generate(&spec, topology.gpu_count()));
-    }
-    let text = read_text(arg)?;
-    parse_trace(&text).map_err(|e| UsageError(e.with_source(arg)))
-}
-
-/// The options that shape a scenario besides topology and trace.
+/// The options that shape a scenario, as the command line gives them.
 pub struct ScenarioArgs<'a> {
     pub topology: &'a str,
     pub trace: &'a str,
@@ -69,13 +80,14 @@ pub struct ScenarioArgs<'a> {
 }
 
 pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
-    let topology = load_topology(args.topology)?;
-    let trace = load_trace(args.trace, &topology, args.seed)?;
-    let catalog = Catalog::built_in();
-    let mix = match args.mix {
-        Some(m) => ModelMix::parse(m, &catalog).map_err(|e| UsageError(e.with_source("--mix")))?,
-        None => ModelMix::default_for(&catalog),
+    let input = ScenarioInput {
+        topology: topology_input(args.topology)?,
+        trace: trace_input(args.trace)?,
+        seed: args.seed,
+        skip: args.skip,
+        limit: args.limit,
+        mix: args.mix.map(str::to_string),
+        names: ArgumentNames::Flags,
     };
-    let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
-    build_scenario(topology, &trace, &options, args.trace).map_err(|e| UsageError(e.with_source(args.trace)))
+    Ok(build_scenario(&input)?)
 }

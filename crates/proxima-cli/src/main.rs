@@ -142,6 +142,7 @@ impl ScenarioFlags {
 }
 
 fn main() -> ExitCode {
+    end_quietly_when_output_closes();
     let cli = Cli::parse();
     match execute(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
@@ -153,6 +154,21 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// When the reader of the output goes away (`proxima topologies --json T | head -1`), the
+/// process ends at its next write, silently, as Unix tools do: the shell reports status 141
+/// (128 + SIGPIPE). Rust starts programs with SIGPIPE ignored, which turns such a write into
+/// an error that `println!` reports as a panic ("failed printing to stdout: Broken pipe");
+/// restoring the default action lets the kernel end the process instead, for every command
+/// and every thread.
+fn end_quietly_when_output_closes() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with `SIG_DFL` only resets the disposition of SIGPIPE; it runs first
+    // in `main`, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -173,7 +189,7 @@ fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run { scenario, policy, out, events } => {
             let sc = load_scenario(&scenario.as_args())?;
-            let policy_box = resolve_policy(&policy).map_err(|e| UsageError(e.with_source("--policy")))?;
+            let policy_box = resolve_policy(&policy).map_err(|e| UsageError::in_argument("policy", e))?;
             let mut sim = Simulation::new(sc, policy_box);
             // With --events, also hash the event stream as the web app does, so the two
             // can be compared (the determinism test does).
@@ -203,7 +219,7 @@ fn execute(command: Command) -> Result<(), Failure> {
         Command::Compare { scenario, policies, out } => {
             // Check every policy before running any, so a typo fails at once.
             for p in &policies {
-                resolve_policy(p).map_err(|e| UsageError(e.with_source("--policy")))?;
+                resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
             }
             let sc = load_scenario(&scenario.as_args())?;
             let mut summaries: Vec<Summary> = Vec::new();

@@ -3,33 +3,28 @@
 use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
 pub use proxima_core::metrics::result_dir_name;
-use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
+use proxima_core::metrics::Summary;
+use proxima_core::run_files::{compare_json, RunFiles, COMPARE_FILE};
 use proxima_core::time::SimTime;
 use proxima_core::topology::Topology;
 use std::fs;
 use std::io::{BufWriter, Write};
 
-/// Buckets in `timeseries.csv`: enough for a smooth chart, small enough to open anywhere.
-const TIMESERIES_BUCKETS: u32 = 500;
-
+/// Writes a run's files (the core's [`RunFiles`]) into `dir`, creating it.
 pub fn write_run(dir: &str, sim: &Simulation, summary: &Summary) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;
-    let write = |name: &str, text: String| {
+    for (name, text) in RunFiles::with_summary(sim, summary).named() {
         let path = format!("{dir}/{name}");
-        fs::write(&path, text).map_err(|e| format!("{path}: cannot write: {e}"))
-    };
-    write("summary.json", summary.to_json() + "\n")?;
-    write("jobs.csv", jobs_csv(sim.scenario(), sim.runs()))?;
-    let end = SimTime::from_secs_f64(summary.makespan_s);
-    write("timeseries.csv", timeseries_csv(sim.timeline(), end, summary.gpus, TIMESERIES_BUCKETS))?;
+        fs::write(&path, text).map_err(|e| format!("{path}: cannot write: {e}"))?;
+    }
     Ok(())
 }
 
+/// Writes `compare.json` into `dir`, creating it.
 pub fn write_compare(dir: &str, summaries: &[Summary]) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;
-    let path = format!("{dir}/compare.json");
-    let text = serde_json::to_string_pretty(summaries).expect("summaries serialise") + "\n";
-    fs::write(&path, text).map_err(|e| format!("{path}: cannot write: {e}"))
+    let path = format!("{dir}/{COMPARE_FILE}");
+    fs::write(&path, compare_json(summaries)).map_err(|e| format!("{path}: cannot write: {e}"))
 }
 
 fn hours(s: f64) -> String {

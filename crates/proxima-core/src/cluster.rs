@@ -103,6 +103,13 @@ impl ClusterState {
         self.by_free.get(tier.0 as usize + 1).and_then(|set| set.last()).map(|&(free, _)| free).unwrap_or(0)
     }
 
+    /// The nodes bounding `tier` ordered by (free GPUs, node): the index behind the queries
+    /// above, read-only, for policies that walk it their own way (most free first, best fit
+    /// with exclusions).
+    pub fn nodes_by_free(&self, tier: Tier) -> Option<&BTreeSet<(u32, NodeId)>> {
+        self.by_free.get(tier.0 as usize + 1)
+    }
+
     /// The tightest tier at which `n` GPUs are free together now, if any.
     pub fn tightest_tier_free(&self, topo: &Topology, n: u32) -> Option<Tier> {
         (0..topo.tier_count()).map(Tier).find(|&t| self.max_free_at(t) >= n)

@@ -43,7 +43,7 @@ pub struct Scenario {
     pub trace_label: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JobStatus {
     /// Not submitted yet.
@@ -184,6 +184,7 @@ fn view_of<'a>(scenario: &'a Scenario, st: &'a State) -> View<'a> {
         runs: &st.runs,
         cluster: &st.cluster,
         queued: &st.queued,
+        seed: scenario.seed,
     }
 }
 

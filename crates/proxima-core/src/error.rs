@@ -28,12 +28,10 @@ impl InputError {
     }
 
     /// Renders the error for a named source: `FILE:LINE: field: message`, or
-    /// `FILE: field: message` when there is no line.
+    /// `FILE: field: message` when there is no line (as [`crate::inputs::SourcedError`]
+    /// displays it).
     pub fn with_source(&self, source: &str) -> String {
-        match self.line {
-            Some(line) => format!("{source}:{line}: {}: {}", self.field, self.message),
-            None => format!("{source}: {}: {}", self.field, self.message),
-        }
+        crate::inputs::SourcedError::new(source, self.clone()).to_string()
     }
 }
 

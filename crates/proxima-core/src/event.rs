@@ -10,13 +10,16 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Reason {
-    /// Topology-oblivious: the first free GPUs in index order.
+    /// Topology-oblivious: GPUs chosen without regard to where they are (the first free in
+    /// index order under `fifo`, the most free servers or a random draw under the baselines
+    /// that use them).
     FirstFit,
     /// The tightest placement free now; the scheduler never waits for a better one.
     TightestNow { tier: Tier },
     /// Delay scheduling: the job waits for a placement at `wanted` or tighter. Its timer for
     /// that tier has `left_s` seconds to run; the best placement free now is at `best_now`
     /// (none if it does not fit at all) and would run `slowdown` times slower than ideal.
+    /// An infinite `left_s` means no time limit (`strict`).
     WaitingForTier { wanted: Tier, left_s: f64, best_now: Option<Tier>, slowdown: f64 },
     /// Delay scheduling placed the job at the tier it waited for (or tighter).
     GotWantedTier { tier: Tier, waited_s: f64 },
@@ -31,13 +34,18 @@ pub enum Reason {
     /// Not enough free GPUs at any tier.
     NoRoom { free: u32 },
     /// Preempted so that `for_job` gets a placement at `tier`: its estimated gain `gain_s`
-    /// exceeds the checkpoint/restore cost `cost_s` of the jobs preempted for it.
+    /// exceeds the checkpoint/restore cost `cost_s` of the jobs preempted for it. A zero
+    /// `gain_s` marks a policy that estimates no gain (a priority scheduler such as
+    /// `tiresias`, or migration that only knows tighter is better); `dally` preempts only for
+    /// a gain above the cost, so its gains are never zero.
     PreemptedFor { for_job: JobId, tier: Tier, gain_s: f64, cost_s: f64 },
-    /// Placed on GPUs freed by preempting `victims`.
+    /// Placed on GPUs freed by preempting `victims` (zero `gain_s`: not estimated).
     PlacedByPreemption { tier: Tier, victims: Vec<JobId>, gain_s: f64 },
-    /// A scattered job checkpointed to move to a tighter placement (`from` → `to`).
+    /// A scattered job checkpointed to move to a tighter placement (`from` → `to`; zero
+    /// `gain_s`: not estimated).
     Reconsolidating { from: Tier, to: Tier, gain_s: f64, cost_s: f64 },
-    /// Moved to a tighter placement after checkpointing.
+    /// Moved to a tighter placement after checkpointing, or (`from == to`) moved within its
+    /// tier to make room for another job.
     Reconsolidated { from: Tier, to: Tier },
 }
 
@@ -47,14 +55,18 @@ impl Reason {
     pub fn describe(&self, topo: &Topology) -> String {
         let tier = |t: &Tier| topo.tier_name(*t).to_string();
         match self {
-            Reason::FirstFit => "first free GPUs in index order (topology-oblivious)".into(),
+            Reason::FirstFit => "placed without regard to topology (first free, most free or random GPUs)".into(),
             Reason::TightestNow { tier: t } => format!("tightest placement free now: {}", tier(t)),
             Reason::WaitingForTier { wanted, left_s, best_now, slowdown } => {
                 let best = match best_now {
                     Some(b) => format!("best now: {}, estimated slowdown {:.2}×", tier(b), slowdown),
                     None => "no placement free now".to_string(),
                 };
-                format!("waiting for a {}-local placement, timer {:.0} s left; {best}", tier(wanted), left_s)
+                if left_s.is_finite() {
+                    format!("waiting for a {}-local placement, timer {:.0} s left; {best}", tier(wanted), left_s)
+                } else {
+                    format!("waiting for a {}-local placement, no time limit; {best}", tier(wanted))
+                }
             }
             Reason::GotWantedTier { tier: t, waited_s } => {
                 format!("got the {}-local placement it waited {:.0} s for", tier(t), waited_s)
@@ -74,6 +86,9 @@ impl Reason {
                 format!("waited {:.0} s, the starvation bound: placed where it fits, {}", waited_s, tier(t))
             }
             Reason::NoRoom { free } => format!("not enough free GPUs ({free} free)"),
+            Reason::PreemptedFor { for_job, cost_s, gain_s, .. } if *gain_s == 0.0 => {
+                format!("checkpointed so that job {} can start; pays a {:.0} s restore", for_job.0, cost_s)
+            }
             Reason::PreemptedFor { for_job, tier: t, gain_s, cost_s } => format!(
                 "preempted so that job {} gets a {} placement (gain {:.0} s > cost {:.0} s)",
                 for_job.0,
@@ -81,9 +96,18 @@ impl Reason {
                 gain_s,
                 cost_s
             ),
+            Reason::PlacedByPreemption { tier: t, victims, gain_s } if *gain_s == 0.0 => {
+                format!("placed at {} after {} job(s) were checkpointed for it", tier(t), victims.len())
+            }
             Reason::PlacedByPreemption { tier: t, victims, gain_s } => {
                 format!("placed at {} by preempting {} job(s), estimated gain {:.0} s", tier(t), victims.len(), gain_s)
             }
+            Reason::Reconsolidating { from, to, gain_s, cost_s } if *gain_s == 0.0 => format!(
+                "checkpointed to move from {} to {}, a tighter placement free now; pays a {:.0} s restore",
+                tier(from),
+                tier(to),
+                cost_s
+            ),
             Reason::Reconsolidating { from, to, gain_s, cost_s } => format!(
                 "checkpointed to move from {} to {} (gain {:.0} s > cost {:.0} s)",
                 tier(from),
@@ -91,6 +115,9 @@ impl Reason {
                 gain_s,
                 cost_s
             ),
+            Reason::Reconsolidated { from, to } if from == to => {
+                format!("moved to another {} placement to make room", tier(to))
+            }
             Reason::Reconsolidated { from, to } => format!("re-consolidated from {} to {}", tier(from), tier(to)),
         }
     }

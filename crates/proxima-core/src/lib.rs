@@ -15,10 +15,12 @@ pub mod event;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_entry;
+pub mod inputs;
 pub mod metrics;
 pub mod model;
 pub mod policy;
 pub mod rng;
+pub mod run_files;
 pub mod share;
 pub mod time;
 pub mod topology;

@@ -14,7 +14,7 @@
 
 use crate::engine::{JobRun, JobStatus, Scenario};
 use crate::time::SimTime;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -98,7 +98,7 @@ impl Timeline {
 }
 
 /// Time-weighted means over one interval of the run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bucket {
     pub start: SimTime,
     pub end: SimTime,
@@ -107,8 +107,9 @@ pub struct Bucket {
     pub running: f64,
 }
 
-/// The headline figures of one run: `summary.json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The headline figures of one run: `summary.json`. It reads back from that file (or from
+/// any serde format) unchanged, so results can cross a worker boundary as data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub policy: String,
     pub seed: u64,
@@ -133,8 +134,10 @@ pub struct Summary {
     pub tier_counts: BTreeMap<String, u64>,
 }
 
-/// Nearest-rank percentile of sorted values.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+/// The nearest-rank percentile of sorted values, the ⌈p/100·n⌉-th smallest: always one of
+/// the values, which is what `summary.json`'s p50/p95/p99 JCT are. (The calibration's error
+/// statistics interpolate instead: `calibrate::interpolated_percentile`.)
+pub fn nearest_rank_percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
@@ -189,9 +192,9 @@ impl Summary {
             jobs_rejected: rejected,
             jobs_unfinished: scenario.jobs.len() as u32 - completed - rejected,
             avg_jct_s: mean(jcts.iter().sum()),
-            p50_jct_s: percentile(&jcts, 50.0),
-            p95_jct_s: percentile(&jcts, 95.0),
-            p99_jct_s: percentile(&jcts, 99.0),
+            p50_jct_s: nearest_rank_percentile(&jcts, 50.0),
+            p95_jct_s: nearest_rank_percentile(&jcts, 95.0),
+            p99_jct_s: nearest_rank_percentile(&jcts, 99.0),
             makespan_s: makespan,
             avg_queue_s: mean(queue_total),
             comm_overhead_s: overhead,
@@ -220,55 +223,120 @@ pub fn result_dir_name(policy: &str) -> String {
         .collect()
 }
 
+/// One job's row of `jobs.csv`, as data. Times are exact ([`SimTime`]); a field the CSV
+/// leaves empty is `None`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobRow {
+    pub id: u32,
+    /// The trace's name for the job.
+    pub name: String,
+    pub status: JobStatus,
+    pub submit: SimTime,
+    /// The first placement.
+    pub start: Option<SimTime>,
+    /// The completion, for completed jobs.
+    pub end: Option<SimTime>,
+    /// Completion minus submission, for completed jobs.
+    pub jct: Option<SimTime>,
+    /// Time queued, over all its waits.
+    pub queue: SimTime,
+    pub gpus: u32,
+    /// The model's catalogue name.
+    pub model: String,
+    /// The tier of the last placement, by name.
+    pub tier: Option<String>,
+    pub placements: u32,
+    pub preemptions: u32,
+    /// The run time at the tightest feasible placement without contention, in seconds
+    /// (`None` for a job larger than the cluster).
+    pub ideal_s: Option<f64>,
+    /// Time on GPUs.
+    pub run: SimTime,
+    /// Run time over ideal run time, for completed jobs.
+    pub slowdown: Option<f64>,
+}
+
+/// The rows of `jobs.csv`, one a job, in job order.
+pub fn job_rows(scenario: &Scenario, runs: &[JobRun]) -> Vec<JobRow> {
+    let topo = &scenario.topology;
+    scenario
+        .jobs
+        .iter()
+        .zip(runs)
+        .map(|(job, run)| {
+            let completed = run.status == JobStatus::Completed;
+            let end = if completed { run.end } else { None };
+            let ideal_s = job.ideal_run_s();
+            let slowdown = match ideal_s {
+                Some(i) if i > 0.0 && completed => Some(run.run_total.as_secs_f64() / i),
+                _ => None,
+            };
+            JobRow {
+                id: job.id.0,
+                name: job.name.clone(),
+                status: run.status,
+                submit: job.submit,
+                start: run.first_start,
+                end,
+                jct: end.map(|e| e - job.submit),
+                queue: run.queued_total,
+                gpus: job.gpus,
+                model: scenario.catalog.get(job.model).name.to_string(),
+                tier: run.tier.map(|t| topo.tier_name(t).to_string()),
+                placements: run.placements,
+                preemptions: run.preemptions,
+                ideal_s,
+                run: run.run_total,
+                slowdown,
+            }
+        })
+        .collect()
+}
+
 /// `jobs.csv`: one row a job.
 pub fn jobs_csv(scenario: &Scenario, runs: &[JobRun]) -> String {
-    let topo = &scenario.topology;
+    jobs_csv_of(&job_rows(scenario, runs))
+}
+
+/// `jobs.csv` from its rows.
+pub fn jobs_csv_of(rows: &[JobRow]) -> String {
     let mut out = String::from(
         "id,name,status,submit_s,start_s,end_s,jct_s,queue_s,gpus,model,tier,placements,preemptions,ideal_s,run_s,slowdown\n",
     );
     let opt = |t: Option<SimTime>| t.map(|t| t.to_string()).unwrap_or_default();
-    for (job, run) in scenario.jobs.iter().zip(runs) {
-        let status = match run.status {
+    let fixed = |x: Option<f64>| x.map(|x| format!("{x:.6}")).unwrap_or_default();
+    for row in rows {
+        let status = match row.status {
             JobStatus::Completed => "completed",
             JobStatus::Rejected => "rejected",
             JobStatus::Running => "running",
             JobStatus::Queued => "queued",
             JobStatus::Future => "future",
         };
-        let jct = match (run.status, run.end) {
-            (JobStatus::Completed, Some(end)) => (end - job.submit).to_string(),
-            _ => String::new(),
-        };
-        let ideal = job.ideal_run_s();
-        let run_s = run.run_total.as_secs_f64();
-        let slowdown = match ideal {
-            Some(i) if i > 0.0 && run.status == JobStatus::Completed => format!("{:.6}", run_s / i),
-            _ => String::new(),
-        };
-        let name = if job.name.contains([',', '"', '\n']) {
-            format!("\"{}\"", job.name.replace('"', "\"\""))
+        let name = if row.name.contains([',', '"', '\n']) {
+            format!("\"{}\"", row.name.replace('"', "\"\""))
         } else {
-            job.name.clone()
+            row.name.clone()
         };
         let _ = writeln!(
             out,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            job.id.0,
+            row.id,
             name,
             status,
-            job.submit,
-            opt(run.first_start),
-            if run.status == JobStatus::Completed { opt(run.end) } else { String::new() },
-            jct,
-            run.queued_total,
-            job.gpus,
-            scenario.catalog.get(job.model).name,
-            run.tier.map(|t| topo.tier_name(t)).unwrap_or(""),
-            run.placements,
-            run.preemptions,
-            ideal.map(|i| format!("{i:.6}")).unwrap_or_default(),
-            run.run_total,
-            slowdown
+            row.submit,
+            opt(row.start),
+            opt(row.end),
+            opt(row.jct),
+            row.queue,
+            row.gpus,
+            row.model,
+            row.tier.as_deref().unwrap_or(""),
+            row.placements,
+            row.preemptions,
+            fixed(row.ideal_s),
+            row.run,
+            fixed(row.slowdown)
         );
     }
     out
@@ -276,8 +344,13 @@ pub fn jobs_csv(scenario: &Scenario, runs: &[JobRun]) -> String {
 
 /// `timeseries.csv`: time-weighted means over `buckets` equal intervals of the makespan.
 pub fn timeseries_csv(timeline: &Timeline, end: SimTime, gpus: u32, buckets: u32) -> String {
+    timeseries_csv_of(&timeline.bucketed(end, buckets), gpus)
+}
+
+/// `timeseries.csv` from its buckets, on a cluster of `gpus` GPUs.
+pub fn timeseries_csv_of(buckets: &[Bucket], gpus: u32) -> String {
     let mut out = String::from("start_s,end_s,gpu_util,busy_gpus,queued_jobs,running_jobs\n");
-    for b in timeline.bucketed(end, buckets) {
+    for b in buckets {
         let _ = writeln!(
             out,
             "{},{},{:.6},{:.3},{:.3},{:.3}",
@@ -305,10 +378,10 @@ mod tests {
     #[test]
     fn nearest_rank_percentiles() {
         let v: Vec<f64> = (1..=10).map(|x| x as f64).collect();
-        assert_eq!(percentile(&v, 50.0), 5.0);
-        assert_eq!(percentile(&v, 95.0), 10.0);
-        assert_eq!(percentile(&v, 10.0), 1.0);
-        assert_eq!(percentile(&[], 50.0), 0.0);
+        assert_eq!(nearest_rank_percentile(&v, 50.0), 5.0);
+        assert_eq!(nearest_rank_percentile(&v, 95.0), 10.0);
+        assert_eq!(nearest_rank_percentile(&v, 10.0), 1.0);
+        assert_eq!(nearest_rank_percentile(&[], 50.0), 0.0);
     }
 
     #[test]

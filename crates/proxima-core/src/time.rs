@@ -10,7 +10,7 @@ use std::ops::{Add, Sub};
 
 /// A point in simulated time, in whole microseconds since the first submission of the trace.
 /// Serialised as the integer number of microseconds, so nothing is lost.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 pub struct SimTime(pub u64);
 

@@ -7,8 +7,8 @@
 mod common;
 
 use proxima_core::calibrate::{
-    calibrate_file, error_table, fit_compute, fit_shared, leave_one_out, parse_placements, percentile, ErrorStats,
-    FileParams, ModelData, Overlap, Prediction, Sample, ALPHA_INTER_S, ALPHA_INTRA_S,
+    calibrate_file, error_table, fit_compute, fit_shared, interpolated_percentile, leave_one_out, parse_placements,
+    ErrorStats, FileParams, ModelData, Overlap, Prediction, Sample, ALPHA_INTER_S, ALPHA_INTRA_S,
 };
 use proxima_core::comm::{POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_STRAGGLER};
 use proxima_core::model::{Catalog, ComputeCurve};
@@ -127,8 +127,8 @@ fn the_fit_recovers_the_parameters_through_noise() {
             .zip(t.predict_all(&samples))
             .map(|(f, c)| (f.step_s - c.step_s).abs() / c.step_s * 100.0)
             .collect();
-        let median = percentile(&mut errs, 50.0);
-        let p90 = percentile(&mut errs, 90.0);
+        let median = interpolated_percentile(&mut errs, 50.0);
+        let p90 = interpolated_percentile(&mut errs, 90.0);
         assert!(median < 1.0 && p90 < 2.0, "seed {seed}: error against the truth {median}% / {p90}%");
     }
 }

@@ -77,6 +77,55 @@ fn policy() -> impl Strategy<Value = String> {
                 on(autotune)
             )
         });
+    let on = |b: bool| if b { "on" } else { "off" };
+    // Queues and starvation knob: tiny thresholds only without the knob. With both, long
+    // jobs take turns every few seconds for their whole length (millions of preemptions for
+    // the 2,000,000 s jobs here): correct, and a waste of test time.
+    let queues_and_starve = prop_oneof![
+        (
+            prop_oneof![
+                Just("none".to_string()),
+                (1u32..500).prop_map(|t| t.to_string()),
+                (1u32..50, 1u32..50).prop_map(|(a, b)| format!("{a}/{}", a + b)),
+            ],
+            Just("off".to_string()),
+        ),
+        (
+            prop_oneof![
+                Just("3250/7200".to_string()),
+                Just("57600".to_string()),
+                (3000u32..20_000).prop_map(|t| t.to_string()),
+                (3000u32..6000, 1u32..5000).prop_map(|(a, b)| format!("{a}/{}", a + b)),
+            ],
+            prop_oneof![Just("off".to_string()), (50u32..800).prop_map(|s| format!("{}", s as f64 / 100.0))],
+        ),
+    ];
+    let tiresias = (
+        queues_and_starve,
+        prop_oneof![Just("skew"), Just("tightest"), Just("most_free"), Just("first_fit")],
+        any::<bool>(),
+        0u32..120,
+        prop_oneof![Just("off".to_string()), (1u32..120).prop_map(|r| r.to_string())],
+    )
+        .prop_map(move |((queues, starve), place, running_first, restore, round)| {
+            format!(
+                "tiresias:queues={queues},starve={starve},place={place},running_first={},restore_s={restore},round_s={round}",
+                on(running_first)
+            )
+        });
+    let migrate = (any::<bool>(), 0u32..120, 0u32..900, 0u32..4).prop_map(move |(backfill, restore, min_run, max)| {
+        format!(
+            "consolidate:migrate=on,backfill={},restore_s={restore},min_run_s={min_run},max_preempt={max}",
+            on(backfill)
+        )
+    });
+    let others = prop_oneof![
+        any::<bool>().prop_map(move |b| format!("strict:backfill={}", on(b))),
+        (1u32..4, 0u32..600).prop_map(|(n, w)| format!("slurm:switches={n},wait_s={w}")),
+        (any::<bool>(), 0u32..120).prop_map(move |(p, r)| format!("srtf:preempt={},restore_s={r}", on(p))),
+        (any::<bool>(), prop_oneof![Just("run".to_string()), (0u64..100).prop_map(|s| s.to_string())])
+            .prop_map(move |(b, seed)| format!("random:backfill={},seed={seed}", on(b))),
+    ];
     prop_oneof![
         1 => Just("fifo".to_string()),
         1 => Just("fifo:backfill=off".to_string()),
@@ -84,6 +133,11 @@ fn policy() -> impl Strategy<Value = String> {
         1 => Just("consolidate:backfill=off".to_string()),
         2 => Just("dally".to_string()),
         4 => dally,
+        1 => Just("tiresias".to_string()),
+        1 => Just(proxima_core::policy::tiresias::POLLUX_SPEC.to_string()),
+        4 => tiresias,
+        3 => migrate,
+        4 => others,
     ]
 }
 
@@ -223,7 +277,21 @@ fn edge_cases_by_hand() {
     let burst: Vec<JobSketch> = (0..30)
         .map(|i| JobSketch { gap_s: 0.0, size: (i % 5) as f64 / 4.0, duration_s: 100.0, model: Some(i as u8) })
         .collect();
-    for policy in ["fifo", "consolidate", "dally", "dally:preempt=off,autotune=off", "dally:min_run_s=0,restore_s=0"] {
+    for policy in [
+        "fifo",
+        "consolidate",
+        "dally",
+        "dally:preempt=off,autotune=off",
+        "dally:min_run_s=0,restore_s=0",
+        "consolidate:migrate=on,min_run_s=0,restore_s=0",
+        "strict",
+        "slurm",
+        "tiresias",
+        "tiresias:queues=1/2/3,starve=0.01,restore_s=120",
+        proxima_core::policy::tiresias::POLLUX_SPEC,
+        "srtf",
+        "random",
+    ] {
         // One GPU, a burst at one instant, jobs as large as the cluster and larger.
         check_run("racks=1,servers=1,gpus=1", &burst, policy, 1);
         check_run("racks=2,servers=2,gpus=4,oversub=4", &burst, policy, 2);

@@ -1,35 +1,68 @@
 //! `consolidate`: first come, first served; each job gets the tightest placement free now
 //! (one server if it can, else one rack, ...), best fit within that tier, and never waits
-//! for a better one. This is the consolidation baseline of Tiresias (Gu et al., NSDI 2019)
-//! that the network-sensitive scheduler is compared with.
+//! for a better one. This is the "tighter is better" placement of schedulers that pack
+//! jobs but do not model the network; `dally` is compared with it.
+//!
+//! `migrate=on` lets it checkpoint and move running jobs to defragment, as Gandiva does
+//! ([`super::migrate`]), at the restore cost and under the guard rails `dally` uses
+//! (`restore_s=30`, `min_run_s=600`, `max_preempt=2`), so that a comparison with `dally`
+//! isolates what knowing the network is worth. Off by default.
 
-use super::{fcfs_step, Decision, Policy, PolicySpec, SizeClassQueue, View};
+use super::migrate::{MigrateOptions, Migrator};
+use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 
 pub struct Consolidate {
     queue: SizeClassQueue,
     backfill: bool,
+    migrator: Option<Migrator>,
 }
 
 impl Consolidate {
     pub fn from_spec(spec: &mut PolicySpec) -> Result<Consolidate, InputError> {
-        Ok(Consolidate { queue: SizeClassQueue::default(), backfill: spec.take_bool("backfill", true)? })
+        let backfill = spec.take_bool("backfill", true)?;
+        let migrate = spec.take_bool("migrate", false)?;
+        // The migration options are read even when migration is off, so that one sweep over
+        // restore costs can name every policy alike; they change nothing then.
+        let options = MigrateOptions::from_spec(spec)?;
+        Ok(Consolidate {
+            queue: SizeClassQueue::default(),
+            backfill,
+            migrator: migrate.then(|| Migrator::new(options)),
+        })
     }
 }
 
 impl Policy for Consolidate {
     fn spec(&self) -> String {
-        format!("consolidate:backfill={}", if self.backfill { "on" } else { "off" })
+        match &self.migrator {
+            None => format!("consolidate:backfill={}", on_off(self.backfill)),
+            Some(m) => format!("consolidate:backfill={},migrate=on,{}", on_off(self.backfill), m.options().spec()),
+        }
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
         self.queue.track(event, view);
+        if let Some(m) = &mut self.migrator {
+            m.on_event(event, view);
+        }
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
-        fcfs_step(&self.queue, view, self.backfill, out, |n| {
-            view.cluster.place_tightest(view.topo, n).map(|(tier, gpus)| (gpus, Reason::TightestNow { tier }))
-        });
+        if let Some((job, n)) = fcfs_next(&self.queue, view, self.backfill) {
+            if let Some(m) = &mut self.migrator {
+                let base = m.base(view, n);
+                if view.cluster.max_free_at(base) < n && m.try_make_room(view, job, out) {
+                    return;
+                }
+            }
+            let (tier, gpus) = view.cluster.place_tightest(view.topo, n).expect("fcfs_next checked that it fits");
+            out.push(Decision::Place { job, gpus, reason: Reason::TightestNow { tier } });
+            return;
+        }
+        if let Some(m) = &mut self.migrator {
+            m.try_reconsolidate(view, out);
+        }
     }
 }

@@ -9,7 +9,14 @@
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
+pub mod migrate;
+pub mod placement;
+pub mod random;
 pub mod sensitivity;
+pub mod slurm;
+pub mod srtf;
+pub mod strict;
+pub mod tiresias;
 pub mod tuner;
 
 use crate::cluster::{ClusterState, JobId};
@@ -53,6 +60,9 @@ pub struct View<'a> {
     pub cluster: &'a ClusterState,
     /// Jobs waiting to be placed, in submission order.
     pub queued: &'a BTreeSet<JobId>,
+    /// The run's seed, for policies that draw at random (`random`): the same seed that
+    /// assigned the models, so one number reproduces the whole run.
+    pub seed: u64,
 }
 
 impl<'a> View<'a> {
@@ -184,13 +194,38 @@ pub struct PolicyInfo {
 pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "fifo",
-        summary: "first come, first served; the first free GPUs in index order, whatever the topology",
+        summary: "first come, first served; the first free GPUs in index order, whatever the topology (a scheduler that only counts GPUs)",
         options: "backfill=on (off: a job that does not fit blocks those behind it)",
     },
     PolicyInfo {
         name: "consolidate",
-        summary: "first come, first served; the tightest placement free now, never waits (Tiresias-style consolidation)",
+        summary: "first come, first served; the tightest placement free now, best fit, never waits; migrate=on checkpoints and moves jobs to defragment, network-blind, as Gandiva does (OSDI'18), at dally's restore cost and guard rails",
+        options: "backfill=on, migrate=off, restore_s=30, min_run_s=600, max_preempt=2 (the last three with migrate=on)",
+    },
+    PolicyInfo {
+        name: "strict",
+        summary: "first come, first served; every job waits, without limit, for its tightest tier (the consolidation constraint Tiresias, NSDI'19, describes)",
         options: "backfill=on",
+    },
+    PolicyInfo {
+        name: "slurm",
+        summary: "Slurm's --switches=N@max-time: a job waits up to wait_s for a placement under at most N leaf switches, then takes the tightest free (sbatch(1); max_switch_wait default 300 s)",
+        options: "switches=1, wait_s=300",
+    },
+    PolicyInfo {
+        name: "tiresias",
+        summary: "Tiresias's discretised 2D-LAS (NSDI'19): queues by attained GPU-time, preemptive, PromoteKnob starvation rule, consolidates only placement-sensitive jobs; thresholds of its simulator (SymbioticLab/Tiresias)",
+        options: "queues=3250/7200 (GPU-s thresholds, or none), starve=off (PromoteKnob), place=skew|tightest|most_free|first_fit, skew=1.05, running_first=on, restore_s=30, round_s=off; the Pollux artifact's tiresias.py: queues=57600,starve=off,place=most_free,running_first=off,round_s=60",
+    },
+    PolicyInfo {
+        name: "srtf",
+        summary: "shortest remaining (ideal) time first, preemptive, tightest placement free now: an oracle reference (the Tiresias simulator's 'shortest')",
+        options: "preempt=on (off: shortest job first, no preemption), restore_s=30",
+    },
+    PolicyInfo {
+        name: "random",
+        summary: "first come, first served; GPUs drawn uniformly at random among the free ones, seeded (the Tiresias simulator's 'random' placement)",
+        options: "backfill=on, seed=run (the run's seed, or a number)",
     },
     PolicyInfo {
         name: "dally",
@@ -205,6 +240,11 @@ pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
     let policy: Box<dyn Policy> = match spec.name.as_str() {
         "fifo" => Box::new(fifo::Fifo::from_spec(&mut spec)?),
         "consolidate" => Box::new(consolidate::Consolidate::from_spec(&mut spec)?),
+        "strict" => Box::new(strict::Strict::from_spec(&mut spec)?),
+        "slurm" => Box::new(slurm::Slurm::from_spec(&mut spec)?),
+        "tiresias" => Box::new(tiresias::Tiresias::from_spec(&mut spec)?),
+        "srtf" => Box::new(srtf::Srtf::from_spec(&mut spec)?),
+        "random" => Box::new(random::RandomPlacement::from_spec(&mut spec)?),
         "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
         other => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
@@ -242,6 +282,15 @@ impl SizeClassQueue {
         self.by_size.range(..=free).filter_map(|(&size, set)| set.first().map(|&j| (j, size))).min()
     }
 
+    /// The earliest-submitted job whose GPU count passes `fits`: one test per size class.
+    pub fn first_where(&self, fits: impl Fn(u32) -> bool) -> Option<(JobId, u32)> {
+        self.by_size
+            .iter()
+            .filter(|(&size, _)| fits(size))
+            .filter_map(|(&size, set)| set.first().map(|&j| (j, size)))
+            .min()
+    }
+
     /// The earliest-submitted job of all.
     pub fn head(&self) -> Option<(JobId, u32)> {
         self.by_size.iter().filter_map(|(&size, set)| set.first().map(|&j| (j, size))).min()
@@ -268,11 +317,52 @@ pub(crate) fn fcfs_step(
     out: &mut Vec<Decision>,
     place: impl FnOnce(u32) -> Option<(Vec<GpuId>, Reason)>,
 ) {
-    let free = view.cluster.free_count();
-    let next = if backfill { queue.first_fitting(free) } else { queue.head().filter(|&(_, size)| size <= free) };
-    if let Some((job, size)) = next {
+    if let Some((job, size)) = fcfs_next(queue, view, backfill) {
         if let Some((gpus, reason)) = place(size) {
             out.push(Decision::Place { job, gpus, reason });
         }
+    }
+}
+
+/// The job the first-come-first-served loop places next: the earliest that fits the free
+/// GPUs, or, without backfill, the head of the queue if it fits.
+pub(crate) fn fcfs_next(queue: &SizeClassQueue, view: &View, backfill: bool) -> Option<(JobId, u32)> {
+    let free = view.cluster.free_count();
+    if backfill {
+        queue.first_fitting(free)
+    } else {
+        queue.head().filter(|&(_, size)| size <= free)
+    }
+}
+
+/// `on`/`off` for canonical specs.
+pub(crate) fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// The remaining ideal run time of a job at `now`, in whole microseconds (rounded up): the
+/// work left times the iteration time at its tightest placement. What `srtf` orders by.
+pub(crate) fn remaining_ideal(view: &View, job: JobId) -> SimTime {
+    let j = view.job(job);
+    let left = (j.iterations - view.run(job).progress_at(view.now)).max(0.0);
+    SimTime::from_secs_f64_ceil(left * j.ideal_iter_s.unwrap_or(0.0))
+}
+
+/// Takes an option that is a number of seconds or `off`.
+pub(crate) fn take_optional_secs(
+    spec: &mut PolicySpec,
+    key: &str,
+    min_exclusive: f64,
+) -> Result<Option<f64>, InputError> {
+    match spec.take(key).as_deref() {
+        None | Some("off") => Ok(None),
+        Some(v) => match v.parse::<f64>() {
+            Ok(x) if x.is_finite() && x > min_exclusive => Ok(Some(x)),
+            _ => Err(InputError::new(key, format!("expected a number above {min_exclusive} or off, got '{v}'"))),
+        },
     }
 }

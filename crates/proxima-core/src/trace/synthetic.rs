@@ -48,6 +48,12 @@ impl SyntheticSpec {
     /// Parses `synthetic:jobs=N[,load=L][,seed=S]` (the `synthetic:` prefix may be left
     /// out). Errors name the key at fault; spaces around keys and values are ignored.
     pub fn parse(text: &str) -> Result<SyntheticSpec, InputError> {
+        SyntheticSpec::parse_with_seed(text, DEFAULT_SEED)
+    }
+
+    /// Like [`SyntheticSpec::parse`], with `seed` for a spec that names none: a run gives
+    /// its own seed to a trace it generates.
+    pub fn parse_with_seed(text: &str, default_seed: u64) -> Result<SyntheticSpec, InputError> {
         let text = text.trim();
         let body = match text.strip_prefix("synthetic:") {
             Some(rest) => rest,
@@ -56,7 +62,7 @@ impl SyntheticSpec {
         };
         let mut jobs = None;
         let mut load = DEFAULT_LOAD;
-        let mut seed = DEFAULT_SEED;
+        let mut seed = default_seed;
         for part in body.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) =
                 part.split_once('=').ok_or_else(|| InputError::new(part, format!("expected key=value; {USAGE}")))?;
@@ -269,6 +275,8 @@ mod tests {
             SyntheticSpec { jobs: 5, load: 1.5, seed: 42 }
         );
         assert_eq!(parse("seed=3,jobs=7").unwrap(), SyntheticSpec { jobs: 7, load: 0.8, seed: 3 });
+        assert_eq!(SyntheticSpec::parse_with_seed("jobs=7", 9).unwrap().seed, 9);
+        assert_eq!(SyntheticSpec::parse_with_seed("jobs=7, seed = 3", 9).unwrap().seed, 3);
         assert_eq!(parse("synthetic:jobs=10000000").unwrap().jobs, MAX_JOBS);
         let spec = parse("synthetic:jobs=5,load=0.5,seed=9").unwrap();
         assert_eq!(parse(&spec.to_string()).unwrap(), spec);

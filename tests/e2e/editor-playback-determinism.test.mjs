@@ -1,6 +1,6 @@
-// End-to-end tests of part 2 of the app, on the built site (dist/): the topology editor,
-// the playback of a run, the guided introduction, determinism between the page (wasm)
-// and the CLI (native), and the playback's frame rate on a 2,048-GPU cluster.
+// End-to-end tests of the built site (dist/) beyond its basics: the topology editor, the
+// playback of a run, the guided introduction, determinism between the page (wasm) and the
+// CLI (native), and the playback's frame rate on a 2,048-GPU cluster.
 //
 // Run: node --test tests/e2e/*.test.mjs   (scripts/test.sh builds dist/ and the CLI first)
 import { after, before, describe, test } from 'node:test';
@@ -98,7 +98,7 @@ function runCli(args) {
   return { printed: { count: Number(m[1]), hash: m[2] }, out, events, ms };
 }
 
-describe('part 2', () => {
+describe('editor, playback, tour and determinism', () => {
   test('the editor: a rack added grows the GPU count and undo takes it back; runs, exports and shares use the edit', { timeout: 120_000 }, async () => {
     const opened = await open();
     const { page, record } = opened;

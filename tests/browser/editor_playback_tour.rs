@@ -1,5 +1,6 @@
-//! Browser tests of the topology editor (every action and its undo, through the editor's
-//! own buttons, keys and pointer), the playback player and the guided introduction's runs.
+//! Browser tests of the topology editor, playback and the guided tour: every editor action
+//! and its undo, through the editor's own buttons, keys and pointer; the playback player;
+//! the guided introduction's runs.
 
 use proxima_web::editor::view::TopologyEditor;
 use proxima_web::playback::view::{playback_of, PlayerView};

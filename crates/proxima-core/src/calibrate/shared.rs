@@ -1,0 +1,157 @@
+//! Several models on one cluster: shared bandwidths and straggler, and leave-one-model-out
+//! validation.
+
+use super::*;
+
+/// One model's measurements and gradient size, for the fits across models.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelData<'a> {
+    pub name: &'a str,
+    pub samples: &'a [Sample],
+    /// `S`: bytes all-reduced per step (4 × parameters for fp32 gradients).
+    pub grad_bytes: f64,
+}
+
+/// Whether every model gets its own overlap or all share one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlap {
+    PerModel,
+    Shared,
+}
+
+/// The result of [`fit_shared`]: one cluster's tiers and straggler coefficient.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SharedFit {
+    /// `B_intra`, bytes/s.
+    pub intra_bytes_per_s: f64,
+    /// `B_inter`, bytes/s.
+    pub inter_bytes_per_s: f64,
+    pub straggler: f64,
+    /// Per model in the order given; with [`Overlap::Shared`] all equal.
+    pub overlaps: Vec<f64>,
+    /// Per model, from its single-GPU rows.
+    pub compute: Vec<ComputeCurve>,
+    /// Mean over models of each model's mean squared log error.
+    pub loss: f64,
+    pub evaluations: u32,
+}
+
+impl SharedFit {
+    /// The parameters that predict a model of `grad_bytes` with this compute curve and
+    /// overlap on the fitted cluster.
+    pub fn params(&self, compute: ComputeCurve, grad_bytes: f64, overlap: f64) -> FileParams {
+        FileParams {
+            compute,
+            tau_intra_s: grad_bytes / self.intra_bytes_per_s,
+            tau_inter_s: grad_bytes / self.inter_bytes_per_s,
+            overlap,
+            straggler: self.straggler,
+            alpha_intra_s: ALPHA_INTRA_S,
+            alpha_inter_s: ALPHA_INTER_S,
+        }
+    }
+
+    /// The parameters of model `i` of the fit.
+    pub fn params_of(&self, i: usize, grad_bytes: f64) -> FileParams {
+        self.params(self.compute[i], grad_bytes, self.overlaps[i])
+    }
+}
+
+/// Fits `B_intra`, `B_inter` and `σ` shared by several models of one cluster, with an
+/// overlap per model or one shared, by Nelder–Mead on `(ln B_intra, ln B_inter, σ, ov...)`
+/// (bandwidths in GB/s). Each model's compute curve comes from its own single-GPU rows; each
+/// model weighs the same whatever its row count. Runs from two starts, `B_intra` = 2 and
+/// 20 GB/s, because intra-node exchange is mostly hidden and the loss has a plateau at high
+/// `B_intra`; the better result is kept.
+pub fn fit_shared(models: &[ModelData], overlap: Overlap) -> SharedFit {
+    let compute: Vec<ComputeCurve> = models.iter().map(|m| fit_compute(m.samples).curve).collect();
+    let rows: Vec<Vec<Row>> = models.iter().zip(&compute).map(|(m, c)| Row::of(m.samples, c)).collect();
+    let n_ov = if overlap == Overlap::PerModel { models.len() } else { 1 };
+    let unpack = |x: &[f64]| -> (f64, f64, f64) { (libm::exp(x[0]) * 1e9, libm::exp(x[1]) * 1e9, x[2].abs()) };
+    let ov_of = |x: &[f64], i: usize| -> f64 { x[3 + if n_ov == 1 { 0 } else { i }].abs().min(1.0) };
+    let loss = |x: &[f64]| -> f64 {
+        let (bi, be, sg) = unpack(x);
+        let mut total = 0.0;
+        for (i, m) in models.iter().enumerate() {
+            let (ti, te, ov) = (m.grad_bytes / bi, m.grad_bytes / be, ov_of(x, i));
+            let mut s = 0.0;
+            for r in &rows[i] {
+                s += r.sq_log_error(if r.inter { te } else { ti }, ov, sg);
+            }
+            total += s / rows[i].len() as f64;
+        }
+        total / models.len() as f64
+    };
+    let mut steps = vec![0.5, 0.5, 0.1];
+    steps.extend(std::iter::repeat_n(0.2, n_ov));
+    let mut best: Option<(Vec<f64>, f64, u32)> = None;
+    let mut evaluations = 0;
+    for b_intra_start in [2.0, 20.0] {
+        let mut x0 = vec![libm::log(b_intra_start), libm::log(0.5), 0.1];
+        x0.extend(std::iter::repeat_n(0.5, n_ov));
+        let (x, fx, e) = nelder_mead(&loss, &x0, &steps, 6000, 3);
+        evaluations += e;
+        if best.as_ref().is_none_or(|b| fx < b.1) {
+            best = Some((x, fx, e));
+        }
+    }
+    let (x, fx, _) = best.expect("two starts ran");
+    let (bi, be, sg) = unpack(&x);
+    SharedFit {
+        intra_bytes_per_s: bi,
+        inter_bytes_per_s: be,
+        straggler: sg,
+        overlaps: (0..models.len()).map(|i| ov_of(&x, i)).collect(),
+        compute,
+        loss: fx,
+        evaluations,
+    }
+}
+
+/// One held-out model of [`leave_one_out`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeldOut {
+    pub name: String,
+    /// The cluster fitted on the other models, with one shared overlap.
+    pub fit: SharedFit,
+    /// The held-out model's parameters: its own compute curve and gradient size, the rest
+    /// from `fit`.
+    pub params: FileParams,
+    pub predictions: Vec<Prediction>,
+    /// The cluster fitted on the other models with an overlap per model, and the held-out
+    /// model predicted with each of the `fixed_overlaps` asked for: how the catalogue treats
+    /// a model it has not timed on several GPUs (a calibrated cluster, a default overlap).
+    pub per_model_fit: SharedFit,
+    pub with_overlap: Vec<(f64, Vec<Prediction>)>,
+}
+
+/// For each model: fit the cluster (shared tiers, `σ`, one shared overlap) on the others,
+/// then predict it from only its single-GPU rows and its gradient size. This is how well
+/// the simulator can predict a model it has only timed on one GPU. Each held-out model is
+/// also predicted with every overlap of `fixed_overlaps` on the cluster fitted to the
+/// others with an overlap per model.
+pub fn leave_one_out(models: &[ModelData], fixed_overlaps: &[f64]) -> Vec<HeldOut> {
+    (0..models.len())
+        .map(|held| {
+            let others: Vec<ModelData> =
+                models.iter().enumerate().filter(|&(i, _)| i != held).map(|(_, m)| *m).collect();
+            let fit = fit_shared(&others, Overlap::Shared);
+            let m = &models[held];
+            let compute = fit_compute(m.samples).curve;
+            let params = fit.params(compute, m.grad_bytes, fit.overlaps[0]);
+            let per_model_fit = fit_shared(&others, Overlap::PerModel);
+            let with_overlap = fixed_overlaps
+                .iter()
+                .map(|&ov| (ov, per_model_fit.params(compute, m.grad_bytes, ov).predict_all(m.samples)))
+                .collect();
+            HeldOut {
+                name: m.name.to_string(),
+                predictions: params.predict_all(m.samples),
+                params,
+                fit,
+                per_model_fit,
+                with_overlap,
+            }
+        })
+        .collect()
+}

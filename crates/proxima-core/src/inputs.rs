@@ -1,0 +1,319 @@
+//! The inputs of a scenario as every front end receives them — a topology argument or file,
+//! a trace file or synthetic spec, a seed, a window, a model mix — and the one path from
+//! them to a [`Scenario`]. The CLI, the web app's worker and the Python package all go
+//! through [`build_scenario`], so that the same inputs give the same jobs everywhere and an
+//! error reads the same: `FILE:LINE: field: what is wrong` ([`SourcedError`]).
+//!
+//! Front ends keep only what is theirs: reading files (and deciding whether an argument is
+//! a file), and how they name an input that is not a file ([`ArgumentNames`]).
+
+use crate::engine::Scenario;
+use crate::error::InputError;
+use crate::model::Catalog;
+use crate::share::TopologyChoice;
+use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
+use crate::trace::synthetic::{self, SyntheticSpec};
+use crate::trace::{parse_trace, Trace};
+use crate::workload::{self, ModelMix, WorkloadOptions};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An input error with the source it came from: a file name, or the name of an argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourcedError {
+    /// The file's name, or the argument's (`--topology` on the command line, `topology` in
+    /// the app).
+    pub source: String,
+    /// 1-based line in the source, when the problem sits on one.
+    pub line: Option<u32>,
+    /// The field at fault: a column, a JSON path such as `links[3].bandwidth_gbps`, a key.
+    pub field: String,
+    /// What is wrong, in words a user can act on.
+    pub message: String,
+}
+
+impl SourcedError {
+    pub fn new(source: impl Into<String>, error: InputError) -> SourcedError {
+        SourcedError { source: source.into(), line: error.line, field: error.field, message: error.message }
+    }
+}
+
+/// `FILE:LINE: field: what`, or `FILE: field: what` without a line: what the CLI prints
+/// after `error: ` and what the app shows.
+impl fmt::Display for SourcedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}: {}", self.source, self.field, self.message),
+            None => write!(f, "{}: {}: {}", self.source, self.field, self.message),
+        }
+    }
+}
+
+impl std::error::Error for SourcedError {}
+
+/// The text of a file's bytes, or an error naming the line and byte where they stop being
+/// UTF-8. Byte-order marks are left to the readers, which skip them.
+pub fn utf8_text<'a>(source: &str, bytes: &'a [u8]) -> Result<&'a str, SourcedError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        SourcedError {
+            source: source.to_string(),
+            line: Some(line),
+            field: "encoding".to_string(),
+            message: format!("not valid UTF-8 (byte {at}); save the file as UTF-8"),
+        }
+    })
+}
+
+/// How errors name an input that is not a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArgumentNames {
+    /// As command-line flags: `--topology`, `--trace`, `--mix` (the CLI).
+    Flags,
+    /// As plain words: `topology`, `trace`, `mix` (the app, the Python package).
+    #[default]
+    Words,
+}
+
+impl ArgumentNames {
+    /// The name of the argument `word` (`topology`, `trace`, `mix`, `policy`).
+    pub fn name(self, word: &str) -> String {
+        match self {
+            ArgumentNames::Flags => format!("--{word}"),
+            ArgumentNames::Words => word.to_string(),
+        }
+    }
+}
+
+/// Where a scenario's cluster comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TopologyInput {
+    /// A preset name or a parametric spec (`racks=R,servers=S,gpus=G[,...]`).
+    Argument(String),
+    /// The text of a topology file (the JSON format) and the file's name.
+    File { name: String, text: String },
+    /// A description in hand: drawn in the app's editor, or carried by a share link.
+    Spec(TopologySpec),
+}
+
+impl From<&TopologyChoice> for TopologyInput {
+    fn from(choice: &TopologyChoice) -> TopologyInput {
+        match choice {
+            TopologyChoice::Preset(text) | TopologyChoice::Parametric(text) => TopologyInput::Argument(text.clone()),
+            TopologyChoice::Custom(spec) => TopologyInput::Spec(spec.clone()),
+        }
+    }
+}
+
+/// Where a scenario's jobs come from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TraceInput {
+    /// `synthetic:jobs=N[,load=L][,seed=S]`. Without its own seed, the trace takes the
+    /// run's, so one seed varies everything.
+    Synthetic(String),
+    /// The text of a trace file (any format [`parse_trace`] reads) and the file's name.
+    File { name: String, text: String },
+}
+
+impl TraceInput {
+    /// Whether a trace argument is a synthetic spec rather than a file name.
+    pub fn is_synthetic(argument: &str) -> bool {
+        argument.starts_with("synthetic:") || argument == "synthetic"
+    }
+
+    /// How results name the trace: the synthetic spec as written, or the file's name.
+    pub fn label(&self) -> &str {
+        match self {
+            TraceInput::Synthetic(text) => text,
+            TraceInput::File { name, .. } => name,
+        }
+    }
+}
+
+/// Everything a scenario is made of, as `proxima run` takes it on its command line (with
+/// file contents instead of paths).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioInput {
+    pub topology: TopologyInput,
+    pub trace: TraceInput,
+    /// The run's seed: model assignment, and synthetic traces without their own.
+    pub seed: u64,
+    /// Drop the first `skip` jobs by submission time.
+    pub skip: u32,
+    /// Then keep the first `limit`.
+    pub limit: Option<u32>,
+    /// The models of jobs whose trace names none, `name[:weight],...`; `None` for the
+    /// default mix.
+    pub mix: Option<String>,
+    /// How errors name the inputs that are not files.
+    pub names: ArgumentNames,
+}
+
+impl ScenarioInput {
+    /// A scenario of a whole trace with the default mix, its errors naming arguments as
+    /// words.
+    pub fn new(topology: TopologyInput, trace: TraceInput, seed: u64) -> ScenarioInput {
+        ScenarioInput { topology, trace, seed, skip: 0, limit: None, mix: None, names: ArgumentNames::Words }
+    }
+}
+
+/// A topology file's description; a description without a name takes the file's, so that
+/// results say which file they came from.
+pub fn read_topology_file(name: &str, text: &str) -> Result<TopologySpec, SourcedError> {
+    let mut spec = TopologySpec::from_json(text).map_err(|e| SourcedError::new(name, e))?;
+    if spec.name.is_empty() {
+        spec.name = name.to_string();
+    }
+    Ok(spec)
+}
+
+/// The cluster of a topology input.
+pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Topology, SourcedError> {
+    match input {
+        TopologyInput::Argument(text) => {
+            resolve_topology_arg(text).map_err(|e| SourcedError::new(names.name("topology"), e))
+        }
+        TopologyInput::File { name, text } => {
+            let spec = read_topology_file(name, text)?;
+            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        }
+        TopologyInput::Spec(spec) => {
+            Topology::from_spec(spec).map_err(|e| SourcedError::new(names.name("topology"), e))
+        }
+    }
+}
+
+/// The synthetic spec a trace input stands for, with the run's seed when it names none.
+pub fn synthetic_spec(text: &str, run_seed: u64, names: ArgumentNames) -> Result<SyntheticSpec, SourcedError> {
+    SyntheticSpec::parse_with_seed(text, run_seed).map_err(|e| SourcedError::new(names.name("trace"), e))
+}
+
+/// The jobs of a trace input; a synthetic trace is sized to the cluster.
+pub fn build_trace(
+    input: &TraceInput,
+    topology: &Topology,
+    run_seed: u64,
+    names: ArgumentNames,
+) -> Result<Trace, SourcedError> {
+    match input {
+        TraceInput::Synthetic(text) => {
+            Ok(synthetic::generate(&synthetic_spec(text, run_seed, names)?, topology.gpu_count()))
+        }
+        TraceInput::File { name, text } => parse_trace(text).map_err(|e| SourcedError::new(name.as_str(), e)),
+    }
+}
+
+/// The model mix of a scenario input.
+pub fn build_mix(mix: Option<&str>, catalog: &Catalog, names: ArgumentNames) -> Result<ModelMix, SourcedError> {
+    match mix {
+        Some(m) => ModelMix::parse(m, catalog).map_err(|e| SourcedError::new(names.name("mix"), e)),
+        None => Ok(ModelMix::default_for(catalog)),
+    }
+}
+
+/// The scenario: topology, then trace, then mix, then the jobs, checked in that order so
+/// the first error is the same from every front end.
+pub fn build_scenario(input: &ScenarioInput) -> Result<Scenario, SourcedError> {
+    let topology = build_topology(&input.topology, input.names)?;
+    let trace = build_trace(&input.trace, &topology, input.seed, input.names)?;
+    let mix = build_mix(input.mix.as_deref(), &Catalog::built_in(), input.names)?;
+    let options = WorkloadOptions { seed: input.seed, skip: input.skip, limit: input.limit, mix };
+    let label = input.trace.label();
+    workload::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACE: &str = "id,submit_s,gpus,model,duration_s\na,0,2,resnet50,60\nb,5,4,vgg16,30\n";
+
+    fn input(topology: TopologyInput, trace: TraceInput) -> ScenarioInput {
+        ScenarioInput::new(topology, trace, 1)
+    }
+
+    #[test]
+    fn errors_read_file_line_field_message() {
+        let e = SourcedError::new("jobs.csv", InputError::at_line(3, "gpus", "expected a number"));
+        assert_eq!(e.to_string(), "jobs.csv:3: gpus: expected a number");
+        let e = SourcedError::new("--topology", InputError::new("racks", "missing"));
+        assert_eq!(e.to_string(), "--topology: racks: missing");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_name_line_and_byte() {
+        assert_eq!(utf8_text("a.csv", b"id\nx\n").unwrap(), "id\nx\n");
+        let e = utf8_text("latin1.csv", b"id,name\n1,caf\xe9\n").unwrap_err();
+        assert_eq!(e.to_string(), "latin1.csv:2: encoding: not valid UTF-8 (byte 13); save the file as UTF-8");
+    }
+
+    #[test]
+    fn an_unnamed_topology_file_takes_the_file_name() {
+        let text = r#"{"servers":[{"id":"s","gpus":4,"nvlink_gbps":100}]}"#;
+        let file = TopologyInput::File { name: "lab.json".into(), text: text.into() };
+        assert_eq!(build_topology(&file, ArgumentNames::Flags).unwrap().name(), "lab.json");
+        let named = text.replace("{\"servers\"", "{\"name\":\"mine\",\"servers\"");
+        let file = TopologyInput::File { name: "lab.json".into(), text: named };
+        assert_eq!(build_topology(&file, ArgumentNames::Flags).unwrap().name(), "mine");
+        let bad = TopologyInput::File { name: "bad.json".into(), text: r#"{"servers":[]}"#.into() };
+        assert_eq!(
+            build_topology(&bad, ArgumentNames::Flags).unwrap_err().to_string(),
+            "bad.json: servers: a topology needs at least one server with GPUs"
+        );
+    }
+
+    #[test]
+    fn arguments_are_named_as_the_front_end_names_them() {
+        let trace = TraceInput::Synthetic("synthetic:jobs=5".into());
+        let mut bad = input(TopologyInput::Argument("cluster9".into()), trace.clone());
+        assert!(build_scenario(&bad).unwrap_err().to_string().starts_with("topology: topology: 'cluster9'"));
+        bad.names = ArgumentNames::Flags;
+        assert!(build_scenario(&bad).unwrap_err().to_string().starts_with("--topology: topology: 'cluster9'"));
+        let mut bad =
+            input(TopologyInput::Argument("teaching".into()), TraceInput::Synthetic("synthetic:jobs=x".into()));
+        bad.names = ArgumentNames::Flags;
+        assert!(build_scenario(&bad).unwrap_err().to_string().starts_with("--trace: jobs: "));
+        let mut bad = input(TopologyInput::Argument("teaching".into()), trace);
+        bad.mix = Some("lenet".into());
+        assert!(build_scenario(&bad).unwrap_err().to_string().starts_with("mix: mix: unknown model 'lenet'"));
+    }
+
+    #[test]
+    fn a_synthetic_trace_without_a_seed_takes_the_runs() {
+        let topo = resolve_topology_arg("teaching").unwrap();
+        let names = ArgumentNames::Words;
+        let unseeded = TraceInput::Synthetic("synthetic:jobs=20".into());
+        let seeded = TraceInput::Synthetic("synthetic:jobs=20,seed=7".into());
+        let at = |input: &TraceInput, seed| build_trace(input, &topo, seed, names).unwrap();
+        assert_eq!(at(&unseeded, 7), at(&seeded, 1));
+        assert_ne!(at(&unseeded, 8), at(&seeded, 8));
+        assert_eq!(at(&seeded, 8), at(&seeded, 9), "a spec's own seed wins");
+    }
+
+    #[test]
+    fn a_file_trace_is_labelled_and_errors_name_the_file() {
+        let file = TraceInput::File { name: "jobs.csv".into(), text: TRACE.into() };
+        let sc = build_scenario(&input(TopologyInput::Argument("teaching".into()), file.clone())).unwrap();
+        assert_eq!((sc.jobs.len(), sc.trace_label.as_str(), sc.seed), (2, "jobs.csv", 1));
+        let mut window = input(TopologyInput::Argument("teaching".into()), file);
+        (window.skip, window.limit) = (1, Some(5));
+        assert_eq!(build_scenario(&window).unwrap().jobs[0].name, "b");
+        window.skip = 2;
+        assert_eq!(build_scenario(&window).unwrap_err().to_string(), "jobs.csv: jobs: the trace has no jobs");
+        let bad = TraceInput::File { name: "t.csv".into(), text: TRACE.replace("resnet50", "lenet9") };
+        let e = build_scenario(&input(TopologyInput::Argument("teaching".into()), bad)).unwrap_err();
+        assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("t.csv", Some(2), "model"));
+    }
+
+    #[test]
+    fn a_choice_and_a_spec_build_the_same_cluster() {
+        let spec = resolve_topology_arg("teaching").unwrap().spec().clone();
+        let from_choice = TopologyInput::from(&TopologyChoice::Preset("teaching".into()));
+        let from_spec = TopologyInput::from(&TopologyChoice::Custom(spec));
+        assert_eq!(
+            build_topology(&from_choice, ArgumentNames::Words).unwrap(),
+            build_topology(&from_spec, ArgumentNames::Words).unwrap()
+        );
+    }
+}

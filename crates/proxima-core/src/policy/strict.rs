@@ -1,0 +1,90 @@
+//! `strict`: always consolidate. Each job waits, without any time limit, for a placement at
+//! its tightest tier — the tightest tier that holds its GPU count on an empty cluster (one
+//! server if it fits in one, else one rack, ...) — and never takes a looser one. It is the
+//! consolidation constraint Tiresias (NSDI 2019) describes production schedulers enforcing,
+//! which keeps jobs waiting while enough GPUs are free elsewhere, and which delay scheduling
+//! relaxes with a timer; `slurm` with an unbounded wait behaves the same way.
+//!
+//! Jobs are considered first come, first served. With `backfill=on` (the default) a job
+//! waiting for its tier does not hold up the jobs behind it: on every pass the
+//! earliest-submitted job whose tightest tier has room now starts there (best fit, as under
+//! `consolidate`); with `backfill=off` the first job in the queue blocks those behind it.
+//!
+//! No starvation protection beyond that definition: a job may wait for as long as other jobs
+//! keep its tier fragmented. It cannot wait forever: once no job runs, the cluster is empty
+//! and every job's tightest tier is free, so whenever jobs are queued either something runs
+//! (and will end) or the first job in the queue starts. A run under `strict` always ends.
+
+use super::placement::TierCapacity;
+use super::{on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
+use crate::cluster::JobId;
+use crate::error::InputError;
+use crate::event::{Reason, SimEvent};
+use std::collections::BTreeSet;
+
+pub struct Strict {
+    queue: SizeClassQueue,
+    backfill: bool,
+    caps: Option<TierCapacity>,
+    /// Jobs that arrived or were requeued and have not been told why they wait.
+    to_note: BTreeSet<JobId>,
+}
+
+impl Strict {
+    pub fn from_spec(spec: &mut PolicySpec) -> Result<Strict, InputError> {
+        Ok(Strict {
+            queue: SizeClassQueue::default(),
+            backfill: spec.take_bool("backfill", true)?,
+            caps: None,
+            to_note: BTreeSet::new(),
+        })
+    }
+}
+
+impl Policy for Strict {
+    fn spec(&self) -> String {
+        format!("strict:backfill={}", on_off(self.backfill))
+    }
+
+    fn on_event(&mut self, event: &SimEvent, view: &View) {
+        self.queue.track(event, view);
+        match *event {
+            SimEvent::Arrived { job } => {
+                self.to_note.insert(job);
+            }
+            SimEvent::Placed { job, .. } => {
+                self.to_note.remove(&job);
+            }
+            _ => {}
+        }
+    }
+
+    fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
+        let caps = self.caps.get_or_insert_with(|| TierCapacity::new(view.topo));
+        let fits = |size: u32| caps.base(size).is_some_and(|tier| view.cluster.max_free_at(tier) >= size);
+        let next =
+            if self.backfill { self.queue.first_where(fits) } else { self.queue.head().filter(|&(_, s)| fits(s)) };
+        if let Some((job, size)) = next {
+            let (tier, gpus) = view.cluster.place_tightest(view.topo, size).expect("its tier has room");
+            let waited_s = (view.now - view.run(job).enqueued_at).as_secs_f64();
+            let reason =
+                if waited_s > 0.0 { Reason::GotWantedTier { tier, waited_s } } else { Reason::TightestNow { tier } };
+            out.push(Decision::Place { job, gpus, reason });
+            return;
+        }
+        for job in std::mem::take(&mut self.to_note) {
+            let size = view.job(job).gpus;
+            let wanted = caps.base(size).unwrap_or(view.topo.top_tier());
+            let best = view.cluster.place_tightest(view.topo, size);
+            out.push(Decision::Wait {
+                job,
+                reason: Reason::WaitingForTier {
+                    wanted,
+                    left_s: f64::INFINITY,
+                    best_now: best.as_ref().map(|(t, _)| *t),
+                    slowdown: best.as_ref().map(|(_, g)| view.estimate_slowdown(job, g)).unwrap_or(0.0),
+                },
+            });
+        }
+    }
+}

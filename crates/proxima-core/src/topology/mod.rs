@@ -1,0 +1,42 @@
+//! The cluster as a graph: GPUs inside servers (each server one NVLink/NVSwitch domain),
+//! servers under switches, links with bandwidth and latency.
+//!
+//! Users describe a topology as switches, servers (with their GPU count) and links between
+//! them ([`TopologySpec`], the JSON format), as a parametric spec
+//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`) or by a preset name.
+//! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
+//! a description with the first of them, or derives everything else: the GPUs as leaves of
+//! a rooted tree, the tiers (server, rack, cluster, more if the tree is deeper), and the path
+//! between any two GPUs.
+//!
+//! The graph must be a tree. Real clusters often have several parallel uplinks from a
+//! top-of-rack switch to several spines; Proxima models them as one link whose bandwidth is
+//! their sum, which is what fair sharing of an ECMP-balanced fabric amounts to.
+//!
+//! Where things are:
+//! - `nodes.rs`: the ids ([`GpuId`], [`NodeId`], [`LinkId`], [`Tier`]) and the tree's
+//!   [`Node`]s and [`Link`]s;
+//! - `spec.rs`: the JSON format ([`TopologySpec`] and its parts), read and written;
+//! - `parametric.rs`: the parametric form ([`ParametricSpec`]);
+//! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
+//! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
+//! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
+//! - `queries.rs`: paths, tiers, common ancestors and the links a ring crosses.
+
+mod build;
+mod check;
+mod nodes;
+mod parametric;
+mod presets;
+mod queries;
+mod spec;
+
+pub use build::Topology;
+pub use check::{check, key_label, ElementRef, Problem};
+pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
+pub use parametric::{ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
+pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
+pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
+
+#[cfg(test)]
+mod check_tests;

@@ -1,0 +1,200 @@
+//! The description users write: the JSON format of `docs/FORMATS.md` (switches, servers
+//! with their GPU count, links, an optional `collective` block), read and written here.
+//! Whether a description makes a cluster is [`super::check`]'s business.
+
+use crate::comm::CommParams;
+use crate::error::InputError;
+use serde::{Deserialize, Serialize};
+
+/// The version of the JSON format written by [`TopologySpec::to_json`].
+pub const TOPOLOGY_FORMAT_VERSION: u32 = 1;
+
+/// The largest cluster Proxima accepts; GPU ids are `u32`, but beyond this size a browser
+/// tab would not cope and the number is more likely a typo.
+pub const MAX_GPUS: u32 = 1 << 20;
+
+/// A topology as users write it: the JSON format documented in `docs/FORMATS.md`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopologySpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub switches: Vec<SwitchSpec>,
+    pub servers: Vec<ServerSpec>,
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    /// How collectives perform on this cluster; absent keys take [`CommParams::default`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collective: Option<CollectiveSpec>,
+}
+
+/// The `collective` block of a topology file: the cluster's calibrated communication
+/// parameters (see `comm` and `docs/CALIBRATION.md`). Every key is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectiveSpec {
+    /// Fraction of a GPU link's nominal bandwidth one all-reduce ring reaches, in (0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intra_efficiency: Option<f64>,
+    /// Fraction of a network link's nominal bandwidth one ring reaches, in (0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inter_efficiency: Option<f64>,
+    /// The straggler coefficient `σ`, zero or more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub straggler: Option<f64>,
+    /// Where the numbers come from, for whoever reads the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl CollectiveSpec {
+    /// The parameters this block states, the defaults for the rest. Errors name the key
+    /// (`collective.straggler`); the first bad key is reported, [`super::check`] reports
+    /// them all.
+    pub fn resolve(&self) -> Result<CommParams, InputError> {
+        let (params, problems) = self.resolve_all();
+        match problems.into_iter().next() {
+            Some((key, message)) => Err(InputError::new(format!("collective.{key}"), message)),
+            None => Ok(params),
+        }
+    }
+
+    /// The parameters, with the default standing in for each bad key, and every bad key
+    /// with what is wrong with it, in the order the block's keys are documented.
+    pub(super) fn resolve_all(&self) -> (CommParams, Vec<(&'static str, String)>) {
+        let d = CommParams::default();
+        let mut problems = Vec::new();
+        let mut efficiency = |value: Option<f64>, default: f64, key: &'static str| match value {
+            None => default,
+            Some(v) if v.is_finite() && v > 0.0 && v <= 1.0 => v,
+            Some(v) => {
+                problems.push((key, format!("must be a fraction of line rate above 0 and at most 1, got {v}")));
+                default
+            }
+        };
+        let intra_efficiency = efficiency(self.intra_efficiency, d.intra_efficiency, "intra_efficiency");
+        let inter_efficiency = efficiency(self.inter_efficiency, d.inter_efficiency, "inter_efficiency");
+        let straggler = match self.straggler {
+            None => d.straggler,
+            Some(v) if v.is_finite() && v >= 0.0 => v,
+            Some(v) => {
+                problems.push(("straggler", format!("must be zero or a positive number, got {v}")));
+                d.straggler
+            }
+        };
+        (CommParams { intra_efficiency, inter_efficiency, straggler }, problems)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchSpec {
+    pub id: String,
+    /// `tor`, `agg`/`pod`, `spine`/`core`, or any word; it names the tier the switch bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSpec {
+    pub id: String,
+    pub gpus: u32,
+    /// Per-GPU bandwidth into the server's NVLink/NVSwitch domain, in Gbit/s.
+    pub nvlink_gbps: f64,
+    #[serde(default = "default_nvlink_latency_us")]
+    pub nvlink_latency_us: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub a: String,
+    pub b: String,
+    pub bandwidth_gbps: f64,
+    #[serde(default = "default_link_latency_us")]
+    pub latency_us: f64,
+}
+
+/// Latency of a GPU's link into its server's NVLink domain when the file gives none.
+pub(super) fn default_nvlink_latency_us() -> f64 {
+    1.0
+}
+
+/// Latency of a network link when the file gives none.
+pub(super) fn default_link_latency_us() -> f64 {
+    2.0
+}
+
+impl TopologySpec {
+    /// Parses the JSON format. Unknown keys are errors, so a typo never passes silently.
+    pub fn from_json(text: &str) -> Result<TopologySpec, InputError> {
+        serde_json::from_str(text).map_err(|e| {
+            let line = e.line() as u32;
+            let message = e.to_string();
+            // serde_json names unknown or missing fields in its message; make that the field.
+            let field = extract_backticked(&message).unwrap_or_else(|| "topology".to_string());
+            let message = strip_position(&message);
+            if line > 0 {
+                InputError::at_line(line, field, message)
+            } else {
+                InputError::new(field, message)
+            }
+        })
+    }
+
+    /// Pretty JSON in the documented format.
+    pub fn to_json(&self) -> String {
+        let mut spec = self.clone();
+        spec.version = Some(TOPOLOGY_FORMAT_VERSION);
+        serde_json::to_string_pretty(&spec).expect("a topology spec always serialises")
+    }
+}
+
+fn extract_backticked(message: &str) -> Option<String> {
+    let start = message.find('`')? + 1;
+    let len = message[start..].find('`')?;
+    Some(message[start..start + len].to_string())
+}
+
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_named_with_their_line() {
+        let e = TopologySpec::from_json(
+            "{\n\"servers\": [{\"id\":\"s\",\"gpus\":2,\"nvlink_gbps\":1,\"colour\":\"red\"}]}",
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "colour"));
+        assert!(e.message.starts_with("unknown field `colour`"), "{e}");
+        assert!(!e.message.contains(" at line "), "the line is a field of the error, not text: {e}");
+    }
+
+    #[test]
+    fn a_collective_block_reports_every_bad_key_in_order() {
+        let block = CollectiveSpec {
+            intra_efficiency: Some(0.0),
+            inter_efficiency: Some(0.5),
+            straggler: Some(-1.0),
+            source: None,
+        };
+        let (params, problems) = block.resolve_all();
+        let keys: Vec<&str> = problems.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["intra_efficiency", "straggler"]);
+        assert_eq!(params.inter_efficiency, 0.5);
+        assert_eq!(params.straggler, CommParams::default().straggler, "a bad key takes the default");
+        assert_eq!(block.resolve().unwrap_err().field, "collective.intra_efficiency");
+    }
+}

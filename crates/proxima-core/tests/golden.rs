@@ -1,0 +1,94 @@
+//! Golden event-log hashes: one small fixed scenario run under every policy, its whole event
+//! stream hashed (`EventHasher`: FNV-1a over `"{time_us} {event JSON}"` lines) and compared
+//! with the value recorded here. Any change to what a run does — an event more or less, a
+//! time a microsecond off, a reason worded differently — changes the hash, so a change in
+//! behaviour cannot pass unnoticed.
+//!
+//! Updating on purpose: when a change is meant to alter runs (a policy fix, a new event
+//! field), run `cargo test -p proxima-core --test golden`, check that the new figures are
+//! explained by the change, copy them from the failure message into `GOLDEN` below, and say
+//! in the commit message and in CHANGELOG.md that results change and why. The same hash is
+//! printed by `proxima run --events FILE` for the scenario (see each row's command).
+
+use proxima_core::engine::Simulation;
+use proxima_core::event::{EventHasher, Observer, SimEvent};
+use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+use proxima_core::policy::resolve_policy;
+use proxima_core::time::SimTime;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// `proxima run --topology racks=2,servers=2,gpus=4,oversub=8,nic_gbps=50
+/// --trace synthetic:jobs=600,load=2 --seed 1 --policy P --events FILE`: a congested 16-GPU
+/// cluster where `dally` waits, preempts and retunes a timer.
+const TOPOLOGY: &str = "racks=2,servers=2,gpus=4,oversub=8,nic_gbps=50";
+const TRACE: &str = "synthetic:jobs=600,load=2";
+const SEED: u64 = 1;
+
+/// Policy, events, hash (16 hex digits).
+const GOLDEN: &[(&str, u64, &str)] = &[
+    ("fifo", 1800, "ee01d17b405d04ac"),
+    ("consolidate", 1800, "99982541dd1a6e32"),
+    ("dally", 2332, "75c47092c4230feb"),
+    ("consolidate:migrate=on", 1816, "88ae0403c561e63f"),
+    ("strict", 2059, "431397c95511252a"),
+    ("slurm", 2465, "472647969a8750ba"),
+    ("tiresias", 2450, "90197144309cfea9"),
+    ("tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60", 3328, "a3802628ded7407f"),
+    ("tiresias:starve=2", 15708, "902b952a2f0982cc"),
+    ("srtf", 3218, "86fcd21a6521a5bc"),
+    ("random", 1800, "664ff08623f1e99b"),
+];
+
+struct Shared(Rc<RefCell<EventHasher>>);
+
+impl Observer for Shared {
+    fn observe(&mut self, now: SimTime, event: &SimEvent) {
+        self.0.borrow_mut().observe(now, event);
+    }
+}
+
+fn hash_of(policy: &str) -> (u64, String) {
+    let input = ScenarioInput::new(TopologyInput::Argument(TOPOLOGY.into()), TraceInput::Synthetic(TRACE.into()), SEED);
+    let mut sim = Simulation::new(build_scenario(&input).unwrap(), resolve_policy(policy).unwrap());
+    let hasher = Rc::new(RefCell::new(EventHasher::default()));
+    sim.add_observer(Box::new(Shared(hasher.clone())));
+    sim.run();
+    let h = hasher.borrow();
+    (h.count(), format!("{:016x}", h.hash()))
+}
+
+#[test]
+fn event_log_hashes_of_a_fixed_run_are_unchanged() {
+    let mut changed = Vec::new();
+    for &(policy, events, hash) in GOLDEN {
+        let got = hash_of(policy);
+        if got != (events, hash.to_string()) {
+            changed.push(format!("(\"{policy}\", {}, \"{}\"), was ({events}, \"{hash}\")", got.0, got.1));
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "the runs changed; if that is intended, update GOLDEN in tests/golden.rs (see its header):\n  {}",
+        changed.join("\n  ")
+    );
+}
+
+#[test]
+fn the_scenario_exercises_waits_preemptions_and_the_tuner() {
+    // A golden hash is only worth as much as the behaviour its run covers.
+    let input = ScenarioInput::new(TopologyInput::Argument(TOPOLOGY.into()), TraceInput::Synthetic(TRACE.into()), SEED);
+    let mut sim = Simulation::new(build_scenario(&input).unwrap(), resolve_policy("dally").unwrap());
+    let kinds = Rc::new(RefCell::new(std::collections::BTreeSet::new()));
+    struct Kinds(Rc<RefCell<std::collections::BTreeSet<String>>>);
+    impl Observer for Kinds {
+        fn observe(&mut self, _: SimTime, event: &SimEvent) {
+            let json = serde_json::to_value(event).unwrap();
+            self.0.borrow_mut().insert(json["event"].as_str().unwrap().to_string());
+        }
+    }
+    sim.add_observer(Box::new(Kinds(kinds.clone())));
+    sim.run();
+    let kinds: Vec<String> = kinds.borrow().iter().cloned().collect();
+    assert_eq!(kinds, ["arrived", "completed", "placed", "policy", "preempted", "waiting"]);
+}
