@@ -300,6 +300,10 @@ pub fn App() -> Html {
         let dispatch = dispatch.clone();
         use_callback((), move |a: TourAction, _| dispatch.emit(Action::Tour(a)))
     };
+    let on_error = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |message: String, _| dispatch.emit(Action::Error(message)))
+    };
     let on_download =
         use_callback((), |(name, mime, bytes): crate::panels::Download, _| browser::download(&name, &mime, &bytes));
 
@@ -329,7 +333,8 @@ pub fn App() -> Html {
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
                           cli_command={(*cli_command).clone()} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
                 <PlaybackSection results={s.results.clone()} />
-                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {on_download} {on_export_scenario} />
+                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {on_download} {on_export_scenario}
+                              {on_error} />
             </main>
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>

@@ -28,6 +28,7 @@
 pub mod app;
 pub mod browser;
 pub mod charts;
+pub mod codec;
 pub mod editor;
 pub mod eventlog;
 pub mod panels;

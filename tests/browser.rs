@@ -6,8 +6,9 @@
 //! here too, in wasm, to check that it gives the CLI's numbers.
 #![cfg(target_arch = "wasm32")]
 
+use proxima_core::inputs::TopologyInput;
 use proxima_core::share::{decode, encode, TopologyChoice, TraceChoice};
-use proxima_web::protocol::{FileData, FromWorker, PolicyResult, RunRequest, ToWorker, TopologyInput, TraceInput};
+use proxima_web::protocol::{FileData, FromWorker, PolicyResult, RunRequest, ToWorker, TraceSource};
 use proxima_web::state::{default_scenario, startup, Action, GenField, ParamField, RunState, State, TraceMode};
 use proxima_web::App;
 use wasm_bindgen::JsCast;
@@ -200,7 +201,7 @@ fn generator_policy_and_seed_fields_are_checked() {
     let s = apply(s, [Action::SetSeed("12".into()), Action::SetMix("vgg16:2,bert".into())]);
     let (request, scenario) = s.run_request(7).unwrap();
     assert_eq!(request.run_id, 7);
-    assert_eq!(request.trace, TraceInput::Synthetic("synthetic:jobs=50,load=1.5,seed=1".into()));
+    assert_eq!(request.trace, TraceSource::Synthetic("synthetic:jobs=50,load=1.5,seed=1".into()));
     assert_eq!(request.seed, 12);
     assert_eq!(request.mix.as_deref(), Some("vgg16:2,bert"));
     assert_eq!(scenario.trace, TraceChoice::Synthetic { jobs: 50, load: 1.5, seed: 1 });
@@ -301,8 +302,8 @@ fn corrupt_or_outdated_saved_state_falls_back_to_defaults_with_a_notice() {
 async fn the_worker_code_gives_the_cores_results_in_wasm() {
     let request = RunRequest {
         run_id: 1,
-        topology: TopologyInput::Arg("teaching".into()),
-        trace: TraceInput::Synthetic("synthetic:jobs=100,load=0.8,seed=1".into()),
+        topology: TopologyInput::Argument("teaching".into()),
+        trace: TraceSource::Synthetic("synthetic:jobs=100,load=0.8,seed=1".into()),
         seed: 1,
         mix: None,
         policies: vec!["dally".into()],
@@ -321,15 +322,17 @@ async fn the_worker_code_gives_the_cores_results_in_wasm() {
     let mut sim = proxima_core::Simulation::new(scenario, proxima_core::policy::resolve_policy("dally").unwrap());
     let summary = sim.run();
     assert_eq!(result.summary, summary);
-    let file = result.files.iter().find(|f| f.name == "summary.json").unwrap();
-    assert_eq!(std::str::from_utf8(&file.bytes).unwrap(), summary.to_json() + "\n");
+    // The files, made on the page by the core from the result's data, are the core's of
+    // the same run.
+    assert_eq!(result.files().unwrap(), proxima_core::run_files::RunFiles::of(&sim));
+    assert_eq!(result.files().unwrap().summary_json, summary.to_json() + "\n");
     assert!(summary.to_json().contains("\"jobs_completed\": 100"), "{}", summary.to_json());
 
     // Through the page's codec and a real message port: the same result comes out, every
     // number to the bit, and the byte buffers were moved, not copied.
     let message = FromWorker::PolicyDone { run_id: 1, policy: 0, result: result.clone() };
     let (value, transfer) = proxima_web::protocol::encode(&message);
-    assert_eq!(transfer.length(), 8, "the playback log, three files and four job columns");
+    assert_eq!(transfer.length(), 2, "the playback log and the packed job rows");
     let buffers: Vec<js_sys::ArrayBuffer> = transfer.iter().map(|b| b.into()).collect();
     assert!(buffers.iter().all(|b| b.byte_length() > 0));
     let channel = web_sys::MessageChannel::new().unwrap();
@@ -347,12 +350,24 @@ async fn the_worker_code_gives_the_cores_results_in_wasm() {
     assert_same_result(&back, &result);
 }
 
-/// Equal results, NaNs (jobs without a completion) included.
+/// Equal results, every number to the bit.
 fn assert_same_result(a: &PolicyResult, b: &PolicyResult) {
-    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    assert_eq!(a, b);
     assert_eq!(a.playback, b.playback);
-    assert_eq!(a.files, b.files);
-    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    assert_eq!(bits(&a.jobs.jct_s.0), bits(&b.jobs.jct_s.0));
-    assert_eq!(bits(&a.jobs.queue_s.0), bits(&b.jobs.queue_s.0));
+    assert_eq!(a.jobs.unpack().unwrap(), b.jobs.unpack().unwrap());
+    let bits = |r: &PolicyResult| {
+        let s = &r.summary;
+        [
+            s.avg_jct_s,
+            s.p50_jct_s,
+            s.p95_jct_s,
+            s.p99_jct_s,
+            s.makespan_s,
+            s.avg_queue_s,
+            s.comm_overhead_s,
+            s.avg_gpu_util,
+        ]
+        .map(f64::to_bits)
+    };
+    assert_eq!(bits(a), bits(b));
 }

@@ -12,7 +12,7 @@
 //! - this file: the document, the actions and the reducer;
 //! - [`edits`]: the edits that change the description (add, link, delete, set);
 //! - [`navigate`]: selection by keyboard and what a collapsed group hides;
-//! - [`check`]: every problem of a description, on its element;
+//! - [`check`]: every problem of a description, on its element (the core finds them);
 //! - [`graph`]: the description as a tree, for drawing and navigation;
 //! - [`names`]: ids for new racks, servers and switches;
 //! - [`layout`]: the drawing; [`view`]: the component.
@@ -63,13 +63,15 @@ pub enum Element {
     Gpu(String, u32),
 }
 
-/// A problem the core found, on the element it is about (`None`: the whole cluster).
+/// A problem of the description, on the element it is about (`None`: the whole cluster).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     pub element: Option<Element>,
-    /// The core's message, `field: what is wrong`, with the field as the description
-    /// numbers it.
+    /// The problem in words, naming the element as people do: `link r0s1–tor0,
+    /// bandwidth: must be a positive number of Gbit/s, got 0`.
     pub text: String,
+    /// The core's problem, with the field path as the description numbers it.
+    pub problem: proxima_core::topology::Problem,
 }
 
 /// A property in the side panel.
@@ -326,14 +328,16 @@ impl Editor {
         self.doc.spec.servers.iter().map(|s| s.gpus as u64).sum()
     }
 
-    /// The first problem, as the run refuses with it.
+    /// What a run is refused with: how many problems, and the first, named by its field
+    /// path as a run of the exported file on the command line would name it.
     pub fn refusal(&self) -> Option<String> {
-        let first = self.problems.first()?;
+        let first = &self.problems.first()?.problem;
         let n = self.problems.len();
         Some(format!(
-            "topology: the edited cluster has {n} problem{} (marked in red in the editor); first: {}",
+            "topology: the edited cluster has {n} problem{} (marked in red in the editor); first: {}: {}",
             if n == 1 { "" } else { "s" },
-            first.text
+            first.field,
+            first.message
         ))
     }
 }

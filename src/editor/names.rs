@@ -3,7 +3,7 @@
 
 use proxima_core::topology::TopologySpec;
 
-pub(super) fn used(spec: &TopologySpec, id: &str) -> bool {
+fn used(spec: &TopologySpec, id: &str) -> bool {
     spec.switches.iter().any(|s| s.id == id) || spec.servers.iter().any(|s| s.id == id)
 }
 

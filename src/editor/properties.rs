@@ -27,7 +27,8 @@ pub fn ProblemList(props: &PanelProps) -> Html {
                     let edit = props.edit.clone();
                     html! { <button type="button" class="small" onclick={Callback::from(move |_| edit.emit(EditAction::Select(Some(e.clone()))))}>{ "show" }</button> }
                 });
-                html! { <li>{ p.text.clone() }{ " " }{ for show }</li> }
+                // The field path too, for whoever fixes the JSON file by hand.
+                html! { <li>{ p.text.clone() }{ " " }<code class="field-path">{ p.problem.field.clone() }</code>{ " " }{ for show }</li> }
             }) }</ul>
         </div>
     }

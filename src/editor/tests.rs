@@ -80,12 +80,15 @@ fn switches_and_links_are_added_and_a_loose_switch_is_flagged() {
     assert_eq!(ed.selection, Some(Element::Node("switch1".into())));
     assert_eq!(ed.problems.len(), 1);
     assert_eq!(ed.problems[0].element, Some(Element::Node("switch1".into())));
-    assert_eq!(ed.problems[0].text, "links: switch 'switch1' has no path to the rest of the cluster");
+    assert_eq!(ed.problems[0].text, "switch switch1: switch 'switch1' has no path to the rest of the cluster");
+    assert_eq!(ed.problems[0].problem.field, "links");
     assert!(ed.refusal().unwrap().contains("1 problem"));
     // Link it under the spine; it still has no servers below it.
     let ed = run(ed, [EditAction::StartLink, EditAction::LinkTo("spine".into())]);
     assert_eq!(ed.selection, Some(Element::Link(6)));
-    assert_eq!(ed.problems[0].text, "switches[3]: switch 'switch1' has no servers below it");
+    assert_eq!(ed.problems[0].problem.field, "switches[3]");
+    assert_eq!(ed.problems[0].problem.message, "switch 'switch1' has no servers below it");
+    assert_eq!(ed.problems[0].element, Some(Element::Node("switch1".into())));
     // Move a server under it: delete its link to its rack, link it to the switch.
     let link = ed.doc.spec.links.iter().position(|l| l.a == "r1s1").unwrap();
     let ed = run(
@@ -112,9 +115,15 @@ fn invalid_edits_are_flagged_on_their_element_with_the_cores_message() {
     assert!(ed.topology.is_none());
     assert_eq!(ed.problems.len(), 1);
     assert_eq!(ed.problems[0].element, Some(Element::Link(link)));
-    assert_eq!(
-        ed.problems[0].text,
-        format!("links[{link}].bandwidth_gbps: must be a positive number of Gbit/s, got 0")
+    assert_eq!(ed.problems[0].text, "link r0s1–tor0, bandwidth: must be a positive number of Gbit/s, got 0");
+    assert_eq!(ed.problems[0].problem.field, format!("links[{link}].bandwidth_gbps"));
+    assert_eq!(ed.problems[0].problem.key.as_deref(), Some("bandwidth_gbps"));
+    assert!(
+        ed.refusal()
+            .unwrap()
+            .ends_with(&format!("first: links[{link}].bandwidth_gbps: must be a positive number of Gbit/s, got 0")),
+        "{:?}",
+        ed.refusal()
     );
     // Several problems at once, each on its element.
     let ed = run(
@@ -134,7 +143,7 @@ fn invalid_edits_are_flagged_on_their_element_with_the_cores_message() {
         ed.problems
             .iter()
             .any(|p| p.element == Some(Element::Link(link))
-                && p.text.starts_with(&format!("links[{link}].bandwidth_gbps"))),
+                && p.problem.field == format!("links[{link}].bandwidth_gbps")),
         "{:?}",
         ed.problems
     );

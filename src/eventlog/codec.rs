@@ -1,30 +1,10 @@
-//! The log's binary encoding: LEB128 varints, little-endian floats, GPUs as runs of
-//! consecutive ids, and a reader that refuses anything malformed with a message.
+//! The event log's own parts of the encoding (`crate::codec` has the numbers and text):
+//! GPUs as runs of consecutive ids, tiers, jobs and the scheduler's reasons.
 
+use crate::codec::{put_f32, put_u64, Reader};
 use proxima_core::event::Reason;
 use proxima_core::topology::{GpuId, Tier, MAX_GPUS};
 use proxima_core::JobId;
-
-pub(super) fn put_u64(b: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        b.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    b.push(v as u8);
-}
-
-pub(super) fn put_f32(b: &mut Vec<u8>, v: f32) {
-    b.extend_from_slice(&v.to_le_bytes());
-}
-
-pub(super) fn put_f64(b: &mut Vec<u8>, v: f64) {
-    b.extend_from_slice(&v.to_le_bytes());
-}
-
-pub(super) fn put_str(b: &mut Vec<u8>, s: &str) {
-    put_u64(b, s.len() as u64);
-    b.extend_from_slice(s.as_bytes());
-}
 
 /// GPUs as runs of consecutive ids: the number of runs, then per run the gap from the end
 /// of the previous run and the length. Placements are mostly a few runs, whatever their
@@ -122,65 +102,7 @@ pub(super) fn put_reason(b: &mut Vec<u8>, reason: &Reason) {
     }
 }
 
-pub(super) struct Reader<'a> {
-    pub(super) bytes: &'a [u8],
-    pub(super) at: usize,
-}
-
 impl Reader<'_> {
-    pub(super) fn u8(&mut self) -> Result<u8, String> {
-        let v = *self.bytes.get(self.at).ok_or("the log ends early")?;
-        self.at += 1;
-        Ok(v)
-    }
-
-    pub(super) fn u64(&mut self) -> Result<u64, String> {
-        let mut v: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let byte = self.u8()?;
-            v |= ((byte & 0x7f) as u64) << shift;
-            if byte < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err("a number in the log is too long".into())
-    }
-
-    pub(super) fn u32(&mut self) -> Result<u32, String> {
-        u32::try_from(self.u64()?).map_err(|_| "a number in the log is out of range".to_string())
-    }
-
-    /// A count that cannot exceed `max` (so a damaged log cannot ask for a huge allocation).
-    pub(super) fn len(&mut self, max: usize) -> Result<usize, String> {
-        let n = self.u64()?;
-        if n > max as u64 {
-            return Err(format!("a count of {n} in the log is too large"));
-        }
-        Ok(n as usize)
-    }
-
-    pub(super) fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let slice = self.bytes.get(self.at..self.at + N).ok_or("the log ends early")?;
-        self.at += N;
-        Ok(slice.try_into().expect("N bytes"))
-    }
-
-    pub(super) fn f32(&mut self) -> Result<f32, String> {
-        Ok(f32::from_le_bytes(self.take::<4>()?))
-    }
-
-    pub(super) fn f64(&mut self) -> Result<f64, String> {
-        Ok(f64::from_le_bytes(self.take::<8>()?))
-    }
-
-    pub(super) fn str(&mut self) -> Result<String, String> {
-        let n = self.len(self.bytes.len())?;
-        let bytes = self.bytes.get(self.at..self.at + n).ok_or("the log ends early")?;
-        let s = std::str::from_utf8(bytes).map_err(|_| "text in the log is not UTF-8")?;
-        self.at += n;
-        Ok(s.to_string())
-    }
-
     pub(super) fn tier(&mut self) -> Result<Tier, String> {
         Ok(Tier(self.u8()?))
     }
@@ -195,7 +117,7 @@ impl Reader<'_> {
     }
 
     pub(super) fn gpus(&mut self) -> Result<Vec<GpuId>, String> {
-        let runs = self.len(self.bytes.len())?;
+        let runs = self.len(self.remaining())?;
         let mut gpus = Vec::new();
         let mut prev_end: i64 = 0;
         for _ in 0..runs {
@@ -232,7 +154,7 @@ impl Reader<'_> {
             8 => Reason::PreemptedFor { for_job: self.job()?, tier: self.tier()?, gain_s: f(self)?, cost_s: f(self)? },
             9 => {
                 let tier = self.tier()?;
-                let n = self.len(self.bytes.len())?;
+                let n = self.len(self.remaining())?;
                 let victims = (0..n).map(|_| self.job()).collect::<Result<_, _>>()?;
                 Reason::PlacedByPreemption { tier, victims, gain_s: f(self)? }
             }

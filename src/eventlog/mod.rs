@@ -20,7 +20,8 @@ mod codec;
 #[cfg(test)]
 mod tests;
 
-use codec::{put_f32, put_f64, put_gpus, put_reason, put_str, put_u64, Reader};
+use crate::codec::{put_f32, put_f64, put_str, put_u64, Reader};
+use codec::{put_gpus, put_reason};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer, PolicyNote, SimEvent};
 use proxima_core::time::SimTime;
@@ -207,7 +208,7 @@ pub struct PlaybackLog {
 impl PlaybackLog {
     /// Decodes a log made by [`Recorder::finish`]; an error says what is wrong with it.
     pub fn decode(bytes: &[u8]) -> Result<PlaybackLog, String> {
-        let mut r = Reader { bytes, at: 0 };
+        let mut r = Reader::new(bytes);
         let version = r.u8()?;
         if version != VERSION {
             return Err(format!("playback log version {version}, expected {VERSION}"));
@@ -264,8 +265,8 @@ impl PlaybackLog {
             times.push(now);
             events.push(event);
         }
-        if r.at != bytes.len() {
-            return Err(format!("{} bytes left over", bytes.len() - r.at));
+        if r.remaining() != 0 {
+            return Err(format!("{} bytes left over", r.remaining()));
         }
         Ok(PlaybackLog { end_us, cut_at_us, initial_timers, models, jobs, times, events })
     }

@@ -111,15 +111,15 @@ fn gpus_and_reasons_round_trip() {
     for reason in reasons {
         let mut b = Vec::new();
         put_reason(&mut b, &reason);
-        let mut r = Reader { bytes: &b, at: 0 };
+        let mut r = Reader::new(&b);
         assert_eq!(r.reason().unwrap(), reason);
-        assert_eq!(r.at, b.len());
+        assert_eq!(r.remaining(), 0);
     }
     for gpus in [vec![], vec![5], vec![0, 1, 2, 3, 8, 9, 2047], vec![9, 3, 4]] {
         let gpus: Vec<GpuId> = gpus.into_iter().map(GpuId).collect();
         let mut b = Vec::new();
         put_gpus(&mut b, &gpus);
-        assert_eq!(Reader { bytes: &b, at: 0 }.gpus().unwrap(), gpus);
+        assert_eq!(Reader::new(&b).gpus().unwrap(), gpus);
     }
 }
 

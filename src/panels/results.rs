@@ -5,6 +5,8 @@ use crate::protocol::{Bytes, PolicyResult};
 use crate::state::Results;
 use crate::Shared;
 use proxima_core::metrics::{result_dir_name, Summary};
+use proxima_core::run_files::{COMPARE_FILE, JOBS_FILE, SUMMARY_FILE, TIMESERIES_FILE};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// A number of `summary.json`, read from the typed summary.
@@ -50,6 +52,8 @@ pub struct ResultsPanelProps {
     pub on_download: Callback<Download>,
     /// Download `scenario.json` (the app writes it from the scenario).
     pub on_export_scenario: Callback<()>,
+    /// A file that could not be written.
+    pub on_error: Callback<String>,
 }
 
 /// The summary table, the charts and the exports.
@@ -77,7 +81,8 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                 <JobsPerTier outcomes={outcomes.clone()} />
                 <CommOverhead outcomes={outcomes.clone()} />
             }
-            <Exports results={r.clone()} on_download={props.on_download.clone()} on_export_scenario={props.on_export_scenario.clone()} />
+            <Exports results={r.clone()} on_download={props.on_download.clone()}
+                     on_export_scenario={props.on_export_scenario.clone()} on_error={props.on_error.clone()} />
         </section>
     }
 }
@@ -133,30 +138,25 @@ struct ExportsProps {
     results: Shared<Results>,
     on_download: Callback<Download>,
     on_export_scenario: Callback<()>,
+    on_error: Callback<String>,
 }
 
-/// The files `proxima compare --out DIR` writes, and `scenario.json`. Text is made here
-/// only when a file is asked for.
+/// The files `proxima compare --out DIR` writes, and `scenario.json`. Their text is made
+/// only when a file is asked for, by the core's functions, from the results' data.
 #[component]
 fn Exports(props: &ExportsProps) -> Html {
     let r = &props.results;
-    let offer = |name: String, mime: String, bytes: Bytes| {
-        let cb = props.on_download.clone();
-        Callback::from(move |_: MouseEvent| cb.emit((name.clone(), mime.clone(), bytes.clone())))
+    // A download whose text `make` writes when the button is pressed.
+    let offer = |name: String, mime: &'static str, make: Rc<dyn Fn() -> Result<String, String>>| {
+        let (download, error) = (props.on_download.clone(), props.on_error.clone());
+        Callback::from(move |_: MouseEvent| match make() {
+            Ok(text) => download.emit((name.clone(), mime.to_string(), text.into_bytes().into())),
+            Err(e) => error.emit(format!("{name} could not be written: {e}")),
+        })
     };
     let compare = {
-        let (cb, results) = (props.on_download.clone(), r.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(text) = results.compare_json() {
-                cb.emit(("compare.json".into(), "application/json".into(), text.into_bytes().into()));
-            }
-        })
-    };
-    let hash_file = |dir: &str, o: &Shared<PolicyResult>| {
-        let (cb, o, name) = (props.on_download.clone(), o.clone(), format!("{dir}-event-hash.json"));
-        Callback::from(move |_: MouseEvent| {
-            cb.emit((name.clone(), "application/json".into(), event_hash_json(&o).into_bytes().into()))
-        })
+        let results = r.clone();
+        offer(COMPARE_FILE.into(), JSON, Rc::new(move || results.compare_json().ok_or("not every policy ran".into())))
     };
     html! {
         <details class="export">
@@ -164,18 +164,31 @@ fn Exports(props: &ExportsProps) -> Html {
             <p class="hint">{ "The same files as `proxima compare --out DIR` writes, byte for byte, plus each run's event-log hash (which `proxima run --events FILE` prints); downloads are made in the browser." }</p>
             <ul>
                 if r.finished {
-                    <li><button type="button" data-export="compare.json" onclick={compare}>{ "compare.json" }</button>{ " all policies' summaries" }</li>
+                    <li><button type="button" data-export={COMPARE_FILE} onclick={compare}>{ COMPARE_FILE }</button>{ " all policies' summaries" }</li>
                 }
                 { for r.outcomes.iter().map(|o| {
                     let dir = result_dir_name(&o.policy);
+                    let file = |name: &'static str, mime: &'static str| {
+                        let o = o.clone();
+                        let make: Rc<dyn Fn() -> Result<String, String>> = Rc::new(move || {
+                            let files = o.files()?;
+                            Ok(files.named().iter().find(|f| f.0 == name).map(|f| f.1.to_string()).unwrap_or_default())
+                        });
+                        html! {
+                            <button type="button" data-export={format!("{dir}/{name}")} onclick={offer(format!("{dir}-{name}"), mime, make)}>{ name }</button>
+                        }
+                    };
+                    let hash = {
+                        let o = o.clone();
+                        offer(format!("{dir}-event-hash.json"), JSON, Rc::new(move || Ok(event_hash_json(&o))))
+                    };
                     html! {
                         <li>
                             <code>{ format!("{dir}/") }</code>
-                            { for o.files.iter().map(|f| html! {
-                                <button type="button" data-export={format!("{dir}/{}", f.name)}
-                                        onclick={offer(format!("{dir}-{}", f.name), f.mime.clone(), f.bytes.clone())}>{ f.name.clone() }</button>
-                            }) }
-                            <button type="button" data-export={format!("{dir}/event-hash.json")} onclick={hash_file(&dir, o)}>{ "event-hash.json" }</button>
+                            { file(SUMMARY_FILE, JSON) }
+                            { file(JOBS_FILE, CSV) }
+                            { file(TIMESERIES_FILE, CSV) }
+                            <button type="button" data-export={format!("{dir}/event-hash.json")} onclick={hash}>{ "event-hash.json" }</button>
                         </li>
                     }
                 }) }
@@ -184,6 +197,9 @@ fn Exports(props: &ExportsProps) -> Html {
         </details>
     }
 }
+
+const JSON: &str = "application/json";
+const CSV: &str = "text/csv";
 
 #[derive(Properties, PartialEq)]
 pub struct PlaybackSectionProps {

@@ -3,10 +3,10 @@
 
 use super::fields::{Field, ParamField, ParametricFields};
 use crate::editor::{EditAction, Editor};
-use crate::protocol::TopologyInput;
 use crate::Shared;
+use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::{preset, resolve_topology_arg, ParametricSpec, Topology, TopologySpec};
+use proxima_core::topology::{preset, ParametricSpec, Topology};
 
 /// The preset a fresh page starts with.
 pub const DEFAULT_PRESET: &str = "teaching";
@@ -42,23 +42,16 @@ impl Default for Cluster {
     }
 }
 
-/// The cluster a choice names, built as `proxima --topology` builds it.
+/// The cluster a choice names, built by the core as for a run (the errors name the
+/// `topology`).
 pub fn topology_of(choice: &TopologyChoice) -> Result<Topology, String> {
-    match choice {
-        TopologyChoice::Preset(arg) | TopologyChoice::Parametric(arg) => {
-            resolve_topology_arg(arg).map_err(|e| e.to_string())
-        }
-        TopologyChoice::Custom(spec) => Topology::from_spec(spec).map_err(|e| e.to_string()),
-    }
+    build_topology(&TopologyInput::from(choice), ArgumentNames::Words).map_err(|e| e.to_string())
 }
 
 impl Cluster {
     /// What a worker needs to build the same cluster.
     pub fn input(&self) -> TopologyInput {
-        match &self.choice {
-            TopologyChoice::Preset(arg) | TopologyChoice::Parametric(arg) => TopologyInput::Arg(arg.clone()),
-            TopologyChoice::Custom(spec) => TopologyInput::Spec(spec.clone()),
-        }
+        TopologyInput::from(&self.choice)
     }
 
     pub fn gpu_count(&self) -> u32 {
@@ -95,18 +88,13 @@ impl Cluster {
     /// A topology JSON file loaded: the cluster it describes, or an error naming the file
     /// and field (and nothing changes).
     pub fn import(&mut self, name: &str, text: &str) -> Result<(), String> {
-        let spec = TopologySpec::from_json(text)
-            .and_then(|mut spec| {
-                // As the CLI does: an unnamed topology takes its file's name.
-                if spec.name.is_empty() {
-                    spec.name = name.to_string();
-                }
-                Topology::from_spec(&spec).map(|_| spec)
-            })
-            .map_err(|e| e.with_source(name))?;
+        // The core reads it as the CLI reads a `--topology` file (an unnamed topology takes
+        // the file's name); the scenario then names the description itself.
+        let file = TopologyInput::File { name: name.to_string(), text: text.to_string() };
+        let topology = build_topology(&file, ArgumentNames::Words).map_err(|e| e.to_string())?;
         self.preset = None;
         self.param.error = None;
-        self.set(TopologyChoice::Custom(spec))
+        self.set(TopologyChoice::Custom(topology.spec().clone()))
     }
 
     /// An edit in the editor. A cluster without problems becomes the one runs use (a preset
@@ -152,7 +140,7 @@ impl Cluster {
 
     /// Makes `choice` the cluster, undoably in the editor.
     fn set(&mut self, choice: TopologyChoice) -> Result<(), String> {
-        let topology = Shared::new(topology_of(&choice).map_err(|e| format!("topology: {e}"))?);
+        let topology = Shared::new(topology_of(&choice)?);
         self.editor.make_mut().load_checked(choice.clone(), topology.clone());
         self.topology = topology;
         self.choice = choice;

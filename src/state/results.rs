@@ -2,6 +2,8 @@
 
 use crate::protocol::PolicyResult;
 use crate::Shared;
+use proxima_core::metrics::Summary;
+use proxima_core::run_files::compare_json;
 use proxima_core::share::SharedScenario;
 use proxima_core::topology::Topology;
 
@@ -29,12 +31,12 @@ pub struct Results {
 }
 
 impl Results {
-    /// `compare.json` as the CLI writes it, once every policy ran.
+    /// `compare.json` as the CLI writes it (the core's function), once every policy ran.
     pub fn compare_json(&self) -> Option<String> {
         if !self.finished {
             return None;
         }
-        let summaries: Vec<&proxima_core::metrics::Summary> = self.outcomes.iter().map(|o| &o.summary).collect();
-        Some(serde_json::to_string_pretty(&summaries).expect("summaries serialise") + "\n")
+        let summaries: Vec<Summary> = self.outcomes.iter().map(|o| o.summary.clone()).collect();
+        Some(compare_json(&summaries))
     }
 }

@@ -4,7 +4,7 @@
 
 use super::fields::{check_mix, check_seed, Field, GeneratorFields};
 use super::{State, TraceMode};
-use crate::protocol::{RunRequest, TraceInput};
+use crate::protocol::{RunRequest, TraceSource};
 use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
 use proxima_core::trace::synthetic::SyntheticSpec;
 
@@ -96,8 +96,8 @@ impl State {
         }
         let scenario = self.shared_scenario().ok_or_else(|| vec!["the scenario is incomplete".to_string()])?;
         let trace = match (&scenario.trace, &self.trace.uploaded) {
-            (TraceChoice::Uploaded { .. }, Some(u)) => TraceInput::File { name: u.name.clone(), data: u.data.clone() },
-            _ => TraceInput::Synthetic(self.trace.generator.value.spec().map_err(|e| vec![e])?.to_string()),
+            (TraceChoice::Uploaded { .. }, Some(u)) => TraceSource::File { name: u.name.clone(), data: u.data.clone() },
+            _ => TraceSource::Synthetic(self.trace.generator.value.spec().map_err(|e| vec![e])?.to_string()),
         };
         let request = RunRequest {
             run_id,

@@ -23,8 +23,9 @@ pub use state::{Tour, TourAction};
 pub use steps::{steps, Step, STEPS};
 
 use crate::eventlog::PlaybackLog;
-use crate::protocol::{FileData, PolicyResult, RunRequest, TopologyInput, TraceInput, NO_TIER};
+use crate::protocol::{FileData, PolicyResult, RunRequest, TraceSource};
 use proxima_core::event::{PolicyNote, SimEvent};
+use proxima_core::inputs::TopologyInput;
 
 /// How many times the situation repeats: the tuner needs 20 waits at a tier before it
 /// trusts what it saw, so a few more than that.
@@ -68,8 +69,8 @@ pub fn trace_csv() -> String {
 pub fn request(run_id: u32) -> RunRequest {
     RunRequest {
         run_id,
-        topology: TopologyInput::Arg(TOPOLOGY.into()),
-        trace: TraceInput::File {
+        topology: TopologyInput::Argument(TOPOLOGY.into()),
+        trace: TraceSource::File {
             name: "introduction.csv".into(),
             data: FileData::Bytes(trace_csv().into_bytes().into()),
         },
@@ -117,27 +118,22 @@ impl PolicyFacts {
     }
 }
 
-/// Reads what a policy did with the sensitive jobs from its result: the per-job outcomes
-/// for waits, tiers and completion times, the playback log for the timer changes.
+/// Reads what a policy did with the sensitive jobs from its result: the rows of
+/// `jobs.csv`, as data, for waits, tiers and completion times; the playback log for the
+/// timer changes.
 pub fn facts_of(result: &PolicyResult) -> Result<PolicyFacts, String> {
     let mut f = PolicyFacts { policy: result.policy.clone(), ..PolicyFacts::default() };
-    let jobs = &result.jobs;
+    let rows = result.jobs.unpack()?;
     for e in 0..EPISODES {
         let job = sensitive_job(e);
-        let j = job as usize;
-        let (Some(&queue), Some(&jct), Some(&slowdown), Some(&tier)) =
-            (jobs.queue_s.0.get(j), jobs.jct_s.0.get(j), jobs.slowdown.0.get(j), jobs.tier.0.get(j))
-        else {
-            return Err(format!("job {job} is missing from the results"));
-        };
-        if jct.is_nan() {
+        let row = rows.iter().find(|r| r.id == job).ok_or(format!("job {job} is missing from the results"))?;
+        let (Some(jct), Some(slowdown)) = (row.jct, row.slowdown) else {
             return Err(format!("job {job}, a sensitive job of the introduction, did not complete"));
-        }
-        f.waited_s.push(queue);
-        f.jct_s.push(jct);
+        };
+        f.waited_s.push(row.queue.as_secs_f64());
+        f.jct_s.push(jct.as_secs_f64());
         f.slowdown.push(slowdown);
-        let name = (tier != NO_TIER).then(|| result.jobs_per_tier.get(tier as usize)).flatten();
-        f.tier.push(name.map(|t| t.0.clone()).unwrap_or_default());
+        f.tier.push(row.tier.clone().unwrap_or_default());
     }
     let log = PlaybackLog::decode(&result.playback)?;
     for (t, e) in log.times.iter().zip(&log.events) {

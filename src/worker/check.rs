@@ -2,12 +2,11 @@
 //! read and checked against the cluster exactly as a run would read it, so that a trace
 //! that cannot run is refused when it is loaded, with the CLI's message.
 
-use super::run::{build_topology, read_trace_file};
-use crate::protocol::{FileData, TopologyInput, TracePreview};
-use proxima_core::model::Catalog;
+use super::run::trace_input;
+use crate::protocol::{FileData, TracePreview, TraceSource};
+use proxima_core::inputs::{build_scenario, build_topology, build_trace, ScenarioInput, TopologyInput};
 use proxima_core::trace::synthetic;
 use proxima_core::trace::Trace;
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 use std::collections::BTreeMap;
 
 /// What a trace looks like: its format, size, GPU counts and time span.
@@ -34,14 +33,17 @@ pub fn preview_synthetic(spec: &str, gpus: u32) -> Result<TracePreview, String> 
 }
 
 /// Reads a trace file as the CLI would (UTF-8, format detected from the header) and
-/// resolves it against the cluster.
+/// builds the scenario a run would, so that a trace that cannot run on the cluster is
+/// refused now, with the CLI's message, rather than when the run starts.
 pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Result<TracePreview, String> {
-    let topology = build_topology(topology)?;
-    let trace = read_trace_file(name, &data.read().map_err(|e| format!("{name}: {e}"))?)?;
-    let catalog = Catalog::built_in();
-    let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-    build_scenario(topology, &trace, &options, name).map_err(|e| e.with_source(name))?;
-    Ok(preview_of(&trace))
+    let trace = trace_input(&TraceSource::File { name: name.to_string(), data: data.clone() })?;
+    let input = ScenarioInput::new(topology.clone(), trace, 1);
+    build_scenario(&input).map_err(|e| e.to_string())?;
+    // The scenario does not keep the trace's format, so the preview reads the trace again
+    // (in this worker, off the page).
+    let cluster = build_topology(topology, input.names).map_err(|e| e.to_string())?;
+    let parsed = build_trace(&input.trace, &cluster, input.seed, input.names).map_err(|e| e.to_string())?;
+    Ok(preview_of(&parsed))
 }
 
 #[cfg(test)]
@@ -50,7 +52,7 @@ mod tests {
 
     #[test]
     fn a_trace_file_is_described_or_refused_with_the_clis_message() {
-        let teaching = TopologyInput::Arg("teaching".into());
+        let teaching = TopologyInput::Argument("teaching".into());
         let good = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,vgg16,1200\nc,90,2,bert,900\n";
         let file = |bytes: &[u8]| FileData::Bytes(bytes.to_vec().into());
         let p = check_trace(&teaching, "good.csv", &file(good)).unwrap();

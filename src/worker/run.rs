@@ -1,26 +1,20 @@
-//! A run request: the scenario built exactly as the CLI builds it, each policy run, and
-//! each run turned into the CLI's files plus the numbers the page shows.
+//! A run request: the scenario built through the core's one path from inputs to a
+//! scenario (`proxima_core::inputs`, as the CLI builds it), each policy run, and each run
+//! taken down as the core's record of it plus the numbers the page's charts show.
 
 use crate::eventlog::{hash_hex, Recorder, SharedObserver};
 use crate::protocol::{
-    FromWorker, JobOutcomes, PolicyResult, RunFile, RunRequest, TimelineBucket, TopologyInput, TraceInput, CDF_POINTS,
-    NO_TIER, TIMELINE_BUCKETS,
+    FromWorker, JobRows, PolicyResult, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::EventHasher;
-use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
-use proxima_core::model::Catalog;
+use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
+use proxima_core::metrics::Summary;
 use proxima_core::policy::resolve_policy;
+use proxima_core::run_files::RunRecord;
 use proxima_core::time::SimTime;
-use proxima_core::topology::{resolve_topology_arg, Topology};
-use proxima_core::trace::synthetic;
-use proxima_core::trace::{parse_trace, Trace};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// `timeseries.csv` has as many buckets as the CLI writes (its `TIMESERIES_BUCKETS`).
-pub const TIMESERIES_CSV_BUCKETS: u32 = 500;
 
 /// Steps between looks at the clock: reading it every step would cost more than the step.
 const STEPS_PER_CLOCK_CHECK: u64 = 1024;
@@ -29,52 +23,24 @@ const STEPS_PER_CLOCK_CHECK: u64 = 1024;
 /// that the page is not flooded.
 const PROGRESS_EVERY_MS: f64 = 50.0;
 
-/// The topology of a request, built as `proxima --topology` builds it.
-pub fn build_topology(input: &TopologyInput) -> Result<Topology, String> {
-    match input {
-        TopologyInput::Arg(arg) => resolve_topology_arg(arg).map_err(|e| e.with_source("topology")),
-        TopologyInput::Spec(spec) => Topology::from_spec(spec).map_err(|e| e.with_source("topology")),
-    }
-}
-
-/// The trace of a request, read as `proxima --trace` reads it.
-pub fn build_trace(input: &TraceInput, topology: &Topology) -> Result<Trace, String> {
-    match input {
-        TraceInput::Synthetic(text) => {
-            let spec = synthetic::parse(text).map_err(|e| e.with_source("trace"))?;
-            Ok(synthetic::generate(&spec, topology.gpu_count()))
+/// The core's trace input: a file read (only a worker reads a `Blob`) and checked to be
+/// UTF-8, with the CLI's message when it is not.
+pub fn trace_input(source: &TraceSource) -> Result<TraceInput, String> {
+    match source {
+        TraceSource::Synthetic(text) => Ok(TraceInput::Synthetic(text.clone())),
+        TraceSource::File { name, data } => {
+            let bytes = data.read().map_err(|e| format!("{name}: {e}"))?;
+            let text = utf8_text(name, &bytes).map_err(|e| e.to_string())?;
+            Ok(TraceInput::File { name: name.clone(), text: text.to_string() })
         }
-        TraceInput::File { name, data } => read_trace_file(name, &data.read().map_err(|e| format!("{name}: {e}"))?),
     }
 }
 
-/// A trace file's bytes read as the CLI reads a file: UTF-8, the format detected from the
-/// header.
-pub fn read_trace_file(name: &str, bytes: &[u8]) -> Result<Trace, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        format!("{name}:{line}: encoding: not valid UTF-8 (byte {at}); save the file as UTF-8")
-    })?;
-    parse_trace(text).map_err(|e| e.with_source(name))
-}
-
-/// The scenario of a request: the same steps, in the same order, as the CLI's
-/// `load_scenario`, so that the same inputs give the same jobs.
+/// The scenario of a request, through the core's `build_scenario`.
 pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, String> {
-    let topology = build_topology(&request.topology)?;
-    let trace = build_trace(&request.trace, &topology)?;
-    let catalog = Catalog::built_in();
-    let mix = match &request.mix {
-        Some(m) => ModelMix::parse(m, &catalog).map_err(|e| e.with_source("mix"))?,
-        None => ModelMix::default_for(&catalog),
-    };
-    let options = WorkloadOptions { seed: request.seed, skip: 0, limit: None, mix };
-    let label = match &request.trace {
-        TraceInput::Synthetic(text) => text.as_str(),
-        TraceInput::File { name, .. } => name.as_str(),
-    };
-    build_scenario(topology, &trace, &options, label).map_err(|e| e.with_source(label))
+    let mut input = ScenarioInput::new(request.topology.clone(), trace_input(&request.trace)?, request.seed);
+    input.mix = request.mix.clone();
+    build_scenario(&input).map_err(|e| e.to_string())
 }
 
 /// Runs a whole request, sending progress and results through `send`. `now_ms` is a clock
@@ -116,11 +82,11 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
                 }
             }
         }
-        let summary = sim.summary();
         let elapsed_ms = now_ms() - started;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let mut result = policy_result(policy, &sim, summary, elapsed_ms);
+        let record = RunRecord::with_summary(&sim, sim.summary());
+        let mut result = policy_result(policy, &sim, record, elapsed_ms);
         result.event_hash = hash_hex(&hasher.borrow());
         result.event_count = hasher.borrow().count();
         result.playback = recorder.borrow().finish(&sim, sim.now()).into();
@@ -129,26 +95,41 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
     send(FromWorker::Finished { run_id });
 }
 
-/// The files and the page's data of one finished run.
-pub fn policy_result(policy: &str, sim: &Simulation, summary: Summary, elapsed_ms: f64) -> PolicyResult {
-    let scenario = sim.scenario();
-    let end = SimTime::from_secs_f64(summary.makespan_s);
-    let jobs = job_outcomes(scenario, sim);
-    let mut jcts: Vec<f64> = jobs.jct_s.0.iter().copied().filter(|j| !j.is_nan()).collect();
+/// What the page gets of one finished run: its record (summary, packed job rows, time
+/// series) and the charts' data.
+pub fn policy_result(policy: &str, sim: &Simulation, record: RunRecord, elapsed_ms: f64) -> PolicyResult {
+    let RunRecord { summary, jobs, timeseries } = record;
+    let mut jcts: Vec<f64> = jobs.iter().filter_map(|j| j.jct.map(|t| t.as_secs_f64())).collect();
     jcts.sort_by(f64::total_cmp);
-    let topo = &scenario.topology;
-    let mut per_tier = vec![0u64; topo.tier_names().len()];
-    for run in sim.runs() {
-        if run.status == JobStatus::Completed {
-            if let Some(t) = run.tier {
-                per_tier[t.0 as usize] += 1;
-            }
-        }
+    let tiers = sim.scenario().topology.tier_names();
+    let jobs_per_tier = tiers
+        .iter()
+        .map(|tier| {
+            let completed_there =
+                jobs.iter().filter(|j| j.status == JobStatus::Completed && j.tier.as_ref() == Some(tier)).count();
+            (tier.clone(), completed_there as u64)
+        })
+        .collect();
+    PolicyResult {
+        policy: policy.to_string(),
+        jobs: JobRows::pack(&jobs),
+        timeseries,
+        jct_cdf: cdf_points(&jcts, CDF_POINTS),
+        timeline: timeline(sim, &summary),
+        jobs_per_tier,
+        summary,
+        elapsed_ms,
+        event_hash: String::new(),
+        event_count: 0,
+        playback: Default::default(),
     }
+}
+
+/// The charts' time series: fewer buckets than `timeseries.csv`, as shares of the cluster.
+fn timeline(sim: &Simulation, summary: &Summary) -> Vec<TimelineBucket> {
     let gpus = summary.gpus.max(1) as f64;
-    let timeline = sim
-        .timeline()
-        .bucketed(end, TIMELINE_BUCKETS)
+    sim.timeline()
+        .bucketed(SimTime::from_secs_f64(summary.makespan_s), TIMELINE_BUCKETS)
         .iter()
         .map(|b| TimelineBucket {
             start_s: b.start.as_secs_f64(),
@@ -156,50 +137,7 @@ pub fn policy_result(policy: &str, sim: &Simulation, summary: Summary, elapsed_m
             gpu_util: b.busy_gpus / gpus,
             queued: b.queued,
         })
-        .collect();
-    let file = |name: &str, mime: &str, text: String| RunFile {
-        name: name.to_string(),
-        mime: mime.to_string(),
-        bytes: text.into_bytes().into(),
-    };
-    let files = vec![
-        file("summary.json", "application/json", summary.to_json() + "\n"),
-        file("jobs.csv", "text/csv", jobs_csv(scenario, sim.runs())),
-        file("timeseries.csv", "text/csv", timeseries_csv(sim.timeline(), end, summary.gpus, TIMESERIES_CSV_BUCKETS)),
-    ];
-    PolicyResult {
-        policy: policy.to_string(),
-        summary,
-        jobs,
-        jct_cdf: cdf_points(&jcts, CDF_POINTS),
-        timeline,
-        jobs_per_tier: topo.tier_names().iter().cloned().zip(per_tier).collect(),
-        elapsed_ms,
-        event_hash: String::new(),
-        event_count: 0,
-        playback: Default::default(),
-        files,
-    }
-}
-
-/// What happened to each job, as `jobs.csv` has it: time queued, completion time,
-/// slowdown at its placement, tier of its last placement.
-fn job_outcomes(scenario: &Scenario, sim: &Simulation) -> JobOutcomes {
-    let mut out = JobOutcomes::default();
-    for (job, run) in scenario.jobs.iter().zip(sim.runs()) {
-        let completed = run.status == JobStatus::Completed;
-        out.queue_s.0.push(run.queued_total.as_secs_f64());
-        out.jct_s.0.push(match (completed, run.end) {
-            (true, Some(end)) => (end - job.submit).as_secs_f64(),
-            _ => f64::NAN,
-        });
-        out.slowdown.0.push(match job.ideal_run_s() {
-            Some(ideal) if ideal > 0.0 && completed => run.run_total.as_secs_f64() / ideal,
-            _ => f64::NAN,
-        });
-        out.tier.0.push(run.tier.map(|t| t.0).unwrap_or(NO_TIER));
-    }
-    out
+        .collect()
 }
 
 /// At most `max` points of the empirical CDF of sorted values, always including the last.
@@ -222,12 +160,13 @@ pub fn cdf_points(sorted: &[f64], max: usize) -> Vec<(f64, f64)> {
 mod tests {
     use super::*;
     use crate::protocol::FileData;
+    use proxima_core::inputs::TopologyInput;
 
     fn request(policies: &[&str]) -> RunRequest {
         RunRequest {
             run_id: 3,
-            topology: TopologyInput::Arg("teaching".into()),
-            trace: TraceInput::Synthetic("synthetic:jobs=40,load=0.8,seed=1".into()),
+            topology: TopologyInput::Argument("teaching".into()),
+            trace: TraceSource::Synthetic("synthetic:jobs=40,load=0.8,seed=1".into()),
             seed: 1,
             mix: None,
             policies: policies.iter().map(|p| p.to_string()).collect(),
@@ -241,8 +180,8 @@ mod tests {
     }
 
     fn file(result: &PolicyResult, name: &str) -> String {
-        let file = result.files.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no {name}"));
-        String::from_utf8(file.bytes.to_vec()).unwrap()
+        let files = result.files().unwrap();
+        files.named().iter().find(|f| f.0 == name).unwrap_or_else(|| panic!("no {name}")).1.to_string()
     }
 
     #[test]
@@ -263,14 +202,14 @@ mod tests {
         assert_eq!(file(done[0], "timeseries.csv").lines().count(), 501);
         assert_eq!(done[0].jct_cdf.last().unwrap().1, 1.0);
         assert_eq!(done[0].jobs_per_tier.iter().map(|t| t.1).sum::<u64>(), 40);
-        // Per job, what jobs.csv says.
-        let jobs = &done[0].jobs;
-        assert_eq!((jobs.queue_s.0.len(), jobs.jct_s.0.len(), jobs.tier.0.len()), (40, 40, 40));
-        let csv = file(done[0], "jobs.csv");
-        let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
-        assert_eq!(jobs.jct_s.0[0], first[6].parse::<f64>().unwrap());
-        assert_eq!(jobs.queue_s.0[0], first[7].parse::<f64>().unwrap());
-        assert_eq!(format!("{:.6}", jobs.slowdown.0[0]), first[15]);
+        // Per job, what jobs.csv says, as data: the files are the core's of the same run.
+        let jobs = done[0].jobs.unpack().unwrap();
+        assert_eq!(jobs.len(), 40);
+        let mut sim =
+            Simulation::new(build_request_scenario(&request(&["fifo"])).unwrap(), resolve_policy("fifo").unwrap());
+        sim.run();
+        assert_eq!(done[0].files().unwrap(), proxima_core::run_files::RunFiles::of(&sim));
+        assert_eq!(jobs, proxima_core::metrics::job_rows(sim.scenario(), sim.runs()));
         assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
         // compare.json, made on the page from the summaries, is the CLI's.
         let results = crate::state::Results {
@@ -315,7 +254,7 @@ mod tests {
             "{out:?}"
         );
         let mut bad = request(&["fifo"]);
-        bad.trace = TraceInput::File {
+        bad.trace = TraceSource::File {
             name: "jobs.csv".into(),
             data: FileData::Bytes(b"id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".to_vec().into()),
         };
