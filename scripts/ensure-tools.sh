@@ -6,6 +6,7 @@
 #   source scripts/ensure-tools.sh
 #   proxima_ensure_tools               # everything
 #   proxima_ensure_tools --no-browser  # without Chromium: enough to build and serve
+#   proxima_ensure_tools --python      # also the Python test environment (.venv/)
 #
 # It can also be run on its own: `bash scripts/ensure-tools.sh [--no-browser]`.
 #
@@ -17,6 +18,9 @@
 #     lock file pins a webpki-roots version that the registry here lacks)
 #   - chromium + chromium-driver                   (Debian; only when missing)
 #   - binaryen (wasm-opt) and playwright-core      (npm ci, pinned in package-lock.json)
+#   - with --python: a virtual environment .venv/ with maturin, pytest, ray, pandas,
+#     pyarrow and matplotlib (PyPI, pinned in tests/python/requirements.txt); it puts
+#     .venv/bin first on PATH
 
 PROXIMA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PROXIMA_TRUNK_VERSION="0.21.14"
@@ -170,11 +174,44 @@ _proxima_ensure_browser() {
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 }
 
+# The Python tests' virtual environment, .venv/ at the root (git-ignored): created, and
+# filled from tests/python/requirements.txt, only when that file or the Python changed
+# since the last install (a stamp, like node_modules' one). Needs python3 >= 3.9 with venv.
+_proxima_ensure_python() {
+    local python="${PROXIMA_PYTHON:-python3}" venv="$PROXIMA_ROOT/.venv"
+    local requirements="$PROXIMA_ROOT/tests/python/requirements.txt"
+    command -v "$python" >/dev/null || { _proxima_log "$python is missing: install Python >= 3.9"; return 1; }
+    if ! "$python" -c 'import sys, venv; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
+        _proxima_log "$("$python" --version 2>&1) is too old or lacks venv: need Python >= 3.9 with venv"
+        return 1
+    fi
+    local stamp="$venv/.proxima-requirements.sha256" want
+    want="$( (cat "$requirements"; "$python" -c 'import sys; print(sys.version)') | sha256sum | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
+        _proxima_log "ok: .venv (tests/python/requirements.txt unchanged)"
+    else
+        _proxima_log "installing the Python test environment into .venv (pip; ~750 MB, mostly ray and pyarrow)"
+        # A venv belongs to the Python that made it: make it anew when that changed; else
+        # pip installs only what differs from the pins.
+        if [ "$("$venv/bin/python" --version 2>&1 || true)" != "$("$python" --version 2>&1)" ]; then
+            rm -rf "$venv"
+            "$python" -m venv "$venv"
+        fi
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+        printf '%s\n' "$want" >"$stamp"
+    fi
+    case ":$PATH:" in
+        *":$venv/bin:"*) ;;
+        *) export PATH="$venv/bin:$PATH" ;;
+    esac
+}
+
 proxima_ensure_tools() {
-    local browser=1 arg
+    local browser=1 python=0 arg
     for arg in "$@"; do
         case "$arg" in
             --no-browser) browser=0 ;;
+            --python) python=1 ;;
             *) _proxima_log "unknown option: $arg"; return 2 ;;
         esac
     done
@@ -182,6 +219,7 @@ proxima_ensure_tools() {
     _proxima_ensure_cargo_tools
     _proxima_ensure_node_modules
     if [ "$browser" = 1 ]; then _proxima_ensure_browser; fi
+    if [ "$python" = 1 ]; then _proxima_ensure_python; fi
 }
 
 # Run as a script: do it now. Sourced: the caller calls proxima_ensure_tools itself

@@ -7,6 +7,7 @@ mod experiment;
 mod inputs;
 mod output;
 mod progress;
+mod sweep;
 
 use clap::{Args, Parser, Subcommand};
 use inputs::{load_scenario, ScenarioArgs, UsageError};
@@ -78,6 +79,8 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Run every combination of a sweep spec's [grid] on every core; resumes an interrupted sweep.
+    Sweep(sweep::SweepArgs),
     /// Time fixed scenarios (median of several runs): jobs/s and events/s.
     Bench {
         /// Suites to run: targets (the Philly trace on 2,048 and 512 GPUs), jobs (10k to 1M
@@ -303,6 +306,10 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Calibrate(args) => Ok(calibrate::run(&args)?),
+        Command::Sweep(args) => sweep::run(&args).map_err(|e| match e {
+            sweep::SweepFailure::Usage(e) => Failure::Usage(e),
+            sweep::SweepFailure::Io(e) => Failure::Io(e),
+        }),
         Command::Models => {
             let catalog = proxima_core::model::Catalog::built_in();
             println!(

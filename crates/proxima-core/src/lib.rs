@@ -9,6 +9,7 @@ pub mod base64url;
 pub mod calibrate;
 pub mod cluster;
 pub mod comm;
+pub mod efficiency;
 pub mod engine;
 pub mod error;
 pub mod event;

@@ -6,9 +6,11 @@
 //! gradients), and how much of that exchange the backward pass hides. Parameter counts are
 //! sourced next to each entry.
 //!
-//! Four entries (BERT-base, ResNet-50, ResNet-18 on CIFAR-10, DeepSpeech2) were fitted to
-//! step times measured on NVIDIA T4 GPUs (the Pollux testbed, `docs/CALIBRATION.md`): their
-//! compute curve `c(b) = c0 + c1·b` and their overlap are those fits. The others are
+//! Six entries (BERT-base, ResNet-50, ResNet-18 on CIFAR-10, DeepSpeech2, NCF, YOLOv3: the
+//! Pollux applications) were fitted to step times measured on NVIDIA T4 GPUs (the Pollux
+//! testbed, `docs/CALIBRATION.md`): their compute curve `c(b) = c0 + c1·b` and their overlap
+//! are those fits, and they know the largest per-GPU batch measured, beyond which a job
+//! accumulates gradients over several micro-steps ([`ModelProfile::for_batch`]). The others are
 //! estimates for a V100-class GPU from published single-GPU throughput, and say so in their
 //! `source` and `gpu`. Mixing the two in one simulation means the fitted models run at T4
 //! speed beside V100-speed ones; a catalogue for one real cluster should measure them all.
@@ -59,6 +61,14 @@ pub struct ModelProfile {
     pub overlap: f64,
     /// Where the numbers come from.
     pub source: String,
+    /// The largest per-GPU batch one micro-step takes (GPU memory), for entries fitted to
+    /// measurements: a job whose per-GPU share of its batch is larger accumulates gradients
+    /// over several micro-steps per iteration.
+    pub max_local_batch: Option<u32>,
+    /// One GPU's measured compute time at several per-GPU batches, `(batch, seconds)` in
+    /// increasing batch, for a measured model whose compute is not linear in the batch; it
+    /// replaces the compute curve (see [`ModelProfile::compute_at`]). Empty otherwise.
+    pub compute_points: Vec<(f64, f64)>,
 }
 
 impl ModelProfile {
@@ -67,10 +77,59 @@ impl ModelProfile {
         self.params_millions * 1.0e6 * 4.0
     }
 
-    /// The same model at another local batch size, for entries with a measured compute curve.
+    /// Seconds of compute on one GPU at per-GPU batch `b`, for measured entries: linear
+    /// between the measured points when the entry has them (below the smallest, the
+    /// smallest's time: a step's fixed overheads do not shrink with fewer samples; above the
+    /// largest, along the last segment, never falling), otherwise the compute curve.
+    pub fn compute_at(&self, b: f64) -> Option<f64> {
+        let points = &self.compute_points;
+        if points.len() < 2 {
+            return self.compute_curve.map(|c| c.at(b));
+        }
+        if b <= points[0].0 {
+            return Some(points[0].1);
+        }
+        let pair = points.windows(2).find(|w| b <= w[1].0).unwrap_or(&points[points.len() - 2..]);
+        let ((b0, t0), (b1, t1)) = (pair[0], pair[1]);
+        let slope = (t1 - t0) / (b1 - b0);
+        Some(if b > b1 { t1 + slope.max(0.0) * (b - b1) } else { t0 + slope * (b - b0) })
+    }
+
+    /// The same model at another local batch size, for measured entries.
     pub fn at_local_batch(&self, b: f64) -> Option<ModelProfile> {
-        let curve = self.compute_curve?;
-        Some(ModelProfile { compute_s: curve.at(b), ..self.clone() })
+        Some(ModelProfile { compute_s: self.compute_at(b)?, ..self.clone() })
+    }
+
+    /// The model as a job training at global batch `batch` on `gpus` GPUs runs it, for
+    /// entries with a measured compute curve. Each GPU takes `b = batch / gpus` samples per
+    /// iteration, in `k = ceil(b / max_local_batch)` micro-steps of `b / k` (gradient
+    /// accumulation); only the last micro-step's backward pass overlaps the exchange. One
+    /// iteration then computes for `k · c(b / k)`, and the exchange hides behind the last
+    /// micro-step only, which the returned profile expresses with `compute_s = k · c(b / k)`
+    /// and `overlap = ov / k` (the communication model's `ov · compute` stays `ov · c(b / k)`).
+    pub fn for_batch(&self, batch: u32, gpus: u32) -> Option<ModelProfile> {
+        if batch == 0 || gpus == 0 {
+            return None;
+        }
+        let local = batch as f64 / gpus as f64;
+        let micro_steps = match self.max_local_batch {
+            Some(max) if max > 0 => libm::ceil(local / max as f64).max(1.0),
+            _ => 1.0,
+        };
+        let per_step = local / micro_steps;
+        let compute_s = micro_steps * self.compute_at(per_step)?;
+        let accumulation =
+            if micro_steps > 1.0 { format!(" in {micro_steps} micro-steps of {per_step}") } else { String::new() };
+        Some(ModelProfile {
+            display: format!("{} (batch {batch} on {gpus} GPUs)", self.display),
+            compute_s,
+            local_batch: libm::ceil(local) as u32,
+            compute_curve: None,
+            compute_points: Vec::new(),
+            overlap: self.overlap / micro_steps,
+            source: format!("{}; at global batch {batch} over {gpus} GPUs: {local} per GPU{accumulation}", self.source),
+            ..self.clone()
+        })
     }
 }
 
@@ -84,6 +143,8 @@ pub struct Catalog {
 enum Compute {
     /// Fitted to measurements: `c0` seconds plus `c1` seconds per sample, on a T4.
     Fitted(f64, f64),
+    /// Measured on one T4 at several per-GPU batches: `(batch, seconds)`.
+    Measured(&'static [(f64, f64)]),
     /// Estimated for a V100-class GPU at the entry's local batch, seconds.
     Estimate(f64),
 }
@@ -102,7 +163,7 @@ const OV_FEEDFORWARD: f64 = 0.6;
 /// models best, recurrent DeepSpeech2 (0.27) included.
 pub const OV_UNKNOWN: f64 = 0.35;
 
-/// Where the fitted entries come from, cited once for all four.
+/// Where the fitted entries come from, cited once for all six.
 const POLLUX_FIT: &str = "fitted to step times on NVIDIA T4 (Pollux testbed: petuum/adaptdl osdi21-artifact, simulator/traces/*/placements.csv; docs/CALIBRATION.md)";
 
 const BUILT_IN: &[Entry] = &[
@@ -143,15 +204,37 @@ const BUILT_IN: &[Entry] = &[
     // five bidirectional GRU layers of 800, 29 labels: 41,187,968 parameters.
     ("deepspeech2", &["deepspeech"], "DeepSpeech2", 41.187968, Compute::Fitted(0.19079, 0.025488), 20, 0.266,
      "params: deepspeech.pytorch as in the Pollux artifact, 2 conv + 5 BiGRU(800) (41,187,968); compute c(b) = 0.19079 + 0.025488 b s and overlap 0.266 (recurrent: hides little) POLLUX"),
-    ("yolov3", &["yolo"], "YOLOv3", 61.95, Compute::Estimate(0.35), 16, OV_FEEDFORWARD,
-     "params: Redmon & Farhadi 2018 (61.95M); compute: estimate for a V100; overlap: CNN default"),
-    ("ncf", &["neumf"], "NCF (NeuMF)", 5.0, Compute::Estimate(0.02), 32768, OV_UNKNOWN,
-     "params: He et al. 2017 NeuMF on MovieLens (estimate 5M); compute: estimate for a V100; overlap: unknown-model default"),
+    // YOLOv3 as the Pollux artifact trains it (benchmark/models/yolov3: Darknet-53, the
+    // YOLOv3 neck, 20 PASCAL VOC classes): the 80-class model's 61,949,149 parameters less
+    // 180 output channels in each of the three 1x1 output convolutions (inputs 1,024, 512
+    // and 256, with biases): 61,949,149 - 180 x (1,792 + 3) = 61,626,049.
+    ("yolov3", &["yolo"], "YOLOv3", 61.626049, Compute::Measured(YOLOV3_COMPUTE), 8, 0.137,
+     "params: YOLOv3 (Redmon & Farhadi 2018) with a 20-class VOC head as in the Pollux artifact (61,626,049); compute: the single-GPU step times of placements.csv, linear between them (not linear in the batch); overlap 0.137 (on the fitted cluster) POLLUX"),
+    // NCF as the Pollux artifact trains it (benchmark/models/ncf: NeuMF-end, 32 factors,
+    // three MLP layers, MovieLens-1M's 6,040 users and 3,706 items): embeddings
+    // 9,746 x (32 + 128) = 1,559,360, MLP 256-128-64-32 = 43,232, output 65: 1,602,657.
+    ("ncf", &["neumf"], "NCF (NeuMF)", 1.602657, Compute::Fitted(0.0075109, 4.5813e-7), 32768, 0.276,
+     "params: NeuMF (He et al. 2017) on MovieLens-1M as in the Pollux artifact (1,602,657); compute c(b) = 0.0075109 + 4.5813e-7 b s and overlap 0.276 (on the fitted cluster) POLLUX"),
     // The Pollux `cifar10` job: ResNet-18 for 32x32 inputs (kuangliu/pytorch-cifar),
     // 11,173,962 parameters.
     ("cifar10", &["resnet18-cifar", "resnet18_cifar10"], "ResNet-18 (CIFAR-10)", 11.173962, Compute::Fitted(0.020375, 0.00064985), 257, 0.668,
      "params: ResNet-18 for 32x32 inputs, kuangliu/pytorch-cifar (11,173,962); compute c(b) = 0.020375 + 0.00064985 b s and overlap 0.668 POLLUX"),
 ];
+
+/// YOLOv3's single-GPU step times on a T4 at per-GPU batches 4, 6, 8, 11 and 16 (petuum/adaptdl
+/// `osdi21-artifact`, `simulator/traces/yolov3/placements.csv`, placement `1`). Its compute is
+/// far from linear in the batch: 6 and 11 take 40-80% longer than a line through 4, 8 and 16,
+/// on every one of the 108 measured placements (median step − sync 0.25, 0.42, 0.30, 0.54,
+/// 0.53 s), so a line through all five puts the batch YOLOv3 trains at (8) 19% too slow.
+const YOLOV3_COMPUTE: &[(f64, f64)] =
+    &[(4.0, 0.26694), (6.0, 0.45066), (8.0, 0.32615), (11.0, 0.57168), (16.0, 0.57261)];
+
+/// The largest per-GPU batch measured on a T4 for each fitted entry: the largest `local_bsz`
+/// of its `placements.csv`, which the Pollux simulator takes as the memory limit
+/// (`max_local_bsz` in `simulator/applications.py`), except YOLOv3, whose limit the artifact
+/// sets to 8 although it measured up to 16.
+const MAX_LOCAL_BATCH: &[(&str, u32)] =
+    &[("bert", 12), ("resnet50", 200), ("cifar10", 1024), ("deepspeech2", 80), ("ncf", 32768), ("yolov3", 8)];
 
 impl Catalog {
     /// The catalogue shipped with Proxima.
@@ -159,25 +242,30 @@ impl Catalog {
         let models = BUILT_IN
             .iter()
             .map(|(name, aliases, display, params, compute, batch, overlap, source)| {
-                let (compute_s, compute_curve, gpu) = match *compute {
-                    Compute::Fitted(c0, c1) => {
-                        let curve = ComputeCurve { fixed_s: c0, per_sample_s: c1 };
-                        (curve.at(*batch as f64), Some(curve), "T4")
-                    }
-                    Compute::Estimate(s) => (s, None, "V100"),
+                let (compute_curve, compute_points, gpu) = match *compute {
+                    Compute::Fitted(c0, c1) => (Some(ComputeCurve { fixed_s: c0, per_sample_s: c1 }), Vec::new(), "T4"),
+                    Compute::Measured(points) => (None, points.to_vec(), "T4"),
+                    Compute::Estimate(_) => (None, Vec::new(), "V100"),
                 };
-                ModelProfile {
+                let mut model = ModelProfile {
                     name: name.to_string(),
                     aliases: aliases.iter().map(|a| a.to_string()).collect(),
                     display: display.to_string(),
                     params_millions: *params,
-                    compute_s,
+                    compute_s: 0.0,
                     local_batch: *batch,
                     compute_curve,
+                    compute_points,
                     gpu: gpu.to_string(),
                     overlap: *overlap,
                     source: source.replace("POLLUX", POLLUX_FIT),
-                }
+                    max_local_batch: MAX_LOCAL_BATCH.iter().find(|(n, _)| n == name).map(|&(_, b)| b),
+                };
+                model.compute_s = match *compute {
+                    Compute::Estimate(s) => s,
+                    _ => model.compute_at(*batch as f64).expect("measured entries have a compute curve or points"),
+                };
+                model
             })
             .collect();
         Catalog { models }
@@ -189,6 +277,13 @@ impl Catalog {
 
     pub fn len(&self) -> usize {
         self.models.len()
+    }
+
+    /// Adds a model (e.g. a job's [`ModelProfile::for_batch`]) and returns its id. Lookups
+    /// by name still find the first entry of a name.
+    pub fn add(&mut self, model: ModelProfile) -> ModelId {
+        self.models.push(model);
+        ModelId((self.models.len() - 1) as u16)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -232,6 +327,43 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_sets_the_compute_time_with_accumulation_beyond_memory() {
+        let c = Catalog::built_in();
+        let bert = c.get(c.lookup("bert").unwrap());
+        assert_eq!(bert.max_local_batch, Some(12));
+        // 384 over 6 GPUs: 64 per GPU, more than the 12 a T4 holds, so 6 micro-steps of
+        // 10.67; the exchange overlaps the last one only.
+        let p = bert.for_batch(384, 6).unwrap();
+        let per_step = 64.0 / 6.0;
+        assert_eq!(p.compute_s, 6.0 * (0.22328 + 0.058254 * per_step));
+        assert_eq!(p.overlap, 0.594 / 6.0);
+        assert_eq!((p.name.as_str(), p.local_batch, p.compute_curve), ("bert", 64, None));
+        // Within memory: one step at the per-GPU batch.
+        let cifar = c.get(c.lookup("cifar10").unwrap());
+        let p = cifar.for_batch(2052, 6).unwrap();
+        assert_eq!((p.compute_s, p.overlap), (0.020375 + 0.00064985 * 342.0, 0.668));
+        // Entries without a measured curve keep their fixed compute time.
+        assert!(c.get(c.lookup("vgg16").unwrap()).for_batch(256, 4).is_none());
+    }
+
+    #[test]
+    fn measured_points_are_interpolated_and_held_at_the_ends() {
+        let c = Catalog::built_in();
+        let yolo = c.get(c.lookup("yolov3").unwrap());
+        // At a measured batch, the measurement; between two, linear; YOLOv3 trains at 8.
+        assert_eq!(yolo.compute_at(8.0), Some(0.32615));
+        assert_eq!(yolo.compute_s, 0.32615);
+        assert!((yolo.compute_at(7.0).unwrap() - (0.45066 + 0.32615) / 2.0).abs() < 1e-12);
+        // Below the smallest, the smallest's time; above the largest, the last segment's
+        // slope, here almost flat (0.57168 at 11, 0.57261 at 16).
+        assert_eq!(yolo.compute_at(1.0), Some(0.26694));
+        assert!((yolo.compute_at(21.0).unwrap() - (0.57261 + (0.57261 - 0.57168) / 5.0 * 5.0)).abs() < 1e-12);
+        // 64 over 4 GPUs: 16 each, two micro-steps of 8 (the artifact's memory limit).
+        let p = yolo.for_batch(64, 4).unwrap();
+        assert_eq!((p.compute_s, p.overlap), (2.0 * 0.32615, 0.137 / 2.0));
+    }
+
+    #[test]
     fn names_and_aliases_are_unique() {
         let c = Catalog::built_in();
         let mut all: Vec<String> = Vec::new();
@@ -245,12 +377,14 @@ mod tests {
         assert_eq!(all.len(), n, "a name or alias appears twice");
         for (_, m) in c.models() {
             assert!(m.params_millions > 0.0 && m.compute_s > 0.0 && (0.0..=1.0).contains(&m.overlap), "{}", m.name);
-            // The GPU a compute time is for is stated, and fitted entries cite the fit.
-            match m.compute_curve {
-                Some(curve) => {
+            // The GPU a compute time is for is stated, and measured entries cite the
+            // measurements.
+            match m.compute_at(m.local_batch as f64) {
+                Some(c) => {
                     assert_eq!(m.gpu, "T4", "{}", m.name);
-                    assert_eq!(m.compute_s, curve.at(m.local_batch as f64));
+                    assert_eq!(m.compute_s, c);
                     assert!(m.source.contains("placements.csv"), "{}", m.name);
+                    assert!(m.max_local_batch.is_some(), "{}", m.name);
                 }
                 None => assert!(m.gpu == "V100" && m.source.contains("V100"), "{}", m.name),
             }

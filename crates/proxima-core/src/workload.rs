@@ -7,14 +7,19 @@
 //! 3. gives every job without a model one drawn from the [`ModelMix`], with a generator
 //!    seeded by the run's seed and the job's position in the trace's submission order (so
 //!    taking a window never changes the models of the jobs in it);
-//! 4. turns the trace's work into iterations: a measured duration is taken as the run time
+//! 4. gives a job whose trace states its global batch size, of a model with a measured
+//!    compute curve, the model as it runs at that batch ([`ModelProfile::for_batch`]: the
+//!    per-GPU batch sets the compute time, with gradient accumulation beyond the largest
+//!    per-GPU batch measured), added to the scenario's catalogue once per model, batch and
+//!    GPU count;
+//! 5. turns the trace's work into iterations: a measured duration is taken as the run time
 //!    at the job's tightest feasible placement on this cluster with no contention, so
 //!    `iterations = duration / ideal iteration time`.
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::{shape_of, CommParams, PlacementShape};
 use crate::error::InputError;
-use crate::model::{Catalog, ModelId};
+use crate::model::{Catalog, ModelId, ModelProfile};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::topology::{GpuId, Tier, Topology};
@@ -149,11 +154,12 @@ pub fn uncontended_shape(topo: &Topology, gpus: &[GpuId]) -> PlacementShape {
     shape_of(topo, gpus, &links, |_| 1)
 }
 
-/// Resolves a trace into jobs sorted by submission time. Errors name the trace line.
+/// Resolves a trace into jobs sorted by submission time. Errors name the trace line. Jobs
+/// that run a model at their own batch size get their profile added to `catalog`.
 pub fn resolve(
     trace: &Trace,
     topo: &Topology,
-    catalog: &Catalog,
+    catalog: &mut Catalog,
     comm: &CommParams,
     options: &WorkloadOptions,
 ) -> Result<Vec<Job>, InputError> {
@@ -165,6 +171,7 @@ pub fn resolve(
     }
     let origin = order.first().map(|&i| trace.jobs[i as usize].submit_s).unwrap_or(0.0);
     let mut ideal = IdealPlacements::default();
+    let mut at_batch: BTreeMap<(ModelId, u32, u32), ModelId> = BTreeMap::new();
     let mut jobs = Vec::with_capacity(order.len());
     for (position, &i) in order.iter().enumerate() {
         let tj = &trace.jobs[i as usize];
@@ -181,7 +188,16 @@ pub fn resolve(
                 options.mix.draw(&mut Rng::for_item(options.seed, MODEL_STREAM, index))
             }
         };
-        let profile = catalog.get(model);
+        let model = match tj.batch {
+            Some(batch) => *at_batch.entry((model, batch, tj.gpus)).or_insert_with(|| {
+                match catalog.get(model).for_batch(batch, tj.gpus) {
+                    Some(profile) => catalog.add(profile),
+                    None => model,
+                }
+            }),
+            None => model,
+        };
+        let profile: &ModelProfile = catalog.get(model);
         let ideal_iter_s = ideal.get(topo, tj.gpus).map(|(_, shape)| comm.iteration_time(profile, &shape));
         let iterations = match tj.work {
             TraceWork::Iterations(n) => n,
@@ -213,9 +229,9 @@ pub fn build_scenario(
     options: &WorkloadOptions,
     trace_label: &str,
 ) -> Result<crate::engine::Scenario, InputError> {
-    let catalog = Catalog::built_in();
+    let mut catalog = Catalog::built_in();
     let comm = topology.comm_params().clone();
-    let jobs = resolve(trace, &topology, &catalog, &comm, options)?;
+    let jobs = resolve(trace, &topology, &mut catalog, &comm, options)?;
     if jobs.is_empty() {
         return Err(InputError::new("jobs", "the trace has no jobs"));
     }
@@ -236,13 +252,21 @@ mod tests {
     use crate::trace::{TraceFormat, TraceJob};
 
     fn job(name: &str, submit: f64, gpus: u32, model: Option<&str>, work: TraceWork) -> TraceJob {
-        TraceJob { name: name.into(), submit_s: submit, gpus, model: model.map(String::from), work, line: 2 }
+        TraceJob {
+            name: name.into(),
+            submit_s: submit,
+            gpus,
+            model: model.map(String::from),
+            work,
+            batch: None,
+            line: 2,
+        }
     }
 
     #[test]
     fn sorts_shifts_limits_and_converts_duration() {
         let topo = resolve_topology_arg("teaching").unwrap();
-        let catalog = Catalog::built_in();
+        let mut catalog = Catalog::built_in();
         let trace = Trace {
             format: TraceFormat::ProximaCsv,
             jobs: vec![
@@ -252,7 +276,7 @@ mod tests {
             ],
         };
         let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-        let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
+        let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
         let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
         assert_eq!(names, ["early", "huge", "late"]);
         assert_eq!(jobs[0].submit, SimTime::ZERO);
@@ -263,38 +287,64 @@ mod tests {
         assert!((jobs[2].ideal_run_s().unwrap() - 100.0).abs() < 1e-9);
         assert_eq!(jobs[1].ideal_iter_s, None, "64 GPUs do not fit 16");
         let limited =
-            resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
+            resolve(&trace, &topo, &mut catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
                 .unwrap();
         assert_eq!(limited.len(), 1);
     }
 
     #[test]
+    fn a_stated_batch_gives_the_job_its_own_profile_once() {
+        let topo = resolve_topology_arg("pollux-testbed").unwrap();
+        let mut catalog = Catalog::built_in();
+        let base = catalog.len();
+        let at = |name: &str, gpus: u32, batch: Option<u32>| TraceJob {
+            batch,
+            ..job(name, 0.0, gpus, Some("cifar10"), TraceWork::Iterations(10.0))
+        };
+        let trace = Trace {
+            format: TraceFormat::Pollux,
+            jobs: vec![at("a", 6, Some(2052)), at("b", 6, Some(2052)), at("c", 4, Some(2052)), at("d", 4, None)],
+        };
+        let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+        let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+        // Two new profiles: (2,052 on 6) shared by a and b, (2,052 on 4) for c; d keeps the
+        // catalogue's entry.
+        assert_eq!(catalog.len(), base + 2);
+        assert_eq!(jobs[0].model, jobs[1].model);
+        assert_ne!(jobs[0].model, jobs[2].model);
+        assert_eq!(jobs[3].model, catalog.lookup("cifar10").unwrap());
+        assert_eq!(catalog.get(jobs[0].model).compute_s, 0.020375 + 0.00064985 * 342.0);
+        assert_eq!(catalog.get(jobs[2].model).compute_s, 0.020375 + 0.00064985 * 513.0);
+        assert_eq!(catalog.get(jobs[0].model).name, "cifar10");
+    }
+
+    #[test]
     fn unknown_model_names_the_line() {
         let topo = resolve_topology_arg("teaching").unwrap();
-        let catalog = Catalog::built_in();
+        let mut catalog = Catalog::built_in();
         let trace = Trace {
             format: TraceFormat::ProximaCsv,
             jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))],
         };
         let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-        let e = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap_err();
+        let e = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
     }
 
     #[test]
     fn model_assignment_is_seeded_and_independent_of_limit() {
         let topo = resolve_topology_arg("teaching").unwrap();
-        let catalog = Catalog::built_in();
+        let mut catalog = Catalog::built_in();
         let trace = Trace {
             format: TraceFormat::Philly,
             jobs: (0..50).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
         };
         let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-        let all = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
+        let all = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
         let few = resolve(
             &trace,
             &topo,
-            &catalog,
+            &mut catalog,
             &CommParams::default(),
             &WorkloadOptions { limit: Some(10), ..opts.clone() },
         )
@@ -303,7 +353,7 @@ mod tests {
         let window = resolve(
             &trace,
             &topo,
-            &catalog,
+            &mut catalog,
             &CommParams::default(),
             &WorkloadOptions { skip: 20, limit: Some(10), ..opts.clone() },
         )
@@ -314,7 +364,7 @@ mod tests {
         let distinct: std::collections::BTreeSet<_> = all.iter().map(|j| j.model).collect();
         assert!(distinct.len() >= 5, "the mix is used: {distinct:?}");
         let other =
-            resolve(&trace, &topo, &catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
+            resolve(&trace, &topo, &mut catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
         assert!(all.iter().zip(&other).any(|(a, b)| a.model != b.model));
     }
 }

@@ -226,16 +226,18 @@ fn same_seed_gives_identical_runs() {
                 gpus: [1, 2, 4, 8, 3][i % 5],
                 model: None,
                 work: proxima_core::trace::TraceWork::DurationS(100.0 + (i * 53 % 97) as f64 * 20.0),
+                batch: None,
                 line: 0,
             })
             .collect(),
     };
     let run = |seed: u64, policy: &str| {
         let opts = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-        let jobs = resolve(&trace, &topo, &catalog, &CommParams::default(), &opts).unwrap();
+        let mut catalog = catalog.clone();
+        let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
         let sc = Scenario {
             topology: topo.clone(),
-            catalog: catalog.clone(),
+            catalog,
             comm: CommParams::default(),
             jobs,
             seed,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use proxima_core::trace::{native, parse_trace, pollux, Trace, TraceFormat, TraceJob, TraceWork};
+use proxima_core::trace::{native, parse_trace, Trace, TraceFormat, TraceJob, TraceWork};
 use std::collections::BTreeMap;
 
 fn gpu_histogram(t: &Trace) -> BTreeMap<u32, u32> {
@@ -103,16 +103,22 @@ fn pollux_workloads_have_160_jobs() {
         assert_eq!(t.jobs.len(), 160, "workload-{w}");
         for j in &t.jobs {
             let app = j.model.as_deref().unwrap();
-            assert!(pollux::samples_to_train(app).is_some(), "workload-{w}: {app}");
-            assert!(matches!(j.work, TraceWork::Iterations(i) if i >= 1.0 && i.fract() == 0.0), "{j:?}");
+            let profile = proxima_core::efficiency::training_profile(app).expect("a Pollux application");
+            // Never fewer iterations than plain epochs at the job's batch: efficiency <= 1
+            // at or above the reference batch.
+            let batch = j.batch.expect("Pollux jobs state their batch") as f64;
+            let plain = profile.progress * profile.reference_batch as f64 / batch;
+            assert!(matches!(j.work, TraceWork::Iterations(i) if i >= plain * (1.0 - 1e-12)), "{j:?}");
         }
     }
-    // workload-1 starts with `cifar10-0,107,cifar10,6,2048`: 100 epochs of 50,000 images
-    // at 2,048 per iteration.
+    // workload-1 starts with `cifar10-0,107,cifar10,6,2048`: 100 epochs of statistical
+    // progress at 2,052 per iteration (342 on each of 6 GPUs), 3,338.4 iterations in the
+    // Pollux simulator.
     let t = parse_trace(&common::read_data("pollux/workloads/workload-1.csv").unwrap()).unwrap();
     let j = &t.jobs[0];
     assert_eq!((j.name.as_str(), j.submit_s, j.gpus, j.model.as_deref()), ("cifar10-0", 107.0, 6, Some("cifar10")));
-    assert_eq!(j.work, TraceWork::Iterations(2442.0));
+    assert_eq!(j.batch, Some(2052));
+    assert!(matches!(j.work, TraceWork::Iterations(i) if (i - 3338.4).abs() < 0.5), "{:?}", j.work);
     let mut apps: BTreeMap<&str, u32> = BTreeMap::new();
     for j in &t.jobs {
         *apps.entry(j.model.as_deref().unwrap()).or_insert(0) += 1;

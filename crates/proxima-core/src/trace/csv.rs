@@ -331,6 +331,15 @@ pub(crate) fn gpu_count(value: &str) -> Result<u32, String> {
     Ok(x as u32)
 }
 
+/// The largest global batch size a trace may give: far above any real job's (the Pollux
+/// workloads' largest is 32,768).
+pub(crate) const MAX_BATCH: u32 = 1 << 30;
+
+/// A global batch size: a whole number from 1 to [`MAX_BATCH`].
+pub(crate) fn batch_size(value: &str) -> Result<u32, String> {
+    Ok(positive_whole(value, MAX_BATCH as f64)? as u32)
+}
+
 /// Remembers job ids, so that a second use of one names both lines.
 #[derive(Default)]
 pub(crate) struct SeenIds {

@@ -40,6 +40,10 @@ pub struct TraceJob {
     /// The model as the trace names it, or `None` when the trace does not say.
     pub model: Option<String>,
     pub work: TraceWork,
+    /// The global batch size (samples per iteration over all GPUs), when the trace gives
+    /// one. For a model with a measured compute curve, it sets the per-GPU batch and so the
+    /// compute time of an iteration (`workload`); otherwise it is informational.
+    pub batch: Option<u32>,
     /// The 1-based line of the input this job came from (0 for generated jobs), so that
     /// later checks can still name the line.
     pub line: u32,

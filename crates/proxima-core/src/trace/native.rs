@@ -2,11 +2,12 @@
 //!
 //! CSV: `id,submit_s,gpus,model,duration_s`, or `iterations` in place of `duration_s`.
 //! The `model` column may be left out, and a blank model means "assign one from the mix".
+//! An optional `batch` column gives a job's global batch size (blank: not stated).
 //! A file may carry both `duration_s` and `iterations`, as long as each row fills exactly
 //! one of them (that is how [`to_csv`] writes a trace that mixes the two).
 //!
 //! JSON: `{"version": 1, "jobs": [{"id": "a", "submit_s": 0, "gpus": 4, "model":
-//! "resnet50", "duration_s": 3600}]}`, or a bare array of jobs. Unknown keys are errors that
+//! "resnet50", "duration_s": 3600}]}`, or a bare array of jobs; a job may add `"batch"`. Unknown keys are errors that
 //! name the key, so a typo never passes silently. Errors carry the line: serde_json's for
 //! syntax, the line of the offending key for a bad value.
 //!
@@ -22,10 +23,10 @@ use std::fmt::Write as _;
 /// The version of the JSON format [`to_json`] writes and [`parse_json`] reads.
 pub const JSON_FORMAT_VERSION: u64 = 1;
 
-const CSV_HEADER: &str = "id,submit_s,gpus[,model],duration_s|iterations";
+const CSV_HEADER: &str = "id,submit_s,gpus[,model],duration_s|iterations[,batch]";
 const CSV_REQUIRED: &[&str] = &["id", "submit_s", "gpus"];
-const CSV_OPTIONAL: &[&str] = &["model", "duration_s", "iterations"];
-const JSON_KEYS: &str = "id, submit_s, gpus, model, duration_s, iterations";
+const CSV_OPTIONAL: &[&str] = &["model", "duration_s", "iterations", "batch"];
+const JSON_KEYS: &str = "id, submit_s, gpus, model, duration_s, iterations, batch";
 
 /// Parses either native format, choosing by the first character.
 pub fn parse(text: &str) -> Result<Trace, InputError> {
@@ -55,6 +56,7 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
         ));
     }
     let model_col = col.get("model").copied();
+    let batch_col = col.get("batch").copied();
     let mut seen = SeenIds::default();
     let mut jobs = Vec::new();
     while let Some(row) = table.next_row() {
@@ -82,7 +84,11 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
                 ));
             }
         };
-        jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, line });
+        let batch = match batch_col.map(|c| &*row.fields[c]).filter(|v| !v.is_empty()) {
+            Some(b) => Some(csv::batch_size(b).map_err(csv::at(line, "batch"))?),
+            None => None,
+        };
+        jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, batch, line });
     }
     super::from_rows(TraceFormat::ProximaCsv, jobs, table.header_line)
 }
@@ -105,12 +111,16 @@ fn positive_iterations(value: &str) -> Result<f64, String> {
 pub fn to_csv(trace: &Trace) -> String {
     let any_duration = trace.jobs.iter().any(|j| matches!(j.work, TraceWork::DurationS(_)));
     let any_iterations = trace.jobs.iter().any(|j| matches!(j.work, TraceWork::Iterations(_)));
+    let any_batch = trace.jobs.iter().any(|j| j.batch.is_some());
     let mut out = String::from("id,submit_s,gpus,model");
     if any_duration || !any_iterations {
         out.push_str(",duration_s");
     }
     if any_iterations {
         out.push_str(",iterations");
+    }
+    if any_batch {
+        out.push_str(",batch");
     }
     out.push('\n');
     for j in &trace.jobs {
@@ -131,6 +141,12 @@ pub fn to_csv(trace: &Trace) -> String {
             }
             (TraceWork::Iterations(i), false, _) => {
                 let _ = write!(out, ",{i}");
+            }
+        }
+        if any_batch {
+            out.push(',');
+            if let Some(b) = j.batch {
+                let _ = write!(out, "{b}");
             }
         }
         out.push('\n');
@@ -206,7 +222,7 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
             return Err(err(key, "the key appears twice in this job".into()));
         }
         for key in obj.keys() {
-            if !matches!(key.as_str(), "id" | "submit_s" | "gpus" | "model" | "duration_s" | "iterations") {
+            if !matches!(key.as_str(), "id" | "submit_s" | "gpus" | "model" | "duration_s" | "iterations" | "batch") {
                 return Err(err(key, format!("unknown key (a job has {JSON_KEYS})")));
             }
         }
@@ -256,7 +272,14 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
                 ))
             }
         };
-        jobs.push(TraceJob { name: id, submit_s, gpus, model, work, line: job_line });
+        let batch = match present("batch") {
+            Some(v) => Some(
+                csv::batch_size(&number_text(v, raw("batch")).map_err(|m| err("batch", m))?)
+                    .map_err(|m| err("batch", m))?,
+            ),
+            None => None,
+        };
+        jobs.push(TraceJob { name: id, submit_s, gpus, model, work, batch, line: job_line });
     }
     if jobs.is_empty() {
         return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "no jobs: the list is empty"));
@@ -294,9 +317,13 @@ pub fn to_json(trace: &Trace) -> String {
             let _ = write!(out, ", \"model\": {}", text(Value::String(m.to_string())));
         }
         let _ = match j.work {
-            TraceWork::DurationS(d) => write!(out, ", \"duration_s\": {}}}", text(json_number(d))),
-            TraceWork::Iterations(n) => write!(out, ", \"iterations\": {}}}", text(json_number(n))),
+            TraceWork::DurationS(d) => write!(out, ", \"duration_s\": {}", text(json_number(d))),
+            TraceWork::Iterations(n) => write!(out, ", \"iterations\": {}", text(json_number(n))),
         };
+        if let Some(b) = j.batch {
+            let _ = write!(out, ", \"batch\": {b}");
+        }
+        out.push('}');
         out.push_str(if i + 1 < trace.jobs.len() { ",\n" } else { "\n" });
     }
     out.push_str("  ]\n}\n");
@@ -469,7 +496,7 @@ mod tests {
     use super::*;
 
     fn job(name: &str, submit_s: f64, gpus: u32, model: Option<&str>, work: TraceWork, line: u32) -> TraceJob {
-        TraceJob { name: name.into(), submit_s, gpus, model: model.map(str::to_string), work, line }
+        TraceJob { name: name.into(), submit_s, gpus, model: model.map(str::to_string), work, batch: None, line }
     }
 
     #[test]
@@ -553,6 +580,23 @@ mod tests {
         let only = Trace { format: TraceFormat::ProximaCsv, jobs: vec![t.jobs[0].clone()] };
         assert_eq!(to_csv(&only), "id,submit_s,gpus,model,duration_s\na,0,4,resnet50,3600\n");
         assert_eq!(parse_csv(&to_csv(&only)).unwrap(), only);
+    }
+
+    #[test]
+    fn a_stated_batch_survives_both_formats() {
+        let mut t = sample();
+        t.jobs[1].batch = Some(2052);
+        let text = to_csv(&t);
+        assert!(text.starts_with("id,submit_s,gpus,model,duration_s,iterations,batch\n"), "{text}");
+        // Jobs without a batch leave the column blank.
+        assert!(text.contains("\na,0,4,resnet50,3600,,\n") && text.contains(",,1234.5,2052\n"), "{text}");
+        assert_eq!(parse_csv(&text).unwrap(), t);
+        let back = parse_json(&to_json(&t)).unwrap();
+        assert_eq!(back.jobs.iter().map(|j| j.batch).collect::<Vec<_>>(), [None, Some(2052), None]);
+        let e = parse_csv("id,submit_s,gpus,iterations,batch\na,0,4,10,0\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "batch"));
+        let e = parse_json(r#"[{"id": "a", "submit_s": 0, "gpus": 4, "iterations": 10, "batch": 2.5}]"#).unwrap_err();
+        assert_eq!(e.field, "jobs[0].batch");
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             gpus,
             model: None,
             work: TraceWork::DurationS(duration),
+            batch: None,
             line,
         });
     }

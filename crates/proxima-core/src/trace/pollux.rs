@@ -2,67 +2,42 @@
 //!
 //! The 160-job workloads of the Pollux (OSDI'21) simulator study name each job, its
 //! submission second, its application, a GPU count and a global batch size, but no
-//! duration: in the Pollux simulator a job runs until it has trained its application for
-//! a fixed number of epochs. Proxima turns that into a number of iterations:
+//! duration: in the Pollux simulator a job trains its application for a fixed number of
+//! epochs of *statistical progress*, so a job at a batch size far above the application's
+//! reference batch needs more samples than one at the reference batch. Proxima does the same
+//! through the application's [`TrainingProfile`] (`crate::efficiency`, fitted to the
+//! artifact's progress traces):
 //!
 //! ```text
-//! iterations = ceil(epochs × samples per epoch ÷ batch_size)
+//! batch      = num_replicas × ceil(batch_size / num_replicas)     every replica gets as many samples
+//! iterations = P · M0 / (batch · E(batch))                         E from the gradient noise scale
 //! ```
 //!
-//! with the per-application figures of [`APPLICATIONS`], taken from the Pollux artifact
-//! (see there). The application becomes the model (`imagenet` is ResNet-50, `cifar10`
-//! ResNet-18 on CIFAR-10, ...; the model catalogue knows these names) and `num_replicas`
-//! the GPU count.
-//!
-//! The Pollux simulator also models *statistical efficiency*: a larger batch makes less
-//! progress per sample, so its jobs at large batch sizes need somewhat more than `epochs`
-//! passes. Proxima does not model that; at the batch sizes the workloads fix, its jobs do
-//! exactly `epochs` passes over the data.
+//! As in the Pollux simulator (`simulator/simulator.py`, `Job.update_local_bsz`), a batch
+//! above the largest the application's progress traces cover is cut to the largest multiple
+//! of `num_replicas` within it. The application becomes the model (`imagenet` is ResNet-50,
+//! `cifar10` ResNet-18 on CIFAR-10, ...; the model catalogue knows these names), `num_replicas`
+//! the GPU count, and the batch the job's [`TraceJob::batch`], from which resolution derives
+//! the per-GPU batch and its compute time.
 
 use super::csv::{self, SeenIds, Table};
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
+use crate::efficiency::{training_profile, TrainingProfile, POLLUX_APPLICATIONS};
 use crate::error::InputError;
 
 const HEADER: &str = "name,time,application,num_replicas,batch_size";
 const REQUIRED: &[&str] = &["name", "time", "application", "num_replicas", "batch_size"];
 
-/// How much training each Pollux application does: (application, epochs, samples per epoch).
-///
-/// Epochs are `max_epochs` of `simulator/applications.py` in petuum/adaptdl, branch
-/// `osdi21-artifact`, where a job completes after that many epochs. Samples per epoch are
-/// the training-set sizes behind the artifact's validation traces
-/// (`simulator/traces/<app>/validation-<batch>.csv`, whose `progress` column counts
-/// iterations at a reference batch size: progress per epoch × that batch = samples):
-///
-/// - `bert`: SQuAD v1.1 fine-tuning, 88,641 sequences of 384 tokens (7,387 iterations per
-///   epoch at batch 12 in `validation-12.csv`); 2 epochs.
-/// - `cifar10`: CIFAR-10's 50,000 training images (390.6 progress per epoch at the
-///   reference batch 128 in `validation-256.csv`); 100 epochs.
-/// - `deepspeech2`: CMU-ARCTIC utterances; the artifact does not state the count. About
-///   7,135 per epoch: progress 28,538.6 after 80 epochs at the reference batch of 20
-///   (`validation-160.csv`), consistent with its ~45 iterations per epoch at batch 160.
-///   This one figure is an estimate, good to about 1%; 80 epochs.
-/// - `imagenet`: ImageNet-1k's 1,281,167 training images (6,405.8 iterations per epoch at
-///   batch 200 in `validation-200.csv`); 90 epochs.
-/// - `ncf`: MovieLens-1M as NeuMF trains on it, 994,169 positive pairs with 4 sampled
-///   negatives each = 4,970,845 pairs (19,418 iterations per epoch at batch 256 in
-///   `validation-256.csv`); 10 epochs.
-/// - `yolov3`: PASCAL VOC 2007+2012 trainval, 16,551 images (2,069 iterations per epoch at
-///   batch 8 in `validation-8.csv`); 50 epochs.
-pub const APPLICATIONS: &[(&str, u32, u64)] = &[
-    ("bert", 2, 88_641),
-    ("cifar10", 100, 50_000),
-    ("deepspeech2", 80, 7_135),
-    ("imagenet", 90, 1_281_167),
-    ("ncf", 10, 4_970_845),
-    ("yolov3", 50, 16_551),
-];
-
-/// The samples a job of `application` processes in all, or `None` for an application the
-/// Pollux artifact does not have.
-pub fn samples_to_train(application: &str) -> Option<u64> {
-    let wanted = application.trim().to_ascii_lowercase();
-    APPLICATIONS.iter().find(|(name, _, _)| *name == wanted).map(|&(_, epochs, per_epoch)| epochs as u64 * per_epoch)
+/// The global batch a job of `gpus` replicas asking for `requested` samples per iteration
+/// runs at: every replica gets `ceil(requested / gpus)`, within the largest batch the
+/// application's progress traces cover when that leaves each replica at least one sample.
+pub fn effective_batch(profile: &TrainingProfile, requested: u32, gpus: u32) -> u32 {
+    let mut local = requested.div_ceil(gpus) as u64;
+    let max_local = (profile.max_batch / gpus) as u64;
+    if local * gpus as u64 > profile.max_batch as u64 && max_local >= 1 {
+        local = max_local;
+    }
+    (local * gpus as u64).min(u32::MAX as u64) as u32
 }
 
 /// Parses a Pollux workload CSV; see `docs/FORMATS.md`.
@@ -79,8 +54,8 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         seen.check(name, line).map_err(csv::at(line, "name"))?;
         let submit_s = csv::submit_seconds(get("time")).map_err(csv::at(line, "time"))?;
         let application = get("application");
-        let samples = samples_to_train(application).ok_or_else(|| {
-            let known: Vec<&str> = APPLICATIONS.iter().map(|a| a.0).collect();
+        let profile = training_profile(application).ok_or_else(|| {
+            let known: Vec<&str> = POLLUX_APPLICATIONS.iter().map(|a| a.name).collect();
             InputError::at_line(
                 line,
                 "application",
@@ -91,23 +66,25 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             )
         })?;
         let gpus = csv::gpu_count(get("num_replicas")).map_err(csv::at(line, "num_replicas"))?;
-        let batch = csv::positive_whole(get("batch_size"), csv::MAX_COUNT).map_err(csv::at(line, "batch_size"))?;
-        if batch < gpus as f64 {
+        let requested = csv::batch_size(get("batch_size")).map_err(csv::at(line, "batch_size"))?;
+        if requested < gpus {
             return Err(InputError::at_line(
                 line,
                 "batch_size",
                 format!(
-                    "a global batch of {batch} cannot be split over {gpus} replicas (each needs at least one sample)"
+                    "a global batch of {requested} cannot be split over {gpus} replicas (each needs at least one sample)"
                 ),
             ));
         }
-        let iterations = libm::ceil(samples as f64 / batch);
+        let batch = effective_batch(profile, requested, gpus);
+        let iterations = profile.iterations(batch as f64);
         jobs.push(TraceJob {
             name: name.to_string(),
             submit_s,
             gpus,
             model: Some(application.to_string()),
             work: TraceWork::Iterations(iterations),
+            batch: Some(batch),
             line,
         });
     }
@@ -123,30 +100,42 @@ mod tests {
     }
 
     #[test]
-    fn work_is_epochs_of_samples_over_the_batch() {
+    fn work_is_epochs_of_progress_at_the_batch_efficiency() {
         let t = parse(&format!(
-            "{HEADER}\ncifar10-0,107,cifar10,6,2048\nbert-1,5,bert,2,12\nimagenet-2,9,imagenet,16,6400\n"
+            "{HEADER}\ncifar10-0,107,cifar10,6,2048\nbert-1,5,bert,2,12\nimagenet-2,9,imagenet,32,6400\n"
         ))
         .unwrap();
         assert_eq!(t.format, TraceFormat::Pollux);
         let j = &t.jobs[0];
         assert_eq!((j.name.as_str(), j.submit_s, j.gpus), ("cifar10-0", 107.0, 6));
         assert_eq!(j.model.as_deref(), Some("cifar10"));
-        // 100 epochs of 50,000 images in batches of 2,048: 2,441.4 -> 2,442 iterations.
-        assert_eq!(j.work, TraceWork::Iterations(2442.0));
-        // Two epochs of SQuAD at batch 12: the artifact's own count is 14,774.
+        // 2,048 over 6 replicas: 342 each, 2,052 in all. φ̄ between 2,048 (5,070.5) and
+        // 4,096 (5,125.0): 5,070.5 + 54.5 · 4 / 2,048.
+        assert_eq!(j.batch, Some(2052));
+        let phi = 5070.5 + 54.5 * 4.0 / 2048.0;
+        let expected = 39_062.908 * 128.0 * (phi + 2052.0) / ((phi + 128.0) * 2052.0);
+        let TraceWork::Iterations(it) = j.work else { panic!("{:?}", j.work) };
+        assert!((it - expected).abs() < 1e-9, "{it} {expected}");
+        // The Pollux simulator sums the same over 100 epochs of per-epoch statistics: 3,338.4
+        // iterations (measured with the artifact); 37% more than 100 plain epochs (2,436.7).
+        assert!((it - 3338.4).abs() < 0.5, "{it}");
+        // At the reference batch, exactly the progress: two epochs of SQuAD at 12.
         assert_eq!(t.jobs[1].work, TraceWork::Iterations(14_774.0));
-        // 90 epochs of ImageNet at 6,400: 18,016.4 -> 18,017.
-        assert_eq!(t.jobs[2].work, TraceWork::Iterations(18_017.0));
+        // ImageNet at 6,400 (φ̄ = 15,582): 25,094 iterations in the artifact, not 18,016.
+        let TraceWork::Iterations(it) = t.jobs[2].work else { panic!() };
+        let expected = 576_525.59 * 200.0 * (15_582.0 + 6400.0) / ((15_582.0 + 200.0) * 6400.0);
+        assert!((it - expected).abs() < 1e-9 && (it - 25_094.3).abs() < 1.0, "{it}");
     }
 
     #[test]
-    fn every_application_has_work() {
-        for (name, epochs, per_epoch) in APPLICATIONS {
-            assert!(*epochs > 0 && *per_epoch > 0, "{name}");
-            assert_eq!(samples_to_train(&name.to_uppercase()), Some(*epochs as u64 * per_epoch));
-        }
-        assert_eq!(samples_to_train("mnist"), None);
+    fn batches_beyond_the_traced_range_are_cut_to_fit() {
+        let cifar = training_profile("cifar10").unwrap();
+        // 4,096 over 12: 342 each would be 4,104 > 4,096, so 341 each (the artifact's 4,092).
+        assert_eq!(effective_batch(cifar, 4096, 12), 4092);
+        assert_eq!(effective_batch(cifar, 4096, 16), 4096);
+        assert_eq!(effective_batch(cifar, 1000, 3), 1002);
+        // More replicas than the largest batch has samples: nothing to cut to.
+        assert_eq!(effective_batch(training_profile("bert").unwrap(), 500, 400), 800);
     }
 
     #[test]
@@ -185,7 +174,9 @@ mod tests {
         let t = parse(&text).unwrap();
         assert_eq!(t.jobs[0].name, "job, one");
         assert_eq!(t.jobs[0].model.as_deref(), Some("NCF"));
-        // 10 epochs of 4,970,845 pairs at 32,768: 1,516.98 -> 1,517.
-        assert_eq!(t.jobs[0].work, TraceWork::Iterations(1517.0));
+        // 10 epochs of NCF at 32,768: NCF's gradients are so noisy that the efficiency is
+        // within 3% of 1 (the artifact runs 1,552 iterations, plain epochs 1,517).
+        let TraceWork::Iterations(it) = t.jobs[0].work else { panic!() };
+        assert!((it - 1552.0).abs() < 1.0, "{it}");
     }
 }

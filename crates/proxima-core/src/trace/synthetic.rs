@@ -257,6 +257,7 @@ pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
             gpus,
             model: None,
             work: TraceWork::DurationS(duration),
+            batch: None,
             line: 0,
         });
     }

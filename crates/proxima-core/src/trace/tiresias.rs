@@ -54,6 +54,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             gpus,
             model: Some(model.to_string()),
             work: TraceWork::DurationS(duration),
+            batch: None,
             line,
         });
     }

@@ -21,6 +21,8 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
         gpu: "test".into(),
         overlap: 0.0,
         source: "test".into(),
+        max_local_batch: None,
+        compute_points: Vec::new(),
     }
 }
 

@@ -1,0 +1,102 @@
+//! From a run's inputs (as the CLI takes them) to a scenario and a policy, through the
+//! core's one path (`proxima_core::inputs`), with every problem a [`SourcedError`] that reads
+//! as the CLI's message (arguments named as flags: `--topology`, `--trace`, `--policy`).
+//!
+//! What is left here is the edge: reading files, telling a file from a spec, and reusing a
+//! parsed trace across the runs of a sweep (which parses the Philly trace once, not once a
+//! run).
+
+use crate::error::{problem, SourcedError};
+use proxima_core::engine::Scenario;
+use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentNames, ScenarioInput};
+pub use proxima_core::inputs::{TopologyInput, TraceInput};
+use proxima_core::model::Catalog;
+use proxima_core::policy::{resolve_policy, Policy};
+use proxima_core::trace::{parse_trace, Trace};
+use proxima_core::workload::{self, WorkloadOptions};
+use std::path::Path;
+
+const NAMES: ArgumentNames = ArgumentNames::Flags;
+
+/// Reads a whole text file; errors name the file (`cannot read`, or, in the core's words,
+/// `encoding` with the line and byte where the text stops being UTF-8).
+pub fn read_text(path: &str) -> Result<String, SourcedError> {
+    let bytes = std::fs::read(path).map_err(|e| problem(path, None, "cannot read", e.to_string()))?;
+    utf8_text(path, &bytes)?;
+    Ok(String::from_utf8(bytes).expect("checked above"))
+}
+
+/// Whether a topology argument names a JSON file rather than a preset or parametric spec
+/// (by its extension, or because such a file exists and the text is not a spec): the
+/// CLI's rule.
+pub fn names_a_file(arg: &str) -> bool {
+    arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file())
+}
+
+/// A topology argument as the CLI takes it: a JSON file is read now.
+pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
+    Ok(if names_a_file(arg) {
+        TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
+    } else {
+        TopologyInput::Argument(arg.to_string())
+    })
+}
+
+/// Whether a trace argument is a `synthetic:...` spec rather than a file.
+pub fn is_synthetic(arg: &str) -> bool {
+    TraceInput::is_synthetic(arg)
+}
+
+/// Parses trace text once, for many runs; errors name `source`.
+pub fn parse_trace_text(text: &str, source: &str) -> Result<Trace, SourcedError> {
+    parse_trace(text).map_err(|e| SourcedError::new(source, e))
+}
+
+/// Checks a topology input (for a sweep, before anything runs).
+pub fn check_topology(input: &TopologyInput) -> Result<(), SourcedError> {
+    build_topology(input, NAMES).map(|_| ())
+}
+
+/// Where a run's jobs come from.
+#[derive(Clone, Copy, Debug)]
+pub enum Jobs<'a> {
+    /// A trace input (synthetic, or a file's text): the core's path from end to end.
+    Input(&'a TraceInput),
+    /// A trace parsed once, with the name runs report it by.
+    Parsed { trace: &'a Trace, label: &'a str },
+}
+
+/// The options that shape a scenario besides topology and trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkloadArgs {
+    pub seed: u64,
+    pub skip: u32,
+    pub limit: Option<u32>,
+    pub mix: Option<String>,
+}
+
+/// The scenario of a run.
+pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Result<Scenario, SourcedError> {
+    match jobs {
+        Jobs::Input(trace) => inputs::build_scenario(&ScenarioInput {
+            topology: topology.clone(),
+            trace: trace.clone(),
+            seed: args.seed,
+            skip: args.skip,
+            limit: args.limit,
+            mix: args.mix.clone(),
+            names: NAMES,
+        }),
+        // The core's steps, in its order, with the trace already parsed.
+        Jobs::Parsed { trace, label } => {
+            let topology = build_topology(topology, NAMES)?;
+            let mix = build_mix(args.mix.as_deref(), &Catalog::built_in(), NAMES)?;
+            let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
+            workload::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))
+        }
+    }
+}
+
+pub fn policy(spec: &str) -> Result<Box<dyn Policy>, SourcedError> {
+    resolve_policy(spec).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+}

@@ -1,0 +1,158 @@
+"""`proxima.run` and `proxima.compare` give what the CLI writes, byte for byte; simulations
+release the GIL; a panic becomes an exception."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pandas
+import pytest
+
+import proxima
+from conftest import ROOT, need_data, run_cli
+
+# The example of docs/FORMATS.md.
+TOPOLOGY_JSON = {
+    "version": 1,
+    "name": "two-racks",
+    "switches": [{"id": "spine", "role": "spine"}, {"id": "tor0", "role": "tor"}, {"id": "tor1", "role": "tor"}],
+    "servers": [{"id": s, "gpus": 4, "nvlink_gbps": 2400.0} for s in ("r0s0", "r0s1", "r1s0", "r1s1")],
+    "links": [
+        {"a": "tor0", "b": "spine", "bandwidth_gbps": 200.0},
+        {"a": "r0s0", "b": "tor0", "bandwidth_gbps": 200.0},
+        {"a": "r0s1", "b": "tor0", "bandwidth_gbps": 200.0, "latency_us": 2.0},
+        {"a": "tor1", "b": "spine", "bandwidth_gbps": 200.0},
+        {"a": "r1s0", "b": "tor1", "bandwidth_gbps": 200.0},
+        {"a": "r1s1", "b": "tor1", "bandwidth_gbps": 200.0},
+    ],
+}
+
+
+def same_files(py_dir: Path, cli_dir: Path) -> None:
+    for name in ("summary.json", "jobs.csv", "timeseries.csv"):
+        assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
+
+
+@pytest.mark.parametrize(
+    "topology,trace,policy,extra",
+    [
+        ("teaching", "synthetic:jobs=200,load=1.2", "dally", {"seed": 3}),
+        ("racks=2,servers=4,gpus=4,oversub=4", "synthetic:jobs=300", "consolidate", {"mix": "bert:2,resnet50"}),
+        ("n32g4", "synthetic:jobs=150,load=0.8,seed=9", "fifo:backfill=off", {"skip": 20, "limit": 100}),
+    ],
+)
+def test_summary_equals_the_cli_byte_for_byte(cli, tmp_path, topology, trace, policy, extra):
+    args = ["run", "--topology", topology, "--trace", trace, "--policy", policy, "--out", str(tmp_path / "cli")]
+    for k, v in extra.items():
+        args += [f"--{k}", str(v)]
+    done = run_cli(cli, args, ROOT)
+    assert done.returncode == 0, done.stderr
+    r = proxima.run(topology, trace, policy, **extra)
+    assert r.summary_json == (tmp_path / "cli" / "summary.json").read_text()
+    assert r.summary == json.loads(r.summary_json)
+    r.write(tmp_path / "py")
+    same_files(tmp_path / "py", tmp_path / "cli")
+    assert isinstance(r.jobs, pandas.DataFrame) and len(r.jobs) == r.summary["jobs_total"]
+    assert list(r.timeseries.columns)[:3] == ["start_s", "end_s", "gpu_util"]
+
+
+def test_real_trace_file_text_and_parsed_trace_agree_with_the_cli(cli, tmp_path):
+    philly = need_data("philly/philly.csv")
+    args = ["--topology", "oversub-2048", "--trace", str(philly), "--policy", "dally", "--skip", "50000"]
+    done = run_cli(cli, ["run", *args, "--limit", "1500", "--out", str(tmp_path / "cli")], ROOT)
+    assert done.returncode == 0, done.stderr
+    by_path = proxima.run("oversub-2048", str(philly), "dally", skip=50000, limit=1500)
+    assert by_path.summary_json == (tmp_path / "cli" / "summary.json").read_text()
+    parsed = proxima.load_trace(philly)
+    assert len(parsed) == 82247 and parsed.format == "philly"
+    assert proxima.run("oversub-2048", parsed, "dally", skip=50000, limit=1500).summary_json == by_path.summary_json
+    # Trace text is labelled <trace>; everything else is the same.
+    from_text = proxima.run("oversub-2048", philly.read_text(), "dally", skip=50000, limit=1500)
+    assert from_text.summary["trace"] == "<trace>"
+    assert {**from_text.summary, "trace": str(philly)} == by_path.summary
+
+
+def test_json_topology_file_and_dict(cli, tmp_path):
+    path = tmp_path / "two-racks.json"
+    path.write_text(json.dumps(TOPOLOGY_JSON))
+    done = run_cli(cli, ["run", "--topology", str(path), "--trace", "synthetic:jobs=100", "--policy", "dally",
+                         "--out", str(tmp_path / "cli")], ROOT)
+    assert done.returncode == 0, done.stderr
+    assert proxima.run(path, "synthetic:jobs=100", "dally").summary_json == (tmp_path / "cli" / "summary.json").read_text()
+    from_dict = proxima.run(TOPOLOGY_JSON, "synthetic:jobs=100", "dally")
+    assert from_dict.summary["gpus"] == 16 and from_dict.summary["topology"] == "two-racks"
+    info = proxima.topology(TOPOLOGY_JSON)
+    assert (info["name"], info["gpus"], info["tiers"][0]) == ("two-racks", 16, "server")
+
+
+def test_event_hash_equals_the_cli(cli, tmp_path):
+    done = run_cli(cli, ["run", "--topology", "teaching", "--trace", "synthetic:jobs=80", "--policy", "dally",
+                         "--events", str(tmp_path / "events.jsonl")], ROOT)
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout.split("event-log hash ")[1][:16]
+    assert proxima.run("teaching", "synthetic:jobs=80", "dally", event_hash=True).event_hash == printed
+    assert proxima.run("teaching", "synthetic:jobs=80", "dally").event_hash is None
+
+
+def test_compare_writes_what_the_cli_writes(cli, tmp_path):
+    policies = ["fifo", "consolidate", "dally:preempt=off"]
+    args = ["compare", "--topology", "teaching", "--trace", "synthetic:jobs=150", "--seed", "2"]
+    for p in policies:
+        args += ["--policy", p]
+    done = run_cli(cli, [*args, "--out", str(tmp_path / "cli")], ROOT)
+    assert done.returncode == 0, done.stderr
+    c = proxima.compare("teaching", "synthetic:jobs=150", policies, seed=2)
+    c.write(tmp_path / "py")
+    assert (tmp_path / "py" / "compare.json").read_bytes() == (tmp_path / "cli" / "compare.json").read_bytes()
+    for p in policies:
+        name = "dally_preempt-off" if p == "dally:preempt=off" else p
+        same_files(tmp_path / "py" / name, tmp_path / "cli" / name)
+    assert list(c.table.index) == policies
+    # A bad policy fails before anything runs.
+    with pytest.raises(proxima.InputError, match="unknown policy 'lottery'"):
+        proxima.compare("teaching", "synthetic:jobs=150", ["fifo", "lottery"])
+
+
+def test_listings():
+    assert {p["name"] for p in proxima.policies()} >= {"fifo", "consolidate", "dally"}
+    assert "oversub-2048" in proxima.presets()
+    names = [m["name"] for m in proxima.models()]
+    assert "bert" in names and "resnet50" in names
+    assert proxima.topology("oversub-2048")["gpus"] == 2048
+
+
+def test_calibrate_equals_the_cli(cli):
+    path = need_data("pollux/placements/bert.csv")
+    done = run_cli(cli, ["calibrate", str(path), "--json"], ROOT)
+    assert done.returncode == 0, done.stderr
+    assert proxima.calibrate(path) == json.loads(done.stdout)
+
+
+def test_simulations_release_the_gil():
+    """While one thread simulates, another runs Python: with the GIL held, the counting
+    thread would stand still until the run returned."""
+    spans = {}
+
+    def simulate():
+        spans["start"] = time.perf_counter()
+        proxima.run("oversub-2048", "synthetic:jobs=30000,load=1.0", "dally")
+        spans["end"] = time.perf_counter()
+
+    ticks = []
+    worker = threading.Thread(target=simulate)
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    during = [t for t in ticks if spans["start"] + 0.05 < t < spans["end"] - 0.05]
+    assert spans["end"] - spans["start"] > 0.2, "the run is too short to tell"
+    # Without the GIL released, nothing could be counted while the run was under way.
+    assert len(during) > 1000
+
+
+def test_a_panic_becomes_an_exception():
+    with pytest.raises(RuntimeError, match="panicked: a deliberate panic.*a bug in Proxima"):
+        proxima._native._panic_for_test()
