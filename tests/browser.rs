@@ -284,6 +284,11 @@ fn corrupt_or_outdated_saved_state_falls_back_to_defaults_with_a_notice() {
     storage.set_item(proxima_web::browser::STORAGE_KEY, "garbage").unwrap();
     let s = startup(None, proxima_web::browser::saved_scenario());
     assert!(s.notices[0].contains("saved scenario could not be read"), "{:?}", s.notices);
+    // A code stored bare, as earlier versions did, still restores.
+    let mut other = default_scenario();
+    other.seed = 77;
+    storage.set_item(proxima_web::browser::STORAGE_KEY, &encode(&other)).unwrap();
+    assert_eq!(startup(None, proxima_web::browser::saved_scenario()).shared_scenario(), Some(other));
     storage.remove_item(proxima_web::browser::STORAGE_KEY).unwrap();
     assert_eq!(proxima_web::browser::saved_scenario(), None);
     // A saved scenario that used an uploaded file: the synthetic trace stands in, with a word.

@@ -28,7 +28,8 @@ fn storage_available() -> bool {
 }
 
 /// The saved scenario's share code: `None` if nothing is saved, `Err` if what is saved
-/// cannot be read.
+/// cannot be read. The code is kept as a JSON string (gloo's storage); earlier versions
+/// kept it bare, which is still read, as a share code.
 pub fn saved_scenario() -> Option<Result<String, String>> {
     if !storage_available() {
         return None;
@@ -36,7 +37,10 @@ pub fn saved_scenario() -> Option<Result<String, String>> {
     match LocalStorage::get::<String>(STORAGE_KEY) {
         Ok(code) => Some(Ok(code)),
         Err(gloo::storage::errors::StorageError::KeyNotFound(_)) => None,
-        Err(e) => Some(Err(format!("local storage holds a value Proxima did not write: {e}"))),
+        Err(gloo::storage::errors::StorageError::SerdeError(_)) => {
+            LocalStorage::raw().get_item(STORAGE_KEY).ok().flatten().map(Ok)
+        }
+        Err(e) => Some(Err(format!("local storage could not be read: {e}"))),
     }
 }
 
