@@ -95,6 +95,7 @@ impl Editor {
                     gpus: 4,
                     nvlink_gbps: DEFAULT_NVLINK_GBPS,
                     nvlink_latency_us: 1.0,
+                    nics: 1,
                 });
                 spec.links.push(LinkSpec {
                     a: id,
@@ -181,6 +182,7 @@ impl Editor {
                     gpus: 4,
                     nvlink_gbps: DEFAULT_NVLINK_GBPS,
                     nvlink_latency_us: 1.0,
+                    nics: 1,
                 },
                 LinkSpec {
                     a: String::new(),

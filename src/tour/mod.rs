@@ -42,6 +42,17 @@ pub const SENSITIVE_S: u32 = 1800;
 /// The cluster of the introduction.
 pub const TOPOLOGY: &str = "teaching";
 
+/// The introduction's cluster as its story was written: the `teaching` preset's links, with
+/// the calibrated NCCL-over-TCP efficiencies and the built-in model catalogue rather than
+/// the RDMA fabric's (whose A100 catalogue has no ResNet-18), so that the numbers it quotes
+/// stay those of its trace.
+pub fn topology_spec() -> proxima_core::topology::TopologySpec {
+    let mut spec = proxima_core::topology::resolve_topology_arg(TOPOLOGY).expect("a preset").spec().clone();
+    spec.collective = None;
+    spec.gpu = None;
+    spec
+}
+
 /// The policies it compares, in the order the steps use them.
 pub const POLICIES: [&str; 5] = [
     "consolidate",
@@ -69,7 +80,7 @@ pub fn trace_csv() -> String {
 pub fn request(run_id: u32) -> RunRequest {
     RunRequest {
         run_id,
-        topology: TopologyInput::Argument(TOPOLOGY.into()),
+        topology: TopologyInput::Spec(topology_spec()),
         trace: TraceSource::File {
             name: "introduction.csv".into(),
             data: FileData::Bytes(trace_csv().into_bytes().into()),

@@ -2,10 +2,10 @@
 //! their own so they never mix with the user's results), the facts read from them, and
 //! the step shown.
 
-use super::{facts, PolicyFacts, STEPS, TOPOLOGY};
+use super::{facts, topology_spec, PolicyFacts, STEPS};
 use crate::protocol::{FromWorker, PolicyResult};
 use crate::Shared;
-use proxima_core::topology::{resolve_topology_arg, Topology};
+use proxima_core::topology::Topology;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tour {
@@ -32,7 +32,7 @@ pub enum TourAction {
 
 impl Tour {
     pub fn new(run_id: u32) -> Tour {
-        let topology = resolve_topology_arg(TOPOLOGY).expect("the tour's preset builds");
+        let topology = Topology::from_spec(&topology_spec()).expect("the tour's cluster builds");
         Tour { run_id, step: 0, outcomes: Vec::new(), facts: None, error: None, topology: Shared::new(topology) }
     }
 

@@ -196,7 +196,7 @@ mod tests {
             .collect();
         assert_eq!(done.len(), 2);
         assert_eq!(done[0].policy, "fifo");
-        assert!(done[1].summary.policy.starts_with("dally:preempt=on"), "{}", done[1].summary.policy);
+        assert!(done[1].summary.policy.starts_with("dally:delay=on,preempt=on"), "{}", done[1].summary.policy);
         assert_eq!(file(done[1], "summary.json"), done[1].summary.to_json() + "\n");
         assert!(file(done[0], "jobs.csv").starts_with("id,name,status,"));
         assert_eq!(file(done[0], "timeseries.csv").lines().count(), 501);

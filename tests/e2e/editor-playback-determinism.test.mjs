@@ -55,7 +55,7 @@ async function setSeed(page, seed) {
   await page.getByTestId('seed-input').dispatchEvent('change');
 }
 
-/** The introduction's trace (src/intro.rs, `trace_csv`): a job that waits for a server. */
+/** The introduction's trace (src/tour/mod.rs, `trace_csv`): a job that waits for a server. */
 function introTrace() {
   let csv = 'id,submit_s,gpus,model,duration_s\n';
   for (let e = 0; e < 30; e++) {
@@ -166,10 +166,23 @@ describe('editor, playback, tour and determinism', () => {
     }
   });
 
-  test('dally on the teaching preset with a trace where jobs wait: play, delay timers appear, the slider advances', { timeout: 90_000 }, async () => {
+  test('dally on the introduction's cluster with a trace where jobs wait: play, delay timers appear, the slider advances', { timeout: 90_000 }, async () => {
     const opened = await open();
     const { page, record } = opened;
     try {
+      // The introduction's cluster (src/tour/mod.rs, `topology_spec`): the teaching preset's
+      // links without its RDMA efficiencies and A100 catalogue (which has no ResNet-18), made
+      // the way a user would: export the preset's JSON, drop the two blocks, load the file.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#topology button', { hasText: 'Export JSON' }).click()]);
+      const spec = JSON.parse(await readFile(await download.path(), 'utf8'));
+      assert.equal(spec.gpu, 'A100');
+      delete spec.collective;
+      delete spec.gpu;
+      const topo = join(dir, 'intro-cluster.json');
+      await writeFile(topo, JSON.stringify(spec, null, 2));
+      await page.getByTestId('topology-input').setInputFiles(topo);
+      await page.waitForFunction(() => document.querySelector('#topology select').value === 'imported', null, { timeout: 10_000 });
+      assert.deepEqual(await gpuCounts(page), [16, 16]);
       const file = join(dir, 'waits.csv');
       await writeFile(file, introTrace());
       await page.getByTestId('trace-input').setInputFiles(file);

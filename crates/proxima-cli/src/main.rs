@@ -25,7 +25,8 @@ use std::process::ExitCode;
     about = "Simulate network-sensitive scheduling of deep-learning jobs on GPU clusters",
     long_about = "Simulate network-sensitive scheduling of distributed deep-learning jobs on GPU clusters.\n\n\
 A topology is a preset name (see `proxima topologies`), a parametric spec\n\
-`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`, or a JSON file.\n\
+`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`,\n\
+or a JSON file.\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
 the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
 )]
@@ -103,7 +104,12 @@ enum Command {
     /// List the scheduling policies and their options.
     Policies,
     /// List the model catalogue.
-    Models,
+    Models {
+        /// The catalogue of clusters of this GPU (e.g. A100, T4): only the models whose compute
+        /// time was measured on it. Without it, the built-in catalogue.
+        #[arg(long)]
+        gpu: Option<String>,
+    },
     /// Fit the communication model to measured step times (placement,local_bsz,step_time,sync_time) and report its error.
     Calibrate(calibrate::CalibrateArgs),
 }
@@ -278,23 +284,33 @@ fn execute(command: Command) -> Result<(), Failure> {
                     println!("{}", topo.spec().to_json());
                 }
                 None => {
-                    println!("{:<14} {:>6}  {:<24} description", "preset", "GPUs", "tiers");
+                    println!(
+                        "{:<14} {:>6}  {:<24} {:<5} {:>6} {:>6}  description",
+                        "preset", "GPUs", "tiers", "GPU", "intra", "inter"
+                    );
                     for p in PRESETS {
                         let t = Topology::from_spec(&p.spec()).expect("presets are valid");
+                        let c = t.comm_params();
                         println!(
-                            "{:<14} {:>6}  {:<24} {}",
+                            "{:<14} {:>6}  {:<24} {:<5} {:>6.3} {:>6.3}  {}",
                             p.name,
                             t.gpu_count(),
                             t.tier_names().join(" < "),
+                            t.gpu().unwrap_or("-"),
+                            c.intra_efficiency,
+                            c.inter_efficiency,
                             p.description
                         );
                     }
+                    println!("\n(intra, inter: the fraction of a GPU link and of a network link one all-reduce ring reaches.)");
                     println!(
-                        "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]"
+                        "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]"
                     );
-                    println!(
-                        "(defaults: oversub=1, nic_gbps=200, nvlink_gbps=2400), or a JSON file (docs/FORMATS.md)."
-                    );
+                    println!("  fabric=rdma (default): NVSwitch servers (nvlink_gbps=2400) with InfiniBand/RoCE NICs (nic_gbps=200),");
+                    println!("    A100 GPUs; ring efficiencies from published NCCL measurements on such links (docs/CALIBRATION.md).");
+                    println!("  fabric=tcp: PCIe servers (nvlink_gbps=128) with 50 Gbit/s NICs, T4 GPUs; efficiencies fitted on the");
+                    println!("    Pollux testbed (NCCL over TCP sockets). Defaults: oversub=1, nics=1.");
+                    println!("Or a JSON file (docs/FORMATS.md).");
                 }
             }
             Ok(())
@@ -310,8 +326,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             sweep::SweepFailure::Usage(e) => Failure::Usage(e),
             sweep::SweepFailure::Io(e) => Failure::Io(e),
         }),
-        Command::Models => {
-            let catalog = proxima_core::model::Catalog::built_in();
+        Command::Models { gpu } => {
+            let catalog = proxima_core::model::Catalog::for_gpu_or_built_in(gpu.as_deref())
+                .map_err(|e| inputs::UsageError(e.to_string()))?;
             println!(
                 "{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5}  source",
                 "name", "model", "params M", "compute s", "batch", "GPU", "ov"

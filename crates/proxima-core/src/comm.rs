@@ -11,23 +11,27 @@
 //! iter  = c_eff + max(0, sync − ov · c_eff)        the backward pass hides up to ov · c_eff of it
 //! ```
 //!
-//! `B` is the ring's bandwidth: the minimum over the links it crosses (its GPUs' NVLink or
-//! PCIe links, and on more than one server every NIC and switch uplink between them) of
-//! `min(efficiency · C, C / n)`, where `C` is the link's nominal bandwidth, `n` the number of
-//! jobs whose rings cross it, and `efficiency` the fraction of a link one ring reaches on its
-//! own ([`CommParams`], one value for GPU links and one for network links). `α` is the
-//! latency of the ring's slowest step. `σ` (cluster-wide) is how much a synchronous step
-//! waits for stragglers; `ov` (per model) is how much exchange the backward pass hides.
+//! `B` is the ring's bandwidth. Alone, a ring reaches its *cap*: the minimum over the links
+//! it crosses (its GPUs' NVLink or PCIe links, and on more than one server every NIC and
+//! switch uplink between them) of `efficiency · C`, where `C` is the link's nominal
+//! bandwidth and `efficiency` the fraction of a link one ring reaches on its own
+//! ([`CommParams`], one value for GPU links and one for network links). On a server with
+//! several NICs (one per GPU or pair of GPUs, as in NVSwitch servers with InfiniBand), a ring
+//! drives only as many of them as it has GPUs there. Rings that share network links get
+//! their max-min fair share ([`crate::maxmin`], solved by [`crate::cluster::ClusterState`]),
+//! never more than their cap. `α` is the latency of the ring's slowest step. `σ`
+//! (cluster-wide) is how much a synchronous step waits for stragglers; `ov` (per model) is
+//! how much exchange the backward pass hides.
 //!
 //! This form ("E1") and its parameters were fitted to measured step times of four models on
 //! 1–16 GPUs; `docs/CALIBRATION.md` has the method, the values and the error. Two parts of
 //! the model are assumptions the measurements could not test: the data have no link shared
-//! by several jobs, so the fair share `C / n` is untested; and they come from one cluster
-//! (NCCL 2.7 over TCP sockets, 50 Gbit/s NICs), so the default efficiencies describe that
-//! cluster, not an RDMA fabric, which reaches a far larger fraction of line rate.
+//! by several jobs, so the fair sharing is untested; and they come from one cluster (NCCL 2.7
+//! over TCP sockets, 50 Gbit/s NICs). The `rdma` efficiencies ([`CommParams::rdma`]) come
+//! from published NCCL measurements on NVSwitch servers with InfiniBand instead.
 
 use crate::model::ModelProfile;
-use crate::topology::{GpuId, LinkId, NodeId, Topology};
+use crate::topology::{GpuId, LinkId, NodeId, NodeKind, Topology};
 use serde::Serialize;
 
 /// The Pollux testbed's calibrated ring bandwidth inside a server (four T4 GPUs on PCIe),
@@ -75,11 +79,39 @@ impl Default for CommParams {
     }
 }
 
+/// Nominal per-direction bandwidth of one A100 SXM4 GPU into NVSwitch, Gbit/s: twelve
+/// third-generation NVLinks of 25 GB/s each way (300 GB/s).
+pub const A100_NVLINK_GBPS: f64 = 2400.0;
+/// NCCL all-reduce bus bandwidth on eight A100 over NVSwitch, bytes/s: "~230GB/s", of the
+/// 300 GB/s line rate (12 NVLinks × 25 GB/s, ~20 GB/s each effective with 128-byte payloads,
+/// "some other bottlenecks on the GPUs" taking the rest). S. Jeaugey (NCCL), NVIDIA/nccl-tests
+/// issue #149, 2023-07-05; 232.54 GB/s measured on one 8 × A100 node in NVIDIA/nccl-tests
+/// issue #175, 2023-10-29.
+pub const A100_NVSWITCH_BUSBW_BYTES_PER_S: f64 = 230.0e9;
+/// Fraction of an InfiniBand NIC's line rate one NCCL ring reaches: "For NDR @ 400Gbps you
+/// should see 46-48GB/s per NIC" (of 50 GB/s: 0.92–0.96; NVIDIA, NVIDIA/nccl-tests issue
+/// #290, 2025-03-03). Users measured 86–91 GB/s bus bandwidth over four 200 Gbit/s HDR NICs
+/// between two 8 × A100 nodes (0.86–0.91; NVIDIA/nccl-tests issues #100 and #175). The lower
+/// end of NVIDIA's range is taken.
+pub const RDMA_NIC_EFFICIENCY: f64 = 0.92;
+
 impl CommParams {
     /// Line-rate links, no stragglers: the model as a textbook computes it. Hand-computed
     /// tests use it so that their arithmetic stays a few divisions.
     pub fn ideal() -> CommParams {
         CommParams { intra_efficiency: 1.0, inter_efficiency: 1.0, straggler: 0.0 }
+    }
+
+    /// NVSwitch servers with InfiniBand or RoCE NICs and GPUDirect RDMA: ring efficiencies
+    /// from published NCCL measurements ([`A100_NVSWITCH_BUSBW_BYTES_PER_S`],
+    /// [`RDMA_NIC_EFFICIENCY`]). No straggler coefficient has been measured on such a
+    /// fabric; the Pollux testbed's is kept, as the only measurement there is.
+    pub fn rdma() -> CommParams {
+        CommParams {
+            intra_efficiency: A100_NVSWITCH_BUSBW_BYTES_PER_S / (A100_NVLINK_GBPS * 1.0e9 / 8.0),
+            inter_efficiency: RDMA_NIC_EFFICIENCY,
+            straggler: POLLUX_STRAGGLER,
+        }
     }
 }
 
@@ -95,11 +127,11 @@ pub struct PlacementShape {
     pub max_per_server: u32,
     /// Slowest GPU link (NVLink, PCIe) of the job's GPUs, nominal bytes/s.
     pub gpu_link_bytes_per_s: f64,
-    /// Slowest network link (NIC, uplink) the ring crosses, nominal bytes/s; infinite on one
-    /// server.
+    /// Slowest network link (NIC, uplink) the ring crosses, nominal bytes/s, counting of a
+    /// server's NICs only those its GPUs there drive; infinite on one server.
     pub net_link_bytes_per_s: f64,
-    /// Smallest fair share `C / n` of the network links the ring crosses, bytes/s; infinite
-    /// on one server.
+    /// The ring's share of the network links it crosses (max-min fair among the rings on
+    /// them), bytes/s; infinite on one server or when not shared.
     pub net_share_bytes_per_s: f64,
     /// Latency of the ring's slowest step, seconds.
     pub step_latency_s: f64,
@@ -147,9 +179,21 @@ pub fn combine(compute_s: f64, sync_s: f64, overlap: f64) -> f64 {
     }
 }
 
+impl PlacementShape {
+    /// The same placement with the ring's share of the network set.
+    pub fn with_share(self, net_share_bytes_per_s: f64) -> PlacementShape {
+        PlacementShape { net_share_bytes_per_s, ..self }
+    }
+}
+
 impl CommParams {
-    /// The ring's bandwidth, bytes/s: the per-ring limit of its slowest link, or the fair
-    /// share of its most shared network link if that is smaller.
+    /// What the ring reaches alone (its demand cap), bytes/s: the per-ring limit of its
+    /// slowest link.
+    pub fn ring_cap(&self, shape: &PlacementShape) -> f64 {
+        self.ring_bytes_per_s(&shape.with_share(f64::INFINITY))
+    }
+
+    /// The ring's bandwidth, bytes/s: its cap, or its share of the network if smaller.
     pub fn ring_bytes_per_s(&self, shape: &PlacementShape) -> f64 {
         let mut bw = self.intra_efficiency * shape.gpu_link_bytes_per_s;
         // On one server the network terms are infinite; skipping them also keeps a zero
@@ -176,33 +220,38 @@ impl CommParams {
 }
 
 /// Describes the placement of `gpus` (sorted ascending) whose ring crosses the network links
-/// `links`, where `jobs_on(link)` says how many jobs share each link (this one included).
-/// Runs on every rate change, so it only scans the GPUs and links once.
-pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId], jobs_on: impl Fn(LinkId) -> u32) -> PlacementShape {
-    let mut servers: Vec<NodeId> = Vec::new();
-    let mut max_per_server = 0u32;
-    let mut run = 0u32;
+/// `links`, alone on them: its share of the network is infinite until the caller sets it
+/// ([`PlacementShape::with_share`]). Runs on every rate change, so it only scans the GPUs and
+/// links once.
+pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId]) -> PlacementShape {
+    // Servers in GPU order, each with the job's GPUs on it.
+    let mut servers: Vec<(NodeId, u32)> = Vec::new();
     let mut gpu_bw = f64::INFINITY;
     let mut gpu_lat: f64 = 0.0;
     for &g in gpus {
         let s = topo.server_of(g);
-        if servers.last() == Some(&s) {
-            run += 1;
-        } else {
-            servers.push(s);
-            run = 1;
+        match servers.last_mut() {
+            Some((last, k)) if *last == s => *k += 1,
+            _ => servers.push((s, 1)),
         }
-        max_per_server = max_per_server.max(run);
         let link = topo.link(topo.node(topo.gpu_node(g)).uplink.expect("a GPU hangs under its server"));
         gpu_bw = gpu_bw.min(link.bytes_per_s());
         gpu_lat = gpu_lat.max(link.latency_us * 1e-6);
     }
+    let max_per_server = servers.iter().map(|&(_, k)| k).max().unwrap_or(0);
     let mut net_bw = f64::INFINITY;
-    let mut net_share = f64::INFINITY;
     for &l in links {
-        let c = topo.link(l).bytes_per_s();
+        let link = topo.link(l);
+        let child = topo.node(link.child);
+        let mut c = link.bytes_per_s();
+        if child.kind == NodeKind::Server && child.nics > 1 {
+            // The server's link is the sum of its NICs; the ring's GPUs there reach at most
+            // as many of them as there are GPUs.
+            if let Ok(i) = servers.binary_search_by(|&(s, _)| s.cmp(&link.child)) {
+                c = c * servers[i].1.min(child.nics) as f64 / child.nics as f64;
+            }
+        }
         net_bw = net_bw.min(c);
-        net_share = net_share.min(c / jobs_on(l).max(1) as f64);
     }
     // A step inside a server crosses one GPU link; a step between servers crosses the
     // network path between them, which is the slowest step of a ring that has any.
@@ -210,7 +259,7 @@ pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId], jobs_on: impl
     if servers.len() > 1 {
         let mut inter_lat: f64 = 0.0;
         for i in 0..servers.len() {
-            let (a, b) = (servers[i], servers[(i + 1) % servers.len()]);
+            let (a, b) = (servers[i].0, servers[(i + 1) % servers.len()].0);
             let top = topo.node(topo.common_ancestor(a, b)).height;
             let lat = topo.latency_up(a, top) + topo.latency_up(b, top);
             inter_lat = inter_lat.max(lat * 1e-6);
@@ -223,7 +272,7 @@ pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId], jobs_on: impl
         max_per_server,
         gpu_link_bytes_per_s: gpu_bw,
         net_link_bytes_per_s: net_bw,
-        net_share_bytes_per_s: net_share,
+        net_share_bytes_per_s: f64::INFINITY,
         step_latency_s: step_latency,
     }
 }
@@ -260,7 +309,7 @@ mod tests {
         let p = CommParams::ideal();
         // Four GPUs of one server: 2 * 3/4 * 1e9 / 300e9 s plus 6 steps of 1 us.
         let gpus: Vec<GpuId> = (0..4).map(GpuId).collect();
-        let s = shape_of(&t, &gpus, &[], |_| 1);
+        let s = shape_of(&t, &gpus, &[]);
         assert_eq!((s.servers, s.max_per_server), (1, 4));
         let expected = 2.0 * 0.75 * 1e9 / 300e9 + 6.0 * 1e-6;
         assert!((p.sync_time(&model, &s) - expected).abs() < 1e-12);
@@ -268,37 +317,66 @@ mod tests {
         let gpus = [GpuId(0), GpuId(4)];
         let mut links = Vec::new();
         t.inter_server_links(&[t.server_of(gpus[0]), t.server_of(gpus[1])], &mut links);
-        let s = shape_of(&t, &gpus, &links, |_| 1);
+        let s = shape_of(&t, &gpus, &links);
         let expected = 2.0 * 0.5 * 1e9 / 25e9 + 2.0 * 4e-6;
         assert!((p.sync_time(&model, &s) - expected).abs() < 1e-12);
         // Two GPUs on each of those servers: one flat ring of four over the same NICs, not an
         // intra phase plus an inter phase: 2 * 3/4 * 1e9 / 25e9 s plus 6 steps of 4 us.
         let gpus = [GpuId(0), GpuId(1), GpuId(4), GpuId(5)];
-        let s = shape_of(&t, &gpus, &links, |_| 1);
+        let s = shape_of(&t, &gpus, &links);
         assert_eq!((s.servers, s.max_per_server), (2, 2));
         let expected = 2.0 * 0.75 * 1e9 / 25e9 + 6.0 * 4e-6;
         assert!((p.sync_time(&model, &s) - expected).abs() < 1e-12);
-        // The same ring sharing its links with one other job gets half the bandwidth.
-        let shared = shape_of(&t, &gpus, &links, |_| 2);
-        assert_eq!(shared.net_share_bytes_per_s, 12.5e9);
+        // The same ring given half of its links' bandwidth by the sharing runs slower.
+        let shared = s.with_share(12.5e9);
+        assert_eq!(p.ring_bytes_per_s(&shared), 12.5e9);
         assert!(p.iteration_time(&model, &shared) > p.iteration_time(&model, &s));
     }
 
     #[test]
     fn a_ring_is_capped_by_its_efficiency_until_sharing_bites() {
         // The teaching NICs carry 25 GB/s. With an inter-server efficiency of 0.1 one ring gets
-        // 2.5 GB/s; up to ten rings on a link each still get 2.5 GB/s, and eleven get 25/11.
+        // 2.5 GB/s however large a share the sharing leaves it; a share of 25/11 binds.
         let t = resolve_topology_arg("teaching").unwrap();
         let p = CommParams { intra_efficiency: 0.5, inter_efficiency: 0.1, straggler: 0.0 };
         let gpus = [GpuId(0), GpuId(4)];
         let mut links = Vec::new();
         t.inter_server_links(&[t.server_of(gpus[0]), t.server_of(gpus[1])], &mut links);
-        for (n, expected) in [(1, 2.5e9), (10, 2.5e9), (11, 25e9 / 11.0)] {
-            let s = shape_of(&t, &gpus, &links, |_| n);
-            assert!((p.ring_bytes_per_s(&s) - expected).abs() < 1.0, "{n} rings: {}", p.ring_bytes_per_s(&s));
+        let s = shape_of(&t, &gpus, &links);
+        assert_eq!(p.ring_cap(&s), 2.5e9);
+        for (share, expected) in [(f64::INFINITY, 2.5e9), (2.5e9, 2.5e9), (25e9 / 11.0, 25e9 / 11.0)] {
+            assert_eq!(p.ring_bytes_per_s(&s.with_share(share)), expected, "share {share}");
         }
         // Inside a server the GPU links set the rate: half of 300 GB/s.
-        let s = shape_of(&t, &[GpuId(0), GpuId(1)], &[], |_| 1);
+        let s = shape_of(&t, &[GpuId(0), GpuId(1)], &[]);
         assert_eq!(p.ring_bytes_per_s(&s), 150e9);
+    }
+
+    #[test]
+    fn a_ring_drives_as_many_nics_as_it_has_gpus_on_a_server() {
+        // rdma-2048: eight 200 Gbit/s NICs per server (1,600 Gbit/s = 200 GB/s in all). A ring
+        // of one GPU on each of two servers reaches one NIC: 25 GB/s nominal; with four GPUs
+        // on each, four NICs: 100 GB/s; with 3 + 1, the server with one GPU limits it.
+        let t = resolve_topology_arg("rdma-2048").unwrap();
+        let ring = |gpus: &[u32]| {
+            let gpus: Vec<GpuId> = gpus.iter().map(|&g| GpuId(g)).collect();
+            let mut servers: Vec<NodeId> = gpus.iter().map(|&g| t.server_of(g)).collect();
+            servers.dedup();
+            let mut links = Vec::new();
+            t.inter_server_links(&servers, &mut links);
+            shape_of(&t, &gpus, &links).net_link_bytes_per_s
+        };
+        assert_eq!(ring(&[0, 8]), 25e9);
+        assert_eq!(ring(&[0, 1, 2, 3, 8, 9, 10, 11]), 100e9);
+        assert_eq!(ring(&[0, 1, 2, 8]), 25e9);
+        // With the rdma efficiencies a one-GPU-per-server ring gets 0.92 × 25 GB/s = 23 GB/s,
+        // where a ring inside a server gets 230 GB/s: a 10:1 step, not the 52:1 of NCCL over TCP
+        // beside NVSwitch.
+        let p = CommParams::rdma();
+        let s = shape_of(&t, &[GpuId(0), GpuId(8)], &[]);
+        assert!((p.ring_cap(&s) - 230e9).abs() < 1.0);
+        let mut links = Vec::new();
+        t.inter_server_links(&[t.server_of(GpuId(0)), t.server_of(GpuId(8))], &mut links);
+        assert!((p.ring_cap(&shape_of(&t, &[GpuId(0), GpuId(8)], &links)) - 23e9).abs() < 1.0);
     }
 }

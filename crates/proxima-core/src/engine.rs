@@ -4,12 +4,16 @@
 //! completion, or a wake-up a policy asked for. At each instant the engine, in this fixed
 //! order, (1) completes the jobs due then, (2) queues the jobs submitted then, (3) asks the
 //! policy for decisions and applies them, asking again until a pass decides nothing, and
-//! (4) recomputes the iteration time of every running job whose links changed. Timed events
-//! at one instant run in the order they were scheduled (a sequence number breaks ties), so
-//! a run is a pure function of its inputs.
+//! (4) recomputes the iteration time of every running job whose share of the network
+//! changed. Timed events at one instant run in the order they were scheduled (a sequence
+//! number breaks ties), so a run is a pure function of its inputs.
+//!
+//! Rings that span servers share the network links max-min fairly: whenever a ring starts or
+//! stops, the cluster re-solves the rates of every ring coupled to it through shared links
+//! ([`ClusterState::reshare`]), which can move rings on links the change did not touch.
 //!
 //! A job's progress is measured in iterations. Between changes it advances at
-//! `1 / iteration time`; when its placement or the sharing of its links changes, the engine
+//! `1 / iteration time`; when its placement or its share of the network changes, the engine
 //! credits the iterations done so far at the old rate and schedules the completion anew
 //! (older completion events are recognised as stale by an epoch counter).
 //!
@@ -158,8 +162,10 @@ struct State {
     heap: BinaryHeap<Reverse<Timed>>,
     seq: u64,
     next_arrival: usize,
-    /// Running jobs whose links changed this instant.
+    /// Running jobs whose share of the network changed this instant.
     dirty: Vec<JobId>,
+    /// Scratch: rings whose rate the last re-solve moved.
+    moved: Vec<JobId>,
     dirty_mark: Vec<bool>,
     busy_gpus: u32,
     running: u32,
@@ -213,6 +219,7 @@ impl Simulation {
             seq: 0,
             next_arrival: 0,
             dirty: Vec::new(),
+            moved: Vec::new(),
             dirty_mark: vec![false; n],
             busy_gpus: 0,
             running: 0,
@@ -431,15 +438,21 @@ impl Simulation {
         }
     }
 
-    fn mark_dirty_on(st: &mut State, links: &[LinkId]) {
-        for &l in links {
-            for &j in st.cluster.jobs_on_link(l) {
-                if !st.dirty_mark[j.0 as usize] {
-                    st.dirty_mark[j.0 as usize] = true;
-                    st.dirty.push(j);
-                }
+    /// Re-solves the network shares coupled to `links` and marks the rings that moved.
+    fn reshare(st: &mut State, links: &[LinkId], except: Option<JobId>) {
+        if links.is_empty() {
+            return;
+        }
+        let mut moved = std::mem::take(&mut st.moved);
+        moved.clear();
+        st.cluster.reshare(links, &mut moved);
+        for &j in &moved {
+            if Some(j) != except && !st.dirty_mark[j.0 as usize] {
+                st.dirty_mark[j.0 as usize] = true;
+                st.dirty.push(j);
             }
         }
+        st.moved = moved;
     }
 
     fn place(&mut self, job: JobId, mut gpus: Vec<GpuId>, reason: Reason) {
@@ -474,10 +487,13 @@ impl Simulation {
         let mut links = Vec::new();
         topo.inter_server_links(&servers, &mut links);
         let tier = topo.tier_of(&gpus);
-        // Jobs already on these links now share them with one more.
-        Self::mark_dirty_on(&mut self.st, &links);
-        self.st.cluster.add_flows(job, &links);
-        let shape = shape_of(topo, &gpus, &links, |l| self.st.cluster.jobs_on(l));
+        let shape = shape_of(topo, &gpus, &links);
+        if !links.is_empty() {
+            // The ring joins the network: it and every ring coupled to it get new shares.
+            self.st.cluster.add_ring(job, &links, self.scenario.comm.ring_cap(&shape));
+            Self::reshare(&mut self.st, &links, Some(job));
+        }
+        let shape = shape.with_share(self.st.cluster.ring_rate(job));
         let iter_s = self.scenario.comm.iteration_time(self.scenario.catalog.get(j.model), &shape);
 
         let now = self.st.now;
@@ -529,8 +545,8 @@ impl Simulation {
         let gpus = std::mem::take(&mut run.gpus);
         let links = std::mem::take(&mut run.links);
         self.st.cluster.release(topo, &gpus);
-        self.st.cluster.remove_flows(job, &links);
-        Self::mark_dirty_on(&mut self.st, &links);
+        self.st.cluster.remove_ring(job);
+        Self::reshare(&mut self.st, &links, None);
         self.st.busy_gpus -= gpus.len() as u32;
         self.st.running -= 1;
     }
@@ -569,7 +585,8 @@ impl Simulation {
         self.emit(SimEvent::Preempted { job, done_iterations: done, reason });
     }
 
-    /// Recomputes the iteration time of running jobs whose links changed this instant.
+    /// Recomputes the iteration time of running jobs whose share of the network changed this
+    /// instant.
     fn refresh_dirty(&mut self) {
         let mut dirty = std::mem::take(&mut self.st.dirty);
         dirty.sort_unstable();
@@ -580,7 +597,7 @@ impl Simulation {
             }
             let topo = &self.scenario.topology;
             let run = &self.st.runs[job.0 as usize];
-            let shape = shape_of(topo, &run.gpus, &run.links, |l| self.st.cluster.jobs_on(l));
+            let shape = shape_of(topo, &run.gpus, &run.links).with_share(self.st.cluster.ring_rate(job));
             let model = self.scenario.catalog.get(self.scenario.jobs[job.0 as usize].model);
             let iter_s = self.scenario.comm.iteration_time(model, &shape);
             if iter_s == run.iter_s {

@@ -17,6 +17,7 @@ pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_entry;
 pub mod inputs;
+pub mod maxmin;
 pub mod metrics;
 pub mod model;
 pub mod policy;

@@ -13,7 +13,13 @@
 //! accumulates gradients over several micro-steps ([`ModelProfile::for_batch`]). The others are
 //! estimates for a V100-class GPU from published single-GPU throughput, and say so in their
 //! `source` and `gpu`. Mixing the two in one simulation means the fitted models run at T4
-//! speed beside V100-speed ones; a catalogue for one real cluster should measure them all.
+//! speed beside V100-speed ones: that is the built-in catalogue, for topologies that do not
+//! say which GPU they have.
+//!
+//! A topology that names its GPU (`gpu` in its description; the parametric `fabric=rdma`
+//! says A100, `fabric=tcp` T4) gets the catalogue of that GPU ([`Catalog::for_gpu`]): only
+//! the models whose compute time was measured on it, each with that measurement. Adding a
+//! GPU, or a model to one, is a row of [`MEASURED`] (or, for T4, a fitted entry).
 
 use serde::Serialize;
 
@@ -137,7 +143,33 @@ impl ModelProfile {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Catalog {
     models: Vec<ModelProfile>,
+    /// The GPU every compute time is for, when the catalogue is for one.
+    gpu: Option<String>,
 }
+
+/// The GPU the fitted entries were measured on.
+pub const FITTED_GPU: &str = "T4";
+
+/// Where the A100 convolutional networks' throughputs come from: Lambda's TensorFlow
+/// benchmark (tf_cnn_benchmarks, synthetic ImageNet data, fp32, TensorFlow 2.3) on one
+/// A100-SXM4-40GB.
+const LAMBDA_TF_A100: &str =
+    "lambdal/lambda-tensorflow-benchmark, logs/7742-1xA100-SXM4-40GB_TF2_3.logs/syn-replicated-fp32-1gpus";
+
+/// Compute times measured on a named GPU, for the catalogues of clusters of that GPU:
+/// (model, GPU, samples per second on one GPU, at this local batch, source). The compute
+/// time of an iteration is `batch / throughput` at that batch.
+pub const MEASURED: &[(&str, &str, f64, u32, &str)] = &[
+    ("resnet50", "A100", 571.84, 224, LAMBDA_TF_A100),
+    ("resnet152", "A100", 220.92, 112, LAMBDA_TF_A100),
+    ("inception3", "A100", 380.01, 224, LAMBDA_TF_A100),
+    ("inception4", "A100", 167.56, 56, LAMBDA_TF_A100),
+    ("vgg16", "A100", 364.23, 224, LAMBDA_TF_A100),
+    ("alexnet", "A100", 6578.68, 1792, LAMBDA_TF_A100),
+    // BERT-base fine-tuned on SQuAD v1.1 at sequence 384 (NVIDIA's run_squad.py), fp32, on
+    // one A100 80GB SXM4.
+    ("bert", "A100", 239.0, 172, "lambdal/deeplearning-benchmark, pytorch/pytorch-train-throughput-fp32.csv and pytorch-train-bs-fp32.csv (bert_base_squad, A100 80GB SXM4)"),
+];
 
 /// How a built-in entry knows its compute time.
 enum Compute {
@@ -268,11 +300,56 @@ impl Catalog {
                 model
             })
             .collect();
-        Catalog { models }
+        Catalog { models, gpu: None }
+    }
+
+    /// The catalogue of a cluster of `gpu` GPUs: the built-in models whose compute time is
+    /// for that GPU (the entries measured on T4 for T4, rows of [`MEASURED`] for others), in
+    /// built-in order, each with that time; `None` if no model has one.
+    pub fn for_gpu(gpu: &str) -> Option<Catalog> {
+        let models: Vec<ModelProfile> = Catalog::built_in()
+            .models
+            .into_iter()
+            .filter_map(|m| {
+                if let Some(&(_, g, throughput, batch, source)) =
+                    MEASURED.iter().find(|(name, g, ..)| *name == m.name && g.eq_ignore_ascii_case(gpu))
+                {
+                    let params = m.source.split("; compute").next().unwrap_or("").to_string();
+                    return Some(ModelProfile {
+                        compute_s: batch as f64 / throughput,
+                        local_batch: batch,
+                        compute_curve: None,
+                        gpu: g.to_string(),
+                        source: format!(
+                            "{params}; compute: {batch} samples at {throughput} samples/s on one {g} ({source}); overlap: as the built-in entry"
+                        ),
+                        ..m
+                    });
+                }
+                m.gpu.eq_ignore_ascii_case(gpu).then_some(m)
+            })
+            .collect();
+        (!models.is_empty()).then(|| Catalog { models, gpu: Some(gpu.to_string()) })
+    }
+
+    /// The catalogue for a cluster: that of the GPU its description names, or the built-in
+    /// one when it names none. An error names the GPU when nothing was measured on it.
+    pub fn for_gpu_or_built_in(gpu: Option<&str>) -> Result<Catalog, crate::error::InputError> {
+        match gpu {
+            None => Ok(Catalog::built_in()),
+            Some(g) => Catalog::for_gpu(g).ok_or_else(|| {
+                crate::error::InputError::new("gpu", format!("no model's compute time was measured on a '{g}'"))
+            }),
+        }
     }
 
     pub fn from_models(models: Vec<ModelProfile>) -> Catalog {
-        Catalog { models }
+        Catalog { models, gpu: None }
+    }
+
+    /// The GPU every compute time is for, if the catalogue is for one.
+    pub fn gpu(&self) -> Option<&str> {
+        self.gpu.as_deref()
     }
 
     pub fn len(&self) -> usize {
@@ -389,5 +466,27 @@ mod tests {
                 None => assert!(m.gpu == "V100" && m.source.contains("V100"), "{}", m.name),
             }
         }
+    }
+
+    #[test]
+    fn a_gpu_catalogue_holds_only_models_measured_on_it() {
+        let a100 = Catalog::for_gpu("A100").unwrap();
+        assert_eq!(a100.gpu(), Some("A100"));
+        assert_eq!(a100.names(), ["resnet50", "resnet152", "vgg16", "alexnet", "inception3", "inception4", "bert"]);
+        let r50 = a100.get(a100.lookup("imagenet").unwrap());
+        // 224 images at 571.84 images/s.
+        assert_eq!((r50.compute_s, r50.local_batch, r50.gpu.as_str()), (224.0 / 571.84, 224, "A100"));
+        assert_eq!(r50.overlap, 0.653, "the overlap stays the built-in one");
+        assert!(
+            r50.source.starts_with("params: torchvision resnet50") && r50.source.contains("lambda"),
+            "{}",
+            r50.source
+        );
+        let t4 = Catalog::for_gpu("t4").unwrap();
+        assert_eq!(t4.names(), ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
+        assert!(t4.models().all(|(_, m)| m.gpu == "T4"));
+        assert!(Catalog::for_gpu("H100").is_none());
+        assert_eq!(Catalog::for_gpu_or_built_in(Some("H100")).unwrap_err().field, "gpu");
+        assert_eq!(Catalog::for_gpu_or_built_in(None).unwrap(), Catalog::built_in());
     }
 }

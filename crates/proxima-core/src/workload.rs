@@ -61,18 +61,19 @@ pub struct ModelMix {
 /// The default mix: equal shares of eight models that span the range of network
 /// sensitivity, from communication-bound (VGG-16, BERT, GPT-2) to compute-bound (ResNet-18,
 /// Inception-v3, DeepSpeech2). The Philly trace does not record models; equal shares of a
-/// spread are the assumption that hides least.
+/// spread are the assumption that hides least. A catalogue for one GPU type keeps those of
+/// the eight that were measured on it.
 pub const DEFAULT_MIX: &[&str] =
     &["resnet18", "resnet50", "vgg16", "inception3", "bert", "gpt2", "transformer", "deepspeech2"];
 
 impl ModelMix {
     pub fn default_for(catalog: &Catalog) -> ModelMix {
-        ModelMix {
-            entries: DEFAULT_MIX
-                .iter()
-                .map(|n| (catalog.lookup(n).expect("the default mix names built-in models"), 1.0))
-                .collect(),
+        let mut entries: Vec<(ModelId, f64)> =
+            DEFAULT_MIX.iter().filter_map(|n| catalog.lookup(n)).map(|id| (id, 1.0)).collect();
+        if entries.is_empty() {
+            entries = catalog.models().map(|(id, _)| (id, 1.0)).collect();
         }
+        ModelMix { entries }
     }
 
     /// Parses `name[:weight],name[:weight],...`, e.g. `vgg16:2,resnet50:1`.
@@ -117,6 +118,8 @@ pub struct WorkloadOptions {
     pub skip: u32,
     /// Then keep only the first `limit` jobs by submission time.
     pub limit: Option<u32>,
+    /// The models of jobs whose trace names none, as ids of the built-in catalogue
+    /// ([`Catalog::built_in`]); [`build_scenario`] carries them over to the cluster's own.
     pub mix: ModelMix,
 }
 
@@ -140,9 +143,51 @@ impl IdealPlacements {
 fn ideal_placement(topo: &Topology, n: u32) -> Option<(Tier, PlacementShape)> {
     let empty = ClusterState::new(topo);
     let (tier, gpus) = empty.place_tightest(topo, n)?;
-    // The flat ring's time depends on the GPU count, the tier and the slowest link crossed,
-    // not on how the GPUs split between servers: best fit's 4 + 2 costs what 3 + 3 would.
+    // With one NIC per server the flat ring's time depends on the GPU count, the tier and
+    // the slowest link crossed, not on how the GPUs split between servers: best fit's 4 + 2
+    // costs what 3 + 3 would. With several NICs per server a ring drives as many as it has
+    // GPUs on each, so the best placement splits the GPUs as evenly as it can.
+    let multi_nic = topo.servers().iter().any(|&s| topo.node(s).nics > 1);
+    let gpus = if multi_nic && tier > Tier::SERVER { balanced(topo, &empty, tier, n).unwrap_or(gpus) } else { gpus };
     Some((tier, uncontended_shape(topo, &gpus)))
+}
+
+/// `n` GPUs under the best-fitting node of `tier` on an empty cluster, on the fewest
+/// servers (largest first) and as evenly split between them as their sizes allow.
+fn balanced(topo: &Topology, empty: &ClusterState, tier: Tier, n: u32) -> Option<Vec<GpuId>> {
+    let node = empty.best_fit_node(tier, n)?;
+    let first = topo.node(node).first_gpu;
+    let last = first + topo.node(node).gpu_count;
+    let mut servers: Vec<_> =
+        topo.servers().iter().copied().filter(|&s| (first..last).contains(&topo.node(s).first_gpu)).collect();
+    servers.sort_by_key(|&s| std::cmp::Reverse(topo.node(s).gpu_count));
+    let mut m = 0;
+    let mut capacity = 0;
+    while capacity < n && m < servers.len() {
+        capacity += topo.node(servers[m]).gpu_count;
+        m += 1;
+    }
+    let servers = &servers[..m];
+    // Water-fill: every server gets the same share, a small server what it holds, and the
+    // rest is spread over the others one GPU at a time.
+    let mut take = vec![0u32; m];
+    let mut left = n;
+    while left > 0 {
+        let open: Vec<usize> = (0..m).filter(|&i| take[i] < topo.node(servers[i]).gpu_count).collect();
+        let share = (left / open.len() as u32).max(1);
+        for i in open {
+            let add = share.min(topo.node(servers[i]).gpu_count - take[i]).min(left);
+            take[i] += add;
+            left -= add;
+        }
+    }
+    let mut gpus: Vec<GpuId> = servers
+        .iter()
+        .zip(&take)
+        .flat_map(|(&s, &k)| (topo.node(s).first_gpu..topo.node(s).first_gpu + k).map(GpuId))
+        .collect();
+    gpus.sort_unstable();
+    Some(gpus)
 }
 
 /// The shape of a placement with no other job on its links.
@@ -151,7 +196,7 @@ pub fn uncontended_shape(topo: &Topology, gpus: &[GpuId]) -> PlacementShape {
     servers.dedup();
     let mut links = Vec::new();
     topo.inter_server_links(&servers, &mut links);
-    shape_of(topo, gpus, &links, |_| 1)
+    shape_of(topo, gpus, &links)
 }
 
 /// Resolves a trace into jobs sorted by submission time. Errors name the trace line. Jobs
@@ -219,19 +264,21 @@ pub fn resolve(
     Ok(jobs)
 }
 
-/// A scenario from a topology and a trace, with the built-in model catalogue and the
-/// topology's communication parameters (its `collective` block, or the calibrated
-/// defaults): the one path from inputs to a runnable simulation, shared by the CLI and the
-/// app. Errors name the trace line; an empty result is an error too.
+/// A scenario from a topology and a trace, with the model catalogue of the topology's GPU
+/// (the built-in one if it names none) and its communication parameters (its `collective`
+/// block, or the calibrated defaults): the one path from inputs to a runnable simulation,
+/// shared by the CLI and the app. Errors name the trace line; an empty result is an error
+/// too.
 pub fn build_scenario(
     topology: Topology,
     trace: &Trace,
     options: &WorkloadOptions,
     trace_label: &str,
 ) -> Result<crate::engine::Scenario, InputError> {
-    let mut catalog = Catalog::built_in();
+    let mut catalog = Catalog::for_gpu_or_built_in(topology.gpu())?;
     let comm = topology.comm_params().clone();
-    let jobs = resolve(trace, &topology, &mut catalog, &comm, options)?;
+    let options = WorkloadOptions { mix: mix_for(&options.mix, &catalog)?, ..options.clone() };
+    let jobs = resolve(trace, &topology, &mut catalog, &comm, &options)?;
     if jobs.is_empty() {
         return Err(InputError::new("jobs", "the trace has no jobs"));
     }
@@ -243,6 +290,36 @@ pub fn build_scenario(
         seed: options.seed,
         trace_label: trace_label.to_string(),
     })
+}
+
+/// Carries a mix of built-in models over to `catalog`: the default mix becomes the
+/// catalogue's default; a mix someone chose must name models the catalogue has.
+fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError> {
+    let built_in = Catalog::built_in();
+    if catalog.gpu().is_none() {
+        return Ok(mix.clone());
+    }
+    if *mix == ModelMix::default_for(&built_in) {
+        return Ok(ModelMix::default_for(catalog));
+    }
+    let entries = mix
+        .entries
+        .iter()
+        .map(|&(id, w)| {
+            let name = &built_in.get(id).name;
+            catalog.lookup(name).map(|id| (id, w)).ok_or_else(|| {
+                InputError::new(
+                    "mix",
+                    format!(
+                        "no compute time for '{name}' on a {} (measured there: {})",
+                        catalog.gpu().unwrap_or("?"),
+                        catalog.names().join(", ")
+                    ),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ModelMix { entries })
 }
 
 #[cfg(test)]
@@ -290,6 +367,44 @@ mod tests {
             resolve(&trace, &topo, &mut catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
                 .unwrap();
         assert_eq!(limited.len(), 1);
+    }
+
+    #[test]
+    fn the_ideal_placement_splits_evenly_over_multi_nic_servers() {
+        // rdma-2048: eight GPUs and eight NICs per server. Best fit puts 9 GPUs as 8 + 1, whose
+        // ring drives one NIC of the second server (25 GB/s); the ideal is 5 + 4: four NICs,
+        // 100 GB/s.
+        let topo = resolve_topology_arg("rdma-2048").unwrap();
+        let (tier, shape) = IdealPlacements::default().get(&topo, 9).unwrap();
+        assert_eq!((tier, shape.servers, shape.max_per_server), (Tier(1), 2, 5));
+        assert_eq!(shape.net_link_bytes_per_s, 100e9);
+        // With one NIC per server nothing changes: 8 + 1 on oversub-2048.
+        let topo = resolve_topology_arg("oversub-2048").unwrap();
+        let (_, shape) = IdealPlacements::default().get(&topo, 9).unwrap();
+        assert_eq!((shape.max_per_server, shape.net_link_bytes_per_s), (8, 25e9));
+    }
+
+    #[test]
+    fn a_cluster_of_one_gpu_type_uses_its_catalogue_and_mix() {
+        // The rdma fabric's GPU is the A100: the default mix becomes the four of its eight
+        // models measured on an A100; a mix naming a model without an A100 time is an error.
+        let topo = resolve_topology_arg("teaching").unwrap();
+        assert_eq!(topo.gpu(), Some("A100"));
+        let trace = Trace {
+            format: TraceFormat::Philly,
+            jobs: (0..40).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
+        };
+        let built_in = Catalog::built_in();
+        let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&built_in) };
+        let sc = build_scenario(topo.clone(), &trace, &opts, "t").unwrap();
+        assert_eq!(sc.catalog.gpu(), Some("A100"));
+        let used: std::collections::BTreeSet<&str> =
+            sc.jobs.iter().map(|j| sc.catalog.get(j.model).name.as_str()).collect();
+        assert_eq!(used.into_iter().collect::<Vec<_>>(), ["bert", "inception3", "resnet50", "vgg16"]);
+        let gpt2 = WorkloadOptions { mix: ModelMix::parse("gpt2", &built_in).unwrap(), ..opts.clone() };
+        let e = build_scenario(topo, &trace, &gpt2, "t").unwrap_err();
+        assert_eq!(e.field, "mix");
+        assert!(e.message.contains("'gpt2'") && e.message.contains("A100"), "{e}");
     }
 
     #[test]

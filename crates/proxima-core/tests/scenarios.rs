@@ -149,6 +149,67 @@ fn two_jobs_sharing_an_uplink_slow_each_other_until_one_ends() {
     assert!(close(s.comm_overhead_s, (12.0 - 10.1) + (23.0 - 20.2)), "{}", s.comm_overhead_s);
 }
 
+/// Collects rate changes (time, job, seconds per iteration).
+#[derive(Clone, Default)]
+struct Rates(Rc<RefCell<Vec<(f64, u32, f64)>>>);
+
+impl Observer for Rates {
+    fn observe(&mut self, now: SimTime, event: &SimEvent) {
+        match event {
+            SimEvent::RateChanged { job, iter_s } | SimEvent::Placed { job, iter_s, .. } => {
+                self.0.borrow_mut().push((now.as_secs_f64(), job.0, *iter_s))
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Rates {
+    /// The last iteration time reported for `job` at or before `t`.
+    fn at(&self, job: u32, t: f64) -> f64 {
+        self.0.borrow().iter().rev().find(|&&(when, j, _)| j == job && when <= t).expect("reported").2
+    }
+}
+
+#[test]
+fn max_min_sharing_gives_idle_uplink_capacity_to_the_ring_that_can_use_it() {
+    // Two racks of four 4-GPU servers; NICs 10 GB/s, rack uplinks 4 × 80 / 4 Gbit/s = 10 GB/s.
+    // Five two-GPU rings:
+    //   B: servers 0 and 4 (NIC 0, NIC 4, both uplinks);
+    //   C, D, E: server 0 with servers 1, 2, 3 (NIC 0 and their own NIC);
+    //   A: servers 1 and 5 (NIC 1, NIC 5, both uplinks).
+    // NIC 0 carries B, C, D and E: 2.5 GB/s each. The uplinks carry A and B; B is held to
+    // 2.5 by NIC 0, so max-min gives A the other 7.5 GB/s (NIC 1 carries A and C: 7.5 + 2.5).
+    // An equal split per link would give A 10 / 2 = 5 GB/s and leave 2.5 GB/s of each uplink
+    // idle. Iteration = 1 s + 2·½ · 1 GB / rate: A 1 + 1/7.5 = 1.133333 s, the others 1.4 s.
+    let topo = cluster(2, 4, 4, 4.0);
+    let script = vec![
+        (0.0, place(0, &[5, 20])), // A
+        (0.0, place(1, &[0, 16])), // B
+        (0.0, place(2, &[1, 4])),  // C
+        (0.0, place(3, &[2, 8])),  // D
+        (0.0, place(4, &[3, 12])), // E
+    ];
+    let jobs = [(0.0, 2, 100.0), (0.0, 2, 1e6), (0.0, 2, 1e6), (0.0, 2, 1e6), (0.0, 2, 10.0)];
+    let mut sim = Simulation::new(scenario(topo, &jobs), Box::new(Scripted { script }));
+    let rates = Rates::default();
+    sim.add_observer(Box::new(rates.clone()));
+    sim.run();
+    assert!(close(rates.at(0, 0.0), 1.0 + 1.0 / 7.5), "A: {}", rates.at(0, 0.0));
+    for j in 1..=4 {
+        assert!(close(rates.at(j, 0.0), 1.4), "job {j}: {}", rates.at(j, 0.0));
+    }
+    // E (10 iterations of 1.4 s) ends at 14 s. NIC 0 now carries three rings at 10/3 GB/s,
+    // so A, which never crosses NIC 0, gets 10 − 10/3 of the uplinks: its rate changes
+    // through the coupling, 1 + 1 / (20/3) = 1.15 s per iteration.
+    assert!(close(end_of(&sim, 4), 14.0), "{}", end_of(&sim, 4));
+    assert!(close(rates.at(0, 14.0), 1.15), "A after E: {}", rates.at(0, 14.0));
+    assert!(close(rates.at(1, 14.0), 1.3), "B after E: {}", rates.at(1, 14.0));
+    // A did 14 / (1 + 1/7.5) iterations by then and ends 1.15 s per iteration later.
+    let done = 14.0 / (1.0 + 1.0 / 7.5);
+    assert!(close(end_of(&sim, 0), 14.0 + (100.0 - done) * 1.15), "{}", end_of(&sim, 0));
+}
+
 #[test]
 fn preemption_keeps_progress_and_pays_the_restore_cost() {
     // A 1-GPU job of 100 iterations runs 40 s, is preempted, waits 10 s, and restarts with

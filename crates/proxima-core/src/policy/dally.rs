@@ -6,10 +6,12 @@
 //!    one); when its timer for that tier runs out it accepts the next looser tier, and so on
 //!    to the whole cluster. Its budget at tier `t` is the tier's timer capped by what waiting
 //!    can win: its remaining ideal run time × (slowdown at `t+1` − slowdown at `t`), the
-//!    slowdowns computed by the communication model on the cluster as loaded now
-//!    ([`super::sensitivity`]). A job whose slowdown even spread across the cluster is below
-//!    `threshold` is insensitive and takes what is free at once. Waiting jobs never block
-//!    the queue: others behind them are placed meanwhile.
+//!    slowdowns computed by the communication model on the cluster as loaded now, on the
+//!    links the placement it would get now would cross ([`super::sensitivity`]). A job whose
+//!    loss (its worst slowdown spread beyond its tightest tier, over its slowdown there) is
+//!    below `threshold` is insensitive and takes what is free at once. Waiting jobs never
+//!    block the queue: others behind them are placed meanwhile. `delay=off` makes nobody
+//!    wait; `delay=all` makes every job wait its tier's full timer, sensitive or not.
 //!
 //!    *Starvation bound.* Letting later jobs pass is what makes a waiting job starve, as in
 //!    all delay scheduling. Here the wait for a tighter placement is bounded by the sum of
@@ -20,103 +22,35 @@
 //!    starts; it then waits at most until enough running jobs end. It is off by default,
 //!    because on an overloaded cluster it turns the queue into strict first come, first
 //!    served and costs far more mean JCT than it saves tail (see `docs/EXPERIMENTS.md`).
-//! 2. **Network-sensitive preemption.** When a sensitive job waits and a node of its
-//!    tightest tier could hold it if some less sensitive running jobs there were
-//!    checkpointed, and its estimated gain (remaining ideal run time × the slowdown it would
-//!    suffer otherwise minus the one it would get there) exceeds the cost, those jobs are
-//!    preempted; they requeue with their progress and pay `restore_s` when they restart. The
-//!    cost is `restore_s` per preempted job, plus, for a job that will not fit in the GPUs
-//!    still free, the queueing delay jobs have recently seen (it will wait too). Likewise, when GPUs free up, a sensitive job running
-//!    scattered moves to a tighter placement if the gain exceeds `restore_s`. Guard rails: a
-//!    job is preempted at most `max_preempt` times, and not within `min_run_s` of its start.
+//! 2. **Network-sensitive preemption** ([`preempt`]): less sensitive running jobs are
+//!    checkpointed when that gets a sensitive waiting job its tightest tier and the gain
+//!    exceeds the cost; scattered jobs move to a tighter placement when room appears.
 //! 3. **Auto-tuned timers** ([`super::tuner`]): every `tune_every_s` the per-tier timers are
 //!    re-estimated from the run's own history.
 //!
-//! Options (defaults in brackets): `preempt=on|off` [on], `autotune=on|off` [on],
-//! `timers=SERVER_S/RACK_S[/...]` [300/150: the static timers, or the tuner's starting
-//! point], `threshold` [1.05], `starve_s` [off], `restore_s` [30], `min_run_s` [600],
-//! `max_preempt` [2], `tune_every_s` [600].
+//! Within a tier, a job spanning servers goes where the links it would cross are coolest
+//! ([`super::sensitivity::cool_placement`]); on an idle network that is the baseline's best
+//! fit.
+//!
+//! Options (defaults in brackets): `delay=on|off|all` [on], `preempt=on|off` [on],
+//! `autotune=on|off` [on], `timers=SERVER_S/RACK_S[/...]` [300/150: the static timers, or
+//! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
+//! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600].
 
-use super::sensitivity::{sensitivity, LevelProfile, Sensitivity};
+mod options;
+mod preempt;
+
+pub use options::{DallyOptions, DelayMode, DEFAULT_TIMERS_S};
+
+use super::sensitivity::{cool_placement, sensitivity, LevelProfile, Sensitivity};
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
-use crate::engine::JobStatus;
 use crate::error::InputError;
 use crate::event::{PolicyNote, Reason, SimEvent};
-use crate::model::ModelId;
 use crate::time::SimTime;
-use crate::topology::{GpuId, Tier};
+use crate::topology::Tier;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-/// Default timers, in seconds, for the server tier and the rack tier (further tiers repeat
-/// the last). Not tuned to any experiment: five minutes for a server-local placement, half
-/// that for a rack-local one, a scale at which jobs of the Philly trace (median run time
-/// about 19 minutes) come and go.
-pub const DEFAULT_TIMERS_S: &[f64] = &[300.0, 150.0];
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct DallyOptions {
-    pub preempt: bool,
-    pub autotune: bool,
-    pub timers_s: Vec<f64>,
-    pub threshold: f64,
-    /// The reservation bound; `None` (the default) leaves only the timers' bound.
-    pub starve_s: Option<f64>,
-    pub restore_s: f64,
-    pub min_run_s: f64,
-    pub max_preempt: u32,
-    pub tune_every_s: f64,
-}
-
-impl DallyOptions {
-    pub fn from_spec(spec: &mut PolicySpec) -> Result<DallyOptions, InputError> {
-        let timers_s = match spec.take("timers") {
-            None => DEFAULT_TIMERS_S.to_vec(),
-            Some(text) => text
-                .split('/')
-                .map(|v| match v.trim().parse::<f64>() {
-                    Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-                    _ => Err(InputError::new("timers", format!("expected seconds like 300/150, got '{text}'"))),
-                })
-                .collect::<Result<Vec<f64>, InputError>>()?,
-        };
-        Ok(DallyOptions {
-            preempt: spec.take_bool("preempt", true)?,
-            autotune: spec.take_bool("autotune", true)?,
-            timers_s,
-            threshold: spec.take_f64("threshold", 1.05, 1.0)?,
-            starve_s: match spec.take("starve_s").as_deref() {
-                None | Some("off") => None,
-                Some(v) => match v.parse::<f64>() {
-                    Ok(x) if x.is_finite() && x >= 0.0 => Some(x),
-                    _ => return Err(InputError::new("starve_s", format!("expected seconds or off, got '{v}'"))),
-                },
-            },
-            restore_s: spec.take_f64("restore_s", 30.0, 0.0)?,
-            min_run_s: spec.take_f64("min_run_s", 600.0, 0.0)?,
-            max_preempt: spec.take_u32("max_preempt", 2)?,
-            tune_every_s: spec.take_f64("tune_every_s", 600.0, 1.0)?,
-        })
-    }
-
-    fn spec(&self) -> String {
-        let on = |b: bool| if b { "on" } else { "off" };
-        let timers: Vec<String> = self.timers_s.iter().map(|t| format!("{t}")).collect();
-        format!(
-            "dally:preempt={},autotune={},timers={},threshold={},starve_s={},restore_s={},min_run_s={},max_preempt={},tune_every_s={}",
-            on(self.preempt),
-            on(self.autotune),
-            timers.join("/"),
-            self.threshold,
-            self.starve_s.map(|s| s.to_string()).unwrap_or_else(|| "off".into()),
-            self.restore_s,
-            self.min_run_s,
-            self.max_preempt,
-            self.tune_every_s
-        )
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WaitKind {
@@ -144,6 +78,13 @@ struct Waiter {
     sens: Option<Sensitivity>,
     /// Remaining ideal run time when the wait began.
     remaining_ideal_s: f64,
+}
+
+impl Waiter {
+    /// The job's loss spread out, as estimated when its current phase began.
+    fn loss(&self) -> f64 {
+        self.sens.as_ref().map(Sensitivity::loss).unwrap_or(1.0)
+    }
 }
 
 pub struct Dally {
@@ -176,8 +117,6 @@ pub struct Dally {
     /// and their median (kept up to date on each new ratio, read on every wait).
     realised: Vec<VecDeque<f64>>,
     realised_median: Vec<f64>,
-    /// Worst-case slowdown without contention, per (model, GPUs): to compare sensitivities.
-    static_worst: BTreeMap<(ModelId, u32), f64>,
 }
 
 /// Weight of the newest queueing delay in [`Dally::recent_wait_s`]: about the last 50
@@ -211,7 +150,6 @@ impl Dally {
             next_tune: SimTime::ZERO,
             realised: Vec::new(),
             realised_median: Vec::new(),
-            static_worst: BTreeMap::new(),
         })
     }
 
@@ -245,22 +183,6 @@ impl Dally {
 
     fn levels(&self) -> &LevelProfile {
         self.levels.as_ref().expect("ensure_levels runs before any use")
-    }
-
-    fn static_worst(&mut self, view: &View, job: JobId) -> f64 {
-        let j = view.job(job);
-        let key = (j.model, j.gpus);
-        if let Some(&w) = self.static_worst.get(&key) {
-            return w;
-        }
-        let worst = match (j.ideal_iter_s, self.levels().shape(j.gpus, view.topo.top_tier(), None)) {
-            (Some(ideal), Some(shape)) if ideal > 0.0 => {
-                view.comm.iteration_time(view.catalog.get(j.model), &shape) / ideal
-            }
-            _ => 1.0,
-        };
-        self.static_worst.insert(key, worst);
-        worst
     }
 
     fn realised_ratio(&self, tier: Tier) -> f64 {
@@ -306,15 +228,29 @@ impl Dally {
         }
     }
 
-    /// Budget for waiting at `tier`: the timer, capped by what waiting can win.
-    fn budget(&self, w: &Waiter, tier: Tier) -> f64 {
-        let Some(s) = &w.sens else { return 0.0 };
+    /// What waiting at `tier` can win: the remaining ideal run time × (the slowdown at the
+    /// next looser tier − the slowdown at `tier`). A representative slowdown is corrected by
+    /// the ratio realised placements at that tier showed; the slowdown of the placement the
+    /// job would get now is taken as it is.
+    fn gain(&self, w: &Waiter, tier: Tier) -> Option<f64> {
+        let s = w.sens.as_ref()?;
         let looser = Tier(tier.0 + 1);
-        let gain = w.remaining_ideal_s * (s.at(looser) * self.realised_ratio(looser) - s.at(tier));
-        if !gain.is_finite() {
+        let correction = if s.placeable == Some(looser) { 1.0 } else { self.realised_ratio(looser) };
+        let gain = w.remaining_ideal_s * (s.at(looser) * correction - s.at(tier));
+        gain.is_finite().then_some(gain)
+    }
+
+    /// Budget for waiting at `tier`: the timer, capped by what waiting can win (the full
+    /// timer under `delay=all`).
+    fn budget(&self, w: &Waiter, tier: Tier) -> f64 {
+        if self.options.delay == DelayMode::All {
             return self.timer(tier);
         }
-        self.timer(tier).min(gain.max(0.0))
+        match (&w.sens, self.gain(w, tier)) {
+            (None, _) => 0.0,
+            (Some(_), None) => self.timer(tier),
+            (Some(_), Some(gain)) => self.timer(tier).min(gain.max(0.0)),
+        }
     }
 
     /// Starts (or restarts) the wait of a queued job.
@@ -323,11 +259,21 @@ impl Dally {
         let run = view.run(job);
         let top = view.topo.top_tier();
         self.ensure_levels(view);
-        let sens = sensitivity(self.levels(), view, j);
+        let sens = sensitivity(self.levels(), view, job);
         let base = sens.as_ref().map(|s| s.base).unwrap_or(top);
         let remaining_ideal_s = (j.iterations - run.done).max(0.0) * j.ideal_iter_s.unwrap_or(0.0);
-        let insensitive = sens.as_ref().is_none_or(|s| s.worst() < self.options.threshold);
-        let kind = if insensitive || base >= top { WaitKind::Any } else { WaitKind::Delay };
+        let sensitive = sens.as_ref().is_some_and(|s| s.loss() >= self.options.threshold);
+        let waits = match self.options.delay {
+            DelayMode::Sensitive => sensitive,
+            DelayMode::All => sens.is_some(),
+            DelayMode::Off => false,
+        };
+        let kind = if waits && base < top { WaitKind::Delay } else { WaitKind::Any };
+        if self.options.delay == DelayMode::Off && sensitive && base < top {
+            // Without delay a sensitive job still gets a preemption check before it takes a
+            // looser placement.
+            self.to_check.insert(job);
+        }
         let mut w = Waiter {
             gpus: j.gpus,
             since: view.now,
@@ -355,12 +301,8 @@ impl Dally {
             let budget = self.budget(w, w.accept);
             if budget > 0.0 {
                 w.deadline = Some(view.now + SimTime::from_secs_f64(budget));
-                if let Some(s) = &w.sens {
-                    let looser = Tier(w.accept.0 + 1);
-                    let gain = w.remaining_ideal_s * (s.at(looser) * self.realised_ratio(looser) - s.at(w.accept));
-                    if gain.is_finite() {
-                        self.tuner.record_gain(w.accept.0 as usize, gain);
-                    }
+                if let Some(gain) = self.gain(w, w.accept) {
+                    self.tuner.record_gain(w.accept.0 as usize, gain);
                 }
                 return;
             }
@@ -386,6 +328,9 @@ impl Dally {
             w.accept = Tier(w.accept.0 + 1);
             w.phase_start = view.now;
             w.deadline = None;
+            // The network has changed since the wait began: judge the next phase on it as it
+            // is now.
+            w.sens = sensitivity(self.levels(), view, job);
             self.enter_phase(view, &mut w);
             self.group_insert(job, &w);
             self.waiters.insert(job, w);
@@ -407,13 +352,16 @@ impl Dally {
 
     fn place(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) {
         let w = &self.waiters[&job];
-        let (tier, gpus) = view.cluster.place_tightest(view.topo, w.gpus).expect("checked to fit");
+        let tier = view.cluster.tightest_tier_free(view.topo, w.gpus).expect("checked to fit");
+        let gpus = cool_placement(self.levels(), view, job, tier).expect("checked to fit");
         let waited_s = (view.now - w.since).as_secs_f64();
-        let sensitive = w.sens.as_ref().is_some_and(|s| s.worst() >= self.options.threshold);
+        let sensitive = w.loss() >= self.options.threshold;
         let reason = if w.kind == WaitKind::Starving {
             Reason::StarvationBound { tier, waited_s }
         } else if !sensitive {
-            Reason::Insensitive { tier, slowdown: w.sens.as_ref().map(|s| s.worst()).unwrap_or(1.0) }
+            Reason::Insensitive { tier, slowdown: w.loss() }
+        } else if self.options.delay == DelayMode::Off {
+            Reason::TightestNow { tier }
         } else if tier <= w.base {
             if waited_s > 0.0 {
                 Reason::GotWantedTier { tier, waited_s }
@@ -426,151 +374,6 @@ impl Dally {
             Reason::TimerExpired { tier, waited_s, slowdown: view.estimate_slowdown(job, &gpus) }
         };
         out.push(Decision::Place { job, gpus, reason });
-    }
-
-    /// Preempts less sensitive jobs so that `job` gets its tightest tier, if that pays.
-    fn try_preempt_for(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
-        let Some(w) = self.waiters.get(&job).cloned() else { return false };
-        if w.kind != WaitKind::Delay || view.cluster.max_free_at(w.base) >= w.gpus {
-            return false;
-        }
-        let Some(sens) = &w.sens else { return false };
-        let my_worst = self.static_worst(view, job);
-        // What the job would suffer otherwise: the best placement free now, or spread wide.
-        let otherwise = match view.cluster.place_tightest(view.topo, w.gpus) {
-            Some((_, gpus)) => view.estimate_slowdown(job, &gpus),
-            None => sens.worst(),
-        };
-        let remaining =
-            (view.job(job).iterations - view.run(job).done).max(0.0) * view.job(job).ideal_iter_s.unwrap_or(0.0);
-        let gain = remaining * (otherwise - sens.at(w.base));
-        let restore = self.options.restore_s;
-        if gain <= restore {
-            return false;
-        }
-        let min_run = SimTime::from_secs_f64(self.options.min_run_s);
-        let mut best: Option<(f64, u32, Vec<JobId>, Vec<GpuId>)> = None;
-        for &node in view.topo.tier_nodes(w.base) {
-            let n = view.topo.node(node);
-            if n.gpu_count < w.gpus {
-                continue;
-            }
-            let free = view.cluster.free_under(node);
-            let need = w.gpus - free;
-            // Eligible victims with their GPUs inside this node.
-            let mut inside: BTreeMap<JobId, u32> = BTreeMap::new();
-            for g in n.first_gpu..n.first_gpu + n.gpu_count {
-                if let Some(owner) = view.cluster.owner(GpuId(g)) {
-                    *inside.entry(owner).or_default() += 1;
-                }
-            }
-            let mut candidates: Vec<(f64, u32, JobId)> = Vec::new();
-            for (&v, &count) in &inside {
-                let run = view.run(v);
-                let eligible = run.status == JobStatus::Running
-                    && run.preemptions < self.options.max_preempt
-                    && view.now >= run.last_start + min_run;
-                if !eligible {
-                    continue;
-                }
-                let worst = self.static_worst(view, v);
-                if worst + 0.05 < my_worst {
-                    candidates.push((worst, count, v));
-                }
-            }
-            candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-            let mut freed = 0;
-            let mut victims = Vec::new();
-            for &(_, count, v) in &candidates {
-                if freed >= need {
-                    break;
-                }
-                freed += count;
-                victims.push(v);
-            }
-            if freed < need {
-                continue;
-            }
-            // A victim that fits in the GPUs left free after the move restarts at once and pays
-            // only its restore; one that does not also waits in the queue, about as long as
-            // jobs have been waiting lately.
-            let mut spare = view.cluster.free_count() - free;
-            let mut cost = 0.0;
-            for v in &victims {
-                let g = view.job(*v).gpus;
-                cost += restore;
-                if spare >= g {
-                    spare -= g;
-                } else {
-                    cost += self.recent_wait_s;
-                }
-            }
-            let gpus_moved: u32 = victims.iter().map(|v| view.job(*v).gpus).sum();
-            let better = match &best {
-                None => true,
-                Some((c, moved, _, _)) => cost < *c || (cost == *c && gpus_moved < *moved),
-            };
-            if better {
-                let mut gpus: Vec<GpuId> = (n.first_gpu..n.first_gpu + n.gpu_count)
-                    .map(GpuId)
-                    .filter(|&g| match view.cluster.owner(g) {
-                        None => true,
-                        Some(o) => victims.contains(&o),
-                    })
-                    .collect();
-                // Free GPUs first, then those of the victims.
-                gpus.sort_by_key(|&g| (view.cluster.owner(g).is_some(), g));
-                gpus.truncate(w.gpus as usize);
-                best = Some((cost, gpus_moved, victims, gpus));
-            }
-        }
-        let Some((cost, _, victims, gpus)) = best else { return false };
-        if gain <= cost {
-            return false;
-        }
-        for &v in &victims {
-            out.push(Decision::Preempt {
-                job: v,
-                restore_s: restore,
-                reason: Reason::PreemptedFor { for_job: job, tier: w.base, gain_s: gain, cost_s: cost },
-            });
-        }
-        out.push(Decision::Place {
-            job,
-            gpus,
-            reason: Reason::PlacedByPreemption { tier: w.base, victims, gain_s: gain },
-        });
-        true
-    }
-
-    /// Moves a scattered sensitive job to a tighter placement that appeared, if that pays.
-    fn try_reconsolidate(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
-        let run = view.run(job);
-        let j = view.job(job);
-        let (Some(current), Some(ideal)) = (run.tier, j.ideal_iter_s) else { return false };
-        if run.status != JobStatus::Running
-            || run.preemptions >= self.options.max_preempt
-            || view.now < run.last_start + SimTime::from_secs_f64(self.options.min_run_s)
-        {
-            return false;
-        }
-        let Some((tier, gpus)) = view.cluster.place_tightest(view.topo, j.gpus) else { return false };
-        if tier >= current {
-            return false;
-        }
-        let remaining = (j.iterations - run.progress_at(view.now)).max(0.0) * ideal;
-        let gain = remaining * (run.iter_s / ideal - view.estimate_slowdown(job, &gpus));
-        let cost = self.options.restore_s;
-        if gain <= cost {
-            return false;
-        }
-        out.push(Decision::Preempt {
-            job,
-            restore_s: cost,
-            reason: Reason::Reconsolidating { from: current, to: tier, gain_s: gain, cost_s: cost },
-        });
-        out.push(Decision::Place { job, gpus, reason: Reason::Reconsolidated { from: current, to: tier } });
-        true
     }
 
     fn wait_reason(&self, view: &View, job: JobId) -> Reason {
@@ -651,7 +454,11 @@ impl Policy for Dally {
                             self.record_realised(*tier, iter_s / estimate);
                         }
                     }
-                    if *tier > w.base && self.static_worst(view, *job) >= self.options.threshold {
+                    // A job placed looser than its tightest tier may move back when room
+                    // appears, if it is sensitive or runs slowly where it is (a wide job on hot
+                    // uplinks).
+                    let slowdown = j.ideal_iter_s.map(|ideal| iter_s / ideal).unwrap_or(1.0);
+                    if *tier > w.base && (w.loss() >= self.options.threshold || slowdown >= self.options.threshold) {
                         let key = (*tier, w.gpus);
                         self.scattered.entry(key).or_default().insert(*job);
                         self.scattered_key.insert(*job, key);
@@ -698,6 +505,16 @@ impl Policy for Dally {
                 // Reserve: nobody behind it starts while it does not fit.
                 self.emit_notes(view, out);
                 return;
+            }
+        }
+
+        if self.options.preempt && self.options.delay == DelayMode::Off {
+            // Without delay, a sensitive job that cannot get its tightest tier is considered
+            // for preemption before it takes a looser placement.
+            while let Some(job) = self.to_check.pop_first() {
+                if self.try_preempt_for(view, job, out) {
+                    return;
+                }
             }
         }
 

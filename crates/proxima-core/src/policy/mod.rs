@@ -74,14 +74,17 @@ impl<'a> View<'a> {
         &self.runs[id.0 as usize]
     }
 
-    /// Seconds per iteration the job would run at if it started on `gpus` now, sharing links
-    /// with the jobs already on them.
+    /// Seconds per iteration the job would run at if it started on `gpus` now, sharing the
+    /// network with the rings already on the links it would cross: on each, the rate a
+    /// newcomer gets when the rings there keep theirs unless they are above its fair level
+    /// ([`ClusterState::estimate_new_ring`]).
     pub fn estimate_iter_s(&self, job: JobId, gpus: &[GpuId]) -> f64 {
         let mut servers: Vec<NodeId> = gpus.iter().map(|&g| self.topo.server_of(g)).collect();
         servers.dedup();
         let mut links = Vec::new();
         self.topo.inter_server_links(&servers, &mut links);
-        let shape = shape_of(self.topo, gpus, &links, |l| self.cluster.jobs_on(l) + 1);
+        let shape = shape_of(self.topo, gpus, &links);
+        let shape = shape.with_share(self.cluster.estimate_new_ring(&links, self.comm.ring_cap(&shape)));
         self.comm.iteration_time(self.catalog.get(self.job(job).model), &shape)
     }
 
@@ -230,7 +233,7 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "dally",
         summary: "network-sensitive: delay scheduling for consolidation, network-sensitive preemption, auto-tuned delay timers (arXiv:2401.16492)",
-        options: "preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600",
+        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600",
     },
 ];
 

@@ -123,6 +123,7 @@ impl Topology {
             height: 1,
             first_gpu: self.gpu_nodes.len() as u32,
             gpu_count: 0,
+            nics: if graph.is_server[v] { spec.servers[index].nics } else { 1 },
         });
         id
     }
@@ -142,6 +143,7 @@ impl Topology {
                 height: 0,
                 first_gpu: self.gpu_nodes.len() as u32,
                 gpu_count: 1,
+                nics: 1,
             });
             self.attach(gpu, server_node, server.nvlink_gbps, server.nvlink_latency_us);
             self.gpu_nodes.push(gpu);

@@ -238,6 +238,9 @@ fn index_nodes<'a>(spec: &'a TopologySpec, problems: &mut Vec<Problem>) -> Graph
         if s.gpus == 0 {
             report("gpus", format!("server '{}' has no GPUs", s.id));
         }
+        if s.nics == 0 {
+            report("nics", "a server needs at least one NIC".to_string());
+        }
         if let Some(message) = bandwidth_problem(s.nvlink_gbps) {
             report("nvlink_gbps", message);
         }

@@ -216,7 +216,13 @@ fn huge_broken_descriptions_are_checked_in_linear_time() {
     let mut spec = spec(r#"{"switches":[{"id":"t"}],"servers":[{"id":"a","gpus":1,"nvlink_gbps":1}]}"#);
     for i in 0..50_000 {
         spec.links.push(LinkSpec { a: "a".into(), b: "t".into(), bandwidth_gbps: 1.0, latency_us: 0.0 });
-        spec.servers.push(ServerSpec { id: format!("x{i}"), gpus: 1, nvlink_gbps: 1.0, nvlink_latency_us: 0.0 });
+        spec.servers.push(ServerSpec {
+            id: format!("x{i}"),
+            gpus: 1,
+            nvlink_gbps: 1.0,
+            nvlink_latency_us: 0.0,
+            nics: 1,
+        });
     }
     let problems = check(&spec);
     assert_eq!(problems.len(), 2 * 50_000 - 1);

@@ -3,7 +3,8 @@
 //!
 //! Users describe a topology as switches, servers (with their GPU count) and links between
 //! them ([`TopologySpec`], the JSON format), as a parametric spec
-//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B]`) or by a preset name.
+//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F]`)
+//! or by a preset name.
 //! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
 //! a description with the first of them, or derives everything else: the GPUs as leaves of
 //! a rooted tree, the tiers (server, rack, cluster, more if the tree is deeper), and the path
@@ -34,7 +35,7 @@ mod spec;
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
-pub use parametric::{ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
+pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
 pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 

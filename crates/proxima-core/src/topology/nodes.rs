@@ -49,6 +49,8 @@ pub struct Node {
     /// The GPUs below this node are `first_gpu .. first_gpu + gpu_count`.
     pub first_gpu: u32,
     pub gpu_count: u32,
+    /// For servers, how many NICs make up the link to the switch (1 for other nodes).
+    pub nics: u32,
 }
 
 /// A link between a node and its parent. Links are full duplex: the bandwidth is available

@@ -63,6 +63,12 @@ pub const PRESETS: &[Preset] = &[
         build: None,
     },
     Preset {
+        name: "rdma-2048",
+        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=rdma",
+        spec: "racks=16,servers=16,gpus=8,nics=8,oversub=4",
+        build: None,
+    },
+    Preset {
         name: "pollux-testbed",
         description: "64 GPUs: 16 servers x 4 T4 on PCIe under one switch, 50 Gbit/s NICs, NCCL over TCP; the cluster the communication model was calibrated on",
         spec: "",
@@ -93,6 +99,7 @@ fn pollux_testbed() -> TopologySpec {
                     .into(),
             ),
         }),
+        gpu: Some(crate::model::FITTED_GPU.into()),
     };
     for s in 0..16 {
         let id = format!("node{s}");
@@ -101,6 +108,7 @@ fn pollux_testbed() -> TopologySpec {
             gpus: 4,
             nvlink_gbps: POLLUX_PCIE_GBPS,
             nvlink_latency_us: 10.0,
+            nics: 1,
         });
         spec.links.push(LinkSpec { a: id, b: "switch".into(), bandwidth_gbps: POLLUX_NIC_GBPS, latency_us: 25.0 });
     }
@@ -150,8 +158,29 @@ mod tests {
             assert_eq!(t.name(), p.name);
         }
         assert_eq!(topo("oversub-2048").gpu_count(), 2048);
-        // Presets without a collective block use the defaults.
-        assert_eq!(topo("teaching").comm_params(), &CommParams::default());
+        // Parametric presets carry the efficiencies of the fabric they build: NVSwitch and
+        // RDMA by default.
+        assert_eq!(topo("teaching").comm_params(), &CommParams::rdma());
+        // A description without a collective block keeps the calibrated default.
+        let mut spec = topo("teaching").spec().clone();
+        spec.collective = None;
+        assert_eq!(Topology::from_spec(&spec).unwrap().comm_params(), &CommParams::default());
+    }
+
+    #[test]
+    fn the_rdma_preset_has_one_nic_per_gpu() {
+        let t = topo("rdma-2048");
+        assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (2048, 256, Some("A100")));
+        let server = t.node(t.servers()[0]);
+        assert_eq!(server.nics, 8);
+        // The server's link is its eight 200 Gbit/s NICs; a rack uplink carries 16 of them / 4.
+        assert_eq!(t.link(server.uplink.unwrap()).bandwidth_gbps, 1600.0);
+        let uplink = t.links().iter().find(|l| t.node(l.child).name == "tor0").unwrap();
+        assert_eq!(uplink.bandwidth_gbps, 16.0 * 1600.0 / 4.0);
+        assert_eq!(t.comm_params(), &CommParams::rdma());
+        // The NIC count and the GPU survive export.
+        let back = Topology::from_spec(&TopologySpec::from_json(&t.spec().to_json()).unwrap()).unwrap();
+        assert_eq!((back.node(back.servers()[0]).nics, back.gpu()), (8, Some("A100")));
     }
 
     #[test]
@@ -177,6 +206,7 @@ mod tests {
         let e = resolve_topology_arg("cluster9").unwrap_err();
         assert_eq!(e.field, "topology");
         assert!(e.message.contains("teaching, n32g4"), "{e}");
+        assert!(e.message.contains("rdma-2048"), "{e}");
         assert_eq!(resolve_topology_arg("racks=2,servers=2").unwrap_err().field, "gpus");
     }
 }

@@ -23,6 +23,11 @@ impl Topology {
         &self.spec
     }
 
+    /// The GPU model the description names, if any.
+    pub fn gpu(&self) -> Option<&str> {
+        self.spec.gpu.as_deref()
+    }
+
     pub fn gpu_count(&self) -> u32 {
         self.gpu_nodes.len() as u32
     }

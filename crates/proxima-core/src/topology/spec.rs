@@ -29,6 +29,11 @@ pub struct TopologySpec {
     /// How collectives perform on this cluster; absent keys take [`CommParams::default`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collective: Option<CollectiveSpec>,
+    /// The GPU model of every server (`A100`, `T4`, ...): it selects the model catalogue
+    /// measured on that GPU ([`crate::model::Catalog::for_gpu`]). Absent: the built-in
+    /// catalogue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
 }
 
 /// The `collective` block of a topology file: the cluster's calibrated communication
@@ -107,6 +112,19 @@ pub struct ServerSpec {
     pub nvlink_gbps: f64,
     #[serde(default = "default_nvlink_latency_us")]
     pub nvlink_latency_us: f64,
+    /// How many NICs make up the server's link (1 if absent). The link's bandwidth is their
+    /// sum; a ring with `k` GPUs on the server drives at most `k` of them, as in NVSwitch
+    /// servers with one InfiniBand NIC per GPU.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub nics: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -67,6 +67,7 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
         servers: vec![],
         links: vec![],
         collective: Some(collective),
+        gpu: None,
     };
     if racks > 1 {
         spec.switches.push(SwitchSpec { id: "spine".into(), role: Some("spine".into()) });
@@ -84,7 +85,7 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
         }
         for s in 0..servers {
             let id = format!("r{r}s{s}");
-            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0 });
+            spec.servers.push(ServerSpec { id: id.clone(), gpus, nvlink_gbps: 800.0, nvlink_latency_us: 0.0, nics: 1 });
             spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: 80.0, latency_us: 0.0 });
         }
     }

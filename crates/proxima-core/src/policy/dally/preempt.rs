@@ -1,0 +1,191 @@
+//! Network-sensitive preemption and re-consolidation.
+//!
+//! When a sensitive job waits and a node of its tightest tier could hold it if some less
+//! sensitive running jobs there were checkpointed, and its estimated gain (remaining ideal
+//! run time × the slowdown it would suffer otherwise minus the one it would get there)
+//! exceeds the cost, those jobs are preempted; they requeue with their progress and pay
+//! `restore_s` when they restart. The cost is `restore_s` per preempted job, plus, for a job
+//! that will not fit in the GPUs still free, the queueing delay jobs have recently seen (it
+//! will wait too). Victims must be less sensitive than the waiting job by a margin, both
+//! judged by their loss from representative placements on the network as it is at that
+//! moment, so a job wider than a server is no preferred victim when the uplinks are busy.
+//! Likewise, when GPUs free up, a job running looser than its tightest tier, wide
+//! or not, moves to a tighter placement if the gain exceeds `restore_s`. Guard rails: a job
+//! is preempted at most `max_preempt` times, and not within `min_run_s` of its start.
+
+use super::{Dally, WaitKind};
+use crate::cluster::JobId;
+use crate::engine::JobStatus;
+use crate::event::Reason;
+use crate::policy::sensitivity::{cool_placement, representative_loss};
+use crate::policy::{Decision, View};
+use crate::time::SimTime;
+use crate::topology::GpuId;
+use std::collections::BTreeMap;
+
+/// How much more sensitive than a victim a job must be to preempt it.
+const SENSITIVITY_MARGIN: f64 = 0.05;
+
+impl Dally {
+    /// Preempts less sensitive jobs so that `job` gets its tightest tier, if that pays.
+    pub(super) fn try_preempt_for(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
+        let Some(w) = self.waiters.get(&job).cloned() else { return false };
+        let top = view.topo.top_tier();
+        if w.kind == WaitKind::Starving || w.base >= top || view.cluster.max_free_at(w.base) >= w.gpus {
+            return false;
+        }
+        let Some(sens) = &w.sens else { return false };
+        if sens.loss() < self.options.threshold {
+            return false;
+        }
+        let loss_of =
+            |j: JobId| representative_loss(self.levels(), view, view.catalog.get(view.job(j).model), view.job(j).gpus);
+        let my_loss = loss_of(job);
+        // What the job would suffer otherwise: the placement it would get now, or spread wide.
+        let otherwise = match view.cluster.tightest_tier_free(view.topo, w.gpus) {
+            Some(tier) => match cool_placement(self.levels(), view, job, tier) {
+                Some(gpus) => view.estimate_slowdown(job, &gpus),
+                None => sens.worst(),
+            },
+            None => sens.worst(),
+        };
+        let remaining =
+            (view.job(job).iterations - view.run(job).done).max(0.0) * view.job(job).ideal_iter_s.unwrap_or(0.0);
+        let gain = remaining * (otherwise - sens.at(w.base));
+        let restore = self.options.restore_s;
+        if gain <= restore {
+            return false;
+        }
+        let min_run = SimTime::from_secs_f64(self.options.min_run_s);
+        let mut best: Option<(f64, u32, Vec<JobId>, Vec<GpuId>)> = None;
+        for &node in view.topo.tier_nodes(w.base) {
+            let n = view.topo.node(node);
+            if n.gpu_count < w.gpus {
+                continue;
+            }
+            let free = view.cluster.free_under(node);
+            let need = w.gpus - free;
+            // Eligible victims with their GPUs inside this node.
+            let mut inside: BTreeMap<JobId, u32> = BTreeMap::new();
+            for g in n.first_gpu..n.first_gpu + n.gpu_count {
+                if let Some(owner) = view.cluster.owner(GpuId(g)) {
+                    *inside.entry(owner).or_default() += 1;
+                }
+            }
+            let mut candidates: Vec<(f64, u32, JobId)> = Vec::new();
+            for (&v, &count) in &inside {
+                let run = view.run(v);
+                let eligible = run.status == JobStatus::Running
+                    && run.preemptions < self.options.max_preempt
+                    && view.now >= run.last_start + min_run;
+                if !eligible {
+                    continue;
+                }
+                let loss = loss_of(v);
+                if loss + SENSITIVITY_MARGIN < my_loss {
+                    candidates.push((loss, count, v));
+                }
+            }
+            candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+            let mut freed = 0;
+            let mut victims = Vec::new();
+            for &(_, count, v) in &candidates {
+                if freed >= need {
+                    break;
+                }
+                freed += count;
+                victims.push(v);
+            }
+            if freed < need {
+                continue;
+            }
+            let cost = self.preemption_cost(view, &victims, free);
+            let gpus_moved: u32 = victims.iter().map(|v| view.job(*v).gpus).sum();
+            let better = match &best {
+                None => true,
+                Some((c, moved, _, _)) => cost < *c || (cost == *c && gpus_moved < *moved),
+            };
+            if better {
+                let mut gpus: Vec<GpuId> = (n.first_gpu..n.first_gpu + n.gpu_count)
+                    .map(GpuId)
+                    .filter(|&g| match view.cluster.owner(g) {
+                        None => true,
+                        Some(o) => victims.contains(&o),
+                    })
+                    .collect();
+                // Free GPUs first, then those of the victims.
+                gpus.sort_by_key(|&g| (view.cluster.owner(g).is_some(), g));
+                gpus.truncate(w.gpus as usize);
+                gpus.sort_unstable();
+                best = Some((cost, gpus_moved, victims, gpus));
+            }
+        }
+        let Some((cost, _, victims, gpus)) = best else { return false };
+        if gain <= cost {
+            return false;
+        }
+        for &v in &victims {
+            out.push(Decision::Preempt {
+                job: v,
+                restore_s: restore,
+                reason: Reason::PreemptedFor { for_job: job, tier: w.base, gain_s: gain, cost_s: cost },
+            });
+        }
+        out.push(Decision::Place {
+            job,
+            gpus,
+            reason: Reason::PlacedByPreemption { tier: w.base, victims, gain_s: gain },
+        });
+        true
+    }
+
+    /// What preempting `victims` costs: `restore_s` each, and for each that will not fit in
+    /// the GPUs left free once the waiting job has taken the `free_in_node` GPUs of the node
+    /// (taken in order), the queueing delay placed jobs have seen lately: it will wait too.
+    pub(super) fn preemption_cost(&self, view: &View, victims: &[JobId], free_in_node: u32) -> f64 {
+        let mut spare = view.cluster.free_count() - free_in_node;
+        let mut cost = 0.0;
+        for v in victims {
+            let g = view.job(*v).gpus;
+            cost += self.options.restore_s;
+            if spare >= g {
+                spare -= g;
+            } else {
+                cost += self.recent_wait_s;
+            }
+        }
+        cost
+    }
+
+    /// Moves a job running looser than its tightest tier to a tighter placement that
+    /// appeared, if that pays.
+    pub(super) fn try_reconsolidate(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
+        let run = view.run(job);
+        let j = view.job(job);
+        let (Some(current), Some(ideal)) = (run.tier, j.ideal_iter_s) else { return false };
+        if run.status != JobStatus::Running
+            || run.preemptions >= self.options.max_preempt
+            || view.now < run.last_start + SimTime::from_secs_f64(self.options.min_run_s)
+        {
+            return false;
+        }
+        let Some(tier) = view.cluster.tightest_tier_free(view.topo, j.gpus) else { return false };
+        if tier >= current {
+            return false;
+        }
+        let Some(gpus) = cool_placement(self.levels(), view, job, tier) else { return false };
+        let remaining = (j.iterations - run.progress_at(view.now)).max(0.0) * ideal;
+        let gain = remaining * (run.iter_s / ideal - view.estimate_slowdown(job, &gpus));
+        let cost = self.options.restore_s;
+        if gain <= cost {
+            return false;
+        }
+        out.push(Decision::Preempt {
+            job,
+            restore_s: cost,
+            reason: Reason::Reconsolidating { from: current, to: tier, gain_s: gain, cost_s: cost },
+        });
+        out.push(Decision::Place { job, gpus, reason: Reason::Reconsolidated { from: current, to: tier } });
+        true
+    }
+}
