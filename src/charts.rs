@@ -3,7 +3,8 @@
 //! No chart relies on colour alone: every policy has its own dash pattern and marker
 //! shape, the legend shows both, and bars carry their value and policy as text.
 
-use crate::state::PolicyOutcome;
+use crate::protocol::{PolicyResult, TimelineBucket};
+use crate::Shared;
 use yew::prelude::*;
 
 const W: f64 = 640.0;
@@ -15,15 +16,9 @@ const BOTTOM: f64 = 44.0;
 
 /// Dash patterns, one per policy in order.
 const DASHES: &[&str] = &["", "8 4", "2 3", "10 3 2 3", "5 5", "1 6"];
-/// Marker shapes, one per policy in order.
-const MARKERS: &[&str] = &["circle", "square", "triangle", "diamond", "cross", "bar"];
 
 pub fn dash(i: usize) -> &'static str {
     DASHES[i % DASHES.len()]
-}
-
-pub fn marker_name(i: usize) -> &'static str {
-    MARKERS[i % MARKERS.len()]
 }
 
 /// A marker of shape `i` centred on (x, y).
@@ -208,7 +203,7 @@ fn clip(text: &str, n: usize) -> String {
 
 #[derive(Properties, PartialEq)]
 pub struct OutcomesProps {
-    pub outcomes: Vec<PolicyOutcome>,
+    pub outcomes: Vec<Shared<PolicyResult>>,
 }
 
 /// The JCT at fraction `q` of completed jobs, from a CDF's points.
@@ -219,11 +214,8 @@ fn quantile(cdf: &[(f64, f64)], q: f64) -> Option<f64> {
 /// JCT CDFs of every policy, overlaid.
 #[component]
 pub fn JctCdf(props: &OutcomesProps) -> Html {
-    let series: Vec<Series> = props
-        .outcomes
-        .iter()
-        .map(|o| Series { name: o.result.policy.clone(), points: o.result.jct_cdf.clone() })
-        .collect();
+    let series: Vec<Series> =
+        props.outcomes.iter().map(|o| Series { name: o.policy.clone(), points: o.jct_cdf.clone() }).collect();
     let qs = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0];
     html! {
         <figure class="chart-figure" data-testid="jct-cdf">
@@ -234,8 +226,8 @@ pub fn JctCdf(props: &OutcomesProps) -> Html {
                 <table class="data">
                     <thead><tr><th scope="col">{ "policy" }</th>{ for qs.iter().map(|q| html! { <th scope="col">{ format!("p{}", (q * 100.0) as u32) }</th> }) }</tr></thead>
                     <tbody>{ for props.outcomes.iter().map(|o| html! {
-                        <tr><th scope="row">{ o.result.policy.clone() }</th>
-                        { for qs.iter().map(|&q| html! { <td>{ quantile(&o.result.jct_cdf, q).map(human).unwrap_or_default() }</td> }) }</tr>
+                        <tr><th scope="row">{ o.policy.clone() }</th>
+                        { for qs.iter().map(|&q| html! { <td>{ quantile(&o.jct_cdf, q).map(human).unwrap_or_default() }</td> }) }</tr>
                     }) }</tbody>
                 </table>
             </details>
@@ -250,30 +242,30 @@ pub fn OverTime(props: &OutcomesProps) -> Html {
         .outcomes
         .iter()
         .map(|o| Series {
-            name: o.result.policy.clone(),
-            points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.2)).collect(),
+            name: o.policy.clone(),
+            points: o.timeline.iter().map(|b| ((b.start_s + b.end_s) / 2.0, b.gpu_util)).collect(),
         })
         .collect();
     let queue: Vec<Series> = props
         .outcomes
         .iter()
         .map(|o| Series {
-            name: o.result.policy.clone(),
-            points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.3)).collect(),
+            name: o.policy.clone(),
+            points: o.timeline.iter().map(|b| ((b.start_s + b.end_s) / 2.0, b.queued)).collect(),
         })
         .collect();
     // The tables show a dozen moments rather than every bucket.
-    let end = props.outcomes.iter().filter_map(|o| o.result.timeline.last().map(|b| b.1)).fold(0.0, f64::max);
+    let end = props.outcomes.iter().filter_map(|o| o.timeline.last().map(|b| b.end_s)).fold(0.0, f64::max);
     let moments: Vec<f64> = (0..12).map(|i| end * (i as f64 + 0.5) / 12.0).collect();
-    let at = |o: &PolicyOutcome, t: f64, pick: fn(&(f64, f64, f64, f64)) -> f64| -> String {
-        o.result.timeline.iter().find(|b| b.0 <= t && t < b.1).map(|b| human(pick(b))).unwrap_or_else(|| "–".into())
+    let at = |o: &PolicyResult, t: f64, pick: fn(&TimelineBucket) -> f64| -> String {
+        o.timeline.iter().find(|b| b.start_s <= t && t < b.end_s).map(|b| human(pick(b))).unwrap_or_else(|| "–".into())
     };
-    let table = |title: &str, pick: fn(&(f64, f64, f64, f64)) -> f64| {
+    let table = |title: &str, pick: fn(&TimelineBucket) -> f64| {
         html! {
             <details>
                 <summary>{ format!("Table: {title}") }</summary>
                 <table class="data">
-                    <thead><tr><th scope="col">{ "time" }</th>{ for props.outcomes.iter().map(|o| html! { <th scope="col">{ o.result.policy.clone() }</th> }) }</tr></thead>
+                    <thead><tr><th scope="col">{ "time" }</th>{ for props.outcomes.iter().map(|o| html! { <th scope="col">{ o.policy.clone() }</th> }) }</tr></thead>
                     <tbody>{ for moments.iter().map(|&t| html! {
                         <tr><th scope="row">{ duration(t) }</th>{ for props.outcomes.iter().map(|o| html! { <td>{ at(o, t, pick) }</td> }) }</tr>
                     }) }</tbody>
@@ -286,27 +278,41 @@ pub fn OverTime(props: &OutcomesProps) -> Html {
             <figure class="chart-figure" data-testid="utilisation-chart">
                 <figcaption>{ "GPU utilisation over time (share of GPUs busy)." }</figcaption>
                 { line_chart(&util, false, "time since the first submission", "GPUs busy", duration, |y| format!("{:.0}%", y * 100.0), Some(1.0)) }
-                { table("GPU utilisation (0–1) over time", |b| b.2) }
+                { table("GPU utilisation (0–1) over time", |b| b.gpu_util) }
             </figure>
             <figure class="chart-figure" data-testid="queue-chart">
                 <figcaption>{ "Queue length over time (jobs waiting, time-averaged)." }</figcaption>
                 { line_chart(&queue, false, "time since the first submission", "jobs waiting", duration, human, None) }
-                { table("mean jobs waiting over time", |b| b.3) }
+                { table("mean jobs waiting over time", |b| b.queued) }
             </figure>
         </>
     }
 }
 
+/// One bar: the policy it is for, its value, and the value as text.
+#[derive(Clone)]
+struct Bar {
+    policy: String,
+    value: f64,
+    label: String,
+}
+
+/// Bars under a heading.
+struct BarGroup {
+    name: String,
+    bars: Vec<Bar>,
+}
+
 /// Horizontal bars, grouped: each group is a category, each bar a policy.
-fn bars(groups: &[(String, Vec<(String, f64, String)>)]) -> Html {
-    let max = groups.iter().flat_map(|g| g.1.iter().map(|b| b.1)).fold(0.0, f64::max).max(1e-12);
+fn bars(groups: &[BarGroup]) -> Html {
+    let max = groups.iter().flat_map(|g| g.bars.iter().map(|b| b.value)).fold(0.0, f64::max).max(1e-12);
     let bar_h = 16.0;
     let mut y = 8.0;
     let mut rows = Vec::new();
-    for (group, items) in groups {
-        rows.push(html! { <text class="group" x="4" y={f(y + 10.0)}>{ group.clone() }</text> });
+    for group in groups {
+        rows.push(html! { <text class="group" x="4" y={f(y + 10.0)}>{ group.name.clone() }</text> });
         y += 16.0;
-        for (i, (policy, value, label)) in items.iter().enumerate() {
+        for (i, Bar { policy, value, label }) in group.bars.iter().enumerate() {
             let w = (value / max) * (W - 260.0);
             rows.push(html! {
                 <g class={format!("bar s{}", i % 6)}>
@@ -335,24 +341,21 @@ fn bars(groups: &[(String, Vec<(String, f64, String)>)]) -> Html {
 /// Completed jobs by the tier of their last placement.
 #[component]
 pub fn JobsPerTier(props: &OutcomesProps) -> Html {
-    let tiers: Vec<String> = props
-        .outcomes
-        .first()
-        .map(|o| o.result.jobs_per_tier.iter().map(|t| t.0.clone()).collect())
-        .unwrap_or_default();
-    let groups: Vec<(String, Vec<(String, f64, String)>)> = tiers
+    let tiers: Vec<String> =
+        props.outcomes.first().map(|o| o.jobs_per_tier.iter().map(|t| t.0.clone()).collect()).unwrap_or_default();
+    let groups: Vec<BarGroup> = tiers
         .iter()
         .enumerate()
         .map(|(k, tier)| {
-            let items = props
+            let bars = props
                 .outcomes
                 .iter()
                 .map(|o| {
-                    let n = o.result.jobs_per_tier.get(k).map(|t| t.1).unwrap_or(0);
-                    (o.result.policy.clone(), n as f64, format!("{n} jobs"))
+                    let n = o.jobs_per_tier.get(k).map(|t| t.1).unwrap_or(0);
+                    Bar { policy: o.policy.clone(), value: n as f64, label: format!("{n} jobs") }
                 })
                 .collect();
-            (format!("{tier}-local"), items)
+            BarGroup { name: format!("{tier}-local"), bars }
         })
         .collect();
     html! {
@@ -364,9 +367,9 @@ pub fn JobsPerTier(props: &OutcomesProps) -> Html {
                 <table class="data">
                     <thead><tr><th scope="col">{ "policy" }</th>{ for tiers.iter().map(|t| html! { <th scope="col">{ format!("{t}: jobs / placements") }</th> }) }</tr></thead>
                     <tbody>{ for props.outcomes.iter().map(|o| html! {
-                        <tr><th scope="row">{ o.result.policy.clone() }</th>
-                        { for o.result.jobs_per_tier.iter().map(|(tier, n)| {
-                            let placements = o.summary.get("tier_counts").and_then(|t| t.get(tier)).and_then(|v| v.as_u64()).unwrap_or(0);
+                        <tr><th scope="row">{ o.policy.clone() }</th>
+                        { for o.jobs_per_tier.iter().map(|(tier, n)| {
+                            let placements = o.summary.tier_counts.get(tier).copied().unwrap_or(0);
                             html! { <td>{ format!("{n} / {placements}") }</td> }
                         }) }</tr>
                     }) }</tbody>
@@ -379,33 +382,26 @@ pub fn JobsPerTier(props: &OutcomesProps) -> Html {
 /// Communication overhead: in all, and per completed job.
 #[component]
 pub fn CommOverhead(props: &OutcomesProps) -> Html {
-    let total: Vec<(String, f64, String)> = props
+    let bar = |policy: &str, value: f64| Bar { policy: policy.to_string(), value, label: duration(value) };
+    let total: Vec<Bar> = props.outcomes.iter().map(|o| bar(&o.policy, o.summary.comm_overhead_s)).collect();
+    let per_job: Vec<Bar> = props
         .outcomes
         .iter()
-        .map(|o| {
-            let s = o.number("comm_overhead_s").unwrap_or(0.0);
-            (o.result.policy.clone(), s, duration(s))
-        })
-        .collect();
-    let per_job: Vec<(String, f64, String)> = props
-        .outcomes
-        .iter()
-        .map(|o| {
-            let s = o.number("comm_overhead_s").unwrap_or(0.0);
-            let n = o.number("jobs_completed").unwrap_or(0.0).max(1.0);
-            (o.result.policy.clone(), s / n, duration(s / n))
-        })
+        .map(|o| bar(&o.policy, o.summary.comm_overhead_s / (o.summary.jobs_completed as f64).max(1.0)))
         .collect();
     html! {
         <figure class="chart-figure" data-testid="overhead-chart">
             <figcaption>{ "Communication overhead: time in gradient exchange beyond each job's tightest placement without contention." }</figcaption>
-            { bars(&[("in all".to_string(), total.clone()), ("per completed job".to_string(), per_job.clone())]) }
+            { bars(&[
+                BarGroup { name: "in all".into(), bars: total.clone() },
+                BarGroup { name: "per completed job".into(), bars: per_job.clone() },
+            ]) }
             <details>
                 <summary>{ "Table: communication overhead (seconds)" }</summary>
                 <table class="data">
                     <thead><tr><th scope="col">{ "policy" }</th><th scope="col">{ "in all" }</th><th scope="col">{ "per completed job" }</th></tr></thead>
                     <tbody>{ for total.iter().zip(&per_job).map(|(t, p)| html! {
-                        <tr><th scope="row">{ t.0.clone() }</th><td>{ human(t.1) }</td><td>{ human(p.1) }</td></tr>
+                        <tr><th scope="row">{ t.policy.clone() }</th><td>{ human(t.value) }</td><td>{ human(p.value) }</td></tr>
                     }) }</tbody>
                 </table>
             </details>

@@ -278,9 +278,10 @@ describe('the app', () => {
       // The worker reports its own panics as messages (a self-test request).
       const reply = await page.evaluate(() => new Promise((resolve) => {
         const w = new Worker('./worker_loader.js');
+        // Messages are structured values (src/protocol.rs), not text.
         w.onmessage = (e) => {
-          const m = JSON.parse(e.data);
-          if (m === 'Ready') w.postMessage(JSON.stringify('Crash'));
+          const m = e.data;
+          if (m === 'Ready') w.postMessage('Crash');
           else if (m.Panicked) { w.terminate(); resolve(m.Panicked.message); }
         };
       }));

@@ -1,5 +1,6 @@
-//! The topology editor's view: the cluster drawn in SVG from [`editor::layout`], a
-//! toolbar, the list of problems and a side panel with the selection's properties.
+//! The topology editor's component: the cluster drawn in SVG from [`super::layout`], a
+//! toolbar, the list of problems and a side panel with the selection's properties
+//! ([`super::properties`]).
 //!
 //! The view is dumb: everything it shows comes from the [`Editor`] in the page's state,
 //! and everything users do becomes an [`EditAction`]. Only two things live here, because
@@ -11,11 +12,11 @@
 //! `data-gpu` and `data-link` attributes, so a cluster with thousands of GPUs does not
 //! need thousands of closures.
 
-use crate::editor::{layout_with_drag, BoxKind, Direction, Drawing, EditAction, Editor, Element, Field, GPU_SIZE};
-use crate::state::Action;
-use std::rc::Rc;
+use super::layout::{layout_with_drag, BoxKind, Drawing, GPU_SIZE};
+use super::properties::{ProblemList, PropertiesPanel};
+use super::{Direction, EditAction, Editor, Element};
+use crate::Shared;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// The drawing's height on the page, in CSS pixels.
@@ -66,16 +67,11 @@ enum Press {
     Other { target: Option<Element>, x0: f64, y0: f64 },
 }
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 pub struct TopologyEditorProps {
-    pub editor: Rc<Editor>,
-    pub dispatch: Callback<Action>,
-}
-
-impl PartialEq for TopologyEditorProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.editor, &other.editor) && self.dispatch == other.dispatch
-    }
+    pub editor: Shared<Editor>,
+    /// Where edits go (the page's reducer).
+    pub edit: Callback<EditAction>,
 }
 
 /// What a DOM element of the drawing stands for.
@@ -106,10 +102,7 @@ fn local(svg: &NodeRef, e: &MouseEvent) -> (f64, f64) {
 #[component]
 pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     let ed = props.editor.clone();
-    let edit = {
-        let d = props.dispatch.clone();
-        Callback::from(move |a: EditAction| d.emit(Action::Edit(a)))
-    };
+    let edit = props.edit.clone();
     let view = use_state(View::default);
     let press = use_mut_ref(|| None::<Press>);
     // The node being dragged and by how much (drawing units), for the live drawing.
@@ -117,11 +110,12 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     let svg_ref = use_node_ref();
     let last_hit = use_mut_ref(|| None::<Element>);
 
-    let drawing: Rc<Drawing> = {
+    let drawing: Shared<Drawing> = {
         let drag = (*drag).clone();
-        use_memo((crate::Same(ed.clone()), drag), |(ed, drag)| {
-            layout_with_drag(&ed.0, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy)))
-        })
+        let memo = use_memo((ed.clone(), drag), |(ed, drag)| {
+            Shared::new(layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
+        });
+        (*memo).clone()
     };
 
     // Fit the drawing to the viewport for a new cluster (and on the first render), not
@@ -414,7 +408,7 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
             </svg>
             <p class="hint">{ drawing.caption.clone() }{ " Drag nodes to move them, drag the background to pan, scroll to zoom, double-click a rack or server to fold it." }</p>
             <ProblemList editor={ed.clone()} edit={edit.clone()} />
-            <Properties editor={ed.clone()} edit={edit.clone()} />
+            <PropertiesPanel editor={ed.clone()} edit={edit.clone()} />
             <details class="keys">
                 <summary>{ "Editor keys" }</summary>
                 <dl>
@@ -433,15 +427,9 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     }
 }
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 struct DrawingProps {
-    drawing: Rc<Drawing>,
-}
-
-impl PartialEq for DrawingProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.drawing, &other.drawing)
-    }
+    drawing: Shared<Drawing>,
 }
 
 /// The drawing itself, a component of its own so that panning (a new transform on the
@@ -493,150 +481,6 @@ fn DrawingLayer(props: &DrawingProps) -> Html {
                 </rect>
             }) }
         </>
-    }
-}
-
-#[derive(Properties)]
-struct PanelProps {
-    editor: Rc<Editor>,
-    edit: Callback<EditAction>,
-}
-
-impl PartialEq for PanelProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.editor, &other.editor)
-    }
-}
-
-/// Every problem, with a button that selects (and reveals) its element.
-#[component]
-fn ProblemList(props: &PanelProps) -> Html {
-    let ed = &props.editor;
-    if ed.problems.is_empty() {
-        return html! {};
-    }
-    html! {
-        <div class="editor-problems" role="alert" data-testid="topology-problems">
-            <p><strong>{ format!("{} problem{} to fix before a run:", ed.problems.len(), if ed.problems.len() == 1 { "" } else { "s" }) }</strong></p>
-            <ul>{ for ed.problems.iter().map(|p| {
-                let show = p.element.clone().map(|e| {
-                    let edit = props.edit.clone();
-                    html! { <button type="button" class="small" onclick={Callback::from(move |_| edit.emit(EditAction::Select(Some(e.clone()))))}>{ "show" }</button> }
-                });
-                html! { <li>{ p.text.clone() }{ " " }{ for show }</li> }
-            }) }</ul>
-        </div>
-    }
-}
-
-/// The selection's properties, as fields that edit the description.
-#[component]
-fn Properties(props: &PanelProps) -> Html {
-    let ed = &props.editor;
-    let spec = &ed.doc.spec;
-    let edit = props.edit.clone();
-    let field = |label: &str, f: Field, value: String, step: &'static str, min: &'static str| {
-        let edit = edit.clone();
-        let f2 = f.clone();
-        let on = Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            edit.emit(EditAction::Set { field: f2.clone(), value: v });
-        });
-        html! {
-            <label>{ label }<input type="number" step={step} min={min} value={value} onchange={on} data-field={format!("{f:?}")} /></label>
-        }
-    };
-    let num = |x: f64| format!("{}", (x * 1000.0).round() / 1000.0);
-    let name_field = {
-        let edit = edit.clone();
-        let on = Callback::from(move |e: Event| {
-            edit.emit(EditAction::Set {
-                field: Field::Name,
-                value: e.target_unchecked_into::<HtmlInputElement>().value(),
-            })
-        });
-        html! { <label>{ "Cluster name " }<input type="text" value={spec.name.clone()} onchange={on} /></label> }
-    };
-    let problems = |e: &Element| -> Html {
-        let ps = ed.problems_of(e);
-        html! { <>{ for ps.iter().map(|p| html! { <p class="field-error" role="alert">{ p.text.clone() }</p> }) }</> }
-    };
-    let body = match &ed.selection {
-        None => {
-            html! { <p class="hint">{ "Select a switch, server, GPU or link to edit it (click it, or use the arrow keys)." }</p> }
-        }
-        Some(e @ Element::Link(i)) => match spec.links.get(*i) {
-            Some(l) => html! {
-                <>
-                    <h4>{ format!("Link {} – {}", l.a, l.b) }</h4>
-                    { field("Bandwidth (Gb/s) ", Field::LinkBandwidth(*i), num(l.bandwidth_gbps), "any", "0") }
-                    { field("Latency (µs) ", Field::LinkLatency(*i), num(l.latency_us), "any", "0") }
-                    { problems(e) }
-                </>
-            },
-            None => html! {},
-        },
-        Some(e @ Element::Node(id)) => {
-            if let Some(s) = spec.servers.iter().find(|s| s.id == *id) {
-                let uplink = spec.links.iter().position(|l| l.a == *id || l.b == *id);
-                html! {
-                    <>
-                        <h4>{ format!("Server {id}") }</h4>
-                        { field("GPUs ", Field::ServerGpus(id.clone()), s.gpus.to_string(), "1", "0") }
-                        { field("NVLink Gb/s per GPU ", Field::ServerNvlink(id.clone()), num(s.nvlink_gbps), "any", "0") }
-                        { field("NVLink latency (µs) ", Field::ServerNvlinkLatency(id.clone()), num(s.nvlink_latency_us), "any", "0") }
-                        if let Some(li) = uplink {
-                            { field("Its network link (Gb/s) ", Field::LinkBandwidth(li), num(spec.links[li].bandwidth_gbps), "any", "0") }
-                        }
-                        { problems(e) }
-                    </>
-                }
-            } else if let Some(sw) = spec.switches.iter().find(|s| s.id == *id) {
-                let role = sw.role.clone().unwrap_or_default();
-                let on_role = {
-                    let edit = edit.clone();
-                    let id = id.clone();
-                    Callback::from(move |e: Event| {
-                        edit.emit(EditAction::Set {
-                            field: Field::SwitchRole(id.clone()),
-                            value: e.target_unchecked_into::<HtmlSelectElement>().value(),
-                        })
-                    })
-                };
-                let roles = ["", "tor", "agg", "spine"];
-                html! {
-                    <>
-                        <h4>{ format!("Switch {id}") }</h4>
-                        <label>{ "Role " }
-                            <select onchange={on_role}>
-                                { for roles.iter().map(|r| html! { <option value={*r} selected={role == *r}>{ if r.is_empty() { "none" } else { *r } }</option> }) }
-                                if !roles.contains(&role.as_str()) {
-                                    <option value={role.clone()} selected=true>{ role.clone() }</option>
-                                }
-                            </select>
-                        </label>
-                        if let Some(o) = ed.oversub(id) {
-                            { field("Oversubscription (x:1) ", Field::Oversub(id.clone()), num(o), "any", "0") }
-                        }
-                        { problems(e) }
-                    </>
-                }
-            } else {
-                html! {}
-            }
-        }
-        Some(Element::Gpu(server, k)) => html! {
-            <>
-                <h4>{ format!("GPU {k} of server {server}") }</h4>
-                <p class="hint">{ "Delete removes one GPU from its server; G adds one." }</p>
-            </>
-        },
-    };
-    html! {
-        <div class="editor-properties" data-testid="editor-properties">
-            { name_field }
-            { body }
-        </div>
     }
 }
 
