@@ -133,7 +133,10 @@ mod tests {
         assert!(statuses.len() >= 3, "{statuses:?}");
         let packed = JobRows::pack(&rows);
         assert_eq!(packed.unpack().unwrap(), rows);
-        assert!(packed.0.len() < rows.len() * 40, "{} bytes for {} rows", packed.0.len(), rows.len());
+        // The point of the encoding is to move fewer bytes than the CSV the page used to
+        // parse: less than half of jobs.csv for the same rows (44% on this run).
+        let csv = proxima_core::metrics::jobs_csv_of(&rows).len();
+        assert!(packed.0.len() * 2 < csv, "{} bytes for {} rows, jobs.csv {csv}", packed.0.len(), rows.len());
         for cut in [0, 1, 5, packed.0.len() / 2, packed.0.len() - 1] {
             assert!(JobRows(packed.0[..cut].to_vec().into()).unpack().is_err(), "cut at {cut}");
         }
