@@ -69,7 +69,7 @@ pub const PRESETS: &[Preset] = &[
         build: None,
     },
     Preset {
-        name: "dgx-a100-superpod",
+        name: "dgx-a100-pod",
         description: "1,120 A100: 7 scalable units x 20 DGX A100 (8 A100 on NVSwitch, 8 x 200 Gbit/s HDR InfiniBand each), full fat tree; the eight rail switches of a unit drawn as one leaf (NVIDIA DGX SuperPOD reference architecture)",
         spec: DGX_A100_SUPERPOD,
         build: None,
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn the_machine_presets_have_their_vendors_numbers() {
         // DGX A100 SuperPOD: 140 systems, 8 x 200 Gbit/s HDR each, full bisection.
-        let t = topo("dgx-a100-superpod");
+        let t = topo("dgx-a100-pod");
         assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (1120, 140, Some("A100")));
         let server = t.node(t.servers()[0]);
         assert_eq!((server.nics, t.link(server.uplink.unwrap()).bandwidth_gbps), (8, 1600.0));
