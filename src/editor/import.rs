@@ -10,7 +10,7 @@ use crate::Shared;
 use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
 use proxima_core::topology::{SlurmOptions, DEFAULT_SLURM_GPUS};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// A topology file larger than this is refused before reading (a `topology.conf` of a
@@ -132,7 +132,7 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
     };
     let on_fabric = {
         let fabric = fabric.clone();
-        Callback::from(move |e: Event| fabric.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+        Callback::from(move |e: Event| fabric.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     html! {
         <div class={classes!("editor-import", over.then_some("over"))} data-testid="topology-import"
@@ -148,12 +148,12 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
                 <input type="number" min="1" step="1" value={(*nics).clone()} onchange={text_field(&nics)} data-testid="slurm-nics" /></label>
             <label>{ "NIC Gb/s " }
                 <input type="number" min="0" step="any" placeholder="fabric's" value={(*nic).clone()} onchange={text_field(&nic)} data-testid="slurm-nic" /></label>
-            <label>{ "Fabric " }
-                <select onchange={on_fabric} data-testid="slurm-fabric">
-                    <option value="rdma" selected={*fabric == "rdma"}>{ "RDMA (NVSwitch, InfiniBand)" }</option>
-                    <option value="tcp" selected={*fabric == "tcp"}>{ "TCP (PCIe, Ethernet)" }</option>
-                </select>
-            </label>
+            // Radio buttons rather than a <select>: the cluster section's one <select> is the
+            // preset list.
+            <span role="radiogroup" aria-label="Fabric" data-testid="slurm-fabric">
+                <label><input type="radio" name="slurm-fabric" value="rdma" checked={*fabric == "rdma"} onchange={on_fabric.clone()} />{ " RDMA (NVSwitch, InfiniBand)" }</label>
+                <label><input type="radio" name="slurm-fabric" value="tcp" checked={*fabric == "tcp"} onchange={on_fabric} />{ " TCP (PCIe, Ethernet)" }</label>
+            </span>
         </div>
     }
 }
