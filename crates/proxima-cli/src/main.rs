@@ -359,14 +359,14 @@ fn execute(command: Command) -> Result<(), Failure> {
                 }
                 None => {
                     println!(
-                        "{:<14} {:>6}  {:<24} {:<5} {:>6} {:>6}  description",
+                        "{:<16} {:>6}  {:<29} {:<5} {:>6} {:>6}  description",
                         "preset", "GPUs", "tiers", "GPU", "intra", "inter"
                     );
                     for p in PRESETS {
                         let t = Topology::from_spec(&p.spec()).expect("presets are valid");
                         let c = t.comm_params();
                         println!(
-                            "{:<14} {:>6}  {:<24} {:<5} {:>6.3} {:>6.3}  {}",
+                            "{:<16} {:>6}  {:<29} {:<5} {:>6.3} {:>6.3}  {}",
                             p.name,
                             t.gpu_count(),
                             t.tier_names().join(" < "),
