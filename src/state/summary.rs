@@ -92,13 +92,10 @@ macro_rules! whole {
     };
 }
 
-const fn metric(
-    key: &'static str,
-    label: &'static str,
-    unit: Unit,
-    better: Better,
-    (value, raw): (fn(&Summary) -> f64, fn(&Summary) -> String),
-) -> Metric {
+/// How a metric is read from a summary: as a number, and as `summary.json` writes it.
+type Readers = (fn(&Summary) -> f64, fn(&Summary) -> String);
+
+const fn metric(key: &'static str, label: &'static str, unit: Unit, better: Better, (value, raw): Readers) -> Metric {
     Metric { key, label, unit, better, value, raw }
 }
 
@@ -110,7 +107,13 @@ pub const METRICS: &[Metric] = &[
     metric("p99_jct_s", "p99 JCT", Unit::Duration, Better::Lower, real!(p99_jct_s)),
     metric("makespan_s", "makespan", Unit::Duration, Better::Lower, real!(makespan_s)),
     metric("avg_queue_s", "mean time queued", Unit::Duration, Better::Lower, real!(avg_queue_s)),
-    metric("comm_overhead_s", "communication overhead, all jobs", Unit::Duration, Better::Lower, real!(comm_overhead_s)),
+    metric(
+        "comm_overhead_s",
+        "communication overhead, all jobs",
+        Unit::Duration,
+        Better::Lower,
+        real!(comm_overhead_s),
+    ),
     metric("avg_gpu_util", "GPU utilisation", Unit::Fraction, Better::Neither, real!(avg_gpu_util)),
     metric("preemptions", "preemptions", Unit::Count, Better::Lower, whole!(preemptions)),
     metric("jobs_completed", "jobs completed", Unit::Count, Better::Higher, whole!(jobs_completed)),
@@ -257,8 +260,13 @@ pub fn headline(runs: &[(&str, &Summary)], baseline: &str) -> Option<Headline> {
     let base = runs.iter().find(|r| r.0 == baseline)?.1;
     let jct = metric_of("avg_jct_s");
     let others: Vec<&(&str, &Summary)> = runs.iter().filter(|r| r.0 != baseline).collect();
-    let mut headline =
-        Headline { text: String::new(), subject: None, baseline: baseline.to_string(), all_equal: false, wins: Vec::new() };
+    let mut headline = Headline {
+        text: String::new(),
+        subject: None,
+        baseline: baseline.to_string(),
+        all_equal: false,
+        wins: Vec::new(),
+    };
     if others.is_empty() {
         headline.text = format!(
             "{baseline}: mean JCT {}, communication overhead {}, {} preemptions. Choose a second policy to compare with.",
@@ -301,10 +309,7 @@ pub fn headline(runs: &[(&str, &Summary)], baseline: &str) -> Option<Headline> {
 /// when every policy is.
 fn winner(runs: &[(&str, &Summary)], m: &Metric) -> Option<String> {
     let lower = m.better == Better::Lower;
-    let best = runs
-        .iter()
-        .map(|r| m.value(r.1))
-        .reduce(|a, b| if (b < a) == lower { b } else { a })?;
+    let best = runs.iter().map(|r| m.value(r.1)).reduce(|a, b| if (b < a) == lower { b } else { a })?;
     let top: Vec<&str> = runs.iter().filter(|r| within(m.value(r.1), best, SAME_WITHIN)).map(|r| r.0).collect();
     if top.len() == runs.len() {
         return None;
@@ -377,7 +382,8 @@ mod tests {
 
     #[test]
     fn the_headline_names_the_best_policy_against_the_baseline_and_every_winner() {
-        let (c, d, t) = (summary(36_245.0, 1_045_285.0, 0), summary(25_581.0, 170_378.0, 36), summary(19_634.0, 900_000.0, 400));
+        let (c, d, t) =
+            (summary(36_245.0, 1_045_285.0, 0), summary(25_581.0, 170_378.0, 36), summary(19_634.0, 900_000.0, 400));
         let h = headline(&[("consolidate", &c), ("dally", &d)], "consolidate").unwrap();
         assert_eq!(h.text, "dally: mean JCT 0.71× consolidate, communication overhead 0.16×, 36 preemptions.");
         assert_eq!(h.subject.as_deref(), Some("dally"));
