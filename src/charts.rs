@@ -105,14 +105,14 @@ fn round_text(x: f64) -> String {
     }
 }
 
-/// Round durations for a log axis: 1 s, 10 s, 1 min, 10 min, 1 h, 10 h, 1 d, 10 d, 100 d.
+/// Round durations for a log axis: 1 s, 10 s, 1 min, 10 min, 1 h, 1 d, 10 d, 100 d (no
+/// 10 h: its label would crowd 1 d's).
 const LOG_TIME_TICKS: &[(f64, &str)] = &[
     (1.0, "1 s"),
     (10.0, "10 s"),
     (60.0, "1 min"),
     (600.0, "10 min"),
     (3600.0, "1 h"),
-    (36_000.0, "10 h"),
     (86_400.0, "1 d"),
     (864_000.0, "10 d"),
     (8_640_000.0, "100 d"),
@@ -163,7 +163,8 @@ impl Axis {
         let (unit, secs) = time_unit(max);
         let at = round_ticks(min / secs, max / secs, 5.0);
         let axis = Axis { min: at[0] * secs, max: at[at.len() - 1] * secs, log };
-        (axis, at.iter().map(|&v| Tick { at: v * secs, label: format!("{} {unit}", round_text(v)) }).collect())
+        let label = |v: f64| if v == 0.0 { "0".to_string() } else { format!("{} {unit}", round_text(v)) };
+        (axis, at.iter().map(|&v| Tick { at: v * secs, label: label(v) }).collect())
     }
 
     /// A value axis from 0 to `max`, widened to round ticks unless `max` is fixed.
@@ -485,14 +486,14 @@ mod tests {
     #[test]
     fn time_axes_tick_at_round_values() {
         let (axis, ticks) = Axis::time(30.0, 300_000.0, true);
-        assert_eq!(labels(&ticks), ["10 s", "1 min", "10 min", "1 h", "10 h", "1 d", "10 d"]);
+        assert_eq!(labels(&ticks), ["10 s", "1 min", "10 min", "1 h", "1 d", "10 d"]);
         assert_eq!((axis.min, axis.max), (10.0, 864_000.0));
         let (_, ticks) = Axis::time(0.0, 60_000.0, false);
-        assert_eq!(labels(&ticks), ["0 h", "5 h", "10 h", "15 h", "20 h"]);
+        assert_eq!(labels(&ticks), ["0", "5 h", "10 h", "15 h", "20 h"]);
         let (_, ticks) = Axis::time(0.0, 1000.0, false);
-        assert_eq!(labels(&ticks), ["0 min", "5 min", "10 min", "15 min", "20 min"]);
+        assert_eq!(labels(&ticks), ["0", "5 min", "10 min", "15 min", "20 min"]);
         let (axis, ticks) = Axis::time(0.0, 400_000.0, false);
-        assert_eq!(labels(&ticks), ["0 d", "1 d", "2 d", "3 d", "4 d", "5 d"]);
+        assert_eq!(labels(&ticks), ["0", "1 d", "2 d", "3 d", "4 d", "5 d"]);
         assert_eq!(axis.max, 432_000.0);
     }
 
