@@ -4,11 +4,15 @@
 //! names, policy specs) is only ever rendered as text nodes or attribute values, which
 //! yew escapes.
 
+mod exports;
+mod feedback;
 mod intro;
 mod results;
 mod run;
 mod scenario;
+mod summary;
 
+pub use feedback::{use_run_feedback, RunDone};
 pub use intro::{Banners, Intro};
 pub use results::{Download, PlaybackSection, ResultsPanel};
 pub use run::RunPanel;

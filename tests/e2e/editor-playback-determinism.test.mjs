@@ -154,11 +154,17 @@ describe('editor, playback, tour and determinism', () => {
       const problems = await page.getByTestId('topology-problems').textContent();
       assert.match(problems, /link r0s0 → tor0: bandwidth must be a positive number of Gbit\/s, got 0/);
       await choosePolicies(page, ['fifo']);
-      await page.getByTestId('run-button').click();
+      // Run is disabled, with the reason beside it; the keyboard's Ctrl+Enter is refused
+      // with the same reason in the error banner.
+      assert.ok(await page.getByTestId('run-button').isDisabled(), 'Run is disabled');
+      assert.match(await page.getByTestId('run-blocked').textContent(), /the edited cluster has 1 problem/);
+      await page.locator('body').click({ position: { x: 1, y: 1 } });
+      await page.keyboard.press('Control+Enter');
       assert.match(await page.getByTestId('error-banner').textContent(), /the edited cluster has 1 problem/);
       assert.equal(await page.getByTestId('summary-table').count(), 0, 'nothing ran');
       await page.getByTestId('undo-button').click();
       assert.equal(await link.getAttribute('aria-invalid'), null);
+      assert.equal(await page.getByTestId('run-blocked').count(), 0, 'no reason left');
       await runAndWait(page, 1);
       checkClean(record, { origin, prefix: '/' });
     } finally {
