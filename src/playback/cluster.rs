@@ -55,30 +55,31 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let pb = &props.playback;
     let box_ref = use_node_ref();
     let canvas_ref = use_node_ref();
-    let room = use_state(|| None::<Room>);
+    // Compared with the value held, not a render's copy: the listeners outlive renders.
+    let room = use_state_eq(|| None::<Room>);
     let scenes = use_memo(pb.topo.clone(), |topo| Scenes {
         graph: if topo.gpu_count() <= 1024 { Scene::graph(topo, &BTreeMap::new()) } else { None },
         racks: Scene::racks(topo),
     });
 
-    // Measure on mount, on resize (zoom changes the pixel ratio and fires it too) and on
-    // entering or leaving full screen.
+    // Measure on mount, on resize (zoom changes the pixel ratio and fires it too), on
+    // entering or leaving full screen, and once a second for what fires no event (the
+    // window moved to a screen of another pixel ratio, the panel resized by the page).
     {
         let (box_ref, room) = (box_ref.clone(), room.clone());
         use_effect_with((), move |_| {
             let measure = move || {
                 if let Some(m) = measure(&box_ref) {
-                    if *room != Some(m) {
-                        room.set(Some(m));
-                    }
+                    room.set(Some(m));
                 }
             };
             measure();
             let window = gloo::utils::window();
-            let m2 = measure.clone();
+            let (m2, m3) = (measure.clone(), measure.clone());
             let on_resize = EventListener::new(&window, "resize", move |_| m2());
-            let on_fullscreen = EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| measure());
-            move || drop((on_resize, on_fullscreen))
+            let on_fullscreen = EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| m3());
+            let every_second = gloo::timers::callback::Interval::new(1000, measure);
+            move || drop((on_resize, on_fullscreen, every_second))
         });
     }
 
@@ -92,7 +93,6 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         Fit { scale: scale.max(0.05), dpr: room.map(|r| r.dpr).unwrap_or(1.0) }
     };
     let (backing_w, backing_h) = fit.backing(scene);
-    let (css_w, css_h) = fit.css(scene);
 
     // Draw after every render of a new frame, selection or size; a changed pixel ratio
     // (a window moved to another screen) is noticed here too.
@@ -100,12 +100,17 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         let (canvas_ref, box_ref, room, scenes) = (canvas_ref.clone(), box_ref.clone(), room.clone(), scenes.clone());
         let (pb, selected) = (pb.clone(), props.selected);
         use_effect_with((props.frame.clone(), selected, fit, width), move |(frame, selected, fit, width)| {
+            let (css_w, css_h) = fit.css(scenes.pick(*width));
             if room.is_some_and(|r| r.dpr != browser::device_pixel_ratio()) {
                 if let Some(m) = measure(&box_ref) {
                     room.set(Some(m));
                 }
             }
             if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
+                // Through the CSS object model: the page's policy refuses style attributes.
+                let style = canvas.style();
+                let _ = style.set_property("width", &format!("{css_w}px"));
+                let _ = style.set_property("height", &format!("{css_h}px"));
                 let started = browser::now_ms();
                 draw(&canvas, scenes.pick(*width), *fit, &pb, frame, *selected);
                 let _ = canvas.set_attribute("data-draw-ms", &format!("{:.3}", browser::now_ms() - started));
@@ -134,7 +139,6 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         <div class="canvas-box" ref={box_ref}>
             <canvas ref={canvas_ref} class="cluster-canvas" data-testid="cluster-canvas"
                     width={backing_w.to_string()} height={backing_h.to_string()}
-                    style={format!("width: {css_w}px; height: {css_h}px")}
                     data-layout={kind} data-dpr={fit.dpr.to_string()} data-scale={format!("{:.3}", fit.scale)}
                     onclick={on_click} role="img" aria-label={props.label.clone()}></canvas>
         </div>

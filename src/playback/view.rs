@@ -349,6 +349,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                        aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
                 <Marks playback={pb.clone()} />
             </div>
+            <div class="player-body">
             <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
                 <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.title.clone()} />
                 if let Some((opb, oframe)) = &player.other {
@@ -364,6 +365,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                 <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} />
                 <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_select={on_select} />
                 <RecentMarks playback={pb.clone()} frame={frame.clone()} />
+            </div>
             </div>
             <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} />
         </div>
