@@ -130,7 +130,7 @@ pub fn TimerChart(props: &TimerChartProps) -> Html {
             <p class="hint" data-testid="timer-chart" data-changes={count}>{ "This policy has no delay timers." }</p>
         };
     }
-    let (w, h, left, right, bottom, top) = (720.0, 200.0, 60.0, 96.0, 30.0, 14.0);
+    let (w, h, left, right, bottom, top) = (720.0, 204.0, 60.0, 96.0, 34.0, 14.0);
     let plot_w = w - left - right;
     let end = pb.end_us().max(1) as f64 / 1e6;
     let highest = series.iter().flat_map(|s| s.iter().map(|p| p.1)).fold(0.0f64, f64::max);
@@ -182,7 +182,7 @@ pub fn TimerChart(props: &TimerChartProps) -> Html {
                 { for xt.iter().map(|&t| html! {
                     <g class="tick">
                         <line class="axis-tick" x1={format!("{:.1}", x(t))} x2={format!("{:.1}", x(t))} y1={(h - bottom).to_string()} y2={(h - bottom + 4.0).to_string()} />
-                        <text x={format!("{:.1}", x(t))} y={(h - bottom + 16.0).to_string()} text-anchor="middle">{ time_label(t, step) }</text>
+                        <text x={format!("{:.1}", x(t))} y={(h - bottom + 20.0).to_string()} text-anchor="middle">{ time_label(t, step) }</text>
                     </g>
                 }) }
                 <line class="axis-line" x1={left.to_string()} x2={(left + plot_w).to_string()} y1={(h - bottom).to_string()} y2={(h - bottom).to_string()} />
