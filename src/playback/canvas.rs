@@ -158,12 +158,13 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, fit: Fit, pb: &Playback, 
         }
     }
 
-    // Rings crossing each link, counted on loaded links.
+    // Rings crossing each link, counted on loaded links long enough to hold the count.
     ctx.set_fill_style_str("#111");
     for l in &scene.links {
         let Some(id) = l.link else { continue };
         let rings = frame.link_load[id.0 as usize];
-        if rings > 0 {
+        let length = (l.to.0 - l.from.0).hypot(l.to.1 - l.from.1) * fit.scale;
+        if rings > 0 && length >= 2.0 * NUMBER_PX {
             let (mx, my) = ((l.from.0 + l.to.0) / 2.0, (l.from.1 + l.to.1) / 2.0);
             let (w, h) = (((rings.ilog10() + 1) as f64 * 8.5 + 6.0) * px, (NUMBER_PX + 3.0) * px);
             ctx.set_fill_style_str("rgba(255,255,255,0.9)");

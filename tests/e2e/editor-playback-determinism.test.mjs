@@ -166,7 +166,7 @@ describe('editor, playback, tour and determinism', () => {
     }
   });
 
-  test('dally on the introduction's cluster with a trace where jobs wait: play, delay timers appear, the slider advances', { timeout: 90_000 }, async () => {
+  test("dally on the introduction's cluster with a trace where jobs wait: play, delay timers appear, the slider advances", { timeout: 90_000 }, async () => {
     const opened = await open();
     const { page, record } = opened;
     try {
