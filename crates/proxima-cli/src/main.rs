@@ -4,6 +4,8 @@
 mod bench;
 mod calibrate;
 mod experiment;
+mod experiment_sweeps;
+mod figures;
 mod inputs;
 mod output;
 mod progress;
@@ -64,15 +66,17 @@ enum Command {
         #[arg(long)]
         out: Option<String>,
     },
-    /// Run a documented set of scenarios and write report.md and report.json.
+    /// Run a documented set of scenarios and write report.md, report.json and SVG figures.
     Experiment {
-        /// Which experiment: `paper` (congested and uncongested networks, two loads, the
-        /// Philly trace and a synthetic one, every policy, an oracle check of the tuner).
+        /// Which experiment: `paper` (every policy and baseline on development and held-out
+        /// workloads, both networks, congested and uncongested, 10 seeds; sweeps of uplink
+        /// oversubscription and restore cost; an oracle check of the tuner).
         name: String,
-        /// Directory for report.md and report.json.
+        /// Directory for report.md, report.json and the figures.
         #[arg(long, default_value = "out/experiment")]
         out: String,
-        /// A smaller version (fewer jobs, seeds and timer settings) for a quick look.
+        /// A smaller version (a few hundred jobs per workload, three seeds, short sweeps)
+        /// with the same structure, for a quick look.
         #[arg(long)]
         quick: bool,
         /// The Philly trace (default: $PROXIMA_DATA/philly/philly.csv or ../shared/data/philly/philly.csv).
@@ -81,6 +85,20 @@ enum Command {
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Run only the first N seeds of every workload (the report lists the seeds it ran).
+        #[arg(long)]
+        seeds: Option<usize>,
+        /// Print the plan's size (scenarios, runs) and exit without running.
+        #[arg(long)]
+        dry_run: bool,
+        /// Do not run: read this report.json (of an earlier run) and write report.md,
+        /// report.json and the figures from it into --out.
+        #[arg(long)]
+        from: Option<String>,
+        /// Do not run: write the experiment's runs as sweep specs (one TOML file per
+        /// Cartesian part) into this directory, for `proxima sweep` or a Ray cluster.
+        #[arg(long)]
+        write_sweeps: Option<String>,
     },
     /// Run every combination of a sweep spec's [grid] on every core; resumes an interrupted sweep.
     Sweep(sweep::SweepArgs),
@@ -252,22 +270,47 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Experiment { name, out, quick, philly, threads } => {
-            let plan = experiment::plan_by_name(&name, quick)?;
+        Command::Experiment { name, out, quick, philly, threads, seeds, dry_run, from, write_sweeps } => {
+            if let Some(path) = from {
+                let report = experiment::read_report(&path)?;
+                let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
+                eprintln!("redrew {} files from {path} into {out}/", written.len());
+                return Ok(());
+            }
+            let mut plan = experiment::plan_by_name(&name, quick)?;
+            if let Some(count) = seeds {
+                if count == 0 {
+                    return Err(Failure::Usage(UsageError("experiment: --seeds must be at least 1".into())));
+                }
+                plan = plan.with_seed_count(count);
+            }
+            if let Some(dir) = write_sweeps {
+                let written = experiment_sweeps::write_sweep_specs(&plan, &dir).map_err(Failure::Io)?;
+                eprintln!("wrote {} sweep specs: {}", written.len(), written.join(", "));
+                return Ok(());
+            }
+            let runs = plan.tasks().len();
+            if dry_run {
+                println!(
+                    "experiment {}: {} scenarios ({} in the main grid), {} policies, {} sweeps, {} oracle grids: {runs} runs",
+                    plan.name,
+                    plan.scenarios.len(),
+                    plan.main.len(),
+                    plan.policies.len(),
+                    plan.sweeps.len(),
+                    plan.oracles.len()
+                );
+                return Ok(());
+            }
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
             let started = std::time::Instant::now();
             let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
-            std::fs::create_dir_all(&out).map_err(|e| Failure::Io(format!("{out}: cannot create directory: {e}")))?;
-            let md = report.to_markdown();
-            std::fs::write(format!("{out}/report.md"), &md)
-                .map_err(|e| Failure::Io(format!("{out}/report.md: {e}")))?;
-            std::fs::write(format!("{out}/report.json"), report.to_json() + "\n")
-                .map_err(|e| Failure::Io(format!("{out}/report.json: {e}")))?;
-            println!("{md}");
+            let elapsed = started.elapsed().as_secs_f64();
+            let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
             eprintln!(
-                "{} runs on {threads} threads in {:.1} s; wrote {out}/report.md and {out}/report.json",
-                plan.tasks().len(),
-                started.elapsed().as_secs_f64()
+                "{runs} runs on {threads} threads in {elapsed:.1} s; wrote {} files to {out}/ (report.md, report.json, {} figures)",
+                written.len(),
+                written.len() - 2
             );
             Ok(())
         }
