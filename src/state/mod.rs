@@ -18,6 +18,7 @@ pub mod fields;
 pub mod results;
 pub mod scenario;
 pub mod summary;
+pub mod tenants;
 pub mod trace;
 
 pub use cluster::Cluster;
