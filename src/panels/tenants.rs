@@ -45,6 +45,7 @@ pub fn TenantsSection(props: &TenantsProps) -> Html {
                 </label>
             }
             <Legend names={s.tenants.iter().map(|t| t.name.clone()).collect::<Vec<_>>()} />
+            <div class="tenant-table-wrap">
             <table class="summary tenant-table" data-testid="tenant-table" data-policy={watched.policy.clone()}>
                 <caption>
                     { format!(
@@ -85,6 +86,7 @@ pub fn TenantsSection(props: &TenantsProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
             <FairnessChart outcomes={outcomes.clone()} />
         </section>
     }
