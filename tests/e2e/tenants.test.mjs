@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serveDirectory } from './static-server.mjs';
 import {
   checkClean, choosePolicies, cliBinary, dist, exported, launchBrowser, openPage, readSummaryTable, runAndWait, waitForApp,
@@ -82,7 +82,7 @@ describe('tenants', () => {
       console.log(`# 90 jobs, 3 tenants, fifo + dally with isolated runs in the page: ${Date.now() - started} ms from click to results`);
 
       const t0 = Date.now();
-      execFileSync(cliBinary(), ['compare', '--topology', 'teaching', '--trace', 'tenants.csv', '--seed', '1',
+      execFileSync(resolve(cliBinary()), ['compare', '--topology', 'teaching', '--trace', 'tenants.csv', '--seed', '1',
         ...POLICIES.flatMap((p) => ['--policy', p]), '--out', out], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
       console.log(`# the same with ${cliBinary()}: ${Date.now() - t0} ms`);
 
