@@ -174,6 +174,7 @@ mod tests {
             iterations: run_s,
             ideal_iter_s: Some(1.0),
             line: 0,
+            tenant: crate::tenants::TenantId(0),
         }
     }
 
