@@ -2,9 +2,10 @@
 scheduler win back?
 
 Sweeps policies x rack-uplink oversubscription x seeds on a 256-GPU cluster (4 racks of 16
-servers with 4 GPUs, 50 Gbit/s NICs) under 4,000 jobs of the Philly trace (a busy window,
-jobs 50,000-54,000) whose models are drawn from communication-heavy ones (BERT, VGG-16,
-GPT-2) with the seed, then plots mean job completion time and communication overhead
+servers with 4 T4 GPUs on PCIe, 50 Gbit/s NICs, NCCL over TCP: `fabric=tcp`, the network
+the communication model was calibrated on) under 4,000 jobs of the Philly trace (a busy
+window, jobs 50,000-54,000) whose models are drawn from ones measured on that GPU (BERT,
+ResNet-50, DeepSpeech2) with the seed, then plots mean job completion time and communication overhead
 against oversubscription, each policy with a 95% confidence band over seeds (Student's t).
 Without the Philly trace (data:philly/philly.csv, under $PROXIMA_DATA or ../shared/data)
 it uses a synthetic Philly-shaped trace instead.
@@ -71,9 +72,9 @@ def main() -> None:
         "sweep": {"name": "oversubscription"},
         "grid": {
             "policy": POLICIES,
-            "topology": [f"racks=4,servers=16,gpus=4,oversub={o},nic_gbps=50" for o in oversub],
+            "topology": [f"racks=4,servers=16,gpus=4,oversub={o},nic_gbps=50,fabric=tcp" for o in oversub],
             **trace,
-            "mix": "bert,vgg16,gpt2",
+            "mix": "bert,resnet50,deepspeech2",
             "seed": seeds,
         },
     }
@@ -108,7 +109,7 @@ def main() -> None:
         ax.grid(True, alpha=0.3)
     axes[0].legend(title="policy")
     fig.suptitle(
-        f"256 GPUs (4 racks, 50 Gbit/s NICs), {label}, BERT/VGG-16/GPT-2; "
+        f"256 T4 GPUs (4 racks, 50 Gbit/s TCP), {label}, BERT/ResNet-50/DeepSpeech2; "
         f"mean and 95% band over {len(seeds)} seeds",
         fontsize=10,
     )

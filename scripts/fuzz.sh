@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one target (or all) for a while: scripts/fuzz.sh [TARGET|all] [SECONDS]
-# Targets: trace, topology_json, topology_arg, policy, share (see fuzz/fuzz_targets). New inputs that
+# Targets: trace, topology_json, slurm, topology_arg, policy, share (see fuzz/fuzz_targets). New inputs that
 # grow coverage land in fuzz/corpus/TARGET; commit the interesting ones, since the corpus is
 # replayed by `cargo test` (crates/proxima-core/tests/fuzz_corpus.rs).
 #
@@ -16,7 +16,7 @@ if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]
 fi
 target="${1:-all}"
 seconds="${2:-600}"
-targets=(trace topology_json topology_arg policy share)
+targets=(trace topology_json slurm topology_arg policy share)
 [ "$target" = all ] || targets=("$target")
 for t in "${targets[@]}"; do
     echo "fuzzing $t for $seconds s" >&2

@@ -137,8 +137,15 @@ def test_simulations_release_the_gil():
     spans = {}
 
     def simulate():
+        # Runs are repeated until half a second has passed, so the check does not hang on
+        # how long one run of a given trace takes; an error would end the thread early and
+        # is kept to be raised below.
         spans["start"] = time.perf_counter()
-        proxima.run("oversub-2048", "synthetic:jobs=30000,load=1.0", "dally")
+        try:
+            while time.perf_counter() - spans["start"] < 0.5:
+                proxima.run("oversub-2048", "synthetic:jobs=30000,load=1.0", "dally")
+        except Exception as error:  # noqa: BLE001 - re-raised in the test's thread
+            spans["error"] = error
         spans["end"] = time.perf_counter()
 
     ticks = []
@@ -147,6 +154,8 @@ def test_simulations_release_the_gil():
     while worker.is_alive():
         ticks.append(time.perf_counter())
     worker.join()
+    if "error" in spans:
+        raise spans["error"]
     during = [t for t in ticks if spans["start"] + 0.05 < t < spans["end"] - 0.05]
     assert spans["end"] - spans["start"] > 0.2, "the run is too short to tell"
     # Without the GIL released, nothing could be counted while the run was under way.

@@ -5,7 +5,8 @@
 
 use proxima_core::engine::Scenario;
 use proxima_core::inputs::{
-    build_scenario, build_topology, utf8_text, ArgumentNames, ScenarioInput, SourcedError, TopologyInput, TraceInput,
+    build_scenario, build_topology, slurm_argument, utf8_text, ArgumentNames, ScenarioInput, SourcedError,
+    TopologyInput, TraceInput,
 };
 use proxima_core::topology::Topology;
 use proxima_core::InputError;
@@ -44,9 +45,14 @@ pub fn read_text(path: &str) -> Result<String, UsageError> {
     })
 }
 
-/// A `--topology` argument: a JSON file (by its extension, or because a file of that name
-/// exists and the text is not a parametric spec), else a preset name or parametric spec.
+/// A `--topology` argument: a Slurm `topology.conf` (`slurm:PATH[,gpus=N,...]`), a JSON file
+/// (by its extension, or because a file of that name exists and the text is not a
+/// parametric spec), else a preset name or parametric spec.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
+    if let Some(slurm) = slurm_argument(arg) {
+        let (path, options) = slurm.map_err(|e| UsageError::in_argument("topology", e))?;
+        return Ok(TopologyInput::Slurm { name: path.to_string(), text: read_text(path)?, options });
+    }
     let looks_like_file = arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file());
     Ok(if looks_like_file {
         TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
@@ -64,7 +70,7 @@ pub fn trace_input(arg: &str) -> Result<TraceInput, UsageError> {
     })
 }
 
-/// A topology from a preset name, a parametric spec, or a JSON file.
+/// A topology from a preset name, a parametric spec, a JSON file or a Slurm file.
 pub fn load_topology(arg: &str) -> Result<Topology, UsageError> {
     Ok(build_topology(&topology_input(arg)?, ArgumentNames::Flags)?)
 }

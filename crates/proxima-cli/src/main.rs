@@ -26,7 +26,9 @@ use std::process::ExitCode;
     long_about = "Simulate network-sensitive scheduling of distributed deep-learning jobs on GPU clusters.\n\n\
 A topology is a preset name (see `proxima topologies`), a parametric spec\n\
 `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`,\n\
-or a JSON file.\n\
+a JSON file, or a Slurm topology.conf (tree form) as\n\
+`slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]` (GPUs per\n\
+node, default 8; link defaults as in the parametric form).\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
 the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
 )]
@@ -97,7 +99,8 @@ enum Command {
     },
     /// List the topology presets.
     Topologies {
-        /// Print one preset (or a parametric spec) as JSON in the topology file format.
+        /// Print one preset (or a parametric spec, or `slurm:PATH[,...]`) as JSON in the
+        /// topology file format.
         #[arg(long)]
         json: Option<String>,
     },
@@ -116,7 +119,8 @@ enum Command {
 
 #[derive(Args)]
 struct ScenarioFlags {
-    /// Preset name, parametric spec or JSON file.
+    /// Preset name, parametric spec, JSON file, or `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`
+    /// for a Slurm topology.conf.
     #[arg(long)]
     topology: String,
     /// Trace file or `synthetic:jobs=N[,load=L][,seed=S]`.

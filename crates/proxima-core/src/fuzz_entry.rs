@@ -4,7 +4,7 @@
 
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
-use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
+use crate::topology::{read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec};
 use crate::trace::parse_trace;
 use crate::workload::{build_scenario, ModelMix, WorkloadOptions};
 
@@ -41,6 +41,26 @@ pub fn topology_json(data: &[u8]) {
         .expect("exports are valid");
     assert_eq!(again.gpu_count(), topo.gpu_count());
     assert_eq!(again.tier_names(), topo.tier_names());
+}
+
+/// A Slurm `topology.conf`. Whatever the reader accepts must be a valid cluster, since its
+/// own checks (with lines) are meant to leave nothing for [`Topology::from_spec`] to refuse
+/// (without one); and its export must read back to the same cluster. The file is read with
+/// 256 GPUs per node, which limits it to 4,096 nodes (larger ones are refused before their
+/// ranges are expanded, and expanding them would only slow the fuzzer down), and built with
+/// one GPU per node, which keeps building cheap.
+pub fn slurm(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let options = SlurmOptions { gpus: 256, ..SlurmOptions::default() };
+    let Ok(mut spec) = read_slurm_topology(text, &options) else { return };
+    assert!(spec.servers.len() <= 4096);
+    spec.servers.iter_mut().for_each(|s| s.gpus = 1);
+    let topo =
+        Topology::from_spec(&spec).unwrap_or_else(|e| panic!("the Slurm reader accepted an invalid cluster: {e}"));
+    assert_eq!(topo.gpu_count() as usize, spec.servers.len());
+    let again = Topology::from_spec(&TopologySpec::from_json(&topo.spec().to_json()).expect("exports parse"))
+        .expect("exports are valid");
+    assert_eq!(again, topo);
 }
 
 /// A topology argument: a preset name or a parametric spec.

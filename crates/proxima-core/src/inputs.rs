@@ -11,7 +11,7 @@ use crate::engine::Scenario;
 use crate::error::InputError;
 use crate::model::Catalog;
 use crate::share::TopologyChoice;
-use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
+use crate::topology::{read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec};
 use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::{parse_trace, Trace};
 use crate::workload::{self, ModelMix, WorkloadOptions};
@@ -93,6 +93,9 @@ pub enum TopologyInput {
     Argument(String),
     /// The text of a topology file (the JSON format) and the file's name.
     File { name: String, text: String },
+    /// The text of a Slurm `topology.conf` (the topology/tree form), the file's name, and
+    /// what the file does not say: GPUs per node, NIC and NVLink bandwidth.
+    Slurm { name: String, text: String, options: SlurmOptions },
     /// A description in hand: drawn in the app's editor, or carried by a share link.
     Spec(TopologySpec),
 }
@@ -168,6 +171,41 @@ pub fn read_topology_file(name: &str, text: &str) -> Result<TopologySpec, Source
     Ok(spec)
 }
 
+/// The prefix of a topology argument that names a Slurm `topology.conf`:
+/// `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`.
+pub const SLURM_PREFIX: &str = "slurm:";
+
+/// The path and options of a `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]` argument,
+/// or `None` for an argument without the prefix. The path ends at the first comma followed
+/// by `key=`, so a path may hold commas but not `,key=`. Front ends that take paths (the
+/// CLI, the Python package) read the file and make a [`TopologyInput::Slurm`].
+pub fn slurm_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
+    let rest = argument.strip_prefix(SLURM_PREFIX)?;
+    let split = rest
+        .match_indices(',')
+        .map(|(i, _)| i)
+        .find(|&i| rest[i + 1..].split(',').next().is_some_and(|s| s.contains('=')));
+    let (path, options) = match split {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, ""),
+    };
+    if path.trim().is_empty() {
+        return Some(Err(InputError::new(
+            "slurm",
+            "expected a file after slurm: (the form is slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B])",
+        )));
+    }
+    Some(SlurmOptions::parse(options).map(|o| (path, o)))
+}
+
+/// A Slurm `topology.conf`'s description, named after the file; errors name the file and
+/// the line (`topology.conf:7: Nodes: ...`).
+pub fn read_slurm_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+    let mut spec = read_slurm_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
+    spec.name = name.to_string();
+    Ok(spec)
+}
+
 /// The cluster of a topology input.
 pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Topology, SourcedError> {
     match input {
@@ -176,6 +214,10 @@ pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Top
         }
         TopologyInput::File { name, text } => {
             let spec = read_topology_file(name, text)?;
+            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        }
+        TopologyInput::Slurm { name, text, options } => {
+            let spec = read_slurm_file(name, text, options)?;
             Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
         }
         TopologyInput::Spec(spec) => {
@@ -304,6 +346,36 @@ mod tests {
         let bad = TraceInput::File { name: "t.csv".into(), text: TRACE.replace("resnet50", "lenet9") };
         let e = build_scenario(&input(TopologyInput::Argument("teaching".into()), bad)).unwrap_err();
         assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("t.csv", Some(2), "model"));
+    }
+
+    #[test]
+    fn a_slurm_file_is_named_after_the_file_and_its_errors_name_the_line() {
+        let text = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
+        let options = SlurmOptions { gpus: 4, ..SlurmOptions::default() };
+        let input = TopologyInput::Slurm { name: "topology.conf".into(), text: text.into(), options: options.clone() };
+        let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
+        assert_eq!((topo.name(), topo.gpu_count()), ("topology.conf", 16));
+        let bad = TopologyInput::Slurm { name: "t.conf".into(), text: text.replace("s[0-1]", "s[0-2]"), options };
+        assert_eq!(
+            build_topology(&bad, ArgumentNames::Flags).unwrap_err().to_string(),
+            "t.conf:3: Switches: unknown switch 's2' (no line SwitchName=s2)"
+        );
+    }
+
+    #[test]
+    fn slurm_arguments_split_into_path_and_options() {
+        let parsed = |a: &str| slurm_argument(a).map(|r| r.map(|(p, o)| (p.to_string(), o)));
+        assert_eq!(parsed("teaching"), None);
+        assert_eq!(parsed("slurm:topology.conf"), Some(Ok(("topology.conf".into(), SlurmOptions::default()))));
+        let four = SlurmOptions { gpus: 4, nic_gbps: 100.0, ..SlurmOptions::default() };
+        assert_eq!(
+            parsed("slurm:/etc/slurm/topology.conf,gpus=4,nic_gbps=100"),
+            Some(Ok(("/etc/slurm/topology.conf".into(), four.clone())))
+        );
+        assert_eq!(parsed("slurm:a,b.conf,gpus=4,nic_gbps=100"), Some(Ok(("a,b.conf".into(), four))));
+        assert_eq!(parsed("slurm:t.conf,gpus=0").unwrap().unwrap_err().field, "gpus");
+        assert_eq!(parsed("slurm:t.conf,colour=red").unwrap().unwrap_err().field, "colour");
+        assert_eq!(parsed("slurm:,gpus=4").unwrap().unwrap_err().field, "slurm");
     }
 
     #[test]

@@ -31,6 +31,11 @@ fn topology_json_corpus() {
 }
 
 #[test]
+fn slurm_corpus() {
+    replay("slurm", proxima_core::fuzz_entry::slurm);
+}
+
+#[test]
 fn topology_arg_corpus() {
     replay("topology_arg", proxima_core::fuzz_entry::topology_arg);
 }

@@ -29,17 +29,17 @@ const SEED: u64 = 1;
 
 /// Policy, events, hash (16 hex digits).
 const GOLDEN: &[(&str, u64, &str)] = &[
-    ("fifo", 1800, "6f008b40672d0457"),
-    ("consolidate", 1800, "b89b3e5cd84718d1"),
-    ("dally", 2281, "e50feeb8b0291ca7"),
-    ("consolidate:migrate=on", 1816, "5c4c775e988cdf96"),
-    ("strict", 2059, "58c3363a1942cf47"),
-    ("slurm", 2661, "f2d1779370f3d7d9"),
-    ("tiresias", 2450, "8fa9c0a34d648bf3"),
-    ("tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60", 3282, "fa639d8258913b79"),
-    ("tiresias:starve=2", 14080, "14c1ba496e456c1f"),
-    ("srtf", 2878, "4568c11bfddb549b"),
-    ("random", 1800, "e3095dcdfa2f2d16"),
+    ("fifo", 1800, "5fd38f2f8e3e3072"),
+    ("consolidate", 1800, "8380ecd7b5e269bd"),
+    ("dally", 2360, "d66a3966cd6027b0"),
+    ("consolidate:migrate=on", 1816, "e73f6a7ff9cc42f3"),
+    ("strict", 2259, "34f59a2ade32015a"),
+    ("slurm", 2713, "a26cb7a87be647b4"),
+    ("tiresias", 2740, "8482b3ab6acf2b71"),
+    ("tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60", 2994, "94fbdfc77819bbdc"),
+    ("tiresias:starve=2", 18646, "0d5f19513a00ddff"),
+    ("srtf", 3248, "216365a8b10b5ea0"),
+    ("random", 1800, "617b83ff408b5f25"),
 ];
 
 struct Shared(Rc<RefCell<EventHasher>>);

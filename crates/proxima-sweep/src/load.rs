@@ -33,8 +33,13 @@ pub fn names_a_file(arg: &str) -> bool {
     arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file())
 }
 
-/// A topology argument as the CLI takes it: a JSON file is read now.
+/// A topology argument as the CLI takes it: a JSON file, or a Slurm `topology.conf` given
+/// as `slurm:PATH[,options]`, is read now.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
+    if let Some(slurm) = inputs::slurm_argument(arg) {
+        let (path, options) = slurm.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Slurm { name: path.to_string(), text: read_text(path)?, options });
+    }
     Ok(if names_a_file(arg) {
         TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
     } else {
@@ -99,4 +104,28 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
 
 pub fn policy(spec: &str) -> Result<Box<dyn Policy>, SourcedError> {
     resolve_policy(spec).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slurm_argument_reads_the_file_with_its_options() {
+        let path = std::env::temp_dir().join(format!("proxima-sweep-slurm-{}.conf", std::process::id()));
+        std::fs::write(&path, "SwitchName=s0 Nodes=n[1-2]\n").unwrap();
+        let arg = format!("slurm:{},gpus=2", path.display());
+        match topology_input(&arg).unwrap() {
+            TopologyInput::Slurm { name, text, options } => {
+                assert_eq!(
+                    (name, text.as_str(), options.gpus),
+                    (path.display().to_string(), "SwitchName=s0 Nodes=n[1-2]\n", 2)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
+        let e = topology_input(&format!("slurm:{},gpus=0", path.display())).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
+    }
 }

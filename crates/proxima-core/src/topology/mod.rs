@@ -3,8 +3,8 @@
 //!
 //! Users describe a topology as switches, servers (with their GPU count) and links between
 //! them ([`TopologySpec`], the JSON format), as a parametric spec
-//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F]`)
-//! or by a preset name.
+//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F]`),
+//! by a preset name, or with a Slurm `topology.conf`, which is read into a [`TopologySpec`].
 //! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
 //! a description with the first of them, or derives everything else: the GPUs as leaves of
 //! a rooted tree, the tiers (server, rack, cluster, more if the tree is deeper), and the path
@@ -19,6 +19,9 @@
 //!   [`Node`]s and [`Link`]s;
 //! - `spec.rs`: the JSON format ([`TopologySpec`] and its parts), read and written;
 //! - `parametric.rs`: the parametric form ([`ParametricSpec`]);
+//! - `slurm.rs`, `slurm_tree.rs`, `hostlist.rs`, `slurm_options.rs`: Slurm's `topology.conf`
+//!   (tree form) with its host-list ranges, read by [`read_slurm_topology`] with
+//!   [`SlurmOptions`];
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -26,10 +29,14 @@
 
 mod build;
 mod check;
+mod hostlist;
 mod nodes;
 mod parametric;
 mod presets;
 mod queries;
+mod slurm;
+mod slurm_options;
+mod slurm_tree;
 mod spec;
 
 pub use build::Topology;
@@ -37,7 +44,11 @@ pub use check::{check, key_label, ElementRef, Problem};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
+pub use slurm::read_slurm_topology;
+pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod slurm_tests;

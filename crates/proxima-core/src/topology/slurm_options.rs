@@ -1,0 +1,178 @@
+//! What a Slurm `topology.conf` does not say, and the parametric form does:
+//! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=rdma|tcp`.
+
+use super::parametric::{Fabric, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
+use super::spec::MAX_GPUS;
+use crate::error::InputError;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// GPUs per node when the options give none: eight, as in DGX/HGX-class servers.
+pub const DEFAULT_SLURM_GPUS: u32 = 8;
+
+/// The largest bandwidth an option accepts, in Gbit/s (a petabit per second): beyond it a
+/// number is a typo, and sums over a million links stay finite.
+const MAX_OPTION_GBPS: f64 = 1e6;
+
+/// The most NICs per node an option accepts.
+const MAX_NICS: u32 = 64;
+
+/// GPUs per node, the links and the fabric of a cluster read from a `topology.conf`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlurmOptions {
+    /// GPUs per node.
+    pub gpus: u32,
+    /// Bandwidth of one NIC, Gbit/s; a node's link to its leaf switch carries `nics` of them.
+    pub nic_gbps: f64,
+    /// Per-GPU bandwidth into a node's NVLink/NVSwitch domain (PCIe with `fabric=tcp`),
+    /// Gbit/s.
+    pub nvlink_gbps: f64,
+    /// NICs per node.
+    pub nics: u32,
+    /// The kind of fabric: its `collective` efficiencies and GPU go into the description,
+    /// and its link bandwidths are the defaults of `nic_gbps` and `nvlink_gbps`.
+    #[serde(serialize_with = "fabric_name", deserialize_with = "fabric_from_name")]
+    pub fabric: Fabric,
+}
+
+impl Default for SlurmOptions {
+    fn default() -> SlurmOptions {
+        SlurmOptions {
+            gpus: DEFAULT_SLURM_GPUS,
+            nic_gbps: DEFAULT_NIC_GBPS,
+            nvlink_gbps: DEFAULT_NVLINK_GBPS,
+            nics: 1,
+            fabric: Fabric::Rdma,
+        }
+    }
+}
+
+impl SlurmOptions {
+    const KEYS: &'static str = "gpus, nic_gbps, nvlink_gbps, nics, fabric";
+
+    /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=rdma|tcp`, every key optional,
+    /// in any order; an empty text gives the defaults. Bandwidths not given are the
+    /// fabric's, as in the parametric form. Errors name the key.
+    pub fn parse(text: &str) -> Result<SlurmOptions, InputError> {
+        let mut options = SlurmOptions::default();
+        let (mut nic, mut gpu_link) = (None, None);
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| InputError::new(part, format!("expected key=value (keys: {})", Self::KEYS)))?;
+            let (key, value) = (key.trim(), value.trim());
+            match key {
+                "gpus" => options.gpus = parse_count(key, value, MAX_GPUS, "GPUs per node")?,
+                "nics" => options.nics = parse_count(key, value, MAX_NICS, "NICs per node")?,
+                "nic_gbps" => nic = Some(parse_gbps(key, value)?),
+                "nvlink_gbps" => gpu_link = Some(parse_gbps(key, value)?),
+                "fabric" => {
+                    options.fabric = fabric_named(value)
+                        .ok_or_else(|| InputError::new(key, format!("expected rdma or tcp, got '{value}'")))?
+                }
+                _ => return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS))),
+            }
+        }
+        let (default_nic, default_gpu_link) = fabric_links(options.fabric);
+        options.nic_gbps = nic.unwrap_or(default_nic);
+        options.nvlink_gbps = gpu_link.unwrap_or(default_gpu_link);
+        Ok(options)
+    }
+
+    /// The bandwidth of a node's link to its leaf switch: all its NICs.
+    pub fn node_link_gbps(&self) -> f64 {
+        self.nics as f64 * self.nic_gbps
+    }
+}
+
+/// `gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=rdma`: every key, so the text says
+/// what was assumed.
+impl std::fmt::Display for SlurmOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "gpus={},nic_gbps={},nvlink_gbps={},nics={},fabric={}",
+            self.gpus,
+            self.nic_gbps,
+            self.nvlink_gbps,
+            self.nics,
+            self.fabric.name()
+        )
+    }
+}
+
+/// A NIC's and a GPU link's bandwidth on a fabric when the options give none: those of the
+/// parametric form.
+fn fabric_links(fabric: Fabric) -> (f64, f64) {
+    match fabric {
+        Fabric::Rdma => (DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS),
+        Fabric::Tcp => (TCP_NIC_GBPS, TCP_GPU_LINK_GBPS),
+    }
+}
+
+fn fabric_named(name: &str) -> Option<Fabric> {
+    [Fabric::Rdma, Fabric::Tcp].into_iter().find(|f| f.name() == name)
+}
+
+fn fabric_name<S: Serializer>(fabric: &Fabric, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(fabric.name())
+}
+
+fn fabric_from_name<'de, D: Deserializer<'de>>(d: D) -> Result<Fabric, D::Error> {
+    let name = String::deserialize(d)?;
+    fabric_named(&name).ok_or_else(|| serde::de::Error::custom(format!("expected rdma or tcp, got '{name}'")))
+}
+
+fn parse_count(key: &str, value: &str, max: u32, what: &str) -> Result<u32, InputError> {
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| InputError::new(key, format!("must be a whole number of {what} from 1 to {max}, got '{value}'")))
+}
+
+fn parse_gbps(key: &str, value: &str) -> Result<f64, InputError> {
+    match value.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= MAX_OPTION_GBPS => Ok(x),
+        _ => Err(InputError::new(
+            key,
+            format!("must be a positive number of Gbit/s, at most {MAX_OPTION_GBPS}, got '{value}'"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_with_the_fabrics_defaults_and_name_the_key() {
+        assert_eq!(SlurmOptions::parse("").unwrap(), SlurmOptions::default());
+        assert_eq!(SlurmOptions::default().to_string(), "gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=rdma");
+        let o = SlurmOptions::parse(" gpus=4, nic_gbps=400 ,nvlink_gbps=7200,nics=8").unwrap();
+        assert_eq!(o, SlurmOptions { gpus: 4, nic_gbps: 400.0, nvlink_gbps: 7200.0, nics: 8, fabric: Fabric::Rdma });
+        assert_eq!(o.node_link_gbps(), 3200.0);
+        assert_eq!(SlurmOptions::parse(&o.to_string()).unwrap(), o);
+        // The fabric sets the bandwidths not given, wherever it is written.
+        let tcp = SlurmOptions::parse("nic_gbps=25,fabric=tcp").unwrap();
+        assert_eq!((tcp.nic_gbps, tcp.nvlink_gbps, tcp.fabric), (25.0, TCP_GPU_LINK_GBPS, Fabric::Tcp));
+        // Options cross a worker boundary as JSON, the fabric by its name.
+        let json = serde_json::to_string(&tcp).unwrap();
+        assert!(json.contains("\"fabric\":\"tcp\""), "{json}");
+        assert_eq!(serde_json::from_str::<SlurmOptions>(&json).unwrap(), tcp);
+        for (text, field) in [
+            ("gpus=0", "gpus"),
+            ("gpus=2.5", "gpus"),
+            ("gpus=2000000", "gpus"),
+            ("nics=0", "nics"),
+            ("nics=65", "nics"),
+            ("nic_gbps=0", "nic_gbps"),
+            ("nic_gbps=inf", "nic_gbps"),
+            ("nvlink_gbps=1e9", "nvlink_gbps"),
+            ("fabric=ethernet", "fabric"),
+            ("racks=2", "racks"),
+            ("fast", "fast"),
+        ] {
+            assert_eq!(SlurmOptions::parse(text).unwrap_err().field, field, "{text}");
+        }
+    }
+}
