@@ -8,7 +8,7 @@
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::editor::EditAction;
-use crate::panels::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
+use crate::panels::{Banners, Intro, Lessons, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
 use crate::protocol::{FileData, FromWorker, ToWorker};
 use crate::state::results::RunState;
 use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
@@ -323,6 +323,7 @@ pub fn App() -> Html {
                 </nav>
             </header>
             <Intro {on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
+            <Lessons dispatch={dispatch.clone()} />
             if let Some(tour) = &s.tour {
                 <TourView tour={tour.clone()} act={on_tour_action} />
             }

@@ -5,11 +5,13 @@
 //! yew escapes.
 
 mod intro;
+mod lessons;
 mod results;
 mod run;
 mod scenario;
 
 pub use intro::{Banners, Intro};
+pub use lessons::Lessons;
 pub use results::{Download, PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;
