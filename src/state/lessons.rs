@@ -107,8 +107,8 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "preemption-costs",
         title: "A preemption that does not pay",
-        explanation: "With fewer jobs and less load the queue is short, so the tight placement a preemption frees would soon have been free anyway. Each preemption then only costs the restart and the lost progress of the job it stops.",
-        watch: "Mean JCT and preemptions of dally against dally:preempt=off: here the preemptions make dally slower.",
+        explanation: "With fewer jobs and less load the queue is short: a tight placement would soon have come free anyway, so preempting for one gains little. Each preemption still costs the stopped job its wait to get GPUs back and the time to restore its checkpoint.",
+        watch: "Mean JCT, communication overhead and preemptions of dally against dally:preempt=off: the preemptions cut the overhead but make mean JCT about a third longer.",
         topology: DEFAULT_TOPOLOGY,
         jobs: 600,
         load: 0.7,
@@ -118,8 +118,8 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "auto-tuner",
         title: "The auto-tuner finding its level",
-        explanation: "Both runs start with 5-second delay timers; one keeps them, the other tunes them every ten minutes from the waits it sees. On this cluster the tuned timers settle without changing mean JCT much: what pays here is waiting at all and preempting, not the exact timer.",
-        watch: "The timer chart of dally:timers=5/5: the marks where the tuner moved a timer, and the level it settles at.",
+        explanation: "Both runs start with 5-second delay timers: one keeps them, the other lets the auto-tuner revisit them every ten minutes of simulated time. The tuner moves the timers about 20 times, yet mean JCT stays the same: on this cluster what pays is waiting at all and preempting, not the exact length of the wait.",
+        watch: "The timer chart of dally:timers=5/5: the marks where the tuner moved a timer and the levels it chose; mean JCT equal to the static run's.",
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
