@@ -28,7 +28,11 @@ const builds = (process.argv.length > 2 ? process.argv.slice(2) : ['after=dist']
   return { label, dir: resolve(dir) };
 });
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of the numbers that were measured (a load may miss a paint entry). */
+const median = (xs) => {
+  const ok = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return ok.length ? ok[Math.floor(ok.length / 2)] : NaN;
+};
 
 /** One cold load of `url`: first paint and interactive in ms after navigation starts. */
 async function loadOnce(browser, url) {
@@ -60,7 +64,9 @@ async function loadOnce(browser, url) {
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(() => window.__interactive !== undefined, null, { timeout: 120_000, polling: 50 });
   const times = await page.evaluate(() => ({
-    firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    firstPaint:
+      (performance.getEntriesByName('first-contentful-paint')[0] ?? performance.getEntriesByName('first-paint')[0])
+        ?.startTime ?? NaN,
     interactive: window.__interactive,
   }));
   await context.close();

@@ -310,6 +310,9 @@ pub fn App() -> Html {
     let s = &*state;
     html! {
         <div class="proxima">
+            // First in the page (yew replaces the body's static content): one Tab and Enter
+            // reach Run (www/boot.js moves the focus to the button itself).
+            <a class="skip-link" href="#run-panel" data-testid="skip-link">{ "Skip to Run" }</a>
             <header>
                 <h1>{ "Proxima" }</h1>
                 <p class="tagline">

@@ -31,9 +31,11 @@ function showCrash(message) {
 
 addEventListener('proxima-panic', (e) => showCrash(String(e.detail)));
 
-// The skip link (the page's first element) puts the focus on Run itself, not only on
+// The skip link (the page's first element, in the static page and then in the app, which
+// replaces the body's content when it mounts) puts the focus on Run itself, not only on
 // its panel, once the app is there.
-document.querySelector('.skip-link')?.addEventListener('click', (e) => {
+document.addEventListener('click', (e) => {
+  if (!(e.target instanceof Element) || !e.target.closest('.skip-link')) return;
   const run = document.querySelector('[data-testid=run-button]');
   if (!run) return;
   e.preventDefault();
