@@ -84,9 +84,14 @@ fn ClusterSection(props: &ClusterProps) -> Html {
         })
     };
     let p = &c.param.value;
-    let on_fabric = d.reform(|e: Event| {
-        Action::SetParam(ParamField::Fabric, e.target_unchecked_into::<HtmlSelectElement>().value())
-    });
+    // Radio buttons rather than a select: the form's one select is the preset's.
+    let fabric = |value: &'static str, label: &'static str| {
+        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Fabric, value.to_string()));
+        html! {
+            <label><input type="radio" name="fabric" value={value} checked={p.fabric == value} onchange={on}
+                          data-testid={format!("fabric-{value}")} />{ label }</label>
+        }
+    };
     html! {
         <div class="subpanel" id="topology">
             <h3>{ "Cluster" }</h3>
@@ -117,12 +122,11 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                 { param("NIC Gb/s", ParamField::NicGbps, &p.nic_gbps, "any", "0") }
                 { param("NVLink Gb/s per GPU", ParamField::NvlinkGbps, &p.nvlink_gbps, "any", "0") }
                 { param("NICs per server", ParamField::Nics, &p.nics, "1", "1") }
-                <label title="Sets the collective efficiencies, the GPU and the links' defaults">{ "fabric" }
-                    <select onchange={on_fabric} data-testid="fabric">
-                        <option value="rdma" selected={p.fabric == "rdma"}>{ "RDMA (A100, NVSwitch, InfiniBand)" }</option>
-                        <option value="tcp" selected={p.fabric == "tcp"}>{ "TCP (T4, PCIe, Ethernet)" }</option>
-                    </select>
-                </label>
+                <span role="radiogroup" aria-label="Fabric: sets the collective efficiencies, the GPU and the links' defaults">
+                    { "fabric " }
+                    { fabric("rdma", " RDMA (A100, NVSwitch, InfiniBand)") }
+                    { fabric("tcp", " TCP (T4, PCIe, Ethernet)") }
+                </span>
                 if let Some(e) = &c.param.error {
                     <p class="field-error" role="alert">{ e.clone() }</p>
                 }

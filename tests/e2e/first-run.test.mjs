@@ -102,7 +102,7 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     assert.equal(await page.getByTestId('boot').count(), 0, 'the static page gave way to the app');
 
     // The default scenario is the first run's, with the offered load explained.
-    assert.equal(await page.getByTestId('fabric').inputValue(), 'tcp');
+    assert.ok(await page.getByTestId('fabric-tcp').isChecked(), 'the first run is on the TCP fabric');
     assert.match(await page.locator('#load-help').textContent(), /1\.0 keeps the cluster full/);
 
     // No simulation worker before a run (the checks worker may describe the trace).
