@@ -25,7 +25,16 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = str(ROOT / "target" / "release" / "proxima")
 DATA = Path(os.environ.get("PROXIMA_DATA") or ROOT / ".." / "shared" / "data")
 PHILLY = str(DATA / "philly" / "philly.csv")
-PAPER = str(ROOT / "sweeps" / "paper.toml")
+# One part of `proxima experiment paper` as a sweep spec (sweeps/paper/ holds all of them);
+# another spec can be named in PROXIMA_BENCH_SPEC.
+PAPER = os.environ.get("PROXIMA_BENCH_SPEC") or str(ROOT / "sweeps" / "paper" / "oversub.toml")
+
+
+def spec_runs(spec):
+    """How many runs the spec plans (`proxima sweep --dry-run` prints a header and one line a run)."""
+    out = subprocess.run([CLI, "sweep", spec, "--out", "-", "--dry-run"], check=True, capture_output=True,
+                         text=True).stdout
+    return len(out.splitlines()) - 1
 
 
 def median_of(n, f):
@@ -68,6 +77,8 @@ def overhead(repeats=7):
 
 
 def sweep_local():
+    runs = spec_runs(PAPER)
+    name = Path(PAPER).name
     for threads in (1, 2):
         times = []
         for _ in range(3):
@@ -78,7 +89,7 @@ def sweep_local():
             times.append(time.perf_counter() - t)
             shutil.rmtree(out)
         m = statistics.median(times)
-        print(f"proxima sweep paper.toml, {threads} thread(s): median {m:.1f} s of 3, {816 / m:.1f} runs/s")
+        print(f"proxima sweep {name}, {threads} thread(s): median {m:.1f} s of 3, {runs / m:.1f} runs/s")
     import proxima
 
     out = tempfile.mkdtemp(prefix="prx-bench-")
@@ -86,7 +97,7 @@ def sweep_local():
     proxima.sweep(PAPER, out, threads=2, progress=False)
     m = time.perf_counter() - t
     shutil.rmtree(out)
-    print(f"proxima.sweep(paper.toml, threads=2): {m:.1f} s, {816 / m:.1f} runs/s")
+    print(f"proxima.sweep({name}, threads=2): {m:.1f} s, {runs / m:.1f} runs/s")
 
 
 def ray():
@@ -98,6 +109,7 @@ def ray():
     sys.path.insert(0, str(ROOT / "tests" / "python"))
     from ray_cluster import start_cluster
 
+    runs = spec_runs(PAPER)
     with start_cluster(6395) as c:
         for batch in (None, 1):
             out = tempfile.mkdtemp(prefix="prx-bench-")
@@ -110,7 +122,7 @@ def ray():
             shutil.rmtree(out)
             spread = re.findall(r"\d+ runs in batches of .*", done.stderr)
             print(f"Ray, 2 nodes x 1 CPU, batch {batch or 'default'}: {m:.1f} s (driver process), "
-                  f"{816 / m:.1f} runs/s; {spread}")
+                  f"{runs / m:.1f} runs/s; {spread}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 #   0. style: formatting and lints                   cargo fmt --check, cargo clippy -D warnings
 #      (the native crates, then the web app for wasm32)
 #   1. native tests of the whole workspace           cargo test --workspace
-#   1b. the Python package, built and installed into .venv/, and its tests (a two-node
-#      Ray cluster among them)                       pip install crates/proxima-py; pytest tests/python
+#   1b. the Python package, built (Cargo profile python-test) and installed into .venv/,
+#      and its tests (a two-node Ray cluster among them)                       pip install crates/proxima-py; pytest tests/python
 #   2. browser tests of the web app (headless Chromium) cargo test --target wasm32-unknown-unknown -p proxima-web
 #   3. release build of the site into dist/           trunk build --release
 #   4. end-to-end tests of dist/ in headless Chromium node --test tests/e2e/*.test.mjs
@@ -40,7 +40,9 @@ step "native tests: cargo test --workspace"
 cargo test --workspace
 
 step "python tests: pip install crates/proxima-py (into .venv), pytest tests/python"
-python -m pip install --quiet --disable-pip-version-check --no-build-isolation ./crates/proxima-py
+# Built with the lighter `python-test` profile (Cargo.toml), not the release one users get.
+MATURIN_PEP517_ARGS="--profile python-test" \
+    python -m pip install --quiet --disable-pip-version-check --no-build-isolation ./crates/proxima-py
 python -m pytest -q tests/python
 
 step "browser tests: cargo test --target wasm32-unknown-unknown -p proxima-web --tests"

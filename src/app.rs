@@ -8,7 +8,9 @@
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::editor::EditAction;
-use crate::panels::{Banners, Intro, Lessons, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
+use crate::panels::{
+    use_run_feedback, Banners, Intro, Lessons, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel,
+};
 use crate::protocol::{FileData, FromWorker, ToWorker};
 use crate::state::results::RunState;
 use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
@@ -153,6 +155,12 @@ pub fn App() -> Html {
         let state = state.clone();
         use_memo(scenario_key.clone(), move |_| state.cli_command())
     };
+    // What keeps Run disabled.
+    let blocked = {
+        let state = state.clone();
+        use_memo(scenario_key.clone(), move |_| state.problems())
+    };
+    let done = use_run_feedback(&state.results);
     // Remember the scenario on every change; a scenario with an invalid field keeps the
     // last valid one.
     {
@@ -282,6 +290,10 @@ pub fn App() -> Html {
             None => dispatch.emit(Action::Error("Fix the fields marked in the scenario before exporting it.".into())),
         })
     };
+    let scenario_json = {
+        let latest = latest.clone();
+        use_callback((), move |_: (), _| current(&latest).scenario_json())
+    };
     let on_tour = {
         let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
         use_callback((), move |_: (), _| {
@@ -335,10 +347,10 @@ pub fn App() -> Html {
                 <ScenarioPanel cluster={s.cluster.clone()} trace={s.trace.clone()} mix={s.mix.clone()}
                                dispatch={dispatch.clone()} {on_edit} {on_topology_file} {on_trace_file} {on_export_topology} />
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
-                          cli_command={(*cli_command).clone()} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
+                          cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
                 <PlaybackSection results={s.results.clone()} />
-                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {on_download} {on_export_scenario}
-                              {on_error} />
+                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} {on_download}
+                              {on_export_scenario} {scenario_json} {on_error} />
             </main>
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>

@@ -152,3 +152,13 @@ impl Drop for AnimationLoop {
 pub fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
 }
+
+/// Device pixels per CSS pixel (2 on most HiDPI screens; browser zoom changes it).
+pub fn device_pixel_ratio() -> f64 {
+    let r = window().device_pixel_ratio();
+    if r.is_finite() && r > 0.0 {
+        r
+    } else {
+        1.0
+    }
+}

@@ -14,7 +14,7 @@ const LEAF_GAP: f64 = 14.0;
 const ROW: f64 = 78.0;
 const SWITCH_W: f64 = 72.0;
 const BOX_H: f64 = 28.0;
-const MARGIN: f64 = 12.0;
+pub const MARGIN: f64 = 12.0;
 /// Space between separate pieces of a cluster with problems.
 const PIECE_GAP: f64 = 48.0;
 const GPUS_PER_ROW: u32 = 8;
@@ -63,7 +63,16 @@ pub struct LinkLine {
     pub selected: bool,
     /// Not part of the tree (it closes a cycle, or an end is unknown).
     pub off_tree: bool,
+    /// How thick the line is drawn, 1 to [`WIDTH_STEPS`]: the link's bandwidth on a log
+    /// scale from the cluster's slowest link to its fastest.
+    pub width_step: u8,
+    /// An uplink narrower than the NICs of the servers below it: their sum over its
+    /// bandwidth (`4.0` for 4:1).
+    pub oversub: Option<f64>,
 }
+
+/// How many line widths the drawing uses for bandwidths.
+pub const WIDTH_STEPS: u8 = 8;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuCell {
@@ -110,7 +119,10 @@ pub fn layout_with_drag(ed: &Editor, drag: Option<(&str, f64, f64)>) -> Drawing 
     let mut d = Drawing::default();
     node_boxes(ed, &g, &drawn, &folded, &mut d);
     link_lines(ed, &g, &drawn, &mut d);
-    d.width = d.nodes.iter().map(|b| b.x + b.w).fold(right, f64::max) + MARGIN;
+    // Link labels sit beside their line (see `view.rs`) and may stick out to the right;
+    // at 9 px a character is at most about 5.5 units wide.
+    let labels = d.links.iter().map(|l| l.x2 + (l.x1 - l.x2) * 0.7 + 3.0 + 5.5 * l.label.chars().count() as f64);
+    d.width = d.nodes.iter().map(|b| b.x + b.w).chain(labels).fold(right, f64::max) + MARGIN;
     d.height = d.nodes.iter().map(|b| b.y + b.h).fold(0.0, f64::max) + MARGIN;
     d.caption = caption(ed, too_big.iter().filter(|&&b| b).count());
     d
@@ -171,7 +183,8 @@ fn place_tree(g: &Graph, folded: &[bool]) -> (Vec<Option<Place>>, f64) {
         }
         cursor += PIECE_GAP - LEAF_GAP;
     }
-    (places, cursor)
+    // The right edge of the last leaf, without the gap left for a next piece.
+    (places, (cursor - PIECE_GAP).max(MARGIN))
 }
 
 fn leaf_width(g: &Graph, v: usize, folded: bool) -> f64 {
@@ -261,7 +274,7 @@ fn node_boxes(ed: &Editor, g: &Graph, drawn: &[Option<Place>], folded: &[bool], 
                 });
             }
         }
-        let selected = ed.selection == Some(Element::Node(id.clone()));
+        let selected = ed.selection == Some(Element::Node(id.clone())) || ed.also.contains(&id);
         if kind == BoxKind::Server {
             let first = first_gpu.get(g.names[v]).copied().unwrap_or(0);
             let per_row = g.gpus[v].clamp(1, GPUS_PER_ROW);
@@ -315,7 +328,22 @@ fn node_label(ed: &Editor, g: &Graph, v: usize, kind: BoxKind) -> (String, Strin
 /// Links between drawn boxes: tree links from the child's top to the parent's bottom, the
 /// rest between centres, and a stub for a link with an unknown end.
 fn link_lines(ed: &Editor, g: &Graph, drawn: &[Option<Place>], d: &mut Drawing) {
-    for (i, l) in ed.doc.spec.links.iter().enumerate() {
+    let spec = &ed.doc.spec;
+    let nics = nics_below(spec, g);
+    let usable = |b: f64| b.is_finite() && b > 0.0;
+    let bandwidths = spec.links.iter().map(|l| l.bandwidth_gbps).filter(|&b| usable(b));
+    let (lo, hi) = bandwidths.fold((f64::INFINITY, 0.0f64), |(lo, hi), b| (lo.min(b), hi.max(b)));
+    let width_step = |b: f64| -> u8 {
+        if !usable(b) {
+            return 1;
+        }
+        if hi <= lo {
+            return WIDTH_STEPS / 2;
+        }
+        let t = (b / lo).ln() / (hi / lo).ln();
+        1 + (t * (WIDTH_STEPS - 1) as f64).round().clamp(0.0, (WIDTH_STEPS - 1) as f64) as u8
+    };
+    for (i, l) in spec.links.iter().enumerate() {
         let ends = (g.index.get(l.a.as_str()).copied(), g.index.get(l.b.as_str()).copied());
         let off_tree = g.off_tree.contains(&i);
         let (x1, y1, x2, y2) = match ends {
@@ -337,19 +365,62 @@ fn link_lines(ed: &Editor, g: &Graph, drawn: &[Option<Place>], d: &mut Drawing) 
             },
             (None, None) => continue,
         };
+        // An uplink (a tree link whose lower end is a switch) narrower than the NICs below it.
+        let below = ends.0.zip(ends.1).and_then(|(a, b)| {
+            let child = [a, b].into_iter().find(|&c| g.parent[c] == Some((a + b - c, i)))?;
+            (!g.is_server[child]).then_some(nics[child])
+        });
+        let oversub = below.filter(|&n| usable(l.bandwidth_gbps) && n > l.bandwidth_gbps * (1.0 + 1e-9));
+        let oversub = oversub.map(|n| n / l.bandwidth_gbps);
+        let name = super::link_label(spec, g, i);
+        let mut title = format!("{name}: {}, {} µs", gbps_label(l.bandwidth_gbps), l.latency_us);
+        if let (Some(n), Some(ratio)) = (below, oversub) {
+            title +=
+                &format!("; the servers below have {} of NICs: {}:1 oversubscribed", gbps_label(n), ratio_label(ratio));
+        }
         d.links.push(LinkLine {
             index: i,
             x1,
             y1,
             x2,
             y2,
-            label: gbps_label(l.bandwidth_gbps),
-            title: format!("link {} – {}: {}, {} µs", l.a, l.b, gbps_label(l.bandwidth_gbps), l.latency_us),
+            label: match oversub {
+                Some(r) => format!("{} · {}:1", gbps_label(l.bandwidth_gbps), ratio_label(r)),
+                None => gbps_label(l.bandwidth_gbps),
+            },
+            title,
             problem: own_problems(ed, &Element::Link(i)),
             selected: ed.selection == Some(Element::Link(i)),
             off_tree,
+            width_step: width_step(l.bandwidth_gbps),
+            oversub,
         });
     }
+}
+
+/// Per node of the graph, the bandwidth of the links of the servers below it (a server's
+/// own link for a server), over the tree.
+fn nics_below(spec: &proxima_core::topology::TopologySpec, g: &Graph) -> Vec<f64> {
+    let mut below = vec![0.0; g.names.len()];
+    // Deepest first, so that children are summed before their parents.
+    let mut order: Vec<usize> = (0..g.names.len()).collect();
+    order.sort_by_key(|&v| std::cmp::Reverse(g.depth[v]));
+    for v in order {
+        if g.is_server[v] {
+            let own = g.parent[v].map(|(_, li)| spec.links[li].bandwidth_gbps);
+            below[v] = own.filter(|b| b.is_finite() && *b > 0.0).unwrap_or(0.0);
+        }
+        if let Some((p, _)) = g.parent[v] {
+            below[p] += below[v];
+        }
+    }
+    below
+}
+
+/// An oversubscription ratio as people write it: `4`, `2.5`, `1.33`.
+pub fn ratio_label(ratio: f64) -> String {
+    let r = (ratio * 100.0).round() / 100.0;
+    format!("{r}")
 }
 
 /// What the drawing shows, in a sentence (also the `<svg>`'s accessible name).

@@ -20,7 +20,9 @@
 mod check;
 mod edits;
 pub mod graph;
+pub mod import;
 pub mod layout;
+mod multi;
 mod names;
 mod navigate;
 mod properties;
@@ -28,8 +30,9 @@ mod properties;
 mod tests;
 pub mod view;
 
-pub use check::check;
+pub use check::{check, link_label};
 use graph::Graph;
+pub use multi::ServerField;
 
 use crate::Shared;
 use proxima_core::share::TopologyChoice;
@@ -115,6 +118,27 @@ pub enum EditAction {
     /// servers); a server; one GPU of a server.
     Delete,
     Select(Option<Element>),
+    /// Shift-click: add a node to the selection, or take it out.
+    ToggleSelect(String),
+    /// A box drawn over the drawing: these nodes become the selection.
+    SelectNodes(Vec<String>),
+    /// A field typed once for several servers (the selected ones), one undo step.
+    SetServers {
+        servers: Vec<String>,
+        field: ServerField,
+        value: String,
+    },
+    /// Every server of this server's rack gets its GPU count, NIC link and GPU link.
+    ApplyToRack(String),
+    /// A file's text to import: a JSON description, or a Slurm `topology.conf` read with
+    /// these options (`gpus=8,nic_gbps=200,...`).
+    Import {
+        name: String,
+        text: String,
+        options: String,
+    },
+    /// A file that could not be read (too large, not UTF-8): the message.
+    ImportFailed(String),
     /// Move the selection through the tree (keyboard).
     SelectMove(Direction),
     /// A node dragged by this much.
@@ -142,6 +166,8 @@ pub struct Editor {
     undo: Vec<Shared<Doc>>,
     redo: Vec<Shared<Doc>>,
     pub selection: Option<Element>,
+    /// Further selected nodes (shift-click, a box), beside `selection`.
+    pub also: BTreeSet<String>,
     /// A link being drawn from this node.
     pub linking_from: Option<String>,
     /// Collapsed switches and servers, by id.
@@ -164,6 +190,7 @@ impl Editor {
             undo: Vec::new(),
             redo: Vec::new(),
             selection: None,
+            also: BTreeSet::new(),
             linking_from: None,
             collapsed,
             problems: Vec::new(),
@@ -197,6 +224,7 @@ impl Editor {
         self.collapsed = default_collapsed(&spec);
         self.commit(Doc { spec, choice, offsets: BTreeMap::new() });
         self.selection = None;
+        self.also.clear();
         self.linking_from = None;
     }
 
@@ -219,7 +247,13 @@ impl Editor {
                     self.reveal(e);
                 }
                 self.selection = element;
+                self.also.clear();
             }
+            EditAction::ToggleSelect(_) | EditAction::SelectNodes(_) => self.select_action(&action),
+            EditAction::SetServers { servers, field, value } => self.set_servers(&servers, field, &value),
+            EditAction::ApplyToRack(server) => self.apply_to_rack(&server),
+            EditAction::Import { name, text, options } => self.import(&name, &text, &options),
+            EditAction::ImportFailed(message) => self.message = Some(message),
             EditAction::SelectMove(dir) => self.select_move(dir),
             EditAction::Move { node, dx, dy } => self.move_node(node, dx, dy),
             EditAction::Set { property, value } => self.set(property, &value),
@@ -281,6 +315,11 @@ impl Editor {
                 self.selection = None;
             }
         }
+        let gone: Vec<String> =
+            self.also.iter().filter(|id| !self.exists(&Element::Node((*id).clone()))).cloned().collect();
+        for id in gone {
+            self.also.remove(&id);
+        }
         if let Some(from) = &self.linking_from {
             if !self.exists(&Element::Node(from.clone())) {
                 self.linking_from = None;
@@ -328,16 +367,15 @@ impl Editor {
         self.doc.spec.servers.iter().map(|s| s.gpus as u64).sum()
     }
 
-    /// What a run is refused with: how many problems, and the first, named by its field
-    /// path as a run of the exported file on the command line would name it.
+    /// What a run is refused with: how many problems, and the first, naming the element as
+    /// the drawing labels it (`uplink tor1 → spine: bandwidth must be ...`).
     pub fn refusal(&self) -> Option<String> {
-        let first = &self.problems.first()?.problem;
+        let first = self.problems.first()?;
         let n = self.problems.len();
         Some(format!(
-            "topology: the edited cluster has {n} problem{} (marked in red in the editor); first: {}: {}",
+            "topology: the edited cluster has {n} problem{} (marked in red in the editor); first: {}",
             if n == 1 { "" } else { "s" },
-            first.field,
-            first.message
+            first.text
         ))
     }
 }

@@ -1,7 +1,7 @@
 //! The editor's side: the list of problems, and the selection's properties as fields
 //! that edit the description.
 
-use super::{EditAction, Editor, Element, Property};
+use super::{EditAction, Editor, Element, Property, ServerField};
 use crate::Shared;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -27,8 +27,8 @@ pub fn ProblemList(props: &PanelProps) -> Html {
                     let edit = props.edit.clone();
                     html! { <button type="button" class="small" onclick={Callback::from(move |_| edit.emit(EditAction::Select(Some(e.clone()))))}>{ "show" }</button> }
                 });
-                // The field path too, for whoever fixes the JSON file by hand.
-                html! { <li>{ p.text.clone() }{ " " }<code class="field-path">{ p.problem.field.clone() }</code>{ " " }{ for show }</li> }
+                // The field path stays in the tooltip, for whoever fixes the JSON file by hand.
+                html! { <li title={format!("in the exported file: {}", p.problem.field)}>{ p.text.clone() }{ " " }{ for show }</li> }
             }) }</ul>
         </div>
     }
@@ -66,7 +66,9 @@ pub fn PropertiesPanel(props: &PanelProps) -> Html {
         let ps = ed.problems_of(e);
         html! { <>{ for ps.iter().map(|p| html! { <p class="field-error" role="alert">{ p.text.clone() }</p> }) }</> }
     };
+    let servers = ed.selected_servers();
     let body = match &ed.selection {
+        _ if servers.len() > 1 || ed.selected_nodes().len() > 1 => many_servers(ed, &servers, &edit),
         None => {
             html! { <p class="hint">{ "Select a switch, server, GPU or link to edit it (click it, or use the arrow keys)." }</p> }
         }
@@ -92,6 +94,13 @@ pub fn PropertiesPanel(props: &PanelProps) -> Html {
                         { field("NVLink latency (µs) ", Property::ServerNvlinkLatency(id.clone()), num(s.nvlink_latency_us), "any", "0") }
                         if let Some(li) = uplink {
                             { field("Its network link (Gb/s) ", Property::LinkBandwidth(li), num(spec.links[li].bandwidth_gbps), "any", "0") }
+                        }
+                        if let Some((rack, others)) = ed.rack_of(id).filter(|(_, all)| all.len() > 1) {
+                            <button type="button" data-testid="apply-to-rack"
+                                    title={format!("Give every server of {rack} this server's GPUs, NIC link and GPU link")}
+                                    onclick={edit.reform({ let id = id.clone(); move |_| EditAction::ApplyToRack(id.clone()) })}>
+                                { format!("Apply to the whole rack ({rack}, {} servers)", others.len()) }
+                            </button>
                         }
                         { problems(e) }
                     </>
@@ -142,5 +151,39 @@ pub fn PropertiesPanel(props: &PanelProps) -> Html {
             { name_field }
             { body }
         </div>
+    }
+}
+
+/// Several nodes selected: the fields every selected server shares, typed once for all.
+fn many_servers(ed: &Editor, servers: &[String], edit: &Callback<EditAction>) -> Html {
+    let others = ed.selected_nodes().len() - servers.len();
+    let field = |f: ServerField| {
+        let values: Vec<f64> = servers.iter().filter_map(|s| ed.server_value(s, f)).collect();
+        // One value if they agree, else empty (typing sets them all).
+        let shared = values.first().filter(|v| values.iter().all(|w| w == *v));
+        let value = shared.map(|v| format!("{}", (v * 1000.0).round() / 1000.0)).unwrap_or_default();
+        let (edit, servers) = (edit.clone(), servers.to_vec());
+        let on = Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlInputElement>().value();
+            edit.emit(EditAction::SetServers { servers: servers.clone(), field: f, value });
+        });
+        let step = if f == ServerField::Gpus { "1" } else { "any" };
+        html! {
+            <label>{ format!("{} ", f.label()) }
+                <input type="number" step={step} min="0" value={value} placeholder="differ" onchange={on}
+                       data-field={format!("many-{f:?}")} />
+            </label>
+        }
+    };
+    html! {
+        <>
+            <h4 data-testid="multi-selection">{ format!("{} servers selected", servers.len()) }</h4>
+            <p class="hint">{ servers.join(", ") }
+                if others > 0 { { format!(" (and {others} switch{} with no such fields)", if others == 1 { "" } else { "es" }) } }
+            </p>
+            if !servers.is_empty() {
+                { for ServerField::ALL.iter().map(|&f| field(f)) }
+            }
+        </>
     }
 }

@@ -115,13 +115,13 @@ fn invalid_edits_are_flagged_on_their_element_with_the_cores_message() {
     assert!(ed.topology.is_none());
     assert_eq!(ed.problems.len(), 1);
     assert_eq!(ed.problems[0].element, Some(Element::Link(link)));
-    assert_eq!(ed.problems[0].text, "link r0s1–tor0, bandwidth: must be a positive number of Gbit/s, got 0");
+    assert_eq!(ed.problems[0].text, "link r0s1 → tor0: bandwidth must be a positive number of Gbit/s, got 0");
     assert_eq!(ed.problems[0].problem.field, format!("links[{link}].bandwidth_gbps"));
     assert_eq!(ed.problems[0].problem.key.as_deref(), Some("bandwidth_gbps"));
     assert!(
         ed.refusal()
             .unwrap()
-            .ends_with(&format!("first: links[{link}].bandwidth_gbps: must be a positive number of Gbit/s, got 0")),
+            .ends_with("first: link r0s1 → tor0: bandwidth must be a positive number of Gbit/s, got 0"),
         "{:?}",
         ed.refusal()
     );
@@ -338,4 +338,105 @@ fn huge_servers_and_clusters_never_flood_the_drawing() {
     let d = layout(&run(big, [EditAction::CollapseAll(false)]));
     assert_eq!(d.gpus.len() as u32, MAX_GPU_CELLS);
     assert!(d.caption.contains("drawn without GPUs"), "{}", d.caption);
+}
+
+#[test]
+fn an_uplink_is_named_as_the_drawing_shows_it() {
+    let ed = editor("teaching");
+    let up = ed.doc.spec.links.iter().position(|l| l.a == "tor1").unwrap();
+    let ed = run(ed, [EditAction::Set { property: Property::LinkBandwidth(up), value: "-1".into() }]);
+    assert_eq!(ed.problems[0].text, "uplink tor1 → spine: bandwidth must be a positive number of Gbit/s, got -1");
+    assert!(!ed.refusal().unwrap().contains("links["), "{:?}", ed.refusal());
+}
+
+#[test]
+fn link_widths_follow_bandwidth_and_thin_uplinks_show_their_ratio() {
+    let ed = editor("teaching");
+    let d = layout(&ed);
+    let spec = ed.doc.spec.clone();
+    let line = |d: &Drawing, a: &str| d.links.iter().find(|l| spec.links[l.index].a == a).unwrap().clone();
+    // teaching: every link 200 Gbit/s, the rack uplinks 2:1 below their servers' NICs.
+    assert_eq!(line(&d, "tor0").oversub, Some(2.0));
+    assert_eq!(line(&d, "tor0").label, "200 Gb/s · 2:1");
+    assert_eq!(line(&d, "r0s0").oversub, None);
+    assert_eq!(line(&d, "tor0").width_step, line(&d, "r0s0").width_step);
+    let up = ed.doc.spec.links.iter().position(|l| l.a == "tor0").unwrap();
+    let ed = run(ed, [EditAction::Set { property: Property::LinkBandwidth(up), value: "20".into() }]);
+    let d = layout(&ed);
+    assert_eq!((line(&d, "tor0").width_step, line(&d, "r0s0").width_step), (1, layout::WIDTH_STEPS));
+    assert_eq!(line(&d, "tor0").oversub, Some(20.0));
+    assert!(line(&d, "tor0").title.contains("20:1 oversubscribed"), "{}", line(&d, "tor0").title);
+    // A full-bisection uplink is not flagged.
+    let ed = run(ed, [EditAction::Set { property: Property::LinkBandwidth(up), value: "400".into() }]);
+    assert_eq!(line(&layout(&ed), "tor0").oversub, None);
+}
+
+#[test]
+fn several_servers_are_set_at_once_and_a_rack_takes_one_servers_settings() {
+    let ed = editor("teaching");
+    let ed =
+        run(ed, [select("r0s0"), EditAction::ToggleSelect("r1s1".into()), EditAction::ToggleSelect("tor0".into())]);
+    assert_eq!(ed.selected_servers(), ["r0s0", "r1s1"]);
+    assert_eq!(ed.selected_nodes().len(), 3);
+    let servers = ed.selected_servers();
+    let ed =
+        run(ed, [EditAction::SetServers { servers: servers.clone(), field: ServerField::Gpus, value: "2".into() }]);
+    assert_eq!(ed.gpu_count(), 12);
+    let ed = run(ed, [EditAction::SetServers { servers, field: ServerField::Nic, value: "100".into() }]);
+    assert_eq!(ed.server_value("r1s1", ServerField::Nic), Some(100.0));
+    assert_eq!(ed.server_value("r1s0", ServerField::Nic), Some(200.0));
+    // Unreadable: nothing changes.
+    let before = ed.doc.clone();
+    let ed = run(
+        ed,
+        [EditAction::SetServers { servers: vec!["r0s0".into()], field: ServerField::Gpus, value: "1.5".into() }],
+    );
+    assert_eq!(ed.doc, before);
+    // Shift-clicking the first selected node passes the selection on.
+    let ed = run(ed, [EditAction::ToggleSelect("r0s0".into())]);
+    assert_eq!(ed.selection, Some(Element::Node("r1s1".into())));
+    // A rack takes r1s1's settings, in one step.
+    let ed = run(ed, [EditAction::ApplyToRack("r1s1".into())]);
+    assert_eq!(
+        (ed.server_value("r1s0", ServerField::Gpus), ed.server_value("r1s0", ServerField::Nic)),
+        (Some(2.0), Some(100.0))
+    );
+    assert_eq!(ed.gpu_count(), 10);
+    let ed = run(ed, [EditAction::Undo]);
+    assert_eq!(ed.gpu_count(), 12);
+    // A box: exactly the nodes it names, an unknown one ignored.
+    let ed = run(ed, [EditAction::SelectNodes(vec!["r0s0".into(), "gone".into(), "r0s1".into()])]);
+    assert_eq!(ed.selected_servers(), ["r0s0", "r0s1"]);
+    let ed = run(ed, [select("spine")]);
+    assert!(ed.also.is_empty());
+}
+
+#[test]
+fn a_slurm_file_replaces_the_cluster_only_when_it_reads() {
+    let conf = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
+    let ed = editor("teaching");
+    let bad = run(
+        ed.clone(),
+        [EditAction::Import {
+            name: "t.conf".into(),
+            text: conf.replace("s[0-1]", "s[0-2]"),
+            options: "gpus=4".into(),
+        }],
+    );
+    assert_eq!(bad.doc, ed.doc);
+    assert_eq!(bad.message.as_deref(), Some("t.conf:3: Switches: unknown switch 's2' (no line SwitchName=s2)"));
+    let bad =
+        run(ed.clone(), [EditAction::Import { name: "t.conf".into(), text: conf.into(), options: "gpus=x".into() }]);
+    assert_eq!(bad.doc, ed.doc);
+    assert!(bad.message.unwrap().starts_with("Slurm options: gpus:"));
+    let good = run(
+        ed,
+        [EditAction::Import { name: "t.conf".into(), text: conf.into(), options: "gpus=2,nics=2,nic_gbps=100".into() }],
+    );
+    assert!(good.problems.is_empty());
+    assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (3, 4, 8));
+    assert_eq!(good.server_value("n1", ServerField::Nic), Some(200.0));
+    assert!(matches!(good.doc.choice, TopologyChoice::Custom(_)));
+    let back = run(good, [EditAction::Undo]);
+    assert_eq!(back.gpu_count(), 16);
 }

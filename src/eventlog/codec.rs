@@ -99,6 +99,11 @@ pub(super) fn put_reason(b: &mut Vec<u8>, reason: &Reason) {
             b.push(from.0);
             b.push(to.0);
         }
+        Reason::Reclaimed { for_job, cost_s } => {
+            b.push(12);
+            put_u64(b, for_job.0 as u64);
+            put_f32(b, *cost_s as f32);
+        }
     }
 }
 
@@ -160,6 +165,7 @@ impl Reader<'_> {
             }
             10 => Reason::Reconsolidating { from: self.tier()?, to: self.tier()?, gain_s: f(self)?, cost_s: f(self)? },
             11 => Reason::Reconsolidated { from: self.tier()?, to: self.tier()? },
+            12 => Reason::Reclaimed { for_job: self.job()?, cost_s: f(self)? },
             k => return Err(format!("unknown reason kind {k}")),
         })
     }

@@ -101,6 +101,7 @@ fn gpus_and_reasons_round_trip() {
         Reason::PreemptedFor { for_job: JobId(7), tier: Tier(0), gain_s: 90.0, cost_s: 30.0 },
         Reason::Reconsolidating { from: Tier(2), to: Tier(0), gain_s: 5.0, cost_s: 1.0 },
         Reason::Reconsolidated { from: Tier(2), to: Tier(0) },
+        Reason::Reclaimed { for_job: JobId(11), cost_s: 30.0 },
         Reason::NoRoom { free: 12 },
         Reason::StarvationBound { tier: Tier(2), waited_s: 7200.0 },
         Reason::Insensitive { tier: Tier(1), slowdown: 1.25 },

@@ -4,12 +4,16 @@
 //! names, policy specs) is only ever rendered as text nodes or attribute values, which
 //! yew escapes.
 
+mod exports;
+mod feedback;
 mod intro;
 mod lessons;
 mod results;
 mod run;
 mod scenario;
+mod summary;
 
+pub use feedback::{use_run_feedback, RunDone};
 pub use intro::{Banners, Intro};
 pub use lessons::Lessons;
 pub use results::{Download, PlaybackSection, ResultsPanel};

@@ -1,6 +1,7 @@
 //! Panel 2: the policies, the seed, run and cancel, the progress bar, the share link and
 //! the equivalent command.
 
+use super::feedback::RunDone;
 use super::input_value;
 use crate::state::{Action, Field, RunState, STANDARD_POLICIES};
 use wasm_bindgen::JsCast;
@@ -15,6 +16,10 @@ pub struct RunPanelProps {
     pub share_link: Option<String>,
     /// The equivalent `proxima compare` command, while the scenario can run.
     pub cli_command: Option<String>,
+    /// What must be fixed before the scenario can run; Run is disabled while there is any.
+    pub blocked: Vec<String>,
+    /// The last run that finished, timed.
+    pub done: Option<RunDone>,
     pub dispatch: Callback<Action>,
     pub on_run: Callback<()>,
     pub on_cancel: Callback<()>,
@@ -91,13 +96,20 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
                 }
             </div>
             <div class="run-controls">
-                <button type="button" class="primary" data-testid="run-button" disabled={running} onclick={props.on_run.reform(|_| ())}
-                        aria-keyshortcuts="Control+Enter r">{ "Run" }</button>
+                <button type="button" class="primary" data-testid="run-button" disabled={running || !props.blocked.is_empty()}
+                        onclick={props.on_run.reform(|_| ())} aria-keyshortcuts="Control+Enter r"
+                        aria-describedby={(!props.blocked.is_empty()).then_some("run-blocked")}>{ "Run" }</button>
                 <button type="button" data-testid="cancel-button" disabled={!running} onclick={props.on_cancel.reform(|_| ())}
                         aria-keyshortcuts="Escape">{ "Cancel" }</button>
                 <button type="button" data-testid="share-button" onclick={props.on_share.reform(|_| ())}>{ "Share link" }</button>
             </div>
-            <Progress run={props.run.clone()} />
+            if !props.blocked.is_empty() {
+                <div class="run-blocked" id="run-blocked" data-testid="run-blocked">
+                    <p>{ "Run is unavailable until this is fixed:" }</p>
+                    <ul>{ for props.blocked.iter().map(|b| html! { <li>{ b.clone() }</li> }) }</ul>
+                </div>
+            }
+            <Progress run={props.run.clone()} done={props.done} />
             if let Some(url) = &props.share_link {
                 <label class="share-link">{ "Link to this scenario (copied if the browser allowed it): " }
                     <input type="text" readonly=true value={url.clone()} data-testid="share-link" onfocus={Callback::from(|e: FocusEvent| {
@@ -118,15 +130,17 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ProgressProps {
     pub run: RunState,
+    /// The last run that finished, timed: shown while idle.
+    pub done: Option<RunDone>,
 }
 
 #[component]
 pub fn Progress(props: &ProgressProps) -> Html {
     match &props.run {
         RunState::Idle => html! {
-            <div class="progress-row">
-                <progress data-testid="progress" max="1" value="0" aria-label="run progress"></progress>
-                <span class="progress-text">{ "idle" }</span>
+            <div class="progress-row" aria-live="polite">
+                <progress data-testid="progress" max="1" value={if props.done.is_some() { "1" } else { "0" }} aria-label="run progress"></progress>
+                <span class="progress-text" data-testid="run-status">{ props.done.map(|d| d.text()).unwrap_or_else(|| "idle".into()) }</span>
             </div>
         },
         RunState::Running { policies, current, done, total, .. } => {
@@ -137,7 +151,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
             html! {
                 <div class="progress-row" aria-live="polite">
                     <progress data-testid="progress" max="1" value={format!("{overall:.4}")} aria-label="run progress"></progress>
-                    <span class="progress-text">{ format!("policy {} of {}: {name} — {done} of {total} jobs finished", current + 1, policies.len()) }</span>
+                    <span class="progress-text" data-testid="run-status">{ format!("policy {} of {}: {name} — {done} of {total} jobs finished", current + 1, policies.len()) }</span>
                 </div>
             }
         }

@@ -11,16 +11,21 @@
 //! - this file: the indexed log, frames and how events change them;
 //! - [`queries`]: what the views ask of a frame (timers, a job's story, marks);
 //! - [`player`]: the player's reducer (play, step, seek, select);
-//! - [`grid`]: the cluster as a grid of GPU cells, and [`colours`]: each job's look;
-//! - [`view`], [`canvas`], [`widgets`]: the components that show it.
+//! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
+//!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
+//! - [`view`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the components
+//!   that show it.
 
 pub mod canvas;
+pub mod cluster;
 pub mod colours;
 pub mod grid;
 pub mod player;
 mod queries;
+pub mod scene;
 #[cfg(test)]
 mod tests;
+pub mod timer_chart;
 pub mod view;
 pub mod widgets;
 

@@ -26,6 +26,8 @@ const MAX_TICK_MS: f64 = 250.0;
 pub struct Player {
     pub playback: Shared<Playback>,
     pub frame: Shared<Frame>,
+    /// A second run shown beside the watched one at the same instant, and its frame.
+    pub other: Option<(Shared<Playback>, Shared<Frame>)>,
     pub playing: bool,
     /// Simulated seconds per second of wall time.
     pub speed: f64,
@@ -45,6 +47,10 @@ pub enum PlayerAction {
     Select(Option<u32>),
     /// A click on a GPU: select the job holding it (or nothing).
     SelectGpu(u32),
+    /// Watch another run (another policy's) from the same instant.
+    Watch(Shared<Playback>),
+    /// Show another run beside the watched one (or stop).
+    Compare(Option<Shared<Playback>>),
 }
 
 impl Player {
@@ -53,7 +59,13 @@ impl Player {
         let span_s = playback.end_us() as f64 / 1e6;
         let speed = SPEEDS.iter().map(|s| s.0).find(|&s| s * 120.0 >= span_s).unwrap_or(SPEEDS[SPEEDS.len() - 1].0);
         let frame = Shared::new(playback.state_at(secs_to_us(start_s).min(playback.end_us())));
-        Player { playback, frame, playing: false, speed, selected }
+        Player { playback, frame, other: None, playing: false, speed, selected }
+    }
+
+    /// The end of playback: the later end of the runs shown.
+    pub fn end_us(&self) -> u64 {
+        let other = self.other.as_ref().map(|o| o.0.end_us()).unwrap_or(0);
+        self.playback.end_us().max(other)
     }
 
     pub fn time_s(&self) -> f64 {
@@ -61,16 +73,16 @@ impl Player {
     }
 
     pub fn end_s(&self) -> f64 {
-        self.playback.end_us() as f64 / 1e6
+        self.end_us() as f64 / 1e6
     }
 
     pub fn apply(mut self, action: PlayerAction) -> Player {
-        let end = self.playback.end_us();
+        let end = self.end_us();
         match action {
             PlayerAction::TogglePlay => {
                 if !self.playing && self.frame.time_us >= end {
                     // Play from the start again.
-                    self.frame = Shared::new(self.playback.state_at(0));
+                    self.goto(0);
                 }
                 self.playing = !self.playing;
             }
@@ -103,6 +115,25 @@ impl Player {
                 let owner = self.frame.gpu_owner.get(g as usize).copied().unwrap_or(NO_JOB);
                 self.selected = (owner != NO_JOB).then_some(owner);
             }
+            PlayerAction::Watch(pb) => {
+                if pb != self.playback {
+                    // The same instant in the other run (or its end, if it ended sooner).
+                    let t = self.frame.time_us;
+                    self.frame = Shared::new(pb.state_at(t));
+                    self.playback = pb;
+                    let end = self.end_us();
+                    self.goto(t.min(end));
+                }
+            }
+            PlayerAction::Compare(other) => {
+                let t = self.frame.time_us;
+                self.other = other.map(|pb| {
+                    let f = Shared::new(pb.state_at(t));
+                    (pb, f)
+                });
+                let end = self.end_us();
+                self.goto(t.min(end));
+            }
         }
         self
     }
@@ -110,6 +141,11 @@ impl Player {
     fn goto(&mut self, t: u64) {
         if t != self.frame.time_us {
             self.frame = Shared::new(self.playback.advance(&self.frame, t));
+        }
+        if let Some((pb, f)) = &mut self.other {
+            if f.time_us != t {
+                *f = Shared::new(pb.advance(f, t));
+            }
         }
     }
 }

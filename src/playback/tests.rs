@@ -6,7 +6,7 @@ use crate::eventlog::{PlaybackLog, Recorder, SharedObserver};
 use crate::Shared;
 use proxima_core::engine::Simulation;
 use proxima_core::policy::resolve_policy;
-use proxima_core::topology::resolve_topology_arg;
+use proxima_core::topology::{resolve_topology_arg, NodeKind};
 use proxima_core::trace::synthetic;
 use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 use std::cell::RefCell;
@@ -255,4 +255,60 @@ fn the_grid_holds_every_gpu_and_finds_it_again() {
         4,
         "a scattered job has a centre per server"
     );
+}
+
+#[test]
+fn switching_the_watched_run_or_showing_another_keeps_the_time() {
+    let (a, _) = playback("teaching", 200, 1.5, "dally", &[]);
+    let (b, _) = playback("teaching", 200, 1.5, "consolidate", &[]);
+    let (a, b) = (Shared::new(a), Shared::new(b));
+    let t = a.end_us().min(b.end_us()) / 2;
+    let p = Player::new(a.clone(), 0.0, Some(3)).apply(PlayerAction::Seek(t as f64 / 1e6));
+    let p = p.apply(PlayerAction::Watch(b.clone()));
+    assert_eq!(p.frame.time_us, t, "the watched run changed, not the time");
+    assert_eq!(*p.frame, b.state_at(t));
+    assert_eq!(p.selected, Some(3));
+    let p = p.apply(PlayerAction::Compare(Some(a.clone())));
+    let (_, other) = p.other.clone().unwrap();
+    assert_eq!((p.frame.time_us, other.time_us), (t, t));
+    assert_eq!(p.end_us(), a.end_us().max(b.end_us()));
+    // Both move together, forward and back.
+    let p = p.apply(PlayerAction::TogglePlay).apply(PlayerAction::SetSpeed(1000.0)).apply(PlayerAction::Tick(100.0));
+    let (_, other) = p.other.clone().unwrap();
+    assert_eq!(other.time_us, p.frame.time_us);
+    assert_eq!(*other, a.state_at(p.frame.time_us));
+    let p = p.apply(PlayerAction::StepBack);
+    assert_eq!(p.other.as_ref().unwrap().1.time_us, p.frame.time_us);
+    assert!(p.apply(PlayerAction::Compare(None)).other.is_none());
+}
+
+#[test]
+fn the_scene_draws_the_editors_graph_or_racks_and_finds_every_gpu() {
+    use super::scene::{Scene, SceneKind};
+    let teaching = Shared::new(resolve_topology_arg("teaching").unwrap());
+    let graph = Scene::graph(&teaching, &Default::default()).expect("the editor draws every GPU");
+    assert_eq!(Scene::new(&teaching, 1000.0, &Default::default()).kind, SceneKind::Graph);
+    let big = Shared::new(resolve_topology_arg("oversub-2048").unwrap());
+    assert_eq!(Scene::new(&big, 1000.0, &Default::default()).kind, SceneKind::Racks);
+    for scene in [graph, Scene::racks(&teaching), Scene::racks(&big)] {
+        for (g, r) in scene.gpus.iter().enumerate() {
+            assert!(r.w > 0.0);
+            let (x, y) = r.centre();
+            assert_eq!(scene.gpu_at(x, y), Some(g as u32));
+        }
+        // Every link of the cluster between switches and servers is drawn once.
+        let drawn = scene.links.iter().filter(|l| l.link.is_some()).count();
+        let inter = scene.links.len();
+        assert!(drawn > 0 && drawn <= inter);
+    }
+    let graph = Scene::graph(&teaching, &Default::default()).unwrap();
+    let server_links = teaching.links().iter().filter(|l| teaching.node(l.child).kind != NodeKind::Gpu).count();
+    assert_eq!(graph.links.iter().filter(|l| l.link.is_some()).count(), server_links);
+    // Scattered jobs: one count per pair of racks, whatever the number of GPUs.
+    let racks = Scene::racks(&teaching);
+    let spread: Vec<GpuId> = vec![GpuId(0), GpuId(1), GpuId(8), GpuId(9)];
+    let local: Vec<GpuId> = vec![GpuId(0), GpuId(4)];
+    let pairs = racks.rack_pairs([spread.as_slice(), spread.as_slice(), local.as_slice()].into_iter());
+    assert_eq!(pairs.into_iter().collect::<Vec<_>>(), vec![((0, 1), 2)]);
+    assert_eq!(racks.server_groups(&spread).len(), 2);
 }

@@ -1,17 +1,19 @@
-//! The playback of a run: the cluster on a canvas (GPUs coloured and marked by job, a
-//! scattered job's servers linked, links tinted by the rings crossing them), the controls
+//! The playback of a run: the cluster on a canvas (GPUs coloured and marked by job on the
+//! cluster's graph, links as wide and warm as the rings crossing them), the controls
 //! (play, step, speed, a time slider with preemptions and timer changes marked), the
 //! queue with each delay timer as a countdown ring, the timers over time, and the
-//! selected job's details with the scheduler's reason.
+//! selected job's details with the scheduler's reason. Another policy's run can be shown
+//! beside the watched one at the same instant; switching either keeps the time.
 //!
 //! What is shown at each instant comes from [`Playback::state_at`] (pure, tested
 //! natively); the player's position is a reducer ([`Player`]) local to the component, so
 //! a frame re-renders this panel only. The canvas is drawn after each render; the rest
 //! is a few dozen DOM elements, so the 2,048-GPU presets keep up with the screen.
 
-use super::canvas::draw;
-use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks, TimerChart};
-use super::{Grid, Playback, Player, PlayerAction, NO_JOB, SPEEDS};
+use super::cluster::ClusterCanvas;
+use super::timer_chart::TimerChart;
+use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks};
+use super::{Frame, Playback, Player, PlayerAction, NO_JOB, SPEEDS};
 use crate::browser::{self, AnimationLoop};
 use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
@@ -22,11 +24,8 @@ use proxima_core::event::SimEvent;
 use proxima_core::topology::Topology;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-/// The widest the cluster drawing gets, in CSS pixels.
-const GRID_WIDTH: f64 = 920.0;
 
 impl Reducible for Player {
     type Action = PlayerAction;
@@ -47,7 +46,7 @@ pub struct PlaybackPanelProps {
     pub results: Shared<Results>,
 }
 
-/// The playback section: a policy to watch and its player.
+/// The playback section: a policy to watch, one to show beside it, and the player.
 #[component]
 pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
     let r = &props.results;
@@ -55,15 +54,24 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
     // Dally's runs are the interesting ones to watch: start with the first.
     let default = outcomes.iter().position(|o| o.policy.starts_with("dally")).unwrap_or(0);
     let chosen = use_state(|| None::<(u32, usize)>);
+    let beside = use_state(|| None::<(u32, usize)>);
     let index = match *chosen {
         Some((run, i)) if run == r.run_id => i,
         _ => default,
     }
     .min(outcomes.len().saturating_sub(1));
+    let other_index = match *beside {
+        Some((run, i)) if run == r.run_id && i < outcomes.len() => Some(i),
+        _ => None,
+    };
     // Decoded once per run and policy (the policy's result arrives once).
-    let outcome = outcomes.get(index).cloned();
-    let playback = use_memo((outcome, r.topology.clone()), |(outcome, topology)| match (outcome, topology) {
+    let decode = |o: Option<Shared<PolicyResult>>| (o, r.topology.clone());
+    let playback = use_memo(decode(outcomes.get(index).cloned()), |(o, t)| match (o, t) {
         (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
+        _ => None,
+    });
+    let other = use_memo(decode(other_index.and_then(|i| outcomes.get(i).cloned())), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
         _ => None,
     });
     if outcomes.is_empty() {
@@ -71,32 +79,46 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
             <p class="status">{ "After a run, watch it here: placements, delay timers and preemptions as they happen." }</p>
         };
     }
-    let on_policy = {
-        let chosen = chosen.clone();
+    let pick = |state: &UseStateHandle<Option<(u32, usize)>>| {
+        let state = state.clone();
         let run = r.run_id;
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            chosen.set(v.parse().ok().map(|i| (run, i)));
+            state.set(v.parse().ok().map(|i| (run, i)));
         })
     };
     let outcome = &outcomes[index];
+    let other_title = other_index.map(|i| outcomes[i].policy.clone());
     html! {
         <>
             <div class="form-row">
                 <label>{ "Watch " }
-                    <select onchange={on_policy} data-testid="playback-policy">
+                    <select onchange={pick(&chosen)} data-testid="playback-policy">
                         { for outcomes.iter().enumerate().map(|(i, o)| html! {
                             <option value={i.to_string()} selected={i == index}>{ o.policy.clone() }</option>
                         }) }
                     </select>
                 </label>
+                if outcomes.len() > 1 {
+                    <label>{ "beside it " }
+                        <select onchange={pick(&beside)} data-testid="playback-compare">
+                            <option value="none" selected={other_index.is_none()}>{ "nothing" }</option>
+                            { for outcomes.iter().enumerate().map(|(i, o)| html! {
+                                <option value={i.to_string()} selected={Some(i) == other_index}>{ o.policy.clone() }</option>
+                            }) }
+                        </select>
+                    </label>
+                }
                 <span class="hint" data-testid="event-hash" data-event-hash={outcome.event_hash.clone()}
                       data-playback-bytes={outcome.playback.len().to_string()}>
                     { format!("{} events; event-log hash {} (FNV-1a, as `proxima run --events FILE` prints it)", outcome.event_count, outcome.event_hash) }
                 </span>
             </div>
             { match &*playback {
-                Some(Ok(pb)) => html! { <PlayerView key={format!("{}-{index}", r.run_id)} playback={pb.clone()} start_s={0.0} selected={None::<u32>} /> },
+                Some(Ok(pb)) => html! {
+                    <PlayerView key={r.run_id.to_string()} playback={pb.clone()} start_s={0.0} selected={None::<u32>}
+                                title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
+                },
                 Some(Err(e)) => html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> },
                 None => html! {},
             } }
@@ -114,6 +136,14 @@ pub struct PlayerProps {
     /// Playback speed to start with (simulated seconds per second), if not the default.
     #[prop_or_default]
     pub speed: Option<f64>,
+    /// The watched run's name (its policy), shown over its pane.
+    #[prop_or_default]
+    pub title: Option<String>,
+    /// A run to show beside the watched one, at the same instant, and its name.
+    #[prop_or_default]
+    pub other: Option<Shared<Playback>>,
+    #[prop_or_default]
+    pub other_title: Option<String>,
 }
 
 /// Frame timing, kept outside the render so that measuring does not re-render.
@@ -143,8 +173,6 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     };
     let pb = player.playback.clone();
     let frame = player.frame.clone();
-    let grid = use_memo(pb.topo.clone(), |t| Grid::new(t, GRID_WIDTH));
-    let canvas_ref = use_node_ref();
     let root_ref = use_node_ref();
     let stats = use_mut_ref(FrameStats::default);
 
@@ -166,18 +194,20 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         });
     }
 
-    // Draw the cluster after every render of a new frame or selection.
+    // Another policy chosen to watch or to show beside: the same instant in it.
     {
-        let canvas_ref = canvas_ref.clone();
+        let d = player.dispatcher();
+        use_effect_with(props.playback.clone(), move |pb| d.dispatch(PlayerAction::Watch(pb.clone())));
+        let d = player.dispatcher();
+        use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
+    }
+
+    // Count frames and their work after every render of a new frame (the canvases draw
+    // in their own effects, which run first).
+    {
         let root_ref = root_ref.clone();
-        let grid = grid.clone();
-        let pb = pb.clone();
         let stats = stats.clone();
-        let selected = player.selected;
-        use_effect_with((frame.clone(), selected), move |(frame, selected)| {
-            if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                draw(&canvas, &grid, &pb, frame, *selected);
-            }
+        use_effect_with(frame.clone(), move |_| {
             let now = browser::now_ms();
             let mut s = stats.borrow_mut();
             s.frames += 1;
@@ -226,19 +256,21 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             d.dispatch(PlayerAction::Select(v.trim().parse::<u32>().ok().filter(|&j| j < jobs)));
         })
     };
-    let on_canvas_click = {
+    let on_gpu = {
         let d = player.dispatcher();
-        let grid = grid.clone();
-        let canvas_ref = canvas_ref.clone();
-        Callback::from(move |e: MouseEvent| {
-            let Some(canvas) = canvas_ref.cast::<web_sys::Element>() else { return };
-            let r = canvas.get_bounding_client_rect();
-            // The canvas may be scaled down by CSS to fit: map back to its own pixels.
-            let scale = if r.width() > 0.0 { grid.width / r.width() } else { 1.0 };
-            let (x, y) = ((e.client_x() as f64 - r.left()) * scale, (e.client_y() as f64 - r.top()) * scale);
-            match grid.gpu_at(x, y) {
-                Some(g) => d.dispatch(PlayerAction::SelectGpu(g)),
-                None => d.dispatch(PlayerAction::Select(None)),
+        Callback::from(move |g: Option<u32>| match g {
+            Some(g) => d.dispatch(PlayerAction::SelectGpu(g)),
+            None => d.dispatch(PlayerAction::Select(None)),
+        })
+    };
+    let on_fullscreen = {
+        let root_ref = root_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let document = gloo::utils::document();
+            if document.fullscreen_element().is_some() {
+                document.exit_fullscreen();
+            } else if let Some(root) = root_ref.cast::<web_sys::Element>() {
+                let _ = root.request_fullscreen();
             }
         })
     };
@@ -275,17 +307,6 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
 
     let t = player.time_s();
     let end = player.end_s();
-    let topo = &pb.topo;
-    let running_by_tier: Vec<usize> = {
-        let mut v = vec![0; topo.tier_count() as usize];
-        for r in frame.running.values() {
-            if let SimEvent::Placed { tier, .. } = &pb.log.events[r.placed as usize] {
-                v[tier.0 as usize] += 1;
-            }
-        }
-        v
-    };
-    let busy = frame.gpu_owner.iter().filter(|&&o| o != NO_JOB).count();
     let on_select = {
         let d = player.dispatcher();
         Callback::from(move |job: Option<u32>| d.dispatch(PlayerAction::Select(job)))
@@ -316,6 +337,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                     </select>
                 </label>
                 <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(t), clock(end)) }</span>
+                <button type="button" data-testid="fullscreen-button" onclick={on_fullscreen} title="Show the player on the whole screen (Esc leaves)">{ "Full screen" }</button>
                 <label class="find-job">{ "Job # " }
                     <input type="number" min="0" step="1" data-testid="find-job" onchange={on_find_job}
                            value={player.selected.map(|j| j.to_string()).unwrap_or_default()} aria-label="Select a job by number" />
@@ -327,6 +349,56 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                        aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
                 <Marks playback={pb.clone()} />
             </div>
+            <div class="player-body">
+            <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
+                <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.title.clone()} />
+                if let Some((opb, oframe)) = &player.other {
+                    <Pane playback={opb.clone()} frame={oframe.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.other_title.clone()} />
+                }
+            </div>
+            <p class="hint cluster-key">
+                { "White GPUs are free; each job has its own dark colour and mark, and its number where it fits. \
+                   Links grow wider and warmer with the jobs' rings crossing them (the number says how many); on large clusters, \
+                   jobs spread over racks are drawn as one line per pair of racks with their count. Click a GPU to select its job." }
+            </p>
+            <div class="player-side">
+                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} />
+                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_select={on_select} />
+                <RecentMarks playback={pb.clone()} frame={frame.clone()} />
+            </div>
+            </div>
+            <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PaneProps {
+    playback: Shared<Playback>,
+    frame: Shared<Frame>,
+    selected: Option<u32>,
+    on_gpu: Callback<Option<u32>>,
+    title: Option<String>,
+}
+
+/// One run at the player's instant: what the cluster is doing, in a line and drawn.
+#[component]
+fn Pane(props: &PaneProps) -> Html {
+    let (pb, frame) = (&props.playback, &props.frame);
+    let topo = &pb.topo;
+    let mut running_by_tier = vec![0usize; topo.tier_count() as usize];
+    for r in frame.running.values() {
+        if let SimEvent::Placed { tier, .. } = &pb.log.events[r.placed as usize] {
+            running_by_tier[tier.0 as usize] += 1;
+        }
+    }
+    let busy = frame.gpu_owner.iter().filter(|&&o| o != NO_JOB).count();
+    let t = frame.time_us as f64 / 1e6;
+    html! {
+        <section class="pane" data-testid="playback-pane" data-policy={props.title.clone().unwrap_or_default()} data-time={format!("{t:.3}")}>
+            if let Some(title) = &props.title {
+                <h4 class="pane-title">{ format!("{title} at {}", clock(t)) }</h4>
+            }
             <p class="player-stats">
                 { format!("{busy} of {} GPUs busy; {} running ({}); {} waiting; {} completed; {} preemption{}, {} re-consolidation{}.",
                     frame.gpu_owner.len(), frame.running.len(),
@@ -335,23 +407,8 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                     frame.preemptions, if frame.preemptions == 1 { "" } else { "s" },
                     frame.reconsolidations, if frame.reconsolidations == 1 { "" } else { "s" }) }
             </p>
-            <div class="player-body">
-                <figure class="cluster-figure">
-                    <canvas ref={canvas_ref} class="cluster-canvas" data-testid="cluster-canvas" width={format!("{}", grid.width.ceil())} height={format!("{}", grid.height.ceil())}
-                            onclick={on_canvas_click} role="img"
-                            aria-label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by job. Select a job in the lists to read about it.", clock(t))}></canvas>
-                    <figcaption>
-                        { "Each colour (and mark) is a job; its number is written on large cells. Lines join the servers of a job spread over several. \
-                           Bars left of each server and above each rack are links, darker with more jobs' rings crossing them (the number says how many). Click a GPU to select its job." }
-                    </figcaption>
-                </figure>
-                <div class="player-side">
-                    <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} />
-                    <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_select={on_select} />
-                    <RecentMarks playback={pb.clone()} frame={frame.clone()} />
-                </div>
-            </div>
-            <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} />
-        </div>
+            <ClusterCanvas playback={pb.clone()} frame={frame.clone()} selected={props.selected} on_gpu={props.on_gpu.clone()}
+                           label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by job. Select a job in the lists to read about it.", clock(t))} />
+        </section>
     }
 }

@@ -1,5 +1,5 @@
 //! The player's smaller parts: the queue with its countdown rings, the selected job's
-//! story, the marks under the time slider, the recent marks and the timers chart.
+//! story, the marks under the time slider and the recent marks.
 
 use super::colours::{job_css, job_pattern};
 use super::{Frame, JobNow, MarkKind, Playback};
@@ -266,85 +266,5 @@ pub fn RecentMarks(props: &RecentProps) -> Html {
                 html! { <li class={class}><span class="when">{ clock(m.time_us as f64 / 1e6) }</span>{ " " }{ pb.describe_event(m.event) }</li> }
             }) }</ul>
         </section>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct TimerChartProps {
-    pub playback: Shared<Playback>,
-    pub time_s: f64,
-    pub timers: Vec<f64>,
-}
-
-/// The delay timers over time, one step line per tier, with the current time marked.
-#[component]
-pub fn TimerChart(props: &TimerChartProps) -> Html {
-    let pb = &props.playback;
-    let series = use_memo(pb.clone(), |pb| pb.timer_steps());
-    if series.is_empty() {
-        return html! {
-            <p class="hint" data-testid="timer-chart">{ "This policy has no delay timers." }</p>
-        };
-    }
-    let (w, h, left, bottom, top) = (640.0, 150.0, 56.0, 26.0, 10.0);
-    let end = pb.end_us().max(1) as f64 / 1e6;
-    let max = series.iter().flat_map(|s| s.iter().map(|p| p.1)).fold(1.0f64, f64::max) * 1.1;
-    let x = |t: f64| left + (t / end).clamp(0.0, 1.0) * (w - left - 10.0);
-    let y = |v: f64| top + (1.0 - v / max) * (h - top - bottom);
-    let path = |s: &[(f64, f64)]| {
-        let mut d = String::new();
-        for (i, &(t, v)) in s.iter().enumerate() {
-            if i == 0 {
-                d += &format!("M{:.1} {:.1}", x(t), y(v));
-            } else {
-                // A step: hold the previous value until the change.
-                d += &format!("H{:.1}V{:.1}", x(t), y(v));
-            }
-        }
-        d
-    };
-    let names: Vec<String> =
-        (0..series.len()).map(|t| pb.topo.tier_name(proxima_core::topology::Tier(t as u8)).to_string()).collect();
-    let changes: Vec<String> = pb
-        .marks
-        .iter()
-        .filter(|m| m.kind == MarkKind::TimerChanged)
-        .map(|m| format!("{}: {}", clock(m.time_us as f64 / 1e6), pb.describe_event(m.event)))
-        .collect();
-    let now = props
-        .timers
-        .iter()
-        .enumerate()
-        .map(|(t, v)| format!("{} {:.0} s", names.get(t).cloned().unwrap_or_default(), v))
-        .collect::<Vec<_>>()
-        .join(", ");
-    html! {
-        <figure class="chart-figure timer-figure" data-testid="timer-chart">
-            <svg class="chart" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Delay timers over time; now {now}")}>
-                <line class="grid" x1={left.to_string()} x2={(w - 10.0).to_string()} y1={format!("{:.1}", y(0.0))} y2={format!("{:.1}", y(0.0))} />
-                <text x={(left - 4.0).to_string()} y={format!("{:.1}", y(0.0))} text-anchor="end">{ "0 s" }</text>
-                <text x={(left - 4.0).to_string()} y={format!("{:.1}", y(max / 1.1) + 4.0)} text-anchor="end">{ format!("{:.0} s", max / 1.1) }</text>
-                <text x={left.to_string()} y={(h - 6.0).to_string()}>{ "0" }</text>
-                <text x={(w - 10.0).to_string()} y={(h - 6.0).to_string()} text-anchor="end">{ clock(end) }</text>
-                { for series.iter().enumerate().map(|(i, s)| html! {
-                    <g class={format!("s{}", i % 6)}>
-                        <path class="line" d={path(s)} stroke-dasharray={crate::charts::dash(i)} />
-                        <text class="series-label" x={format!("{:.1}", x(s[0].0) + 4.0)} y={format!("{:.1}", y(s[0].1) - 3.0)}>{ names[i].clone() }</text>
-                    </g>
-                }) }
-                <line class="cursor" x1={format!("{:.1}", x(props.time_s))} x2={format!("{:.1}", x(props.time_s))} y1={top.to_string()} y2={format!("{:.1}", h - bottom)} />
-            </svg>
-            <figcaption>
-                { format!("Delay timers per tier as the auto-tuner moves them (now: {now}). ") }
-                if !changes.is_empty() {
-                    <details>
-                        <summary>{ format!("{} change{}", changes.len(), if changes.len() == 1 { "" } else { "s" }) }</summary>
-                        <ul>{ for changes.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
-                    </details>
-                } else {
-                    { "They did not change in this run." }
-                }
-            </figcaption>
-        </figure>
     }
 }

@@ -10,13 +10,15 @@
 //! - [`trace`]: the trace form and the worker's descriptions of traces;
 //! - [`fields`]: form fields as typed, with their errors;
 //! - [`results`]: a run in progress and the last run's results;
-//! - [`scenario`]: the scenario as links, requests, commands and files describe it.
+//! - [`scenario`]: the scenario as links, requests, commands and files describe it;
+//! - [`summary`]: the results table's metrics, their formatting and the headline.
 
 pub mod cluster;
 pub mod fields;
 pub mod lessons;
 pub mod results;
 pub mod scenario;
+pub mod summary;
 pub mod trace;
 
 pub use cluster::Cluster;

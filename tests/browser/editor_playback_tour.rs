@@ -197,7 +197,7 @@ async fn zero_bandwidth_is_flagged_on_the_link_and_undo_fixes_it() {
     assert!(has_class(&root, "[data-link='1']", "invalid"));
     assert_eq!(q(&root, "[data-link='1']").get_attribute("aria-invalid").as_deref(), Some("true"));
     let refusal = q(&root, "[data-testid=refusal]").text_content().unwrap();
-    assert!(refusal.contains("links[1].bandwidth_gbps: must be a positive number of Gbit/s, got 0"), "{refusal}");
+    assert!(refusal.contains("link r0s0 → tor0: bandwidth must be a positive number of Gbit/s, got 0"), "{refusal}");
     // The element carries the reason where users look: its tooltip.
     assert!(q(&root, "[data-link='1'] title").text_content().unwrap().contains("must be a positive number"));
     click(&root, "[data-testid=undo-button]").await;

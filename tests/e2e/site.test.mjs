@@ -313,6 +313,9 @@ describe('the app', () => {
       assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
       await page.keyboard.press('Control+Enter');
       await page.getByTestId('summary-table').locator('tbody tr').first().waitFor({ timeout: 30_000 });
+      // A finished run moves the focus to the results; then the keys move it on.
+      await page.getByTestId('run-status').filter({ hasText: /^Done: 1 policy in / }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
       await page.keyboard.press('1');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'scenario-panel');
       checkClean(record, { origin, prefix: '/' });

@@ -91,3 +91,32 @@ def test_a_missing_trace_file_in_a_sweep_fails_before_any_run(tmp_path):
         proxima.sweep(spec, tmp_path / "out")
     assert str(caught.value).startswith(f"{tmp_path}/nowhere.csv: cannot read: ")
     assert not any((tmp_path / "out" / "runs").iterdir())
+
+
+def check_parts(e, file, line, field, message):
+    """An InputError with every part filled, and its text made of them."""
+    assert (e.file, e.line, e.field, e.message) == (file, line, field, message)
+    assert str(e) == f"{file}:{line}: {field}: {message}"
+
+
+def test_a_bad_trace_row_names_file_line_and_field(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "neg.csv").write_text("id,submit_s,gpus,model,duration_s\na,0,1,resnet50,-5\n")
+    message = "expected a positive number of seconds, got '-5'"
+    with pytest.raises(proxima.InputError) as caught:
+        proxima.run("teaching", "neg.csv", "fifo")
+    check_parts(caught.value, "neg.csv", 2, "duration_s", message)
+    # The same row in a sweep: the file is checked before any run, with the same parts.
+    spec = tmp_path / "s.toml"
+    spec.write_text("[grid]\ntopology = 'teaching'\ntrace = 'neg.csv'\npolicy = 'fifo'\n")
+    with pytest.raises(proxima.InputError) as caught:
+        proxima.sweep(spec, tmp_path / "out")
+    check_parts(caught.value, f"{tmp_path}/neg.csv", 2, "duration_s", message)
+
+
+def test_a_bad_placements_row_names_file_line_and_field(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.csv").write_text("placement,local_bsz,step_time,sync_time\n1,4,0.455,0.0137\n22,x,1.98,1.21\n")
+    with pytest.raises(proxima.InputError) as caught:
+        proxima.calibrate("bad.csv")
+    check_parts(caught.value, "bad.csv", 3, "local_bsz", "expected a number, got 'x'")

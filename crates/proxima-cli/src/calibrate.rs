@@ -5,8 +5,8 @@
 use crate::inputs::{read_text, UsageError};
 use clap::Args;
 use proxima_core::calibrate::{
-    calibrate_file, error_table, fit_shared, leave_one_out, parse_placements, ErrorStats, FileFit, ModelData, Overlap,
-    Prediction, Sample, TierReport,
+    calibrate_file, error_table, file_report, fit_shared, leave_one_out, parse_placements, ErrorStats, FileFit,
+    ModelData, Overlap, Prediction, Sample, TierReport,
 };
 use proxima_core::model::Catalog;
 use serde_json::json;
@@ -95,22 +95,13 @@ pub fn run(args: &CalibrateArgs) -> Result<(), UsageError> {
     let started = Instant::now();
     let fit = calibrate_file(&t.samples);
     let seconds = started.elapsed().as_secs_f64();
-    let predictions = fit.params.predict_all(&t.samples);
-    let errors = error_table(&t.samples, &predictions);
-    let median = errors[0].step_median_pct;
     if args.json {
-        let value = json!({
-            "file": t.path,
-            "rows": t.samples.len(),
-            "fit": fit,
-            "grad_bytes": t.grad_bytes,
-            "intra_bytes_per_s": t.grad_bytes.filter(|_| fit.intra.identified).map(|s| s / fit.params.tau_intra_s),
-            "inter_bytes_per_s": t.grad_bytes.filter(|_| fit.inter.identified).map(|s| s / fit.params.tau_inter_s),
-            "errors": errors,
-            "median_ape_step_time": median,
-        });
+        let value = file_report(&t.path, &t.samples, &fit, t.grad_bytes);
         println!("{}", serde_json::to_string_pretty(&value).expect("plain data serialises"));
     } else {
+        let predictions = fit.params.predict_all(&t.samples);
+        let errors = error_table(&t.samples, &predictions);
+        let median = errors[0].step_median_pct;
         print_file_fit(t, &fit);
         println!();
         print_errors(&errors);

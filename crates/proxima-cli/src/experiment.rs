@@ -1,16 +1,10 @@
 //! `proxima experiment`: runs a plan from the core on every core of the machine and writes
-//! the report.
+//! the report and its figures.
 
+use crate::figures;
 use crate::inputs::{read_text, UsageError};
-use proxima_core::engine::Simulation;
-use proxima_core::experiment::{aggregate, paper_plan, Plan, Report, Task, TraceRef};
-use proxima_core::metrics::Summary;
-use proxima_core::model::Catalog;
-use proxima_core::policy::resolve_policy;
-use proxima_core::topology::resolve_topology_arg;
-use proxima_core::trace::synthetic::{generate, SyntheticSpec};
+use proxima_core::experiment::{aggregate, paper_plan, run_task, Plan, Report, TaskResult, TraceRef};
 use proxima_core::trace::{parse_trace, Trace};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -34,32 +28,12 @@ fn philly_path(arg: Option<&str>) -> String {
     }
 }
 
-fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Summary, UsageError> {
-    let def = &plan.scenarios[task.scenario];
-    let topology = resolve_topology_arg(&def.topology).map_err(|e| UsageError(e.with_source(&def.topology)))?;
-    // The Philly trace is parsed once for the whole plan and only borrowed here: resolution
-    // reads it, and cloning 82,247 jobs per run would be work done hundreds of times.
-    let generated;
-    let (trace, skip, limit): (&Trace, u32, Option<u32>) = match &def.trace {
-        TraceRef::Philly { skip, limit } => (philly.expect("loaded when the plan needs it"), *skip, Some(*limit)),
-        TraceRef::Synthetic { jobs, load } => {
-            let spec = SyntheticSpec { jobs: *jobs, load: *load, seed: task.seed };
-            generated = generate(&spec, topology.gpu_count());
-            (&generated, 0, None)
-        }
-    };
-    let catalog = Catalog::built_in();
-    let options = WorkloadOptions { seed: task.seed, skip, limit, mix: ModelMix::default_for(&catalog) };
-    let scenario =
-        build_scenario(topology, trace, &options, &def.trace.label()).map_err(|e| UsageError(e.to_string()))?;
-    let policy = resolve_policy(&task.policy).map_err(|e| UsageError(e.with_source(&task.policy)))?;
-    Ok(Simulation::new(scenario, policy).run())
-}
-
 /// Runs every task of the plan on `threads` threads and aggregates.
 pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result<Report, UsageError> {
     let needs_philly = plan.scenarios.iter().any(|s| matches!(s.trace, TraceRef::Philly { .. }));
-    let philly = if needs_philly {
+    // The Philly trace is parsed once for the whole plan and only borrowed by the runs:
+    // cloning 82,247 jobs per run would be work done thousands of times.
+    let philly: Option<Trace> = if needs_philly {
         let path = philly_path(philly_arg);
         if !std::path::Path::new(&path).is_file() {
             return Err(UsageError(format!(
@@ -74,7 +48,8 @@ pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result
     let tasks = plan.tasks();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Summary, UsageError>>>> = Mutex::new((0..tasks.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<Result<TaskResult, UsageError>>>> =
+        Mutex::new((0..tasks.len()).map(|_| None).collect());
     let show = std::io::stderr().is_terminal();
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
@@ -83,7 +58,13 @@ pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result
                 if i >= tasks.len() {
                     break;
                 }
-                let r = run_task(plan, &tasks[i], philly.as_ref());
+                let task = &tasks[i];
+                let r = run_task(plan, task, philly.as_ref()).map_err(|e| {
+                    UsageError(format!(
+                        "experiment {}: {} with {} (seed {}): {e}",
+                        plan.name, plan.scenarios[task.scenario].name, task.policy, task.seed
+                    ))
+                });
                 results.lock().expect("no thread panics holding it")[i] = Some(r);
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if show {
@@ -96,9 +77,34 @@ pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result
     if show {
         eprintln!();
     }
-    let mut summaries = Vec::with_capacity(tasks.len());
+    let mut finished = Vec::with_capacity(tasks.len());
     for r in results.into_inner().expect("threads are done") {
-        summaries.push(r.expect("every task ran")?);
+        finished.push(r.expect("every task ran")?);
     }
-    Ok(aggregate(plan, &summaries))
+    Ok(aggregate(plan, &finished))
+}
+
+/// A report from the `report.json` an earlier run wrote.
+pub fn read_report(path: &str) -> Result<Report, UsageError> {
+    let text = read_text(path)?;
+    Report::from_json(&text).map_err(|e| UsageError(format!("{path}: line {}: not a report: {e}", e.line())))
+}
+
+/// Writes `report.md`, `report.json` and every figure into `dir`; returns the files.
+pub fn write_report(report: &Report, dir: &str) -> Result<Vec<String>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;
+    let mut written = Vec::new();
+    let mut write = |name: &str, bytes: &[u8]| -> Result<(), String> {
+        let path = format!("{dir}/{name}");
+        std::fs::write(&path, bytes).map_err(|e| format!("{path}: {e}"))?;
+        written.push(path);
+        Ok(())
+    };
+    write("report.md", report.to_markdown().as_bytes())?;
+    write("report.json", (report.to_json() + "\n").as_bytes())?;
+    for figure in report.figures() {
+        let svg = figures::draw(report, &figure).map_err(|e| format!("{dir}/{}: {e}", figure.file))?;
+        write(&figure.file, svg.as_bytes())?;
+    }
+    Ok(written)
 }

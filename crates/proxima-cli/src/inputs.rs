@@ -5,12 +5,11 @@
 
 use proxima_core::engine::Scenario;
 use proxima_core::inputs::{
-    build_scenario, build_topology, slurm_argument, utf8_text, ArgumentNames, ScenarioInput, SourcedError,
-    TopologyInput, TraceInput,
+    build_scenario, build_topology, ArgumentNames, ScenarioInput, SourcedError, TopologyInput, TraceInput,
 };
 use proxima_core::topology::Topology;
 use proxima_core::InputError;
-use std::path::Path;
+use proxima_sweep::load;
 
 /// A failure the user can fix: exit code 2.
 #[derive(Debug)]
@@ -38,36 +37,19 @@ impl UsageError {
 /// Reads a whole text file, with errors that name it (and, for bytes that are not UTF-8,
 /// the line and byte, in the core's words).
 pub fn read_text(path: &str) -> Result<String, UsageError> {
-    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("{path}: cannot read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| match utf8_text(path, e.as_bytes()) {
-        Err(sourced) => sourced.into(),
-        Ok(_) => unreachable!("the bytes were found not to be UTF-8"),
-    })
+    Ok(load::read_text(path)?)
 }
 
-/// A `--topology` argument: a Slurm `topology.conf` (`slurm:PATH[,gpus=N,...]`), a JSON file
-/// (by its extension, or because a file of that name exists and the text is not a
-/// parametric spec), else a preset name or parametric spec.
+/// A `--topology` argument: a Slurm `topology.conf` (`slurm:PATH[,gpus=N,...]`), a JSON
+/// file, else a preset name or parametric spec (the rule is `proxima_sweep::load`'s,
+/// shared with sweeps and the Python package).
 pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
-    if let Some(slurm) = slurm_argument(arg) {
-        let (path, options) = slurm.map_err(|e| UsageError::in_argument("topology", e))?;
-        return Ok(TopologyInput::Slurm { name: path.to_string(), text: read_text(path)?, options });
-    }
-    let looks_like_file = arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file());
-    Ok(if looks_like_file {
-        TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
-    } else {
-        TopologyInput::Argument(arg.to_string())
-    })
+    Ok(load::topology_input(arg)?)
 }
 
 /// A `--trace` argument: a synthetic spec, else a file.
 pub fn trace_input(arg: &str) -> Result<TraceInput, UsageError> {
-    Ok(if TraceInput::is_synthetic(arg) {
-        TraceInput::Synthetic(arg.to_string())
-    } else {
-        TraceInput::File { name: arg.to_string(), text: read_text(arg)? }
-    })
+    Ok(load::trace_input(arg)?)
 }
 
 /// A topology from a preset name, a parametric spec, a JSON file or a Slurm file.
@@ -83,6 +65,7 @@ pub struct ScenarioArgs<'a> {
     pub skip: u32,
     pub limit: Option<u32>,
     pub mix: Option<&'a str>,
+    pub tenants: Option<&'a str>,
 }
 
 pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
@@ -94,6 +77,7 @@ pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
         limit: args.limit,
         mix: args.mix.map(str::to_string),
         names: ArgumentNames::Flags,
+        tenants: args.tenants.map(str::to_string),
     };
     Ok(build_scenario(&input)?)
 }

@@ -4,6 +4,9 @@
 mod bench;
 mod calibrate;
 mod experiment;
+mod experiment_sweeps;
+mod fairness;
+mod figures;
 mod inputs;
 mod output;
 mod progress;
@@ -15,6 +18,7 @@ use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{resolve_policy, POLICIES};
+use proxima_core::run_files::RunRecord;
 use proxima_core::topology::{Topology, PRESETS};
 use std::process::ExitCode;
 
@@ -30,7 +34,8 @@ a JSON file, or a Slurm topology.conf (tree form) as\n\
 `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]` (GPUs per\n\
 node, default 8; link defaults as in the parametric form).\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
-the header) or `synthetic:jobs=N[,load=L][,seed=S]`. A policy is `NAME[:key=value,...]`."
+the header) or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`. A policy is\n\
+`NAME[:key=value,...]`; `quota=on` makes a policy respect the tenants' quotas."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,6 +57,10 @@ enum Command {
         /// Also write every event as one JSON object per line to this file.
         #[arg(long)]
         events: Option<String>,
+        /// Skip the isolated runs (each tenant's jobs alone on its share) that finish-time
+        /// fairness ρ needs.
+        #[arg(long)]
+        no_rho: bool,
     },
     /// Run several policies on the same input and compare them.
     Compare {
@@ -63,16 +72,21 @@ enum Command {
         /// Directory for compare.json and one sub-directory of result files per policy.
         #[arg(long)]
         out: Option<String>,
+        /// Skip the isolated runs that finish-time fairness ρ needs.
+        #[arg(long)]
+        no_rho: bool,
     },
-    /// Run a documented set of scenarios and write report.md and report.json.
+    /// Run a documented set of scenarios and write report.md, report.json and SVG figures.
     Experiment {
-        /// Which experiment: `paper` (congested and uncongested networks, two loads, the
-        /// Philly trace and a synthetic one, every policy, an oracle check of the tuner).
+        /// Which experiment: `paper` (every policy and baseline on development and held-out
+        /// workloads, both networks, congested and uncongested, 10 seeds; sweeps of uplink
+        /// oversubscription and restore cost; an oracle check of the tuner).
         name: String,
-        /// Directory for report.md and report.json.
+        /// Directory for report.md, report.json and the figures.
         #[arg(long, default_value = "out/experiment")]
         out: String,
-        /// A smaller version (fewer jobs, seeds and timer settings) for a quick look.
+        /// A smaller version (a few hundred jobs per workload, three seeds, short sweeps)
+        /// with the same structure, for a quick look.
         #[arg(long)]
         quick: bool,
         /// The Philly trace (default: $PROXIMA_DATA/philly/philly.csv or ../shared/data/philly/philly.csv).
@@ -81,6 +95,20 @@ enum Command {
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Run only the first N seeds of every workload (the report lists the seeds it ran).
+        #[arg(long)]
+        seeds: Option<usize>,
+        /// Print the plan's size (scenarios, runs) and exit without running.
+        #[arg(long)]
+        dry_run: bool,
+        /// Do not run: read this report.json (of an earlier run) and write report.md,
+        /// report.json and the figures from it into --out.
+        #[arg(long)]
+        from: Option<String>,
+        /// Do not run: write the experiment's runs as sweep specs (one TOML file per
+        /// Cartesian part) into this directory, for `proxima sweep` or a Ray cluster.
+        #[arg(long)]
+        write_sweeps: Option<String>,
     },
     /// Run every combination of a sweep spec's [grid] on every core; resumes an interrupted sweep.
     Sweep(sweep::SweepArgs),
@@ -96,6 +124,10 @@ enum Command {
         /// Also write the figures as CSV to this file.
         #[arg(long)]
         csv: Option<String>,
+        /// Also hash every event inside the timed span, as `proxima run` and the web
+        /// app's worker do (the event-log hash).
+        #[arg(long)]
+        hash: bool,
     },
     /// List the topology presets.
     Topologies {
@@ -123,7 +155,7 @@ struct ScenarioFlags {
     /// for a Slurm topology.conf.
     #[arg(long)]
     topology: String,
-    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S]`.
+    /// Trace file or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`.
     #[arg(long)]
     trace: String,
     /// Seed for everything random: model assignment, synthetic traces.
@@ -139,6 +171,10 @@ struct ScenarioFlags {
     /// eight models, see `proxima models`).
     #[arg(long)]
     mix: Option<String>,
+    /// Tenants' GPU quotas: `equal` (default), `demand`, `weights:NAME=W,...` or
+    /// `NAME=GPUS,...` (docs/FORMATS.md).
+    #[arg(long)]
+    tenants: Option<String>,
 }
 
 impl ScenarioFlags {
@@ -150,6 +186,7 @@ impl ScenarioFlags {
             skip: self.skip,
             limit: self.limit,
             mix: self.mix.as_deref(),
+            tenants: self.tenants.as_deref(),
         }
     }
 }
@@ -200,7 +237,7 @@ impl From<UsageError> for Failure {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, policy, out, events } => {
+        Command::Run { scenario, policy, out, events, no_rho } => {
             let sc = load_scenario(&scenario.as_args())?;
             let policy_box = resolve_policy(&policy).map_err(|e| UsageError::in_argument("policy", e))?;
             let mut sim = Simulation::new(sc, policy_box);
@@ -214,7 +251,11 @@ fn execute(command: Command) -> Result<(), Failure> {
                 sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
             }
             let summary = progress::run_with_progress(&mut sim, &policy);
-            output::print_summary(&summary, &sim);
+            let mut record = RunRecord::with_summary(&sim, summary);
+            if !no_rho {
+                fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+            }
+            output::print_summary(&record.summary, &sim);
             if events.is_some() {
                 let h = hasher.borrow();
                 println!(
@@ -224,12 +265,12 @@ fn execute(command: Command) -> Result<(), Failure> {
                 );
             }
             if let Some(dir) = out {
-                output::write_run(&dir, &sim, &summary).map_err(Failure::Io)?;
+                output::write_run(&dir, &record).map_err(Failure::Io)?;
                 eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
             }
             Ok(())
         }
-        Command::Compare { scenario, policies, out } => {
+        Command::Compare { scenario, policies, out, no_rho } => {
             // Check every policy before running any, so a typo fails at once.
             for p in &policies {
                 resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
@@ -239,11 +280,15 @@ fn execute(command: Command) -> Result<(), Failure> {
             for p in &policies {
                 let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
                 let summary = progress::run_with_progress(&mut sim, p);
+                let mut record = RunRecord::with_summary(&sim, summary);
+                if !no_rho {
+                    fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+                }
                 if let Some(dir) = &out {
                     let sub = format!("{dir}/{}", output::result_dir_name(p));
-                    output::write_run(&sub, &sim, &summary).map_err(Failure::Io)?;
+                    output::write_run(&sub, &record).map_err(Failure::Io)?;
                 }
-                summaries.push(summary);
+                summaries.push(record.summary);
             }
             output::print_comparison(&summaries, &policies, &sc.topology);
             if let Some(dir) = out {
@@ -252,33 +297,58 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Experiment { name, out, quick, philly, threads } => {
-            let plan = experiment::plan_by_name(&name, quick)?;
+        Command::Experiment { name, out, quick, philly, threads, seeds, dry_run, from, write_sweeps } => {
+            if let Some(path) = from {
+                let report = experiment::read_report(&path)?;
+                let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
+                eprintln!("redrew {} files from {path} into {out}/", written.len());
+                return Ok(());
+            }
+            let mut plan = experiment::plan_by_name(&name, quick)?;
+            if let Some(count) = seeds {
+                if count == 0 {
+                    return Err(Failure::Usage(UsageError("experiment: --seeds must be at least 1".into())));
+                }
+                plan = plan.with_seed_count(count);
+            }
+            if let Some(dir) = write_sweeps {
+                let written = experiment_sweeps::write_sweep_specs(&plan, &dir).map_err(Failure::Io)?;
+                eprintln!("wrote {} sweep specs: {}", written.len(), written.join(", "));
+                return Ok(());
+            }
+            let runs = plan.tasks().len();
+            if dry_run {
+                println!(
+                    "experiment {}: {} scenarios ({} in the main grid), {} policies, {} sweeps, {} oracle grids: {runs} runs",
+                    plan.name,
+                    plan.scenarios.len(),
+                    plan.main.len(),
+                    plan.policies.len(),
+                    plan.sweeps.len(),
+                    plan.oracles.len()
+                );
+                return Ok(());
+            }
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
             let started = std::time::Instant::now();
             let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
-            std::fs::create_dir_all(&out).map_err(|e| Failure::Io(format!("{out}: cannot create directory: {e}")))?;
-            let md = report.to_markdown();
-            std::fs::write(format!("{out}/report.md"), &md)
-                .map_err(|e| Failure::Io(format!("{out}/report.md: {e}")))?;
-            std::fs::write(format!("{out}/report.json"), report.to_json() + "\n")
-                .map_err(|e| Failure::Io(format!("{out}/report.json: {e}")))?;
-            println!("{md}");
+            let elapsed = started.elapsed().as_secs_f64();
+            let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
             eprintln!(
-                "{} runs on {threads} threads in {:.1} s; wrote {out}/report.md and {out}/report.json",
-                plan.tasks().len(),
-                started.elapsed().as_secs_f64()
+                "{runs} runs on {threads} threads in {elapsed:.1} s; wrote {} files to {out}/ (report.md, report.json, {} figures)",
+                written.len(),
+                written.len() - 2
             );
             Ok(())
         }
-        Command::Bench { suites, repeats, csv } => {
+        Command::Bench { suites, repeats, csv, hash } => {
             let mut file = match &csv {
                 Some(path) => {
                     Some(std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?)
                 }
                 None => None,
             };
-            bench::run(&suites, repeats, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
+            bench::run(&suites, repeats, hash, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
             Ok(())
         }
         Command::Topologies { json } => {
@@ -289,14 +359,14 @@ fn execute(command: Command) -> Result<(), Failure> {
                 }
                 None => {
                     println!(
-                        "{:<14} {:>6}  {:<24} {:<5} {:>6} {:>6}  description",
+                        "{:<16} {:>6}  {:<29} {:<5} {:>6} {:>6}  description",
                         "preset", "GPUs", "tiers", "GPU", "intra", "inter"
                     );
                     for p in PRESETS {
                         let t = Topology::from_spec(&p.spec()).expect("presets are valid");
                         let c = t.comm_params();
                         println!(
-                            "{:<14} {:>6}  {:<24} {:<5} {:>6.3} {:>6.3}  {}",
+                            "{:<16} {:>6}  {:<29} {:<5} {:>6.3} {:>6.3}  {}",
                             p.name,
                             t.gpu_count(),
                             t.tier_names().join(" < "),

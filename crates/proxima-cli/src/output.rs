@@ -2,18 +2,19 @@
 
 use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
+use proxima_core::fairness::TenantSummary;
 pub use proxima_core::metrics::result_dir_name;
 use proxima_core::metrics::Summary;
-use proxima_core::run_files::{compare_json, RunFiles, COMPARE_FILE};
+use proxima_core::run_files::{compare_json, RunRecord, COMPARE_FILE};
 use proxima_core::time::SimTime;
 use proxima_core::topology::Topology;
 use std::fs;
 use std::io::{BufWriter, Write};
 
 /// Writes a run's files (the core's [`RunFiles`]) into `dir`, creating it.
-pub fn write_run(dir: &str, sim: &Simulation, summary: &Summary) -> Result<(), String> {
+pub fn write_run(dir: &str, record: &RunRecord) -> Result<(), String> {
     fs::create_dir_all(dir).map_err(|e| format!("{dir}: cannot create directory: {e}"))?;
-    for (name, text) in RunFiles::with_summary(sim, summary).named() {
+    for (name, text) in record.files().named() {
         let path = format!("{dir}/{name}");
         fs::write(&path, text).map_err(|e| format!("{path}: cannot write: {e}"))?;
     }
@@ -71,7 +72,87 @@ pub fn print_summary(s: &Summary, sim: &Simulation) {
     );
     println!("GPU util.   {:.1}% of GPU-time over the makespan", s.avg_gpu_util * 100.0);
     println!("placements  {} (per tier: {})", s.tier_counts.values().sum::<u64>(), tiers(s, topo));
-    println!("preemptions {}", s.preemptions);
+    println!(
+        "preemptions {} (suffered by one job: at most {}, p99 {})",
+        s.preemptions, s.job_preemptions_max, s.job_preemptions_p99
+    );
+    print_fairness(s);
+}
+
+/// A duration in the unit that reads best.
+fn short(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 172_800.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} d", s / 86_400.0)
+    }
+}
+
+fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map(|v| format!("{v:.digits$}")).unwrap_or_else(|| "-".into())
+}
+
+/// The fairness lines and the per-tenant table (`docs/METRICS.md` defines every column).
+fn print_fairness(s: &Summary) {
+    println!(
+        "fairness    Jain's index over tenants' slowdowns {:.3} (1: every tenant's work slowed alike)",
+        s.jain_slowdown
+    );
+    match (s.rho_max, s.rho_p50, s.rho_over_1) {
+        (Some(max), Some(p50), Some(over)) => println!(
+            "rho         finish-time fairness (JCT here / JCT alone on the tenant's share): max {max:.2}, median {p50:.2}, {:.1}% of jobs above 1",
+            over * 100.0
+        ),
+        _ => println!("rho         not computed (--no-rho, or no job completed in both runs)"),
+    }
+    if s.tenants.len() < 2 {
+        return;
+    }
+    let demand: f64 = s.tenants.iter().map(|t| t.demand_gpu_s).sum();
+    let quotas = serde_json::to_value(s.quotas).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    println!("tenants     {} (quotas: {quotas}), most GPU-time asked first:", s.tenants.len());
+    println!(
+        "  {:<10} {:>6} {:>6} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>7}",
+        "tenant",
+        "quota",
+        "share",
+        "jobs",
+        "GPU-t",
+        "mean JCT",
+        "p95 JCT",
+        "mean wait",
+        "comm.ovh",
+        "preempt",
+        "slowdn",
+        "rho",
+        "rho max"
+    );
+    let mut order: Vec<&TenantSummary> = s.tenants.iter().collect();
+    order.sort_by(|a, b| b.demand_gpu_s.total_cmp(&a.demand_gpu_s).then(a.name.cmp(&b.name)));
+    for t in order {
+        let name: String = t.name.chars().take(10).collect();
+        println!(
+            "  {:<10} {:>6} {:>6} {:>7} {:>5.1}% {:>10} {:>10} {:>10} {:>10} {:>8} {:>8.2} {:>6} {:>7}",
+            name,
+            t.quota_gpus,
+            t.share_gpus.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+            t.jobs,
+            if demand > 0.0 { t.demand_gpu_s / demand * 100.0 } else { 0.0 },
+            short(t.avg_jct_s),
+            short(t.p95_jct_s),
+            short(t.avg_queue_s),
+            short(t.comm_overhead_s),
+            format!("{}/{}", t.preemptions, t.job_preemptions_max),
+            t.slowdown,
+            opt(t.rho, 2),
+            opt(t.rho_max, 1)
+        );
+    }
+    println!("  (share: GPUs of the isolated run; comm.ovh: summed; preempt: in all / most on one job)");
 }
 
 /// Rows of the comparison table: label, value, whether lower is better.
@@ -86,6 +167,10 @@ fn rows(s: &Summary) -> Vec<(&'static str, f64)> {
         ("comm. overhead (s)", s.comm_overhead_s),
         ("GPU utilisation", s.avg_gpu_util),
         ("preemptions", s.preemptions as f64),
+        ("max preempt./job", s.job_preemptions_max as f64),
+        ("Jain (slowdowns)", s.jain_slowdown),
+        ("rho max", s.rho_max.unwrap_or(f64::NAN)),
+        ("jobs with rho > 1", s.rho_over_1.map_or(f64::NAN, |x| x * 100.0)),
         ("completed jobs", s.jobs_completed as f64),
         ("rejected jobs", s.jobs_rejected as f64),
     ]
@@ -110,15 +195,25 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
         print!("{label:<20}");
         for s in summaries {
             let v = rows(s)[i].1;
-            let text = if *label == "GPU utilisation" {
+            let text = if v.is_nan() {
+                "-".to_string()
+            } else if *label == "GPU utilisation" {
                 format!("{:.1}%", v * 100.0)
+            } else if *label == "jobs with rho > 1" {
+                format!("{v:.1}%")
+            } else if label.starts_with("Jain") || label.starts_with("rho") {
+                format!("{v:.3}")
             } else if v.fract() == 0.0 && v.abs() < 1e15 {
                 format!("{v:.0}")
             } else {
                 format!("{v:.1}")
             };
             let ratio = base[i].1;
-            let cell = if std::ptr::eq(s, first) || ratio == 0.0 || label.ends_with("jobs") || *label == "preemptions" {
+            let no_ratio = label.ends_with("jobs")
+                || label.contains("preempt")
+                || label.contains("rho")
+                || label.starts_with("Jain");
+            let cell = if std::ptr::eq(s, first) || ratio == 0.0 || v.is_nan() || no_ratio {
                 text
             } else {
                 format!("{text} ({:.2}x)", v / ratio)
@@ -136,6 +231,8 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
     println!("  ({})", topo.tier_names().join("/"));
     println!("\n(x) is the ratio to the first policy. JCT = completion - submission. Communication overhead =");
     println!("time in gradient exchange beyond each job's tightest placement without contention, summed.");
+    println!("rho = a job's JCT here over its JCT with its tenant alone on its share; Jain's index is over");
+    println!("the tenants' slowdowns (docs/METRICS.md).");
     println!("Policies in full:");
     for (label, s) in labels.iter().zip(summaries) {
         println!("  {label}: {}", s.policy);

@@ -26,6 +26,7 @@ use crate::event::{Observer, Reason, SimEvent};
 use crate::metrics::{Summary, Timeline};
 use crate::model::Catalog;
 use crate::policy::{Decision, Policy, View};
+use crate::tenants::Tenants;
 use crate::time::SimTime;
 use crate::topology::{GpuId, LinkId, NodeId, Tier, Topology};
 use crate::workload::Job;
@@ -45,6 +46,8 @@ pub struct Scenario {
     pub seed: u64,
     /// Where the jobs came from, e.g. a file name or a synthetic spec (reported).
     pub trace_label: String,
+    /// The tenants the jobs belong to, with their quotas.
+    pub tenants: Tenants,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -191,6 +194,7 @@ fn view_of<'a>(scenario: &'a Scenario, st: &'a State) -> View<'a> {
         cluster: &st.cluster,
         queued: &st.queued,
         seed: scenario.seed,
+        tenants: &scenario.tenants,
     }
 }
 

@@ -11,8 +11,10 @@ use crate::engine::Scenario;
 use crate::error::InputError;
 use crate::model::Catalog;
 use crate::share::TopologyChoice;
+use crate::tenants::{self, TenantSpec};
 use crate::topology::{read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec};
 use crate::trace::synthetic::{self, SyntheticSpec};
+use crate::trace::tenant_mix;
 use crate::trace::{parse_trace, Trace};
 use crate::workload::{self, ModelMix, WorkloadOptions};
 use serde::{Deserialize, Serialize};
@@ -77,7 +79,7 @@ pub enum ArgumentNames {
 }
 
 impl ArgumentNames {
-    /// The name of the argument `word` (`topology`, `trace`, `mix`, `policy`).
+    /// The name of the argument `word` (`topology`, `trace`, `mix`, `policy`, `tenants`).
     pub fn name(self, word: &str) -> String {
         match self {
             ArgumentNames::Flags => format!("--{word}"),
@@ -151,13 +153,26 @@ pub struct ScenarioInput {
     pub mix: Option<String>,
     /// How errors name the inputs that are not files.
     pub names: ArgumentNames,
+    /// The tenants' quotas ([`TenantSpec`]: `equal`, `demand`, `weights:NAME=W,...` or
+    /// `NAME=GPUS,...`); `None` for equal shares.
+    #[serde(default)]
+    pub tenants: Option<String>,
 }
 
 impl ScenarioInput {
     /// A scenario of a whole trace with the default mix, its errors naming arguments as
     /// words.
     pub fn new(topology: TopologyInput, trace: TraceInput, seed: u64) -> ScenarioInput {
-        ScenarioInput { topology, trace, seed, skip: 0, limit: None, mix: None, names: ArgumentNames::Words }
+        ScenarioInput {
+            topology,
+            trace,
+            seed,
+            skip: 0,
+            limit: None,
+            mix: None,
+            names: ArgumentNames::Words,
+            tenants: None,
+        }
     }
 }
 
@@ -231,7 +246,8 @@ pub fn synthetic_spec(text: &str, run_seed: u64, names: ArgumentNames) -> Result
     SyntheticSpec::parse_with_seed(text, run_seed).map_err(|e| SourcedError::new(names.name("trace"), e))
 }
 
-/// The jobs of a trace input; a synthetic trace is sized to the cluster.
+/// The jobs of a trace input; a synthetic trace is sized to the cluster, and its jobs get
+/// tenants when the spec asks for them (`tenants=N`, [`tenant_mix`]).
 pub fn build_trace(
     input: &TraceInput,
     topology: &Topology,
@@ -240,7 +256,14 @@ pub fn build_trace(
 ) -> Result<Trace, SourcedError> {
     match input {
         TraceInput::Synthetic(text) => {
-            Ok(synthetic::generate(&synthetic_spec(text, run_seed, names)?, topology.gpu_count()))
+            let (text, tenants) =
+                tenant_mix::split_spec(text).map_err(|e| SourcedError::new(names.name("trace"), e))?;
+            let spec = synthetic_spec(&text, run_seed, names)?;
+            let mut trace = synthetic::generate(&spec, topology.gpu_count());
+            if let Some(n) = tenants {
+                tenant_mix::assign(&mut trace, n, spec.seed);
+            }
+            Ok(trace)
         }
         TraceInput::File { name, text } => parse_trace(text).map_err(|e| SourcedError::new(name.as_str(), e)),
     }
@@ -262,7 +285,14 @@ pub fn build_scenario(input: &ScenarioInput) -> Result<Scenario, SourcedError> {
     let mix = build_mix(input.mix.as_deref(), &Catalog::built_in(), input.names)?;
     let options = WorkloadOptions { seed: input.seed, skip: input.skip, limit: input.limit, mix };
     let label = input.trace.label();
-    workload::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))
+    let mut scenario =
+        workload::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+    if let Some(text) = &input.tenants {
+        let source = || input.names.name("tenants");
+        let spec = TenantSpec::parse(text).map_err(|e| SourcedError::new(source(), e))?;
+        tenants::apply_spec(&mut scenario, &spec, &trace).map_err(|e| SourcedError::new(source(), e))?;
+    }
+    Ok(scenario)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod event;
 pub mod experiment;
+pub mod fairness;
 #[doc(hidden)]
 pub mod fuzz_entry;
 pub mod inputs;
@@ -24,6 +25,7 @@ pub mod policy;
 pub mod rng;
 pub mod run_files;
 pub mod share;
+pub mod tenants;
 pub mod time;
 pub mod topology;
 pub mod trace;

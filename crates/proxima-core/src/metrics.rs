@@ -1,7 +1,7 @@
 //! What a run measured: the summary (`summary.json`), the per-job table (`jobs.csv`) and
 //! the time series (`timeseries.csv`).
 //!
-//! Definitions (also in the README's command-line section):
+//! Definitions (`docs/METRICS.md` has them all, with their sources):
 //! - JCT: completion minus submission, over completed jobs. Percentiles are nearest-rank:
 //!   p-th = the ⌈p/100·n⌉-th smallest.
 //! - makespan: last completion minus first submission (which is time 0).
@@ -11,8 +11,12 @@
 //!   restores minus its ideal run time (tightest feasible placement, no contention), summed.
 //! - GPU utilisation: busy GPU-time over GPUs × makespan.
 //! - tier counts: placements (restarts included) per tier.
+//! - per tenant, Jain's index, preemptions per job and finish-time fairness ρ:
+//!   [`crate::fairness`].
 
 use crate::engine::{JobRun, JobStatus, Scenario};
+use crate::fairness::{tenant_figures, TenantSummary};
+use crate::tenants::QuotaBasis;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -132,6 +136,34 @@ pub struct Summary {
     pub preemptions: u64,
     /// Placements per tier, by tier name, tightest first.
     pub tier_counts: BTreeMap<String, u64>,
+    /// Preemptions suffered by one job that ran: the most, and the nearest-rank p99.
+    #[serde(default)]
+    pub job_preemptions_max: u32,
+    #[serde(default)]
+    pub job_preemptions_p99: u32,
+    /// Jain's fairness index over the tenants' slowdowns: 1 when all tenants' work was slowed
+    /// alike, down to `1/n` when one tenant bore it all.
+    #[serde(default = "one")]
+    pub jain_slowdown: f64,
+    /// How the tenants' quotas were set.
+    #[serde(default)]
+    pub quotas: QuotaBasis,
+    /// Finish-time fairness, over the jobs completed in the shared and the isolated runs: the
+    /// largest ρ, the nearest-rank median and the share of those jobs with ρ > 1. Absent
+    /// unless the isolated runs were made ([`crate::fairness::isolated`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rho_max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rho_p50: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rho_over_1: Option<f64>,
+    /// Per tenant, in tenant order (names sorted).
+    #[serde(default)]
+    pub tenants: Vec<TenantSummary>,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 /// The nearest-rank percentile of sorted values, the ⌈p/100·n⌉-th smallest: always one of
@@ -181,6 +213,7 @@ impl Summary {
         let util = if makespan > 0.0 { timeline.busy_gpu_seconds(last_end) / (gpus as f64 * makespan) } else { 0.0 };
         let topo = &scenario.topology;
         let tier_counts = tier_placements.iter().enumerate().map(|(t, &n)| (topo.tier_names()[t].clone(), n)).collect();
+        let fair = tenant_figures(scenario, runs);
         Summary {
             policy: policy.to_string(),
             seed: scenario.seed,
@@ -201,6 +234,14 @@ impl Summary {
             avg_gpu_util: util,
             preemptions,
             tier_counts,
+            job_preemptions_max: fair.job_preemptions_max,
+            job_preemptions_p99: fair.job_preemptions_p99,
+            jain_slowdown: fair.jain_slowdown,
+            quotas: scenario.tenants.basis(),
+            rho_max: None,
+            rho_p50: None,
+            rho_over_1: None,
+            tenants: fair.tenants,
         }
     }
 
@@ -254,6 +295,13 @@ pub struct JobRow {
     pub run: SimTime,
     /// Run time over ideal run time, for completed jobs.
     pub slowdown: Option<f64>,
+    /// The tenant's name.
+    #[serde(default)]
+    pub tenant: String,
+    /// Finish-time fairness: JCT here over JCT when its tenant's jobs ran alone on the
+    /// tenant's share, for a job completed in both (and when the isolated runs were made).
+    #[serde(default)]
+    pub rho: Option<f64>,
 }
 
 /// The rows of `jobs.csv`, one a job, in job order.
@@ -288,6 +336,8 @@ pub fn job_rows(scenario: &Scenario, runs: &[JobRun]) -> Vec<JobRow> {
                 ideal_s,
                 run: run.run_total,
                 slowdown,
+                tenant: scenario.tenants.name(job.tenant).to_string(),
+                rho: None,
             }
         })
         .collect()
@@ -301,7 +351,7 @@ pub fn jobs_csv(scenario: &Scenario, runs: &[JobRun]) -> String {
 /// `jobs.csv` from its rows.
 pub fn jobs_csv_of(rows: &[JobRow]) -> String {
     let mut out = String::from(
-        "id,name,status,submit_s,start_s,end_s,jct_s,queue_s,gpus,model,tier,placements,preemptions,ideal_s,run_s,slowdown\n",
+        "id,name,status,submit_s,start_s,end_s,jct_s,queue_s,gpus,model,tier,placements,preemptions,ideal_s,run_s,slowdown,tenant,rho\n",
     );
     let opt = |t: Option<SimTime>| t.map(|t| t.to_string()).unwrap_or_default();
     let fixed = |x: Option<f64>| x.map(|x| format!("{x:.6}")).unwrap_or_default();
@@ -313,16 +363,18 @@ pub fn jobs_csv_of(rows: &[JobRow]) -> String {
             JobStatus::Queued => "queued",
             JobStatus::Future => "future",
         };
-        let name = if row.name.contains([',', '"', '\n']) {
-            format!("\"{}\"", row.name.replace('"', "\"\""))
-        } else {
-            row.name.clone()
+        let quoted = |text: &str| {
+            if text.contains([',', '"', '\n']) {
+                format!("\"{}\"", text.replace('"', "\"\""))
+            } else {
+                text.to_string()
+            }
         };
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             row.id,
-            name,
+            quoted(&row.name),
             status,
             row.submit,
             opt(row.start),
@@ -336,7 +388,9 @@ pub fn jobs_csv_of(rows: &[JobRow]) -> String {
             row.preemptions,
             fixed(row.ideal_s),
             row.run,
-            fixed(row.slowdown)
+            fixed(row.slowdown),
+            quoted(&row.tenant),
+            fixed(row.rho)
         );
     }
     out

@@ -14,13 +14,17 @@
 //!    GPU count;
 //! 5. turns the trace's work into iterations: a measured duration is taken as the run time
 //!    at the job's tightest feasible placement on this cluster with no contention, so
-//!    `iterations = duration / ideal iteration time`.
+//!    `iterations = duration / ideal iteration time`;
+//! 6. gives every job its tenant's id: the tenants of the kept jobs, their names sorted
+//!    ([`crate::tenants`]), with equal quotas until [`crate::tenants::apply_spec`] sets
+//!    others.
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::{shape_of, CommParams, PlacementShape};
 use crate::error::InputError;
 use crate::model::{Catalog, ModelId, ModelProfile};
 use crate::rng::Rng;
+use crate::tenants::{TenantId, TenantSpec, Tenants, DEFAULT_TENANT};
 use crate::time::SimTime;
 use crate::topology::{GpuId, Tier, Topology};
 use crate::trace::{Trace, TraceWork};
@@ -43,6 +47,8 @@ pub struct Job {
     pub ideal_iter_s: Option<f64>,
     /// The input line the job came from (0 when generated).
     pub line: u32,
+    /// The tenant the job belongs to.
+    pub tenant: TenantId,
 }
 
 impl Job {
@@ -208,6 +214,22 @@ pub fn resolve(
     comm: &CommParams,
     options: &WorkloadOptions,
 ) -> Result<Vec<Job>, InputError> {
+    resolve_with_tenants(trace, topo, catalog, comm, options).map(|(jobs, _)| jobs)
+}
+
+/// The tenant name of a trace job.
+pub fn tenant_name(job: &crate::trace::TraceJob) -> &str {
+    job.tenant.as_deref().unwrap_or(DEFAULT_TENANT)
+}
+
+/// [`resolve`], and the names of the jobs' tenants in [`TenantId`] order.
+pub fn resolve_with_tenants(
+    trace: &Trace,
+    topo: &Topology,
+    catalog: &mut Catalog,
+    comm: &CommParams,
+    options: &WorkloadOptions,
+) -> Result<(Vec<Job>, Vec<String>), InputError> {
     let mut order: Vec<u32> = (0..trace.jobs.len() as u32).collect();
     order.sort_by(|&a, &b| trace.jobs[a as usize].submit_s.total_cmp(&trace.jobs[b as usize].submit_s));
     order.drain(..(options.skip as usize).min(order.len()));
@@ -215,6 +237,16 @@ pub fn resolve(
         order.truncate(limit as usize);
     }
     let origin = order.first().map(|&i| trace.jobs[i as usize].submit_s).unwrap_or(0.0);
+    let tenant_names: Vec<String> = order
+        .iter()
+        .map(|&i| tenant_name(&trace.jobs[i as usize]))
+        .collect::<std::collections::BTreeSet<&str>>()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let tenant_of = |name: &str| {
+        TenantId(tenant_names.binary_search_by(|n| n.as_str().cmp(name)).expect("every kept job's tenant") as u32)
+    };
     let mut ideal = IdealPlacements::default();
     let mut at_batch: BTreeMap<(ModelId, u32, u32), ModelId> = BTreeMap::new();
     let mut jobs = Vec::with_capacity(order.len());
@@ -259,9 +291,22 @@ pub fn resolve(
             iterations,
             ideal_iter_s,
             line: tj.line,
+            tenant: tenant_of(tenant_name(tj)),
         });
     }
-    Ok(jobs)
+    Ok((jobs, tenant_names))
+}
+
+/// Each tenant's GPU-time demand: the sum over its jobs of GPUs × ideal run time, in
+/// GPU-seconds (jobs larger than the cluster count nothing).
+pub fn tenant_demand(jobs: &[Job], tenants: usize) -> Vec<f64> {
+    let mut demand = vec![0.0; tenants];
+    for j in jobs {
+        if let (Some(d), Some(run)) = (demand.get_mut(j.tenant.0 as usize), j.ideal_run_s()) {
+            *d += j.gpus as f64 * run;
+        }
+    }
+    demand
 }
 
 /// A scenario from a topology and a trace, with the model catalogue of the topology's GPU
@@ -278,10 +323,12 @@ pub fn build_scenario(
     let mut catalog = Catalog::for_gpu_or_built_in(topology.gpu())?;
     let comm = topology.comm_params().clone();
     let options = WorkloadOptions { mix: mix_for(&options.mix, &catalog)?, ..options.clone() };
-    let jobs = resolve(trace, &topology, &mut catalog, &comm, &options)?;
+    let (jobs, tenant_names) = resolve_with_tenants(trace, &topology, &mut catalog, &comm, &options)?;
     if jobs.is_empty() {
         return Err(InputError::new("jobs", "the trace has no jobs"));
     }
+    let demand = tenant_demand(&jobs, tenant_names.len());
+    let tenants = Tenants::build(tenant_names, &demand, topology.gpu_count(), &TenantSpec::Equal, |_| true)?;
     Ok(crate::engine::Scenario {
         topology,
         catalog,
@@ -289,6 +336,7 @@ pub fn build_scenario(
         jobs,
         seed: options.seed,
         trace_label: trace_label.to_string(),
+        tenants,
     })
 }
 
@@ -336,6 +384,7 @@ mod tests {
             model: model.map(String::from),
             work,
             batch: None,
+            tenant: None,
             line: 2,
         }
     }

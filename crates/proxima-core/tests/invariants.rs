@@ -273,6 +273,7 @@ fn check_run(topology: &str, sketches: &[JobSketch], policy: &str, seed: u64) {
                 model: s.model.map(|m| names[m as usize % names.len()].to_string()),
                 work: TraceWork::DurationS(s.duration_s),
                 batch: None,
+                tenant: None,
                 line: i as u32 + 2,
             }
         })

@@ -288,6 +288,7 @@ fn same_seed_gives_identical_runs() {
                 model: None,
                 work: proxima_core::trace::TraceWork::DurationS(100.0 + (i * 53 % 97) as f64 * 20.0),
                 batch: None,
+                tenant: None,
                 line: 0,
             })
             .collect(),
@@ -303,6 +304,7 @@ fn same_seed_gives_identical_runs() {
             jobs,
             seed,
             trace_label: "t".into(),
+            tenants: Default::default(),
         };
         let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
         let hasher = Rc::new(RefCell::new(EventHasher::default()));

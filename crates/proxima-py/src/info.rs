@@ -3,7 +3,7 @@
 
 use crate::errors::{detached, input_error};
 use crate::running::topology_input;
-use proxima_core::calibrate::{calibrate_file, error_table, parse_placements};
+use proxima_core::calibrate::{calibrate_file, file_report, parse_placements};
 use proxima_core::inputs::{build_topology, ArgumentNames};
 use proxima_core::model::Catalog;
 use proxima_core::policy::POLICIES;
@@ -70,18 +70,7 @@ pub fn calibrate(py: Python<'_>, path: &str) -> PyResult<String> {
         let catalog = Catalog::built_in();
         let grad_bytes = catalog.lookup(&name).map(|id| catalog.get(id).grad_bytes());
         let fit = calibrate_file(&samples);
-        let predictions = fit.params.predict_all(&samples);
-        let errors = error_table(&samples, &predictions);
-        let value = serde_json::json!({
-            "file": path,
-            "rows": samples.len(),
-            "fit": fit,
-            "grad_bytes": grad_bytes,
-            "intra_bytes_per_s": grad_bytes.filter(|_| fit.intra.identified).map(|s| s / fit.params.tau_intra_s),
-            "inter_bytes_per_s": grad_bytes.filter(|_| fit.inter.identified).map(|s| s / fit.params.tau_inter_s),
-            "errors": errors,
-            "median_ape_step_time": errors[0].step_median_pct,
-        });
+        let value = file_report(path, &samples, &fit, grad_bytes);
         Ok(serde_json::to_string_pretty(&value).expect("plain data serialises"))
     })?;
     result.map_err(|e| input_error(py, &e))

@@ -105,12 +105,10 @@ impl Inputs {
             Ok(t) => (None, Some(t.clone().unbind())),
             Err(_) => {
                 let s: String = trace.extract()?;
-                let input = if load::is_synthetic(&s) {
-                    TraceInput::Synthetic(s)
-                } else if s.contains('\n') {
+                let input = if s.contains('\n') && !load::is_synthetic(&s) {
                     TraceInput::File { name: "<trace>".into(), text: s }
                 } else {
-                    TraceInput::File { text: load::read_text(&s).map_err(|e| input_error(py, &e))?, name: s }
+                    load::trace_input(&s).map_err(|e| input_error(py, &e))?
                 };
                 (Some(input), None)
             }

@@ -27,8 +27,8 @@ pub fn read_text(path: &str) -> Result<String, SourcedError> {
 }
 
 /// Whether a topology argument names a JSON file rather than a preset or parametric spec
-/// (by its extension, or because such a file exists and the text is not a spec): the
-/// CLI's rule.
+/// (by its extension, or because such a file exists and the text is not a spec). The one
+/// place this rule is written: the CLI, sweeps and the Python package all ask here.
 pub fn names_a_file(arg: &str) -> bool {
     arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file())
 }
@@ -50,6 +50,15 @@ pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
 /// Whether a trace argument is a `synthetic:...` spec rather than a file.
 pub fn is_synthetic(arg: &str) -> bool {
     TraceInput::is_synthetic(arg)
+}
+
+/// A trace argument as the CLI takes it: a synthetic spec, else a file, read now.
+pub fn trace_input(arg: &str) -> Result<TraceInput, SourcedError> {
+    Ok(if is_synthetic(arg) {
+        TraceInput::Synthetic(arg.to_string())
+    } else {
+        TraceInput::File { name: arg.to_string(), text: read_text(arg)? }
+    })
 }
 
 /// Parses trace text once, for many runs; errors name `source`.
@@ -90,6 +99,7 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
             skip: args.skip,
             limit: args.limit,
             mix: args.mix.clone(),
+            tenants: None,
             names: NAMES,
         }),
         // The core's steps, in its order, with the trace already parsed.

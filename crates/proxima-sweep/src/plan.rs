@@ -51,6 +51,12 @@ impl RunInputs {
             self.mix.as_deref().unwrap_or("")
         )
     }
+
+    /// What the run's scenario depends on: the canonical text without the policy. Runs
+    /// with the same key simulate the same scenario, so a sweep builds it once for them.
+    pub fn scenario_key(&self) -> String {
+        RunInputs { policy: String::new(), ..self.clone() }.canonical()
+    }
 }
 
 /// FNV-1a, 64 bits, as 16 lowercase hex digits.

@@ -4,7 +4,7 @@
 
 use crate::error::SourcedError;
 use crate::load::{self, Jobs, TopologyInput, WorkloadArgs};
-use proxima_core::engine::Simulation;
+use proxima_core::engine::{Scenario, Simulation};
 use proxima_core::event::EventHasher;
 use proxima_core::run_files::{summary_json, RunRecord};
 use proxima_core::time::SimTime;
@@ -50,7 +50,12 @@ pub fn execute(
     policy: &str,
     want: Want,
 ) -> Result<RunOutput, SourcedError> {
-    let scenario = load::scenario(topology, jobs, args)?;
+    simulate(load::scenario(topology, jobs, args)?, policy, want)
+}
+
+/// Runs `policy` on a scenario already built (a sweep builds one for all the runs that
+/// differ only in their policy).
+pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutput, SourcedError> {
     let policy_box = load::policy(policy)?;
     let started = std::time::Instant::now();
     let mut sim = Simulation::new(scenario, policy_box);

@@ -1,13 +1,15 @@
-//! Running a plan on this machine's cores: each input file is read and parsed once, runs
-//! are handed to threads one at a time, each finished run is recorded at once (so an
-//! interrupted sweep keeps what it finished), and the table is written at the end.
+//! Running a plan on this machine's cores: each input file is read and parsed once, each
+//! scenario built once a thread for the runs that share it, runs are handed to threads one
+//! at a time, each finished run is recorded at once (so an interrupted sweep keeps what it
+//! finished), and the table is written at the end.
 
 use crate::error::SourcedError;
-use crate::load::{check_topology, read_text, Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use crate::load::{check_topology, read_text, scenario, Jobs, TopologyInput, TraceInput, WorkloadArgs};
 use crate::plan::{Plan, PlannedRun};
-use crate::run::{execute, RunOutput, Want};
+use crate::run::{simulate, RunOutput, Want};
 use crate::store::Store;
 use crate::table::Table;
+use proxima_core::engine::Scenario;
 use proxima_core::trace::Trace;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -76,8 +78,8 @@ impl Loaded {
         Ok(loaded)
     }
 
-    /// Runs one planned run with the loaded files.
-    pub fn execute(&self, run: &PlannedRun, files: bool) -> Result<RunOutput, SourcedError> {
+    /// The scenario of a planned run, built from the loaded files.
+    fn scenario(&self, run: &PlannedRun) -> Result<Scenario, SourcedError> {
         let i = &run.inputs;
         let topology = match &i.topology_file {
             Some(path) => self.topologies[path].clone(),
@@ -95,7 +97,32 @@ impl Loaded {
             }
         };
         let args = WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone() };
-        execute(&topology, jobs, &args, &i.policy, Want { record: files, event_hash: false })
+        scenario(&topology, jobs, &args)
+    }
+
+    /// Runs one planned run with the loaded files. `last` is the scenario this thread
+    /// built last, with its key: a run with the same key (the same inputs but the policy)
+    /// starts from a copy of it instead of building it again (generating a synthetic
+    /// trace, cutting a window out of a parsed one, building topology and catalogue).
+    pub fn execute(
+        &self,
+        run: &PlannedRun,
+        files: bool,
+        last: &mut Option<(String, Scenario)>,
+    ) -> Result<RunOutput, SourcedError> {
+        let key = run.inputs.scenario_key();
+        let scenario = match last {
+            Some((k, s)) if *k == key => s.clone(),
+            _ => {
+                // Forget the old one first: a failed build must not leave it under a key
+                // it does not belong to, and only one scenario is held at a time.
+                *last = None;
+                let built = self.scenario(run)?;
+                *last = Some((key, built.clone()));
+                built
+            }
+        };
+        simulate(scenario, &run.inputs.policy, Want { record: files, event_hash: false })
     }
 }
 
@@ -109,8 +136,13 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Runs a planned run, turning a panic into an error.
-pub fn execute_guarded(loaded: &Loaded, run: &PlannedRun, files: bool) -> Result<RunOutput, SweepError> {
-    match catch_unwind(AssertUnwindSafe(|| loaded.execute(run, files))) {
+pub fn execute_guarded(
+    loaded: &Loaded,
+    run: &PlannedRun,
+    files: bool,
+    last: &mut Option<(String, Scenario)>,
+) -> Result<RunOutput, SweepError> {
+    match catch_unwind(AssertUnwindSafe(|| loaded.execute(run, files, last))) {
         Ok(Ok(out)) => Ok(out),
         Ok(Err(e)) => Err(SweepError::Input(e)),
         Err(payload) => {
@@ -144,7 +176,11 @@ pub fn run_local(
     files: bool,
     on_progress: &(dyn Fn(Progress) -> bool + Sync),
 ) -> Result<Outcome, SweepError> {
-    let pending = store.pending(plan);
+    // In the order of their scenarios (and of their ids within one), so that the runs
+    // that share a scenario follow each other and each thread builds it once for them.
+    // The table is in id order whatever the order the runs took.
+    let mut pending = store.pending(plan);
+    pending.sort_by_cached_key(|run| run.inputs.scenario_key());
     let total = plan.runs.len();
     let reused = total - pending.len();
     let loaded = Loaded::for_runs(pending.iter().copied())?;
@@ -157,29 +193,32 @@ pub fn run_local(
     }
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, pending.len().max(1)) {
-            scope.spawn(|| loop {
-                if failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(run) = pending.get(i) else { break };
-                let result = execute_guarded(&loaded, run, files).and_then(|out| {
-                    let files = out.record.as_ref().map(|r| r.files());
-                    let jobs = files.as_ref().map(|f| f.jobs_csv.as_str());
-                    let timeseries = files.as_ref().map(|f| f.timeseries_csv.as_str());
-                    store.record(run, &out.summary_json, jobs, timeseries).map_err(SweepError::Io)
-                });
-                match result {
-                    Ok(()) => {
-                        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if !on_progress(Progress { done: d, total, reused }) {
-                            failed.store(true, Ordering::Relaxed);
-                            first_error.lock().expect("not poisoned").get_or_insert(SweepError::Interrupted);
-                        }
+            scope.spawn(|| {
+                let mut last = None;
+                loop {
+                    if failed.load(Ordering::Relaxed) {
+                        break;
                     }
-                    Err(e) => {
-                        failed.store(true, Ordering::Relaxed);
-                        first_error.lock().expect("not poisoned").get_or_insert(e);
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(run) = pending.get(i) else { break };
+                    let result = execute_guarded(&loaded, run, files, &mut last).and_then(|out| {
+                        let files = out.record.as_ref().map(|r| r.files());
+                        let jobs = files.as_ref().map(|f| f.jobs_csv.as_str());
+                        let timeseries = files.as_ref().map(|f| f.timeseries_csv.as_str());
+                        store.record(run, &out.summary_json, jobs, timeseries).map_err(SweepError::Io)
+                    });
+                    match result {
+                        Ok(()) => {
+                            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                            if !on_progress(Progress { done: d, total, reused }) {
+                                failed.store(true, Ordering::Relaxed);
+                                first_error.lock().expect("not poisoned").get_or_insert(SweepError::Interrupted);
+                            }
+                        }
+                        Err(e) => {
+                            failed.store(true, Ordering::Relaxed);
+                            first_error.lock().expect("not poisoned").get_or_insert(e);
+                        }
                     }
                 }
             });

@@ -2,7 +2,10 @@
 //! every metric of `summary.json` in the order the summary writes them (maps such as
 //! `tier_counts` flattened to `tier_counts.server`, ...). The summary's labels (`policy`,
 //! `seed`, `topology`, `trace`) are the run's inputs, already in the grid's columns, so
-//! they are left out.
+//! they are left out, and so is the per-tenant list (`tenants`): one column per tenant and
+//! field would make a table of hundreds of columns that differ between windows; each run's
+//! `summary.json` keeps it, and the cross-tenant figures (`jain_slowdown`, preemptions per
+//! job) are columns.
 //!
 //! The table is a pure function of the plan and the summaries' text: the order in which
 //! runs finished, or where they ran, cannot change a byte of it. Numbers are written as
@@ -17,6 +20,9 @@ use std::fmt::{self, Write};
 
 /// The summary's fields that are the run's inputs, not its results.
 const LABELS: &[&str] = &["policy", "seed", "topology", "trace"];
+
+/// The summary's lists, left to `summary.json` (see the module documentation).
+const LISTS: &[&str] = &["tenants"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -67,7 +73,7 @@ pub fn metrics(summary_json: &str) -> Result<Vec<(String, Cell)>, String> {
     let Ordered(fields) = serde_json::from_str(summary_json).map_err(|e| format!("not a summary: {e}"))?;
     let mut out = Vec::new();
     for (key, value) in fields {
-        if LABELS.contains(&key.as_str()) {
+        if LABELS.contains(&key.as_str()) || LISTS.contains(&key.as_str()) {
             continue;
         }
         match value {
@@ -191,7 +197,7 @@ mod tests {
 
     #[test]
     fn metrics_keep_the_summary_order() {
-        let m = metrics(r#"{"policy":"fifo","seed":1,"gpus":4,"avg_jct_s":1.0,"tier_counts":{"rack":2,"server":3}}"#)
+        let m = metrics(r#"{"policy":"fifo","seed":1,"gpus":4,"avg_jct_s":1.0,"tier_counts":{"rack":2,"server":3},"tenants":[{"name":"a"}]}"#)
             .unwrap();
         let names: Vec<&str> = m.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["gpus", "avg_jct_s", "tier_counts.rack", "tier_counts.server"]);

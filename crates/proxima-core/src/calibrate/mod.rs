@@ -49,11 +49,12 @@
 //!
 //! Where things are: `samples.rs` reads the table, `compute.rs` fits the compute curve,
 //! `rows.rs` holds the model on the rows, `file_fit.rs` the per-file fit, `shared.rs` the
-//! fits across models, `errors.rs` the error tables.
+//! fits across models, `errors.rs` the error tables, `report.rs` one file's fit as JSON.
 
 mod compute;
 mod errors;
 mod file_fit;
+mod report;
 mod rows;
 mod samples;
 mod shared;
@@ -63,6 +64,7 @@ mod tests;
 pub use compute::*;
 pub use errors::*;
 pub use file_fit::*;
+pub use report::*;
 pub use rows::*;
 pub use samples::*;
 pub use shared::*;

@@ -7,8 +7,12 @@
 //! ([`super::migrate`]), at the restore cost and under the guard rails `dally` uses
 //! (`restore_s=30`, `min_run_s=600`, `max_preempt=2`), so that a comparison with `dally`
 //! isolates what knowing the network is worth. Off by default.
+//!
+//! `quota=on` respects the tenants' quotas ([`super::quota`]); a reclaimed job pays
+//! `restore_s`.
 
 use super::migrate::{MigrateOptions, Migrator};
+use super::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
@@ -17,6 +21,7 @@ pub struct Consolidate {
     queue: SizeClassQueue,
     backfill: bool,
     migrator: Option<Migrator>,
+    quota: Option<FcfsQuota>,
 }
 
 impl Consolidate {
@@ -29,6 +34,7 @@ impl Consolidate {
         Ok(Consolidate {
             queue: SizeClassQueue::default(),
             backfill,
+            quota: FcfsQuota::from_spec(spec, Some(options.restore_s))?,
             migrator: migrate.then(|| Migrator::new(options)),
         })
     }
@@ -36,21 +42,45 @@ impl Consolidate {
 
 impl Policy for Consolidate {
     fn spec(&self) -> String {
+        let quota = match &self.quota {
+            // Without migration the restore cost is the reclaim's alone: spell it out.
+            Some(q) if self.migrator.is_none() => format!(",quota=on,restore_s={}", q.restore_s),
+            q => FcfsQuota::spec_suffix(q, false),
+        };
         match &self.migrator {
-            None => format!("consolidate:backfill={}", on_off(self.backfill)),
-            Some(m) => format!("consolidate:backfill={},migrate=on,{}", on_off(self.backfill), m.options().spec()),
+            None => format!("consolidate:backfill={}{quota}", on_off(self.backfill)),
+            Some(m) => {
+                format!("consolidate:backfill={},migrate=on,{}{quota}", on_off(self.backfill), m.options().spec())
+            }
         }
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
-        self.queue.track(event, view);
+        match &mut self.quota {
+            Some(q) => q.on_event(event, view),
+            None => self.queue.track(event, view),
+        }
         if let Some(m) = &mut self.migrator {
             m.on_event(event, view);
         }
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
-        if let Some((job, n)) = fcfs_next(&self.queue, view, self.backfill) {
+        let next = match &self.quota {
+            Some(q) => {
+                let free = view.cluster.free_count();
+                match next_step(&q.queue, &q.book, view, self.backfill, |g, _| g <= free) {
+                    Some(QuotaStep::Reclaim { for_job, victims }) => {
+                        quota::reclaim(for_job, &victims, q.restore_s, out);
+                        return;
+                    }
+                    Some(QuotaStep::Place(job, n)) => Some((job, n)),
+                    None => None,
+                }
+            }
+            None => fcfs_next(&self.queue, view, self.backfill),
+        };
+        if let Some((job, n)) = next {
             if let Some(m) = &mut self.migrator {
                 let base = m.base(view, n);
                 if view.cluster.max_free_at(base) < n && m.try_make_room(view, job, out) {

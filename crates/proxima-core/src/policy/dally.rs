@@ -32,16 +32,25 @@
 //! ([`super::sensitivity::cool_placement`]); on an idle network that is the baseline's best
 //! fit.
 //!
+//! With `quota=on` the tenants' quotas hold as under every other policy's `quota=on`
+//! ([`super::quota`], [`quotas`]): jobs within their tenant's quota go first and take GPUs
+//! back from borrowers, a borrower never starts on GPUs a waiting job within quota needs,
+//! and the network-sensitive preemption never checkpoints another tenant's job unless that
+//! tenant borrows and the job it serves is within its quota.
+//!
 //! Options (defaults in brackets): `delay=on|off|all` [on], `preempt=on|off` [on],
 //! `autotune=on|off` [on], `timers=SERVER_S/RACK_S[/...]` [300/150: the static timers, or
 //! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
-//! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600].
+//! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600], `quota=on|off` [off; reclaimed
+//! jobs pay `restore_s`].
 
 mod options;
 mod preempt;
+mod quotas;
 
 pub use options::{DallyOptions, DelayMode, DEFAULT_TIMERS_S};
 
+use super::quota::QuotaBook;
 use super::sensitivity::{cool_placement, sensitivity, LevelProfile, Sensitivity};
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
@@ -117,6 +126,8 @@ pub struct Dally {
     /// and their median (kept up to date on each new ratio, read on every wait).
     realised: Vec<VecDeque<f64>>,
     realised_median: Vec<f64>,
+    /// Who uses what, under `quota=on`.
+    book: Option<QuotaBook>,
 }
 
 /// Weight of the newest queueing delay in [`Dally::recent_wait_s`]: about the last 50
@@ -134,6 +145,7 @@ impl Dally {
         Ok(Dally {
             timers: options.timers_s.clone(),
             tuner: TimerTuner::new(0, TUNER_WINDOW, 5.0, 3600.0),
+            book: options.quota.then(QuotaBook::default),
             options,
             levels: None,
             waiters: BTreeMap::new(),
@@ -341,12 +353,13 @@ impl Dally {
 
     // -- decisions -----------------------------------------------------------------------
 
-    /// The earliest-submitted waiter that can be placed now within its acceptable tier.
-    fn next_placeable(&self, view: &View) -> Option<JobId> {
+    /// The earliest-submitted waiter that can be placed now within its acceptable tier and
+    /// passes `allowed` (under quotas: may start now, [`Self::may_start`]).
+    fn next_placeable(&self, view: &View, allowed: impl Fn(JobId) -> bool) -> Option<JobId> {
         self.groups
             .iter()
             .filter(|((accept, gpus), _)| view.cluster.max_free_at(*accept) >= *gpus)
-            .filter_map(|(_, set)| set.first().copied())
+            .filter_map(|(_, set)| set.iter().copied().find(|&j| allowed(j)))
             .min()
     }
 
@@ -419,6 +432,9 @@ impl Policy for Dally {
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
+        if let Some(book) = &mut self.book {
+            book.on_event(event, view);
+        }
         match event {
             SimEvent::Arrived { job } => self.start_wait(view, *job),
             SimEvent::Preempted { job, .. } => {
@@ -482,6 +498,9 @@ impl Policy for Dally {
             self.next_tune = view.now + SimTime::from_secs_f64(self.options.tune_every_s);
         }
         self.expire_deadlines(view);
+        if self.quota_step(view, out) {
+            return;
+        }
 
         // The starvation bound: the oldest job, once it has waited long enough, goes first.
         let starve = self.options.starve_s.map(SimTime::from_secs_f64);
@@ -498,7 +517,7 @@ impl Policy for Dally {
             }
             let w = &self.waiters[&head];
             if w.kind == WaitKind::Starving {
-                if view.cluster.free_count() >= w.gpus {
+                if view.cluster.free_count() >= w.gpus && self.may_start(view, head) {
                     self.place(view, head, out);
                     return;
                 }
@@ -518,7 +537,7 @@ impl Policy for Dally {
             }
         }
 
-        if let Some(job) = self.next_placeable(view) {
+        if let Some(job) = self.next_placeable(view, |j| self.may_start(view, j)) {
             self.place(view, job, out);
             return;
         }

@@ -11,6 +11,7 @@ pub mod dally;
 pub mod fifo;
 pub mod migrate;
 pub mod placement;
+pub mod quota;
 pub mod random;
 pub mod sensitivity;
 pub mod slurm;
@@ -25,6 +26,7 @@ use crate::engine::JobRun;
 use crate::error::InputError;
 use crate::event::{PolicyNote, Reason, SimEvent};
 use crate::model::Catalog;
+use crate::tenants::Tenants;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Topology};
 use crate::workload::Job;
@@ -63,6 +65,8 @@ pub struct View<'a> {
     /// The run's seed, for policies that draw at random (`random`): the same seed that
     /// assigned the models, so one number reproduces the whole run.
     pub seed: u64,
+    /// The tenants and their quotas (policies with `quota=on` use them, [`quota`]).
+    pub tenants: &'a Tenants,
 }
 
 impl<'a> View<'a> {
@@ -198,42 +202,42 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "fifo",
         summary: "first come, first served; the first free GPUs in index order, whatever the topology (a scheduler that only counts GPUs)",
-        options: "backfill=on (off: a job that does not fit blocks those behind it)",
+        options: "backfill=on (off: a job that does not fit blocks those behind it), quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "consolidate",
         summary: "first come, first served; the tightest placement free now, best fit, never waits; migrate=on checkpoints and moves jobs to defragment, network-blind, as Gandiva does (OSDI'18), at dally's restore cost and guard rails",
-        options: "backfill=on, migrate=off, restore_s=30, min_run_s=600, max_preempt=2 (the last three with migrate=on)",
+        options: "backfill=on, migrate=off, restore_s=30, min_run_s=600, max_preempt=2 (the last two with migrate=on), quota=off (on: tenants' quotas)",
     },
     PolicyInfo {
         name: "strict",
         summary: "first come, first served; every job waits, without limit, for its tightest tier (the consolidation constraint Tiresias, NSDI'19, describes)",
-        options: "backfill=on",
+        options: "backfill=on, quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "slurm",
         summary: "Slurm's --switches=N@max-time: a job waits up to wait_s for a placement under at most N leaf switches, then takes the tightest free (sbatch(1); max_switch_wait default 300 s)",
-        options: "switches=1, wait_s=300",
+        options: "switches=1, wait_s=300, quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "tiresias",
         summary: "Tiresias's discretised 2D-LAS (NSDI'19): queues by attained GPU-time, preemptive, PromoteKnob starvation rule, consolidates only placement-sensitive jobs; thresholds of its simulator (SymbioticLab/Tiresias)",
-        options: "queues=3250/7200 (GPU-s thresholds, or none), starve=off (PromoteKnob), place=skew|tightest|most_free|first_fit, skew=1.05, running_first=on, restore_s=30, round_s=off; the Pollux artifact's tiresias.py: queues=57600,starve=off,place=most_free,running_first=off,round_s=60",
+        options: "queues=3250/7200 (GPU-s thresholds, or none), starve=off (PromoteKnob), place=skew|tightest|most_free|first_fit, skew=1.05, running_first=on, restore_s=30, round_s=off, quota=off (on: tenants' quotas); the Pollux artifact's tiresias.py: queues=57600,starve=off,place=most_free,running_first=off,round_s=60",
     },
     PolicyInfo {
         name: "srtf",
         summary: "shortest remaining (ideal) time first, preemptive, tightest placement free now: an oracle reference (the Tiresias simulator's 'shortest')",
-        options: "preempt=on (off: shortest job first, no preemption), restore_s=30",
+        options: "preempt=on (off: shortest job first, no preemption), restore_s=30, quota=off (on: tenants' quotas)",
     },
     PolicyInfo {
         name: "random",
         summary: "first come, first served; GPUs drawn uniformly at random among the free ones, seeded (the Tiresias simulator's 'random' placement)",
-        options: "backfill=on, seed=run (the run's seed, or a number)",
+        options: "backfill=on, seed=run (the run's seed, or a number), quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
     },
     PolicyInfo {
         name: "dally",
         summary: "network-sensitive: delay scheduling for consolidation, network-sensitive preemption, auto-tuned delay timers (arXiv:2401.16492)",
-        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600",
+        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600, quota=off (on: tenants' quotas; its preemption takes another tenant's job only from a borrower, for a job within quota; reclaimed jobs pay restore_s)",
     },
 ];
 

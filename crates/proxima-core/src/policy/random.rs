@@ -8,9 +8,11 @@
 //! (job and how many times it has been placed), so a run is reproducible natively and in
 //! WebAssembly and one job's draw does not depend on how many others came before it.
 //! `seed=run` (the default) uses the run's seed, the one that also assigns models; a number
-//! fixes the placement draws on their own.
+//! fixes the placement draws on their own. `quota=on` respects the tenants' quotas
+//! ([`super::quota`]; `restore_s`, default 30, is what a reclaimed job pays).
 
 use super::placement::random_free;
+use super::quota::FcfsQuota;
 use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
@@ -24,6 +26,7 @@ pub struct RandomPlacement {
     backfill: bool,
     /// `None`: the run's seed.
     seed: Option<u64>,
+    quota: Option<FcfsQuota>,
 }
 
 impl RandomPlacement {
@@ -35,22 +38,37 @@ impl RandomPlacement {
                     .map_err(|_| InputError::new("seed", format!("expected run or a whole number, got '{v}'")))?,
             ),
         };
-        Ok(RandomPlacement { queue: SizeClassQueue::default(), backfill: spec.take_bool("backfill", true)?, seed })
+        Ok(RandomPlacement {
+            queue: SizeClassQueue::default(),
+            backfill: spec.take_bool("backfill", true)?,
+            seed,
+            quota: FcfsQuota::from_spec(spec, None)?,
+        })
     }
 }
 
 impl Policy for RandomPlacement {
     fn spec(&self) -> String {
         let seed = self.seed.map(|s| s.to_string()).unwrap_or_else(|| "run".into());
-        format!("random:backfill={},seed={seed}", on_off(self.backfill))
+        format!("random:backfill={},seed={seed}{}", on_off(self.backfill), FcfsQuota::spec_suffix(&self.quota, true))
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
-        self.queue.track(event, view);
+        match &mut self.quota {
+            Some(q) => q.on_event(event, view),
+            None => self.queue.track(event, view),
+        }
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
-        let Some((job, n)) = fcfs_next(&self.queue, view, self.backfill) else { return };
+        let next = match &self.quota {
+            Some(q) => {
+                let free = view.cluster.free_count();
+                q.next(view, self.backfill, |g, _| g <= free, out)
+            }
+            None => fcfs_next(&self.queue, view, self.backfill),
+        };
+        let Some((job, n)) = next else { return };
         let draw = (job.0 as u64) << 32 | view.run(job).placements as u64;
         let mut rng = Rng::for_item(self.seed.unwrap_or(view.seed), PLACE_STREAM, draw);
         let gpus = random_free(view.cluster, view.topo, n, &mut rng).expect("fcfs_next checked that it fits");

@@ -20,11 +20,19 @@
 //! `slurm.conf` that Azure/cyclecloud-slurm writes sets `max_switch_wait=24:00:00` and
 //! suggests `--switches 1` (`cloud_bursting/slurm-23.11.9-1/scheduler/slurm-scheduler-builder.sh`);
 //! `wait_s=86400` models that, `wait_s=0` is `consolidate`.
+//!
+//! `quota=on` respects the tenants' quotas ([`super::quota`]): jobs within quota first (each
+//! class in submission order, timers as above), a job within quota short of free GPUs takes
+//! them back from borrowers, and no job borrows GPUs a waiting job within quota needs; a
+//! reclaimed job pays `restore_s` (default 30) and waits again from its requeue, as a job
+//! requeued in Slurm is pending anew.
 
+use super::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
+use crate::tenants::TenantId;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::{BTreeMap, BTreeSet};
@@ -41,6 +49,19 @@ pub struct Slurm {
     wake_requested: Option<SimTime>,
     /// Leaf switch sizes in GPUs, largest first.
     leaf_sizes: Option<Vec<u32>>,
+    quota: Option<FcfsQuota>,
+}
+
+/// The leaf switches a job of `n` GPUs may span: `switches`, or the fewest of the leaf
+/// switches (`sizes`, largest first) that hold it on an empty cluster if that is more.
+fn allowed_among(sizes: &[u32], switches: u32, n: u32) -> u32 {
+    let mut sum = 0;
+    let fewest = sizes.iter().take_while(|&&c| {
+        let short = sum < n;
+        sum += c;
+        short
+    });
+    (fewest.count() as u32).max(switches)
 }
 
 /// The leaf switches a set of GPUs hangs under.
@@ -66,10 +87,14 @@ impl Slurm {
             to_note: BTreeSet::new(),
             wake_requested: None,
             leaf_sizes: None,
+            quota: FcfsQuota::from_spec(spec, None)?,
         })
     }
 
-    fn regroup(&mut self, job: JobId, key: (bool, u32)) {
+    fn regroup(&mut self, job: JobId, tenant: TenantId, key: (bool, u32)) {
+        if let Some(q) = &mut self.quota {
+            q.queue.insert(job, tenant, key.0 as u8, key.1);
+        }
         if let Some((old, _)) = self.waiters.get(&job).copied() {
             if let Some(set) = self.groups.get_mut(&old) {
                 set.remove(&job);
@@ -82,6 +107,9 @@ impl Slurm {
     }
 
     fn forget(&mut self, job: JobId) {
+        if let Some(q) = &mut self.quota {
+            q.queue.remove(job);
+        }
         if let Some((key, deadline)) = self.waiters.remove(&job) {
             if let Some(set) = self.groups.get_mut(&key) {
                 set.remove(&job);
@@ -97,7 +125,13 @@ impl Slurm {
     /// The leaf switches a job of `n` GPUs may span: `switches`, or the fewest that hold it
     /// on an empty cluster if that is more.
     fn allowed(&mut self, view: &View, n: u32) -> u32 {
-        let sizes = self.leaf_sizes.get_or_insert_with(|| {
+        let switches = self.switches;
+        allowed_among(self.leaf_sizes(view), switches, n)
+    }
+
+    /// Leaf switch sizes in GPUs, largest first (computed once).
+    fn leaf_sizes(&mut self, view: &View) -> &[u32] {
+        self.leaf_sizes.get_or_insert_with(|| {
             let mut v: Vec<u32> = if view.topo.tier_count() < 2 {
                 Vec::new()
             } else {
@@ -105,14 +139,7 @@ impl Slurm {
             };
             v.sort_unstable_by(|a, b| b.cmp(a));
             v
-        });
-        let mut sum = 0;
-        let fewest = sizes.iter().take_while(|&&c| {
-            let short = sum < n;
-            sum += c;
-            short
-        });
-        (fewest.count() as u32).max(self.switches)
+        })
     }
 
     /// Whether `n` GPUs are free under at most `allowed` leaf switches: the leaf switches
@@ -157,15 +184,19 @@ impl Slurm {
 
 impl Policy for Slurm {
     fn spec(&self) -> String {
-        format!("slurm:switches={},wait_s={}", self.switches, self.wait_s)
+        format!("slurm:switches={},wait_s={}{}", self.switches, self.wait_s, FcfsQuota::spec_suffix(&self.quota, true))
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
+        if let Some(q) = &mut self.quota {
+            q.book.on_event(event, view);
+        }
         match *event {
-            SimEvent::Arrived { job } => {
+            // A requeued job (reclaimed under quotas) waits anew, as an arrival does.
+            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => {
                 let deadline = view.now + SimTime::from_secs_f64(self.wait_s);
                 let key = (deadline <= view.now, view.job(job).gpus);
-                self.regroup(job, key);
+                self.regroup(job, view.job(job).tenant, key);
                 self.waiters.insert(job, (key, deadline));
                 if !key.0 {
                     self.deadlines.insert((deadline, job));
@@ -185,19 +216,36 @@ impl Policy for Slurm {
             self.deadlines.remove(&(d, job));
             let (key, deadline) = self.waiters[&job];
             let expired = (true, key.1);
-            self.regroup(job, expired);
+            self.regroup(job, view.job(job).tenant, expired);
             self.waiters.insert(job, (expired, deadline));
             self.to_note.insert(job);
         }
         let free = view.cluster.free_count();
-        let keys: Vec<(bool, u32)> = self.groups.keys().copied().collect();
         let mut next: Option<(JobId, bool)> = None;
-        for (expired, n) in keys {
-            let ok = free >= n && (expired || Self::within_switches(view, n, self.allowed(view, n)));
-            if ok {
-                let first = *self.groups[&(expired, n)].first().expect("groups are never empty");
-                if next.is_none_or(|(j, _)| first < j) {
-                    next = Some((first, expired));
+        if self.quota.is_some() {
+            let switches = self.switches;
+            let sizes = self.leaf_sizes(view).to_vec();
+            let fits = |n: u32, expired: u8| {
+                free >= n && (expired == 1 || Self::within_switches(view, n, allowed_among(&sizes, switches, n)))
+            };
+            let q = self.quota.as_ref().expect("checked");
+            match next_step(&q.queue, &q.book, view, true, fits) {
+                Some(QuotaStep::Reclaim { for_job, victims }) => {
+                    quota::reclaim(for_job, &victims, q.restore_s, out);
+                    return;
+                }
+                Some(QuotaStep::Place(job, _)) => next = Some((job, q.queue.kind(job) == Some(1))),
+                None => {}
+            }
+        } else {
+            let keys: Vec<(bool, u32)> = self.groups.keys().copied().collect();
+            for (expired, n) in keys {
+                let ok = free >= n && (expired || Self::within_switches(view, n, self.allowed(view, n)));
+                if ok {
+                    let first = *self.groups[&(expired, n)].first().expect("groups are never empty");
+                    if next.is_none_or(|(j, _)| first < j) {
+                        next = Some((first, expired));
+                    }
                 }
             }
         }

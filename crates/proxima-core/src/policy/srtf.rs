@@ -15,7 +15,13 @@
 //!
 //! A running job's remaining time only shrinks, and a waiting job's stays put, so a job is
 //! preempted only for one strictly shorter than itself, never the other way round: runs end.
+//!
+//! **Quotas** (`quota=on`, [`super::quota`]): the walk admits in two passes, first each
+//! tenant's jobs within its quota, then everyone's in what is left
+//! ([`quota::admit_two_phase`]), in the order above (with `preempt=off`, running jobs first,
+//! so that only a reclaim displaces them).
 
+use super::quota::{self, QuotaBook};
 use super::{on_off, remaining_ideal, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -38,6 +44,8 @@ pub struct Srtf {
     dirty: bool,
     preempts: Vec<JobId>,
     places: VecDeque<JobId>,
+    /// Who uses what, under `quota=on`.
+    quota: Option<QuotaBook>,
 }
 
 impl Srtf {
@@ -53,6 +61,7 @@ impl Srtf {
             dirty: false,
             preempts: Vec::new(),
             places: VecDeque::new(),
+            quota: spec.take_bool("quota", false)?.then(QuotaBook::default),
         })
     }
 
@@ -111,6 +120,29 @@ impl Srtf {
         }
     }
 
+    /// The walk under quotas: every job in the order of [`Self::walk`] (running ones first
+    /// with `preempt=off`), admitted in two passes.
+    fn walk_with_quota(&mut self, view: &View) {
+        let mut order: Vec<(bool, SimTime, bool, JobId)> = self
+            .running_key
+            .keys()
+            .map(|&j| (self.preempt, remaining_ideal(view, j), false, j))
+            .chain(self.waiting_key.iter().map(|(&j, &key)| (true, key, true, j)))
+            .collect();
+        order.sort_unstable();
+        let jobs: Vec<(JobId, u32, crate::tenants::TenantId)> =
+            order.iter().map(|&(.., j)| (j, view.job(j).gpus, view.job(j).tenant)).collect();
+        let mut admitted = Vec::new();
+        quota::admit_two_phase(view, &jobs, &mut admitted);
+        for (&(_, _, waiting, job), ok) in order.iter().zip(admitted) {
+            match (waiting, ok) {
+                (false, false) => self.preempts.push(job),
+                (true, true) => self.places.push_back(job),
+                _ => {}
+            }
+        }
+    }
+
     /// The exact greedy walk over running and waiting jobs in order of remaining time now.
     /// `candidate` is always the first waiting job not passed yet that fits the room left:
     /// passing a running job that fits shrinks the room, and only then may it change.
@@ -151,10 +183,14 @@ impl Srtf {
 
 impl Policy for Srtf {
     fn spec(&self) -> String {
-        format!("srtf:preempt={},restore_s={}", on_off(self.preempt), self.restore_s)
+        let quota = if self.quota.is_some() { ",quota=on" } else { "" };
+        format!("srtf:preempt={},restore_s={}{quota}", on_off(self.preempt), self.restore_s)
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
+        if let Some(book) = &mut self.quota {
+            book.on_event(event, view);
+        }
         match *event {
             SimEvent::Arrived { job } => self.wait(view, job),
             SimEvent::Preempted { job, .. } => {
@@ -179,12 +215,25 @@ impl Policy for Srtf {
         if !self.preempts.is_empty() {
             let for_job = *self.places.front().expect("a job is preempted only for a waiting one");
             let tier = view.topo.top_tier();
+            let cost_s = self.restore_s;
             for job in std::mem::take(&mut self.preempts) {
-                out.push(Decision::Preempt {
-                    job,
-                    restore_s: self.restore_s,
-                    reason: Reason::PreemptedFor { for_job, tier, gain_s: 0.0, cost_s: self.restore_s },
-                });
+                let reclaimed = self.quota.as_ref().is_some_and(|b| b.is_borrowing(view, view.job(job).tenant));
+                let reason = if reclaimed {
+                    Reason::Reclaimed { for_job, cost_s }
+                } else {
+                    Reason::PreemptedFor { for_job, tier, gain_s: 0.0, cost_s }
+                };
+                out.push(Decision::Preempt { job, restore_s: cost_s, reason });
+            }
+            return;
+        }
+        if self.quota.is_some() && self.places.is_empty() {
+            // Under quotas every decision comes from the full walk, made when something changed.
+            if std::mem::take(&mut self.dirty) {
+                self.walk_with_quota(view);
+                if !self.preempts.is_empty() || !self.places.is_empty() {
+                    self.schedule(view, out);
+                }
             }
             return;
         }

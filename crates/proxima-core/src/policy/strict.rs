@@ -14,8 +14,14 @@
 //! keep its tier fragmented. It cannot wait forever: once no job runs, the cluster is empty
 //! and every job's tightest tier is free, so whenever jobs are queued either something runs
 //! (and will end) or the first job in the queue starts. A run under `strict` always ends.
+//!
+//! `quota=on` respects the tenants' quotas ([`super::quota`]): jobs within quota first, a job
+//! within quota short of free GPUs takes them back from borrowers (then waits for its tier as
+//! any job does), and no job borrows GPUs a waiting job within quota needs; `restore_s`
+//! (default 30) is what a reclaimed job pays.
 
 use super::placement::TierCapacity;
+use super::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -28,6 +34,7 @@ pub struct Strict {
     caps: Option<TierCapacity>,
     /// Jobs that arrived or were requeued and have not been told why they wait.
     to_note: BTreeSet<JobId>,
+    quota: Option<FcfsQuota>,
 }
 
 impl Strict {
@@ -37,19 +44,23 @@ impl Strict {
             backfill: spec.take_bool("backfill", true)?,
             caps: None,
             to_note: BTreeSet::new(),
+            quota: FcfsQuota::from_spec(spec, None)?,
         })
     }
 }
 
 impl Policy for Strict {
     fn spec(&self) -> String {
-        format!("strict:backfill={}", on_off(self.backfill))
+        format!("strict:backfill={}{}", on_off(self.backfill), FcfsQuota::spec_suffix(&self.quota, true))
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
-        self.queue.track(event, view);
+        match &mut self.quota {
+            Some(q) => q.on_event(event, view),
+            None => self.queue.track(event, view),
+        }
         match *event {
-            SimEvent::Arrived { job } => {
+            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => {
                 self.to_note.insert(job);
             }
             SimEvent::Placed { job, .. } => {
@@ -62,8 +73,19 @@ impl Policy for Strict {
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
         let caps = self.caps.get_or_insert_with(|| TierCapacity::new(view.topo));
         let fits = |size: u32| caps.base(size).is_some_and(|tier| view.cluster.max_free_at(tier) >= size);
-        let next =
-            if self.backfill { self.queue.first_where(fits) } else { self.queue.head().filter(|&(_, s)| fits(s)) };
+        let next = match &self.quota {
+            Some(q) => match next_step(&q.queue, &q.book, view, self.backfill, |g, _| fits(g)) {
+                Some(QuotaStep::Reclaim { for_job, victims }) => {
+                    // Borrowed GPUs are given back; the job is placed in a later pass.
+                    quota::reclaim(for_job, &victims, q.restore_s, out);
+                    return;
+                }
+                Some(QuotaStep::Place(job, n)) => Some((job, n)),
+                None => None,
+            },
+            None if self.backfill => self.queue.first_where(fits),
+            None => self.queue.head().filter(|&(_, s)| fits(s)),
+        };
         if let Some((job, size)) = next {
             let (tier, gpus) = view.cluster.place_tightest(view.topo, size).expect("its tier has room");
             let waited_s = (view.now - view.run(job).enqueued_at).as_secs_f64();

@@ -52,8 +52,14 @@
 //! `osdi21-artifact`: two queues split at 16 GPU-hours, `_solve_starvation = 0`, most free
 //! node first, queues in entry order, rounds of 60 s) is
 //! `tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60` ([`POLLUX_SPEC`]).
+//!
+//! **Quotas** (`quota=on`, [`super::quota`]): admission walks the same priority order twice,
+//! first each tenant's jobs within its quota, then everyone's in what is left
+//! ([`quota::admit_two_phase`]); a borrower's running job that loses its place is checkpointed
+//! for the jobs within quota (a reclaim). With `round_s`, quotas hold at the rounds.
 
 use super::placement::{spread_slowdown, TierCapacity};
+use super::quota::{self, QuotaBook};
 use super::{on_off, take_optional_secs, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -100,6 +106,8 @@ pub struct TiresiasOptions {
     pub running_first: bool,
     pub restore_s: f64,
     pub round_s: Option<f64>,
+    /// Respect the tenants' quotas.
+    pub quota: bool,
 }
 
 impl TiresiasOptions {
@@ -147,6 +155,7 @@ impl TiresiasOptions {
             running_first: spec.take_bool("running_first", true)?,
             restore_s: spec.take_f64("restore_s", 30.0, 0.0)?,
             round_s: take_optional_secs(spec, "round_s", 0.0)?,
+            quota: spec.take_bool("quota", false)?,
         })
     }
 
@@ -165,7 +174,7 @@ impl TiresiasOptions {
             on_off(self.running_first),
             self.restore_s,
             opt(self.round_s)
-        )
+        ) + if self.quota { ",quota=on" } else { "" }
     }
 }
 
@@ -261,6 +270,10 @@ pub struct Tiresias {
     wake_requested: Option<SimTime>,
     caps: Option<TierCapacity>,
     skew_of: BTreeMap<(ModelId, u32), f64>,
+    /// Who uses what, under `quota=on`.
+    book: QuotaBook,
+    /// The order and the admissions of the last walk under quotas, kept for their memory.
+    walk_buffers: (Vec<(JobId, u32, crate::tenants::TenantId)>, Vec<bool>),
 }
 
 impl Tiresias {
@@ -280,6 +293,8 @@ impl Tiresias {
             wake_requested: None,
             caps: None,
             skew_of: BTreeMap::new(),
+            book: QuotaBook::default(),
+            walk_buffers: (Vec::new(), Vec::new()),
         })
     }
 
@@ -429,6 +444,28 @@ impl Tiresias {
         }
     }
 
+    /// The walk under quotas: the priority order of [`Self::walk`], admitted in two passes.
+    fn walk_with_quota(&mut self, view: &View) {
+        let (mut order, mut admitted) = std::mem::take(&mut self.walk_buffers);
+        order.clear();
+        order.extend(
+            self.queues
+                .iter()
+                .flat_map(|sections| sections.iter())
+                .flat_map(|sec| sec.order.iter())
+                .map(|&(_, job)| (job, self.entries[job.0 as usize].gpus, view.job(job).tenant)),
+        );
+        quota::admit_two_phase(view, &order, &mut admitted);
+        for (&(job, ..), &ok) in order.iter().zip(&admitted) {
+            match (self.entries[job.0 as usize].running, ok) {
+                (true, false) => self.plan.preempt.push(job),
+                (false, true) => self.plan.place.push_back(job),
+                _ => {}
+            }
+        }
+        self.walk_buffers = (order, admitted);
+    }
+
     fn skew(&mut self, view: &View, job: JobId) -> f64 {
         let j = view.job(job);
         *self.skew_of.entry((j.model, j.gpus)).or_insert_with(|| spread_slowdown(view.topo, view.catalog, view.comm, j))
@@ -492,6 +529,9 @@ impl Policy for Tiresias {
     fn on_event(&mut self, event: &SimEvent, view: &View) {
         if self.entries.len() < view.jobs.len() {
             self.entries.resize(view.jobs.len(), Entry::default());
+        }
+        if self.options.quota {
+            self.book.on_event(event, view);
         }
         let now = view.now;
         match *event {
@@ -557,12 +597,15 @@ impl Policy for Tiresias {
                 let for_job = *self.plan.place.front().expect("a job is preempted only for a waiting one");
                 let tier = view.job(for_job).gpus;
                 let tier = self.caps.as_ref().and_then(|c| c.base(tier)).unwrap_or(Tier::SERVER);
+                let cost_s = self.options.restore_s;
                 for job in victims {
-                    out.push(Decision::Preempt {
-                        job,
-                        restore_s: self.options.restore_s,
-                        reason: Reason::PreemptedFor { for_job, tier, gain_s: 0.0, cost_s: self.options.restore_s },
-                    });
+                    let reclaimed = self.options.quota && self.book.is_borrowing(view, view.job(job).tenant);
+                    let reason = if reclaimed {
+                        Reason::Reclaimed { for_job, cost_s }
+                    } else {
+                        Reason::PreemptedFor { for_job, tier, gain_s: 0.0, cost_s }
+                    };
+                    out.push(Decision::Preempt { job, restore_s: cost_s, reason });
                 }
                 return;
             }
@@ -573,7 +616,11 @@ impl Policy for Tiresias {
             self.apply_due(view.now);
             if self.dirty {
                 self.dirty = false;
-                self.walk(view);
+                if self.options.quota {
+                    self.walk_with_quota(view);
+                } else {
+                    self.walk(view);
+                }
                 if !self.plan.preempt.is_empty() || !self.plan.place.is_empty() {
                     // Decide in the next pass, with the plan complete.
                     self.schedule(view, out);

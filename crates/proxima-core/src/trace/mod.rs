@@ -10,9 +10,11 @@
 
 pub(crate) mod csv; // also reads calibration tables (crate::calibrate)
 pub mod native;
+mod outline;
 pub mod philly;
 pub mod pollux;
 pub mod synthetic;
+pub mod tenant_mix;
 pub mod tiresias;
 
 use crate::error::InputError;
@@ -44,6 +46,9 @@ pub struct TraceJob {
     /// one. For a model with a measured compute curve, it sets the per-GPU batch and so the
     /// compute time of an iteration (`workload`); otherwise it is informational.
     pub batch: Option<u32>,
+    /// The tenant (team, project, virtual cluster) the trace assigns the job to, if any:
+    /// Philly's `cluster`, the `tenant` column of Proxima's formats, a synthetic mix.
+    pub tenant: Option<String>,
     /// The 1-based line of the input this job came from (0 for generated jobs), so that
     /// later checks can still name the line.
     pub line: u32,
@@ -59,7 +64,8 @@ pub enum TraceFormat {
     Tiresias,
     /// `name,time,application,num_replicas,batch_size`: Pollux workloads.
     Pollux,
-    /// Proxima's own CSV: `id,submit_s,gpus,model,duration_s` (or `iterations`).
+    /// Proxima's own CSV: `id,submit_s,gpus,model,duration_s` (or `iterations`), optionally
+    /// `batch` and `tenant`.
     ProximaCsv,
     /// Proxima's own JSON: `{"version": 1, "jobs": [...]}`.
     ProximaJson,

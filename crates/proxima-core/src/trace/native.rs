@@ -2,12 +2,15 @@
 //!
 //! CSV: `id,submit_s,gpus,model,duration_s`, or `iterations` in place of `duration_s`.
 //! The `model` column may be left out, and a blank model means "assign one from the mix".
-//! An optional `batch` column gives a job's global batch size (blank: not stated).
+//! An optional `batch` column gives a job's global batch size (blank: not stated), and an
+//! optional `tenant` column the team, project or virtual cluster it belongs to (blank: the
+//! default tenant).
 //! A file may carry both `duration_s` and `iterations`, as long as each row fills exactly
 //! one of them (that is how [`to_csv`] writes a trace that mixes the two).
 //!
 //! JSON: `{"version": 1, "jobs": [{"id": "a", "submit_s": 0, "gpus": 4, "model":
-//! "resnet50", "duration_s": 3600}]}`, or a bare array of jobs; a job may add `"batch"`. Unknown keys are errors that
+//! "resnet50", "duration_s": 3600}]}`, or a bare array of jobs; a job may add `"batch"` and
+//! `"tenant"`. Unknown keys are errors that
 //! name the key, so a typo never passes silently. Errors carry the line: serde_json's for
 //! syntax, the line of the offending key for a bad value.
 //!
@@ -15,6 +18,7 @@
 //! the same jobs (the `line` of each job is where it sits in the new text).
 
 use super::csv::{self, SeenIds, Table};
+use super::outline::Outline;
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
 use serde_json::Value;
@@ -23,10 +27,10 @@ use std::fmt::Write as _;
 /// The version of the JSON format [`to_json`] writes and [`parse_json`] reads.
 pub const JSON_FORMAT_VERSION: u64 = 1;
 
-const CSV_HEADER: &str = "id,submit_s,gpus[,model],duration_s|iterations[,batch]";
+const CSV_HEADER: &str = "id,submit_s,gpus[,model],duration_s|iterations[,batch][,tenant]";
 const CSV_REQUIRED: &[&str] = &["id", "submit_s", "gpus"];
-const CSV_OPTIONAL: &[&str] = &["model", "duration_s", "iterations", "batch"];
-const JSON_KEYS: &str = "id, submit_s, gpus, model, duration_s, iterations, batch";
+const CSV_OPTIONAL: &[&str] = &["model", "duration_s", "iterations", "batch", "tenant"];
+const JSON_KEYS: &str = "id, submit_s, gpus, model, duration_s, iterations, batch, tenant";
 
 /// Parses either native format, choosing by the first character.
 pub fn parse(text: &str) -> Result<Trace, InputError> {
@@ -57,6 +61,7 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
     }
     let model_col = col.get("model").copied();
     let batch_col = col.get("batch").copied();
+    let tenant_col = col.get("tenant").copied();
     let mut seen = SeenIds::default();
     let mut jobs = Vec::new();
     while let Some(row) = table.next_row() {
@@ -88,7 +93,8 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
             Some(b) => Some(csv::batch_size(b).map_err(csv::at(line, "batch"))?),
             None => None,
         };
-        jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, batch, line });
+        let tenant = tenant_col.map(|c| &*row.fields[c]).filter(|t| !t.is_empty()).map(str::to_string);
+        jobs.push(TraceJob { name: id.to_string(), submit_s, gpus, model, work, batch, tenant, line });
     }
     super::from_rows(TraceFormat::ProximaCsv, jobs, table.header_line)
 }
@@ -112,6 +118,7 @@ pub fn to_csv(trace: &Trace) -> String {
     let any_duration = trace.jobs.iter().any(|j| matches!(j.work, TraceWork::DurationS(_)));
     let any_iterations = trace.jobs.iter().any(|j| matches!(j.work, TraceWork::Iterations(_)));
     let any_batch = trace.jobs.iter().any(|j| j.batch.is_some());
+    let any_tenant = trace.jobs.iter().any(|j| j.tenant.is_some());
     let mut out = String::from("id,submit_s,gpus,model");
     if any_duration || !any_iterations {
         out.push_str(",duration_s");
@@ -121,6 +128,9 @@ pub fn to_csv(trace: &Trace) -> String {
     }
     if any_batch {
         out.push_str(",batch");
+    }
+    if any_tenant {
+        out.push_str(",tenant");
     }
     out.push('\n');
     for j in &trace.jobs {
@@ -148,6 +158,10 @@ pub fn to_csv(trace: &Trace) -> String {
             if let Some(b) = j.batch {
                 let _ = write!(out, "{b}");
             }
+        }
+        if any_tenant {
+            out.push(',');
+            out.push_str(&j.tenant.as_deref().filter(|t| !t.is_empty()).map(csv::quote).unwrap_or_default());
         }
         out.push('\n');
     }
@@ -222,7 +236,10 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
             return Err(err(key, "the key appears twice in this job".into()));
         }
         for key in obj.keys() {
-            if !matches!(key.as_str(), "id" | "submit_s" | "gpus" | "model" | "duration_s" | "iterations" | "batch") {
+            if !matches!(
+                key.as_str(),
+                "id" | "submit_s" | "gpus" | "model" | "duration_s" | "iterations" | "batch" | "tenant"
+            ) {
                 return Err(err(key, format!("unknown key (a job has {JSON_KEYS})")));
             }
         }
@@ -279,7 +296,13 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
             ),
             None => None,
         };
-        jobs.push(TraceJob { name: id, submit_s, gpus, model, work, batch, line: job_line });
+        let tenant = match obj.get("tenant") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.is_empty() => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => return Err(err("tenant", format!("expected a tenant name or null, got {other}"))),
+        };
+        jobs.push(TraceJob { name: id, submit_s, gpus, model, work, batch, tenant, line: job_line });
     }
     if jobs.is_empty() {
         return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "no jobs: the list is empty"));
@@ -323,6 +346,9 @@ pub fn to_json(trace: &Trace) -> String {
         if let Some(b) = j.batch {
             let _ = write!(out, ", \"batch\": {b}");
         }
+        if let Some(t) = j.tenant.as_deref().filter(|t| !t.is_empty()) {
+            let _ = write!(out, ", \"tenant\": {}", text(Value::String(t.to_string())));
+        }
         out.push('}');
         out.push_str(if i + 1 < trace.jobs.len() { ",\n" } else { "\n" });
     }
@@ -341,162 +367,21 @@ fn json_number(x: f64) -> Value {
     }
 }
 
-/// Where things sit in a JSON text that serde_json has already accepted: the line of each
-/// key of the root object and, for each job, the line it opens on and of each of its keys.
-/// serde_json's `Value` keeps no positions, and a user fixing `gpus: 0` wants the line.
-#[derive(Default)]
-struct Outline {
-    root_keys: Vec<(String, u32)>,
-    jobs: Vec<JobShape>,
-}
-
-#[derive(Default)]
-struct JobShape {
-    line: u32,
-    keys: Vec<(String, u32)>,
-    /// The text of each key's value when it is a number, as written.
-    numbers: Vec<(String, String)>,
-    /// The first key written twice (serde_json keeps the last value silently).
-    duplicate: Option<String>,
-}
-
-impl JobShape {
-    fn key_line(&self, key: &str) -> Option<u32> {
-        self.keys.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
-    }
-
-    fn raw_number(&self, key: &str) -> Option<&str> {
-        self.numbers.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
-    }
-}
-
-impl Outline {
-    fn root_key_line(&self, key: &str) -> u32 {
-        self.root_keys.iter().find(|(k, _)| k == key).map_or(1, |(_, l)| *l)
-    }
-
-    /// Scans valid JSON. Jobs are the objects directly inside the root array, or inside
-    /// the array under the root object's `jobs` key.
-    fn of(text: &str) -> Outline {
-        let mut outline = Outline::default();
-        // Open containers: (is an object, is the jobs array, is a job).
-        let mut stack: Vec<(bool, bool, bool)> = Vec::new();
-        let mut line: u32 = 1;
-        let mut last_string: Option<(String, u32)> = None;
-        let mut last_root_key = String::new();
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\n' => line += 1,
-                '"' => {
-                    let start = line;
-                    if stack.last().is_some_and(|s| s.1) {
-                        // A string directly in the jobs array is a (malformed) job.
-                        outline.jobs.push(JobShape { line, ..JobShape::default() });
-                    }
-                    let mut s = String::new();
-                    while let Some(c) = chars.next() {
-                        match c {
-                            '\\' => {
-                                // Keys with escapes are compared by their raw text; job keys
-                                // never need escapes.
-                                if let Some(e) = chars.next() {
-                                    s.push('\\');
-                                    s.push(e);
-                                }
-                            }
-                            '"' => break,
-                            '\n' => {
-                                line += 1;
-                                s.push(c)
-                            }
-                            _ => s.push(c),
-                        }
-                    }
-                    last_string = Some((s, start));
-                }
-                ':' => {
-                    if let Some((key, at)) = last_string.take() {
-                        match stack.len() {
-                            1 if stack[0].0 => {
-                                last_root_key = key.clone();
-                                outline.root_keys.push((key, at));
-                            }
-                            _ if stack.last().is_some_and(|s| s.2) => {
-                                let job = outline.jobs.last_mut().expect("a job is open");
-                                if job.duplicate.is_none() && job.keys.iter().any(|(k, _)| *k == key) {
-                                    job.duplicate = Some(key.clone());
-                                }
-                                // Keep a number's text as written; the value follows the colon.
-                                while let Some(&n) = chars.peek() {
-                                    if !n.is_whitespace() {
-                                        break;
-                                    }
-                                    if n == '\n' {
-                                        line += 1;
-                                    }
-                                    chars.next();
-                                }
-                                if chars.peek().is_some_and(|n| *n == '-' || n.is_ascii_digit()) {
-                                    let mut number = String::new();
-                                    while let Some(&n) = chars.peek() {
-                                        if !(n.is_ascii_digit() || matches!(n, '-' | '+' | '.' | 'e' | 'E')) {
-                                            break;
-                                        }
-                                        number.push(n);
-                                        chars.next();
-                                    }
-                                    job.numbers.push((key.clone(), number));
-                                }
-                                job.keys.push((key, at));
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                '{' | '[' => {
-                    let parent_is_jobs = stack.last().is_some_and(|s| s.1);
-                    let is_object = c == '{';
-                    let is_jobs =
-                        !is_object && (stack.is_empty() || (stack.len() == 1 && stack[0].0 && last_root_key == "jobs"));
-                    let is_job = parent_is_jobs;
-                    if is_job {
-                        outline.jobs.push(JobShape { line, ..JobShape::default() });
-                    }
-                    stack.push((is_object, is_jobs, is_job && is_object));
-                    last_string = None;
-                }
-                '}' | ']' => {
-                    stack.pop();
-                    last_string = None;
-                }
-                ',' => last_string = None,
-                _ => {
-                    // Inside the jobs array, a scalar is a (malformed) job too: count it so
-                    // that jobs[i] keeps its index.
-                    if !c.is_whitespace() && stack.last().is_some_and(|s| s.1) {
-                        outline.jobs.push(JobShape { line, ..JobShape::default() });
-                        // Skip the rest of the scalar.
-                        while let Some(&n) = chars.peek() {
-                            if n == ',' || n == ']' || n.is_whitespace() {
-                                break;
-                            }
-                            chars.next();
-                        }
-                    }
-                }
-            }
-        }
-        outline
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn job(name: &str, submit_s: f64, gpus: u32, model: Option<&str>, work: TraceWork, line: u32) -> TraceJob {
-        TraceJob { name: name.into(), submit_s, gpus, model: model.map(str::to_string), work, batch: None, line }
+        TraceJob {
+            name: name.into(),
+            submit_s,
+            gpus,
+            model: model.map(str::to_string),
+            work,
+            batch: None,
+            tenant: None,
+            line,
+        }
     }
 
     #[test]
@@ -597,6 +482,28 @@ mod tests {
         assert_eq!((e.line, e.field.as_str()), (Some(2), "batch"));
         let e = parse_json(r#"[{"id": "a", "submit_s": 0, "gpus": 4, "iterations": 10, "batch": 2.5}]"#).unwrap_err();
         assert_eq!(e.field, "jobs[0].batch");
+    }
+
+    #[test]
+    fn a_tenant_survives_both_formats() {
+        let mut t = sample();
+        t.jobs[0].tenant = Some("team, a".into());
+        t.jobs[2].tenant = Some("b".into());
+        let text = to_csv(&t);
+        assert!(text.starts_with("id,submit_s,gpus,model,duration_s,iterations,tenant\n"), "{text}");
+        // A job without a tenant leaves the column blank; a name with a comma is quoted.
+        assert!(text.contains(",3600,,\"team, a\"\n") && text.contains(",1234.5,\n"), "{text}");
+        assert_eq!(parse_csv(&text).unwrap(), t);
+        let back = parse_json(&to_json(&t)).unwrap();
+        assert_eq!(
+            back.jobs.iter().map(|j| j.tenant.clone()).collect::<Vec<_>>(),
+            [t.jobs[0].tenant.clone(), None, Some("b".into())]
+        );
+        let e = parse_json(r#"[{"id": "a", "submit_s": 0, "gpus": 4, "iterations": 10, "tenant": 7}]"#).unwrap_err();
+        assert_eq!(e.field, "jobs[0].tenant");
+        assert!(e.message.contains("tenant name or null"), "{e}");
+        let t = parse_json(r#"[{"id": "a", "submit_s": 0, "gpus": 4, "iterations": 10, "tenant": ""}]"#).unwrap();
+        assert_eq!(t.jobs[0].tenant, None);
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! One row per job of Microsoft's Philly cluster (August–December 2017) as the Pollux
 //! artifact distributes it: the submission as local wall-clock time, the measured run time
 //! in seconds, the GPUs requested, their product in GPU-seconds and a virtual-cluster hash.
-//! The log has no job ids and no model names, so a job is named after its line
-//! (`philly-L123`) and gets its model later, from the workload mix. Rows are not sorted by
+//! The virtual cluster is the job's tenant (Philly gave each team a virtual cluster with a
+//! GPU quota; 15 of them appear in the log). The log has no job ids and no model names, so a
+//! job is named after its line (`philly-L123`) and gets its model later, from the workload
+//! mix. Rows are not sorted by
 //! time; the reader keeps file order.
 //!
 //! Wall-clock times become seconds by pure calendar arithmetic, as if the local clock never
@@ -18,7 +20,8 @@ use crate::error::InputError;
 
 const HEADER: &str = "timestamp,duration,num_gpus,gpu_time,cluster";
 const REQUIRED: &[&str] = &["timestamp", "duration", "num_gpus"];
-/// Read when present: `gpu_time` is checked to be a number, `cluster` is not used.
+/// Read when present: `gpu_time` is checked to be a number, `cluster` names the job's
+/// tenant (its virtual cluster).
 const OPTIONAL: &[&str] = &["gpu_time", "cluster"];
 
 /// Parses a Philly CSV. Every row must parse; see `docs/FORMATS.md` for what each column
@@ -28,6 +31,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
     let col = table.locate(REQUIRED, OPTIONAL, true, HEADER)?;
     let (ts, dur, gpus) = (col["timestamp"], col["duration"], col["num_gpus"]);
     let gpu_time = col.get("gpu_time").copied();
+    let cluster = col.get("cluster").copied();
     let mut jobs = Vec::new();
     while let Some(row) = table.next_row() {
         let row = row?;
@@ -54,6 +58,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             model: None,
             work: TraceWork::DurationS(duration),
             batch: None,
+            tenant: cluster.map(|c| row.fields[c].to_string()).filter(|c| !c.is_empty()),
             line,
         });
     }
@@ -157,6 +162,11 @@ mod tests {
         // Unsorted: the second row was submitted 48 min 52 s earlier.
         assert_eq!(t.jobs[0].submit_s - t.jobs[1].submit_s, 48.0 * 60.0 + 52.0);
         assert_eq!(t.jobs[1].gpus, 8);
+        // The virtual cluster is the tenant.
+        assert_eq!(t.jobs[0].tenant.as_deref(), Some("11cb48"));
+        assert_eq!(t.jobs[1].tenant.as_deref(), Some("6214e9"));
+        let without = parse("timestamp,duration,num_gpus\n2017-10-09 07:01:55,66,1\n").unwrap();
+        assert_eq!(without.jobs[0].tenant, None);
     }
 
     #[test]

@@ -85,6 +85,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             model: Some(application.to_string()),
             work: TraceWork::Iterations(iterations),
             batch: Some(batch),
+            tenant: None,
             line,
         });
     }

@@ -263,6 +263,7 @@ pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
             model: None,
             work: TraceWork::DurationS(job.duration),
             batch: None,
+            tenant: None,
             line: 0,
         })
         .collect();

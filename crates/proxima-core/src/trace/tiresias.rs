@@ -55,6 +55,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             model: Some(model.to_string()),
             work: TraceWork::DurationS(duration),
             batch: None,
+            tenant: None,
             line,
         });
     }

@@ -5,6 +5,7 @@ use proxima_core::cluster::JobId;
 use proxima_core::comm::CommParams;
 use proxima_core::engine::Scenario;
 use proxima_core::model::{Catalog, ModelId, ModelProfile};
+use proxima_core::tenants::{TenantId, Tenants};
 use proxima_core::time::SimTime;
 use proxima_core::topology::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
 use proxima_core::workload::{IdealPlacements, Job};
@@ -117,7 +118,8 @@ pub fn scenario_with(topology: Topology, catalog: Catalog, jobs: &[(f64, u32, f6
             iterations,
             ideal_iter_s: ideal.get(&topology, gpus).map(|(_, s)| comm.iteration_time(catalog.get(ModelId(m)), &s)),
             line: 0,
+            tenant: TenantId(0),
         })
         .collect();
-    Scenario { topology, catalog, comm, jobs, seed: 0, trace_label: "test".into() }
+    Scenario { topology, catalog, comm, jobs, seed: 0, trace_label: "test".into(), tenants: Tenants::default() }
 }

@@ -46,6 +46,8 @@ pub struct DallyOptions {
     pub min_run_s: f64,
     pub max_preempt: u32,
     pub tune_every_s: f64,
+    /// Tenants' quotas respected (`quota=on`, [`super::quotas`]).
+    pub quota: bool,
 }
 
 impl DallyOptions {
@@ -83,10 +85,12 @@ impl DallyOptions {
             min_run_s: spec.take_f64("min_run_s", 600.0, 0.0)?,
             max_preempt: spec.take_u32("max_preempt", 2)?,
             tune_every_s: spec.take_f64("tune_every_s", 600.0, 1.0)?,
+            quota: spec.take_bool("quota", false)?,
         })
     }
 
-    /// The canonical spec, every option spelled out.
+    /// The canonical spec, every option spelled out (`quota` only when on, so that the
+    /// specs of runs without quotas read as they always did).
     pub fn spec(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let timers: Vec<String> = self.timers_s.iter().map(|t| format!("{t}")).collect();
@@ -102,6 +106,6 @@ impl DallyOptions {
             self.min_run_s,
             self.max_preempt,
             self.tune_every_s
-        )
+        ) + if self.quota { ",quota=on" } else { "" }
     }
 }

@@ -93,6 +93,11 @@ impl Dally {
                 if freed >= need {
                     break;
                 }
+                // Under quotas, another tenant's job only if that tenant borrows and `job` is
+                // within its own quota.
+                if self.book.as_ref().is_some_and(|b| !b.may_take(view, job, v, &victims)) {
+                    continue;
+                }
                 freed += count;
                 victims.push(v);
             }
@@ -121,7 +126,7 @@ impl Dally {
             }
         }
         let Some((cost, _, victims, gpus)) = best else { return false };
-        if gain <= cost {
+        if gain <= cost || !self.may_start_after(view, job, &victims) {
             return false;
         }
         for &v in &victims {

@@ -1,0 +1,25 @@
+//! Experiments as data: which scenarios, policies, seeds, sweeps and oracle grids to run
+//! ([`plan`], [`paper`]), one run from its definition to its figures ([`execute`]), and how
+//! runs become the report: statistics over seeds ([`stats`]), aggregation ([`aggregate`]),
+//! the figures' data ([`figures`]) and the text of `report.md` and `report.json`
+//! ([`report`]).
+//!
+//! Running the plan is the caller's business (the CLI spreads runs over every core): this
+//! module says what to run, runs one task when asked, and aggregates what came back, so
+//! the report is a pure function of the runs.
+
+pub mod aggregate;
+pub mod execute;
+pub mod figures;
+pub mod paper;
+pub mod plan;
+pub mod report;
+pub mod stats;
+
+pub use aggregate::{aggregate, Report};
+pub use execute::{run_task, TaskResult, METRICS};
+pub use paper::paper_plan;
+pub use plan::{Plan, ScenarioDef, ScenarioSet, Task, TraceRef};
+
+#[cfg(test)]
+mod tests;

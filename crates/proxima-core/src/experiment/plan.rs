@@ -1,0 +1,384 @@
+//! What an experiment runs, as data: networks, workloads, the scenarios they make, the
+//! policies, the sweeps and the oracle grid, and the list of runs ([`Plan::tasks`]) that
+//! covers them all, each run once.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Where a scenario's jobs come from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TraceRef {
+    /// A window of the Philly-derived trace: jobs `skip .. skip + limit` by submission time.
+    Philly { skip: u32, limit: u32 },
+    /// `synthetic:jobs=N,load=L` (the seed is the run's).
+    Synthetic { jobs: u32, load: f64 },
+}
+
+impl TraceRef {
+    pub fn label(&self) -> String {
+        match self {
+            TraceRef::Philly { skip, limit } => format!("Philly jobs {}-{}", skip, skip + limit),
+            TraceRef::Synthetic { jobs, load } => format!("synthetic:jobs={jobs},load={load}"),
+        }
+    }
+}
+
+/// Which part of the evaluation a workload belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScenarioSet {
+    /// The workloads the policy was developed and tuned on.
+    Development,
+    /// Workloads fixed before any further change to the policy and never used to tune it.
+    HeldOut,
+}
+
+impl ScenarioSet {
+    pub fn label(self) -> &'static str {
+        match self {
+            ScenarioSet::Development => "development",
+            ScenarioSet::HeldOut => "held-out",
+        }
+    }
+}
+
+/// A kind of cluster network: what is appended to the parametric topology spec
+/// `racks=R,servers=S,gpus=G,oversub=O` to build it; `{gpus}` in it stands for the
+/// workload's GPUs per server (so that a fabric can give each GPU its own NIC).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Network {
+    pub name: String,
+    pub description: String,
+    /// E.g. `fabric=tcp` or `fabric=rdma,nics={gpus}`.
+    pub topology_options: String,
+}
+
+/// A cluster shape and a trace, with the seeds it runs under.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    pub name: String,
+    pub set: ScenarioSet,
+    pub racks: u32,
+    pub servers_per_rack: u32,
+    pub gpus_per_server: u32,
+    pub trace: TraceRef,
+    /// In words, e.g. "offered load about 1.2".
+    pub load: String,
+    /// Seeds set the model of every Philly job and the whole of a synthetic trace.
+    pub seeds: Vec<u64>,
+}
+
+impl Workload {
+    pub fn gpus(&self) -> u32 {
+        self.racks * self.servers_per_rack * self.gpus_per_server
+    }
+}
+
+/// One cluster (a workload's shape on a network at an uplink oversubscription) and its jobs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioDef {
+    /// `WORKLOAD/NETWORK/oversub=O`.
+    pub name: String,
+    pub set: ScenarioSet,
+    pub workload: String,
+    pub network: String,
+    pub oversub: f64,
+    /// The parametric topology spec.
+    pub topology: String,
+    pub trace: TraceRef,
+    pub load: String,
+    pub seeds: Vec<u64>,
+}
+
+impl ScenarioDef {
+    /// "congested (16:1)" or "uncongested (1:1)".
+    pub fn congestion_label(&self) -> String {
+        if self.oversub > 1.0 {
+            format!("congested ({}:1)", self.oversub)
+        } else {
+            "uncongested (1:1)".to_string()
+        }
+    }
+}
+
+/// A parameter swept on one scenario family: per point, the scenario and, per policy, the
+/// spec that runs there (a restore-cost sweep changes the spec, an oversubscription sweep
+/// the scenario).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    /// `oversub` or `restore_s`.
+    pub parameter: String,
+    /// In words, for tables and axes.
+    pub label: String,
+    pub network: String,
+    pub workload: String,
+    /// Policies by the names comparisons use (the main grid's spec).
+    pub policies: Vec<String>,
+    pub points: Vec<SweepPoint>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
+    pub x: f64,
+    pub scenario: usize,
+    /// Per entry of [`Sweep::policies`], the spec run at this point.
+    pub specs: Vec<String>,
+}
+
+/// The auto-tuner against static timers chosen in hindsight, on one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OracleDef {
+    pub scenario: usize,
+    /// `SERVER_S/RACK_S` settings and the spec each runs.
+    pub statics: Vec<(String, String)>,
+    pub tuned: String,
+}
+
+/// The percentile bootstrap of ratios (see [`super::stats`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BootstrapSettings {
+    pub resamples: u32,
+    /// Seed of the one [`crate::rng::Rng`] that draws every resample.
+    pub seed: u64,
+    /// E.g. 0.95.
+    pub confidence: f64,
+}
+
+/// Everything an experiment runs and how its report is read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub name: String,
+    pub networks: Vec<Network>,
+    pub workloads: Vec<Workload>,
+    /// Every cluster any part of the plan runs on.
+    pub scenarios: Vec<ScenarioDef>,
+    /// The scenarios of the main grid (every policy runs on each), in report order.
+    pub main: Vec<usize>,
+    /// The policies of the main grid.
+    pub policies: Vec<String>,
+    /// The policy every other one is compared with in the full tables (the paper's
+    /// baseline).
+    pub reference: String,
+    /// The policy under study.
+    pub subject: String,
+    /// The baselines the subject must beat for a fair claim: they may use every mechanism
+    /// that is not about the network.
+    pub fair_baselines: Vec<String>,
+    pub sweeps: Vec<Sweep>,
+    pub oracles: Vec<OracleDef>,
+    /// Scenarios whose per-job JCTs are kept for the JCT CDF, and the policies drawn.
+    pub cdf_scenarios: Vec<usize>,
+    pub cdf_policies: Vec<String>,
+    pub bootstrap: BootstrapSettings,
+}
+
+/// One run to do.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Task {
+    pub scenario: usize,
+    pub policy: String,
+    pub seed: u64,
+}
+
+impl Plan {
+    /// Every run, each once: the main grid (scenario × policy × the scenario's seeds), then
+    /// the sweeps' points, then the oracle grids. A run two parts share (the sweep point
+    /// at 16:1 is a main-grid scenario) appears where it first does.
+    pub fn tasks(&self) -> Vec<Task> {
+        let mut seen = BTreeSet::new();
+        let mut tasks = Vec::new();
+        let mut add = |scenario: usize, policy: &str, seeds: &[u64]| {
+            for &seed in seeds {
+                let task = Task { scenario, policy: policy.to_string(), seed };
+                if seen.insert(task.clone()) {
+                    tasks.push(task);
+                }
+            }
+        };
+        for &s in &self.main {
+            for p in &self.policies {
+                add(s, p, &self.scenarios[s].seeds);
+            }
+        }
+        for sweep in &self.sweeps {
+            for point in &sweep.points {
+                for spec in &point.specs {
+                    add(point.scenario, spec, &self.scenarios[point.scenario].seeds);
+                }
+            }
+        }
+        for oracle in &self.oracles {
+            let seeds = &self.scenarios[oracle.scenario].seeds;
+            add(oracle.scenario, &oracle.tuned, seeds);
+            for (_, spec) in &oracle.statics {
+                add(oracle.scenario, spec, seeds);
+            }
+        }
+        tasks
+    }
+
+    /// The plan with only the first `count` seeds of every workload: the same scenarios,
+    /// policies and sweeps, fewer runs (for a machine too slow for all of them; the report
+    /// lists the seeds it ran).
+    pub fn with_seed_count(mut self, count: usize) -> Plan {
+        for w in &mut self.workloads {
+            w.seeds.truncate(count);
+        }
+        for s in &mut self.scenarios {
+            s.seeds.truncate(count);
+        }
+        self
+    }
+
+    /// Whether a run keeps its per-job JCTs (for the CDF figure).
+    pub fn keeps_jcts(&self, task: &Task) -> bool {
+        self.cdf_scenarios.contains(&task.scenario) && self.cdf_policies.contains(&task.policy)
+    }
+
+    pub fn workload(&self, name: &str) -> Option<&Workload> {
+        self.workloads.iter().find(|w| w.name == name)
+    }
+
+    pub fn network(&self, name: &str) -> Option<&Network> {
+        self.networks.iter().find(|n| n.name == name)
+    }
+
+    /// The index of the scenario of `workload` on `network` at `oversub`, adding it if the
+    /// plan has none yet.
+    pub fn scenario_for(&mut self, workload: &str, network: &str, oversub: f64) -> usize {
+        if let Some(i) =
+            self.scenarios.iter().position(|s| s.workload == workload && s.network == network && s.oversub == oversub)
+        {
+            return i;
+        }
+        let w = self.workload(workload).expect("the plan defines the workload").clone();
+        let n = self.network(network).expect("the plan defines the network").clone();
+        let options = n.topology_options.replace("{gpus}", &w.gpus_per_server.to_string());
+        let topology = format!(
+            "racks={},servers={},gpus={},oversub={oversub},{options}",
+            w.racks, w.servers_per_rack, w.gpus_per_server
+        );
+        self.scenarios.push(ScenarioDef {
+            name: format!("{}/{}/oversub={oversub}", w.name, n.name),
+            set: w.set,
+            workload: w.name.clone(),
+            network: n.name.clone(),
+            oversub,
+            topology,
+            trace: w.trace.clone(),
+            load: w.load.clone(),
+            seeds: w.seeds.clone(),
+        });
+        self.scenarios.len() - 1
+    }
+}
+
+/// A Cartesian part of a plan: every scenario × policy × seed, as one sweep spec's grid
+/// can express it ([`Plan::grid_parts`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridPart {
+    /// E.g. `development`, `oversub`.
+    pub name: String,
+    pub description: String,
+    pub scenarios: Vec<usize>,
+    pub policies: Vec<String>,
+    pub seeds: Vec<u64>,
+}
+
+impl Plan {
+    /// The plan as Cartesian parts whose runs together are exactly [`Plan::tasks`]: the
+    /// main grid per scenario set (their seeds differ), each kind of sweep over every
+    /// network, and the oracle grids. Parts may share runs (a sweep's default point is a
+    /// main-grid run); a sweep tool that keys runs by their inputs runs those once.
+    pub fn grid_parts(&self) -> Vec<GridPart> {
+        let mut parts: Vec<GridPart> = Vec::new();
+        let mut add = |name: String, description: String, scenarios: Vec<usize>, policies: Vec<String>| {
+            // Scenarios with different seeds go to different parts.
+            let mut by_seeds: Vec<(Vec<u64>, Vec<usize>)> = Vec::new();
+            for s in scenarios {
+                let seeds = &self.scenarios[s].seeds;
+                match by_seeds.iter_mut().find(|(k, _)| k == seeds) {
+                    Some((_, list)) if !list.contains(&s) => list.push(s),
+                    Some(_) => {}
+                    None => by_seeds.push((seeds.clone(), vec![s])),
+                }
+            }
+            let several = by_seeds.len() > 1;
+            for (i, (seeds, scenarios)) in by_seeds.into_iter().enumerate() {
+                let name = if several { format!("{name}-{}", i + 1) } else { name.clone() };
+                parts.push(GridPart {
+                    name,
+                    description: description.clone(),
+                    scenarios,
+                    policies: policies.clone(),
+                    seeds,
+                });
+            }
+        };
+        let mut sets: Vec<ScenarioSet> = self.main.iter().map(|&s| self.scenarios[s].set).collect();
+        sets.sort();
+        sets.dedup();
+        for set in sets {
+            let scenarios = self.main.iter().copied().filter(|&s| self.scenarios[s].set == set).collect();
+            add(
+                set.label().to_string(),
+                format!(
+                    "the main grid on the {} workloads: every policy, every network, congested and uncongested",
+                    set.label()
+                ),
+                scenarios,
+                self.policies.clone(),
+            );
+        }
+        let mut parameters: Vec<&str> = Vec::new();
+        for sweep in &self.sweeps {
+            if !parameters.contains(&sweep.parameter.as_str()) {
+                parameters.push(&sweep.parameter);
+            }
+        }
+        for parameter in parameters {
+            let sweeps: Vec<&Sweep> = self.sweeps.iter().filter(|s| s.parameter == parameter).collect();
+            let mut scenarios = Vec::new();
+            let mut policies: Vec<String> = Vec::new();
+            for point in sweeps.iter().flat_map(|s| &s.points) {
+                if !scenarios.contains(&point.scenario) {
+                    scenarios.push(point.scenario);
+                }
+                for spec in &point.specs {
+                    if !policies.contains(spec) {
+                        policies.push(spec.clone());
+                    }
+                }
+            }
+            let name = if parameter == "restore_s" { "restore".to_string() } else { parameter.replace('_', "-") };
+            add(name, format!("the sweep of {}", sweeps[0].label), scenarios, policies);
+        }
+        if let Some(first) = self.oracles.first() {
+            let policies: Vec<String> = std::iter::once(first.tuned.clone())
+                .chain(first.statics.iter().map(|(_, spec)| spec.clone()))
+                .collect();
+            let scenarios = self.oracles.iter().map(|o| o.scenario).collect();
+            add(
+                "oracle".into(),
+                "the oracle check of the auto-tuner: static timers against the tuned ones".into(),
+                scenarios,
+                policies,
+            );
+        }
+        parts
+    }
+}
+
+/// `policy` with its checkpoint-restore cost set to `restore_s`; unchanged at
+/// `default_s`, every preempting policy's default, so that the sweep's default point is the
+/// main grid's run.
+pub fn with_restore(policy: &str, restore_s: f64, default_s: f64) -> String {
+    if restore_s == default_s {
+        policy.to_string()
+    } else if policy.contains(':') {
+        format!("{policy},restore_s={restore_s}")
+    } else {
+        format!("{policy}:restore_s={restore_s}")
+    }
+}

@@ -1,0 +1,217 @@
+//! Statistics over seeds: the spread of a metric, and ratios of means with percentile
+//! bootstrap confidence intervals.
+//!
+//! A ratio compares two policies run on the same seeds (the same jobs and models), so
+//! seeds are resampled in pairs: each resample draws `n` seed positions with replacement
+//! and takes mean(policy) / mean(baseline) over them. The ratio reported is that of the
+//! means over all seeds, never a mean of per-seed ratios (which one seed with a tiny
+//! baseline can blow up, and which is biased upwards by Jensen's inequality). The interval
+//! is the percentile interval of the resampled ratios (Efron and Tibshirani, "An
+//! Introduction to the Bootstrap", 1993, ch. 13). The resampled positions come from one
+//! seeded [`Rng`] and are the same for every comparison with the same number of seeds, so
+//! a report is a pure function of its runs.
+
+use crate::metrics::nearest_rank_percentile;
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+/// Mean and spread over seeds. Figures of no seeds are NaN, written `null`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    #[serde(deserialize_with = "null_as_nan")]
+    pub mean: f64,
+    /// Sample standard deviation (0 with one seed).
+    pub sd: f64,
+    #[serde(deserialize_with = "null_as_nan")]
+    pub min: f64,
+    #[serde(deserialize_with = "null_as_nan")]
+    pub max: f64,
+}
+
+/// JSON has no NaN or infinity: serde_json writes them as `null`. These read it back as
+/// what it stood for here, so a report read from `report.json` renders the same text and
+/// figures as the one that wrote it.
+fn null_as_nan<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
+fn null_as_infinity<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
+}
+
+impl Stat {
+    pub fn of(values: &[f64]) -> Stat {
+        if values.is_empty() {
+            return Stat { mean: f64::NAN, sd: 0.0, min: f64::NAN, max: f64::NAN };
+        }
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let var = if values.len() > 1 {
+            values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        Stat {
+            mean,
+            sd: libm::sqrt(var),
+            min: values.iter().copied().fold(f64::INFINITY, f64::min),
+            max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+}
+
+/// A ratio of means with its confidence interval. A bound is infinite when enough
+/// resamples draw only seeds where the baseline is 0 (written `null`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatioCi {
+    /// mean(policy) / mean(baseline) over all seeds; `None` when the baseline's mean is
+    /// below the metric's floor (a ratio to nothing is no information).
+    pub ratio: Option<f64>,
+    #[serde(deserialize_with = "null_as_infinity")]
+    pub low: f64,
+    #[serde(deserialize_with = "null_as_infinity")]
+    pub high: f64,
+}
+
+impl RatioCi {
+    /// Whether the interval contains 1: the seeds do not show a difference.
+    pub fn includes_one(&self) -> bool {
+        self.ratio.is_some() && self.low <= 1.0 && self.high >= 1.0
+    }
+}
+
+/// The resampled seed positions: `resamples` rows of `n` positions each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resamples {
+    pub n: usize,
+    pub rows: Vec<Vec<u32>>,
+    pub confidence: f64,
+}
+
+impl Resamples {
+    /// Draws `resamples` rows of `n` positions in `0..n` with replacement from
+    /// `Rng::for_item(seed, n, 0)`: the rows depend only on the seed and `n`.
+    pub fn draw(n: usize, resamples: u32, seed: u64, confidence: f64) -> Resamples {
+        let mut rng = Rng::for_item(seed, n as u64, 0);
+        let rows = (0..resamples).map(|_| (0..n).map(|_| rng.below(n as u64) as u32).collect()).collect();
+        Resamples { n, rows, confidence }
+    }
+
+    /// The ratio of means of `policy` to `baseline` (paired by position) with its
+    /// percentile interval; none when the baseline's mean is below `floor` in absolute
+    /// value (a communication overhead of a millisecond summed over thousands of jobs is
+    /// rounding, and a ratio to it says nothing).
+    pub fn ratio_of_means(&self, policy: &[f64], baseline: &[f64], floor: f64) -> RatioCi {
+        assert_eq!(policy.len(), self.n, "one value per seed");
+        assert_eq!(baseline.len(), self.n, "one value per seed");
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let (p, b) = (mean(policy), mean(baseline));
+        if b == 0.0 || b.abs() < floor {
+            return RatioCi { ratio: None, low: f64::INFINITY, high: f64::INFINITY };
+        }
+        let mut ratios: Vec<f64> = self
+            .rows
+            .iter()
+            .map(|row| {
+                let (mut sp, mut sb) = (0.0, 0.0);
+                for &i in row {
+                    sp += policy[i as usize];
+                    sb += baseline[i as usize];
+                }
+                if sb == 0.0 {
+                    if sp == 0.0 {
+                        1.0
+                    } else {
+                        f64::INFINITY
+                    }
+                } else {
+                    sp / sb
+                }
+            })
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        let tail = 100.0 * (1.0 - self.confidence) / 2.0;
+        RatioCi {
+            ratio: Some(p / b),
+            low: nearest_rank_percentile(&ratios, tail),
+            high: nearest_rank_percentile(&ratios, 100.0 - tail),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_by_hand() {
+        let s = Stat::of(&[1.0, 2.0, 3.0]);
+        assert_eq!((s.mean, s.sd, s.min, s.max), (2.0, 1.0, 1.0, 3.0));
+        assert_eq!(Stat::of(&[5.0]).sd, 0.0);
+    }
+
+    #[test]
+    fn ratio_of_means_not_mean_of_ratios() {
+        // Seed 1: 1 against 0.001 (a ratio of 1,000); seed 2: 10 against 10. The mean of
+        // ratios is 500.5; the ratio of means is 11 / 10.001.
+        let r = Resamples::draw(2, 200, 7, 0.95);
+        let ci = r.ratio_of_means(&[1.0, 10.0], &[0.001, 10.0], 0.0);
+        assert!((ci.ratio.unwrap() - 11.0 / 10.001).abs() < 1e-12);
+        // Every resample is one of {1000 (both seed 1), 11/10.001, 1 (both seed 2)}.
+        assert!(ci.low >= 1.0 - 1e-12 && ci.high <= 1000.0 + 1e-9);
+    }
+
+    #[test]
+    fn identical_policies_give_exactly_one_and_differences_exclude_it() {
+        let r = Resamples::draw(10, 2000, 1, 0.95);
+        let base: Vec<f64> = (1..=10).map(|i| 100.0 + i as f64).collect();
+        let same = r.ratio_of_means(&base, &base, 1.0);
+        assert_eq!((same.ratio, same.low, same.high), (Some(1.0), 1.0, 1.0));
+        assert!(same.includes_one());
+        // 20% better in every seed: every resample is exactly 0.8.
+        let better: Vec<f64> = base.iter().map(|b| 0.8 * b).collect();
+        let ci = r.ratio_of_means(&better, &base, 1.0);
+        assert!((ci.low - 0.8).abs() < 1e-12 && (ci.high - 0.8).abs() < 1e-12);
+        assert!(!ci.includes_one());
+        // Noisy: better in half the seeds, worse in the other half; the interval spans 1.
+        let mixed: Vec<f64> =
+            base.iter().enumerate().map(|(i, b)| if i % 2 == 0 { 0.7 * b } else { 1.3 * b }).collect();
+        let ci = r.ratio_of_means(&mixed, &base, 1.0);
+        assert!(ci.low < 1.0 && ci.high > 1.0, "{ci:?}");
+    }
+
+    #[test]
+    fn resamples_are_deterministic_and_cover_positions() {
+        let a = Resamples::draw(10, 50, 3, 0.95);
+        assert_eq!(a, Resamples::draw(10, 50, 3, 0.95));
+        assert_ne!(a.rows, Resamples::draw(10, 50, 4, 0.95).rows);
+        assert!(a.rows.iter().flatten().all(|&i| i < 10));
+        let distinct: std::collections::BTreeSet<u32> = a.rows.iter().flatten().copied().collect();
+        assert_eq!(distinct.len(), 10);
+    }
+
+    #[test]
+    fn zero_baseline_has_no_ratio() {
+        let r = Resamples::draw(3, 100, 1, 0.95);
+        let ci = r.ratio_of_means(&[1.0, 2.0, 3.0], &[0.0, 0.0, 0.0], 0.0);
+        assert_eq!(ci.ratio, None);
+        assert!(!ci.includes_one());
+        // Below the floor: rounding, not a baseline.
+        assert_eq!(r.ratio_of_means(&[5.0, 5.0, 5.0], &[1e-3, 2e-3, 0.0], 1.0).ratio, None);
+        // One seed at 0 of three: resamples of only that seed give an infinite ratio.
+        let ci = Resamples::draw(3, 2000, 1, 0.95).ratio_of_means(&[1.0, 1.0, 1.0], &[0.0, 3.0, 3.0], 1.0);
+        assert_eq!(ci.ratio, Some(0.5));
+        assert_eq!(ci.high, f64::INFINITY, "1 in 27 resamples draws only the first seed");
+    }
+
+    #[test]
+    fn non_finite_figures_survive_json() {
+        let ci = RatioCi { ratio: Some(0.5), low: 0.25, high: f64::INFINITY };
+        let text = serde_json::to_string(&ci).unwrap();
+        assert_eq!(text, r#"{"ratio":0.5,"low":0.25,"high":null}"#);
+        assert_eq!(serde_json::from_str::<RatioCi>(&text).unwrap(), ci);
+        let empty = Stat::of(&[]);
+        let back: Stat = serde_json::from_str(&serde_json::to_string(&empty).unwrap()).unwrap();
+        assert!(back.mean.is_nan() && back.min.is_nan() && back.sd == 0.0);
+    }
+}

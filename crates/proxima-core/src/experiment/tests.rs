@@ -1,0 +1,282 @@
+use super::plan::{with_restore, BootstrapSettings, Network, OracleDef, Sweep, SweepPoint, Workload};
+use super::*;
+use std::collections::BTreeSet;
+
+#[test]
+fn paper_plan_has_every_part() {
+    let p = paper_plan(false);
+    for s in &p.scenarios {
+        assert!(s.seeds.len() >= 10, "{}: {} seeds", s.name, s.seeds.len());
+    }
+    let dev: BTreeSet<u64> =
+        p.workloads.iter().filter(|w| w.set == ScenarioSet::Development).flat_map(|w| w.seeds.clone()).collect();
+    let held: BTreeSet<u64> =
+        p.workloads.iter().filter(|w| w.set == ScenarioSet::HeldOut).flat_map(|w| w.seeds.clone()).collect();
+    assert!(!dev.is_empty() && !held.is_empty() && dev.is_disjoint(&held));
+    for n in &p.networks {
+        for w in &p.workloads {
+            for oversub in [1.0, 16.0] {
+                assert!(
+                    p.main.iter().any(|&s| {
+                        let d = &p.scenarios[s];
+                        d.network == n.name && d.workload == w.name && d.oversub == oversub
+                    }),
+                    "{} on {} at {oversub}:1",
+                    w.name,
+                    n.name
+                );
+            }
+        }
+    }
+    for b in &p.fair_baselines {
+        assert!(p.policies.contains(b), "{b}");
+    }
+    let networks: Vec<&str> = p.networks.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(networks, ["tcp", "rdma"]);
+    // The RDMA fabric gives each GPU its own NIC, whatever the server's size.
+    let eight = p.scenarios.iter().find(|s| s.network == "rdma" && s.workload.ends_with("8gpu-servers")).unwrap();
+    assert!(eight.topology.ends_with(",fabric=rdma,nics=8"), "{}", eight.topology);
+    let four = p.scenarios.iter().find(|s| s.network == "rdma" && s.workload == "philly-50k-384gpus").unwrap();
+    assert_eq!(four.topology, "racks=6,servers=16,gpus=4,oversub=16,fabric=rdma,nics=4");
+    let tcp = p.scenarios.iter().find(|s| s.network == "tcp" && s.workload == "philly-50k-384gpus").unwrap();
+    assert_eq!(tcp.topology, "racks=6,servers=16,gpus=4,oversub=16,fabric=tcp");
+    for want in [
+        "tiresias",
+        "consolidate:migrate=on",
+        "strict",
+        "slurm",
+        "srtf",
+        "random",
+        "dally:preempt=off",
+        "dally:delay=off",
+        "dally:delay=all",
+    ] {
+        assert!(p.policies.iter().any(|q| q == want), "{want}");
+    }
+    let xs = |param: &str| -> Vec<f64> {
+        p.sweeps.iter().find(|s| s.parameter == param).expect(param).points.iter().map(|pt| pt.x).collect()
+    };
+    assert_eq!(xs("oversub"), [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]);
+    assert_eq!(xs("restore_s"), [30.0, 60.0, 120.0, 300.0, 600.0]);
+    assert_eq!(p.sweeps.len(), 2 * p.networks.len());
+    let tasks = p.tasks();
+    let unique: BTreeSet<&Task> = tasks.iter().collect();
+    assert_eq!(unique.len(), tasks.len(), "each run once");
+    // The restore sweep's default point and the oversubscription sweep's 1:1 and 16:1
+    // points are main-grid runs, not new ones.
+    let main_runs = p.main.iter().map(|&s| p.policies.len() * p.scenarios[s].seeds.len()).sum::<usize>();
+    let oversub_new = p.networks.len() * 4 * 6 * 10;
+    let restore_new = p.networks.len() * 4 * 3 * 10;
+    let oracle_runs: usize = p.oracles.iter().map(|o| o.statics.len() * 10).sum();
+    assert_eq!(tasks.len(), main_runs + oversub_new + restore_new + oracle_runs);
+}
+
+/// The held-out set, fixed before any further change to the policies. A change here is a
+/// change of the experiment and must be said in `docs/EXPERIMENTS.md`.
+#[test]
+fn held_out_set_is_fixed() {
+    let p = paper_plan(false);
+    let held: Vec<(String, u32, u32, u32, TraceRef, Vec<u64>)> = p
+        .workloads
+        .iter()
+        .filter(|w| w.set == ScenarioSet::HeldOut)
+        .map(|w| (w.name.clone(), w.racks, w.servers_per_rack, w.gpus_per_server, w.trace.clone(), w.seeds.clone()))
+        .collect();
+    let seeds: Vec<u64> = (1001..=1010).collect();
+    let philly = |skip| TraceRef::Philly { skip, limit: 10_000 };
+    assert_eq!(
+        held,
+        vec![
+            ("philly-20k-512gpus-8gpu-servers".into(), 8, 8, 8, philly(20_000), seeds.clone()),
+            ("philly-60k-256gpus".into(), 4, 16, 4, philly(60_000), seeds.clone()),
+            ("philly-70k-320gpus".into(), 5, 16, 4, philly(70_000), seeds.clone()),
+            ("synthetic-1024gpus-load1.0".into(), 16, 16, 4, TraceRef::Synthetic { jobs: 20_000, load: 1.0 }, seeds),
+        ]
+    );
+}
+
+#[test]
+fn restore_option_is_added_only_off_the_default() {
+    assert_eq!(with_restore("dally", 30.0, 30.0), "dally");
+    assert_eq!(with_restore("dally", 120.0, 30.0), "dally:restore_s=120");
+    assert_eq!(with_restore("consolidate:migrate=on", 600.0, 30.0), "consolidate:migrate=on,restore_s=600");
+    for spec in ["dally:restore_s=120", "consolidate:migrate=on,restore_s=600", "tiresias:restore_s=60"] {
+        crate::policy::resolve_policy(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    }
+}
+
+#[test]
+fn every_spec_of_the_plan_resolves() {
+    let p = paper_plan(false);
+    let specs: BTreeSet<String> = p.tasks().into_iter().map(|t| t.policy).collect();
+    for spec in specs {
+        crate::policy::resolve_policy(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    }
+    for s in &p.scenarios {
+        crate::topology::resolve_topology_arg(&s.topology).unwrap_or_else(|e| panic!("{}: {e}", s.topology));
+    }
+}
+
+/// A plan small enough to run here: two synthetic workloads (one per set), one network at
+/// two oversubscriptions, three policies, a restore sweep and a two-setting oracle.
+fn tiny_plan() -> Plan {
+    let workload = |name: &str, set, seeds: Vec<u64>| Workload {
+        name: name.into(),
+        set,
+        racks: 2,
+        servers_per_rack: 4,
+        gpus_per_server: 4,
+        trace: TraceRef::Synthetic { jobs: 120, load: 1.2 },
+        load: "synthetic".into(),
+        seeds,
+    };
+    let mut plan = Plan {
+        name: "tiny".into(),
+        networks: vec![Network {
+            name: "tcp".into(),
+            description: "test".into(),
+            topology_options: "fabric=tcp".into(),
+        }],
+        workloads: vec![
+            workload("dev", ScenarioSet::Development, vec![1, 2, 3]),
+            workload("held", ScenarioSet::HeldOut, vec![11, 12, 13]),
+        ],
+        scenarios: Vec::new(),
+        main: Vec::new(),
+        policies: vec!["consolidate".into(), "tiresias".into(), "dally".into()],
+        reference: "consolidate".into(),
+        subject: "dally".into(),
+        fair_baselines: vec!["consolidate".into(), "tiresias".into()],
+        sweeps: Vec::new(),
+        oracles: Vec::new(),
+        cdf_scenarios: Vec::new(),
+        cdf_policies: vec!["consolidate".into(), "dally".into()],
+        bootstrap: BootstrapSettings { resamples: 500, seed: 9, confidence: 0.95 },
+    };
+    for w in ["dev", "held"] {
+        for o in [16.0, 1.0] {
+            let s = plan.scenario_for(w, "tcp", o);
+            plan.main.push(s);
+        }
+    }
+    let s = plan.scenario_for("dev", "tcp", 16.0);
+    let policies: Vec<String> = vec!["dally".into(), "consolidate".into()];
+    plan.sweeps.push(Sweep {
+        parameter: "restore_s".into(),
+        label: "restore".into(),
+        network: "tcp".into(),
+        workload: "dev".into(),
+        policies: policies.clone(),
+        points: [30.0, 300.0]
+            .iter()
+            .map(|&x| SweepPoint { x, scenario: s, specs: vec![with_restore("dally", x, 30.0), "consolidate".into()] })
+            .collect(),
+    });
+    plan.oracles.push(OracleDef {
+        scenario: s,
+        statics: vec![
+            ("0/0".into(), "dally:autotune=off,timers=0/0".into()),
+            ("600/150".into(), "dally:autotune=off,timers=600/150".into()),
+        ],
+        tuned: "dally".into(),
+    });
+    plan.cdf_scenarios.push(s);
+    plan
+}
+
+#[test]
+fn a_tiny_plan_runs_and_reports() {
+    let plan = tiny_plan();
+    let tasks = plan.tasks();
+    // Main: 4 scenarios × 3 policies × 3 seeds; restore sweep: one new spec (dally at
+    // 300 s) × 3 seeds; oracle: 2 settings × 3 seeds (the tuned run is the main grid's).
+    assert_eq!(tasks.len(), 36 + 3 + 6);
+    let results: Vec<TaskResult> = tasks.iter().map(|t| run_task(&plan, t, None).expect("runs")).collect();
+    assert!(results.iter().all(|r| r.values.len() == METRICS.len()));
+    let kept = tasks.iter().zip(&results).filter(|(_, r)| !r.jcts.is_empty()).count();
+    assert_eq!(kept, 2 * 3, "JCTs kept for the CDF's scenario and policies only");
+    let report = aggregate(&plan, &results);
+    assert_eq!(report, aggregate(&plan, &results), "a pure function of the runs");
+    assert_eq!(report.scenarios.len(), 4);
+    assert_eq!(report.runs, 45);
+    let sc = &report.scenarios[0];
+    // A makespan never beats its lower bound.
+    for row in &sc.rows {
+        assert!(row.values["makespan_s"].min >= sc.bounds.makespan_s.min - 1e-6, "{}", row.policy);
+    }
+    // Comparisons: each policy with the reference, and the subject with each other fair
+    // baseline; the ratio is the ratio of means.
+    assert!(sc.comparison("dally", "consolidate").is_some() && sc.comparison("dally", "tiresias").is_some());
+    let c = sc.comparison("tiresias", "consolidate").unwrap();
+    let want =
+        sc.row("tiresias").unwrap().values["avg_jct_s"].mean / sc.row("consolidate").unwrap().values["avg_jct_s"].mean;
+    assert!((c.ratios["avg_jct_s"].ratio.unwrap() - want).abs() < 1e-12);
+    let ci = c.ratios["avg_jct_s"];
+    assert!(ci.low <= ci.ratio.unwrap() && ci.ratio.unwrap() <= ci.high, "{ci:?}");
+    assert_eq!(report.sweeps[0].points.len(), 2);
+    assert_eq!(report.sweeps[0].points[1].rows[0].spec, "dally:restore_s=300");
+    assert_eq!(report.oracles[0].grid.len(), 2);
+    assert_eq!(report.cdfs[0].series.len(), 2);
+    let cdf = &report.cdfs[0].series[0].1;
+    assert_eq!(cdf.len(), 200);
+    assert!(cdf.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 < w[1].1) && cdf[199].1 == 1.0);
+    let md = report.to_markdown();
+    for part in [
+        "## Summary",
+        "### development workloads, `tcp` network",
+        "### held-out workloads",
+        "## Sweeps",
+        "## Oracle check",
+        "## Full tables",
+        "makespan lower bound",
+    ] {
+        assert!(md.contains(part), "report.md lacks {part}");
+    }
+    let figures = report.figures();
+    let files: Vec<&str> = figures.iter().map(|f| f.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["ratios-development-tcp.svg", "ratios-held-out-tcp.svg", "cdf-dev-tcp.svg", "sweep-restore-tcp.svg"]
+    );
+    for f in &files {
+        assert!(md.contains(&format!("]({f})")), "report.md embeds {f}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("valid JSON");
+    assert_eq!(json["scenarios"].as_array().unwrap().len(), 4);
+}
+
+/// The parts a sweep spec can express run exactly the plan's runs, no more.
+#[test]
+fn grid_parts_cover_exactly_the_tasks() {
+    for plan in [paper_plan(false), paper_plan(true), tiny_plan()] {
+        let tasks: BTreeSet<Task> = plan.tasks().into_iter().collect();
+        let mut covered = BTreeSet::new();
+        for part in plan.grid_parts() {
+            for &s in &part.scenarios {
+                assert_eq!(plan.scenarios[s].seeds, part.seeds, "{}: one seed list per part", part.name);
+                for p in &part.policies {
+                    for &seed in &part.seeds {
+                        covered.insert(Task { scenario: s, policy: p.clone(), seed });
+                    }
+                }
+            }
+        }
+        assert_eq!(covered, tasks, "{}", plan.name);
+    }
+    let names: Vec<String> = paper_plan(false).grid_parts().into_iter().map(|p| p.name).collect();
+    assert_eq!(names, ["development", "held-out", "oversub", "restore", "oracle"]);
+}
+
+/// Fewer seeds keep every scenario, policy and sweep and drop exactly the later seeds.
+#[test]
+fn fewer_seeds_drop_only_runs_of_the_later_seeds() {
+    let full = paper_plan(false);
+    let three = paper_plan(false).with_seed_count(3);
+    assert_eq!(three.scenarios.len(), full.scenarios.len());
+    assert!(three.scenarios.iter().all(|s| s.seeds.len() == 3));
+    let kept: BTreeSet<Task> = three.tasks().into_iter().collect();
+    let want: BTreeSet<Task> =
+        full.tasks().into_iter().filter(|t| full.scenarios[t.scenario].seeds[..3].contains(&t.seed)).collect();
+    assert_eq!(kept, want);
+    assert_eq!(kept.len() * 10, full.tasks().len() * 3);
+}
