@@ -64,11 +64,19 @@ _proxima_trunk_ok() {
 # LTO, one codegen unit) Trunk alone took 17.7 of a 29-minute cold set-up. Cargo reads
 # profile settings from the environment, and `cargo install` honours them. `env` execs
 # cargo, so in the background below $! is cargo's own pid.
+#
+# Trunk only starts cargo and wasm-bindgen and copies files, so it is built without
+# optimisation: 6.7 CPU-minutes instead of about 12 at opt-level 1. wasm-bindgen rewrites
+# every wasm file the build and the browser tests make, and without optimisation it took
+# 3.9x the CPU time on the page's wasm (1.04 s against 0.27 s), so it keeps opt-level 1
+# (2.9 CPU-minutes to build at opt-level 0 would save little).
 _proxima_light_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
     CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
+_proxima_unoptimised_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
 
 _proxima_install_trunk() {
-    "${_proxima_light_cargo[@]}" install --locked trunk --version "$PROXIMA_TRUNK_VERSION"
+    "${_proxima_unoptimised_cargo[@]}" install --locked trunk --version "$PROXIMA_TRUNK_VERSION"
 }
 
 # Both wasm-bindgen and wasm-bindgen-test-runner, at version $1.
@@ -102,12 +110,12 @@ _proxima_ensure_cargo_tools() {
     if [ "$need_trunk" = 1 ] && [ "$need_wbg" = 1 ]; then
         # Side by side: each build ends in a long single-threaded stretch (trunk's fat
         # LTO link above all), which leaves the other core to the other build.
-        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION and wasm-bindgen-cli $wbg side by side (~9 min on 2 cores)"
+        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION and wasm-bindgen-cli $wbg side by side (~6 min on 2 idle cores)"
         local trunk_log trunk_pid
         trunk_log="$(mktemp "${TMPDIR:-/tmp}/proxima-trunk-install.XXXXXX")"
         # cargo itself in the background (not a function in a subshell), so that
         # $! is cargo's pid and the kill below reaches it.
-        "${_proxima_light_cargo[@]}" install --locked trunk --version "$PROXIMA_TRUNK_VERSION" >"$trunk_log" 2>&1 &
+        "${_proxima_unoptimised_cargo[@]}" install --locked trunk --version "$PROXIMA_TRUNK_VERSION" >"$trunk_log" 2>&1 &
         trunk_pid=$!
         if ! _proxima_install_wasm_bindgen "$wbg"; then
             kill "$trunk_pid" 2>/dev/null || true
@@ -125,7 +133,7 @@ _proxima_ensure_cargo_tools() {
         rm -f "$trunk_log"
         _proxima_log "trunk installed"
     elif [ "$need_trunk" = 1 ]; then
-        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION (~7 min on 2 cores)"
+        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION (~4 min on 2 idle cores)"
         _proxima_install_trunk
     elif [ "$need_wbg" = 1 ]; then
         _proxima_log "installing wasm-bindgen-cli $wbg (~3 min on 2 cores)"

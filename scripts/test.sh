@@ -2,6 +2,7 @@
 # Runs every test of Proxima, installing whatever is missing first
 # (scripts/ensure-tools.sh). Steps:
 #   0. style: formatting and lints                   cargo fmt --check, cargo clippy -D warnings
+#      (the native crates, then the web app for wasm32)
 #   1. native tests of the whole workspace           cargo test --workspace
 #   1b. the Python package, built (Cargo profile python-test) and installed into .venv/,
 #      and its tests (a two-node Ray cluster among them)                       pip install crates/proxima-py; pytest tests/python
@@ -27,10 +28,13 @@ step "style: cargo fmt --all --check (workspace and fuzz/)"
 cargo fmt --all --check
 (cd fuzz && cargo fmt --all --check)
 
-step "style: cargo clippy --all-targets -D warnings (the native crates)"
-# The web app (root package) is left out: it is built for wasm32, and its lints belong
-# with that target.
-cargo clippy --workspace --exclude proxima-web --all-targets -- -D warnings
+step "style: cargo clippy --workspace --all-targets -D warnings (natively, the web app too)"
+# The web app's native build is what its unit tests run on; its wasm32-only code is
+# linted for that target in the next step.
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "style: cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -D warnings (the web app)"
+cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -- -D warnings
 
 step "native tests: cargo test --workspace"
 cargo test --workspace

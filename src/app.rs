@@ -1,84 +1,58 @@
-//! The app component: owns the state (a reducer), the simulation worker and the browser
-//! effects (saving the scenario, share links, files, downloads, keys), and lays out the
-//! panels.
+//! The app component: owns the state (a reducer), the two workers (simulation runs, and
+//! trace descriptions and checks) and the browser effects (saving the scenario, share
+//! links, files, downloads, keys), and lays out the panels.
+//!
+//! Callbacks handed to the panels are made once (they read the latest state through a
+//! handle kept in a ref), so a panel re-renders only when what it shows changes.
 
-use crate::browser::{self, Listener, WorkerClient};
-use crate::protocol::{FromWorker, ToWorker};
+use crate::browser::worker::{use_sim_worker, SimWorker};
+use crate::browser::{self};
+use crate::editor::EditAction;
+use crate::panels::{use_run_feedback, Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
+use crate::protocol::{FileData, FromWorker, ToWorker};
+use crate::state::results::RunState;
 use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
-use crate::views::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
+use crate::tour::view::TourView;
+use crate::tour::{self, TourAction};
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::timers::callback::Timeout;
+use proxima_core::metrics::result_dir_name;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{File, HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
+/// How long after the last keystroke in the generator's fields its trace is described.
+const PREVIEW_DEBOUNCE_MS: u32 = 150;
+
 impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        Rc::new((*self).clone().apply(action))
+        Rc::new(Rc::unwrap_or_clone(self).apply(action))
     }
 }
 
-/// Where the worker lives between renders: replaced when it crashes or a run is cancelled.
-type WorkerSlot = Rc<RefCell<Option<WorkerClient>>>;
+/// The state as the last render saw it, for callbacks made once.
+type Latest = Rc<RefCell<UseReducerHandle<State>>>;
 
-/// Starts a worker whose messages become actions. A crash (a `Panicked` message or an
-/// error event) replaces the worker with a fresh one, after the current event handler has
-/// returned (the handler belongs to the worker being replaced).
-fn spawn_worker(slot: &WorkerSlot, dispatch: Callback<Action>) {
-    let respawn = {
-        let slot = slot.clone();
-        let dispatch = dispatch.clone();
-        Rc::new(move || {
-            let slot = slot.clone();
-            let dispatch = dispatch.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                if let Some(old) = slot.borrow_mut().take() {
-                    old.terminate();
-                }
-                spawn_worker(&slot, dispatch);
-            });
-        })
-    };
-    let on_message: Rc<dyn Fn(FromWorker)> = {
-        let dispatch = dispatch.clone();
-        let respawn = respawn.clone();
-        Rc::new(move |message: FromWorker| {
-            let crashed = matches!(message, FromWorker::Panicked { .. });
-            dispatch.emit(Action::Worker(message));
-            if crashed {
-                respawn();
-            }
-        })
-    };
-    let on_error: Rc<dyn Fn(String)> = {
-        let dispatch = dispatch.clone();
-        Rc::new(move |message: String| {
-            dispatch.emit(Action::WorkerCrashed(message));
-            respawn();
-        })
-    };
-    match WorkerClient::spawn(on_message, on_error) {
-        Ok(client) => *slot.borrow_mut() = Some(client),
-        Err(e) => dispatch.emit(Action::Error(e)),
-    }
+/// The latest state, out of its cell: a dispatch may render (and so update the cell)
+/// before the caller is done with it.
+fn current(latest: &Latest) -> UseReducerHandle<State> {
+    latest.borrow().clone()
 }
 
 /// Starts a run of the current scenario, or reports what must be fixed first.
-fn start_run(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
+fn start_run(state: &State, sim: &SimWorker, dispatch: &Callback<Action>) {
     if state.is_running() {
         return;
     }
-    match state.run_request(state.next_run_id) {
+    match state.run_request(state.next_id) {
         Ok((request, scenario)) => {
-            if slot.borrow().is_none() {
-                spawn_worker(slot, dispatch.clone());
-            }
-            if let Some(worker) = slot.borrow().as_ref() {
-                worker.post(&ToWorker::Run(request.clone()));
-                dispatch.emit(Action::RunStarted { run_id: request.run_id, scenario });
-            }
+            let run_id = request.run_id;
+            sim.post(&ToWorker::Run(request));
+            dispatch.emit(Action::RunStarted { run_id, scenario });
         }
         Err(problems) => {
             for p in problems {
@@ -88,33 +62,16 @@ fn start_run(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
     }
 }
 
-/// Starts the guided introduction: its runs go to the worker like any run, under an id of
-/// their own, so they never mix with the user's results.
-fn start_tour(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
-    if slot.borrow().is_none() {
-        spawn_worker(slot, dispatch.clone());
-    }
-    if let Some(worker) = slot.borrow().as_ref() {
-        let run_id = state.next_run_id;
-        worker.post(&ToWorker::Run(crate::intro::request(run_id)));
-        dispatch.emit(Action::IntroStarted { run_id });
-    }
-}
-
 /// Cancels a run: the worker is terminated mid-run and a fresh one started.
-fn cancel_run(state: &State, slot: &WorkerSlot, dispatch: &Callback<Action>) {
-    if !state.is_running() {
-        return;
+fn cancel_run(state: &State, sim: &SimWorker, dispatch: &Callback<Action>) {
+    if state.is_running() {
+        sim.restart();
+        dispatch.emit(Action::Cancelled);
     }
-    if let Some(old) = slot.borrow_mut().take() {
-        old.terminate();
-    }
-    spawn_worker(slot, dispatch.clone());
-    dispatch.emit(Action::Cancelled);
 }
 
-/// Reads a picked or dropped file (refusing big ones before reading) and hands its bytes
-/// to `then`.
+/// Reads a picked or dropped topology file (refusing big ones before reading) and hands
+/// its bytes to `then`.
 fn read_file_then(file: File, dispatch: Callback<Action>, then: impl FnOnce(String, Vec<u8>) -> Action + 'static) {
     let name = file.name();
     let size = file.size() as u64;
@@ -123,7 +80,7 @@ fn read_file_then(file: File, dispatch: Callback<Action>, then: impl FnOnce(Stri
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
-        match browser::read_file(&file).await {
+        match browser::read_file(file).await {
             Ok(bytes) => dispatch.emit(then(name, bytes)),
             Err(message) => dispatch.emit(Action::Error(message)),
         }
@@ -131,7 +88,7 @@ fn read_file_then(file: File, dispatch: Callback<Action>, then: impl FnOnce(Stri
 }
 
 fn focus_panel(id: &str) {
-    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id) {
         if let Ok(el) = el.dyn_into::<HtmlElement>() {
             let _ = el.focus();
             el.scroll_into_view();
@@ -139,79 +96,124 @@ fn focus_panel(id: &str) {
     }
 }
 
+/// The page's keys (see the keyboard list in the intro).
+fn on_key(e: &KeyboardEvent, state: &State, sim: &SimWorker, dispatch: &Callback<Action>) {
+    let in_field = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    let plain = !e.ctrl_key() && !e.meta_key() && !e.alt_key();
+    match e.key().as_str() {
+        "Enter" if e.ctrl_key() || e.meta_key() => {
+            e.prevent_default();
+            start_run(state, sim, dispatch);
+        }
+        "Escape" if state.is_running() => {
+            e.prevent_default();
+            cancel_run(state, sim, dispatch);
+        }
+        "r" if plain && !in_field => start_run(state, sim, dispatch),
+        "1" if plain && !in_field => focus_panel("scenario-panel"),
+        "2" if plain && !in_field => focus_panel("run-panel"),
+        "3" if plain && !in_field => focus_panel("results-panel"),
+        _ => {}
+    }
+}
+
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| {
-        startup(browser::share_code_in_url().as_deref(), browser::storage_get(browser::STORAGE_KEY).as_deref())
-    });
+    let state = use_reducer(|| startup(browser::share_code_in_url().as_deref(), browser::saved_scenario()));
+    let latest: Latest = use_mut_ref(|| state.clone());
+    *latest.borrow_mut() = state.clone();
     let dispatch: Callback<Action> = {
-        let state = state.clone();
-        Callback::from(move |a| state.dispatch(a))
+        let d = state.dispatcher();
+        (*use_memo((), move |_| Callback::from(move |a| d.dispatch(a)))).clone()
     };
-    let worker: WorkerSlot = use_mut_ref(|| None);
-    // The latest state, for listeners registered once (the keyboard).
-    let latest = use_mut_ref(|| Rc::new(State::default()));
-    *latest.borrow_mut() = Rc::new((*state).clone());
+    let sim = use_sim_worker(dispatch.reform(Action::Worker), dispatch.reform(Action::WorkerCrashed));
+    let checks = use_sim_worker(
+        dispatch.reform(|m| match m {
+            FromWorker::Panicked { message } => Action::CheckerCrashed(message),
+            other => Action::Worker(other),
+        }),
+        dispatch.reform(Action::CheckerCrashed),
+    );
 
-    // Start the worker as the page loads, so that the first run does not wait for it.
+    // What the scenario is made of: what is derived from it (the command, the saved
+    // code) is remade only when one of these changes.
+    let scenario_key = {
+        let s = &*state;
+        (
+            s.cluster.clone(),
+            (s.trace.mode, s.trace.generator.clone(), s.trace.uploaded.clone()),
+            (s.mix.clone(), s.policies.clone(), s.seed.clone()),
+        )
+    };
+    let cli_command = {
+        let state = state.clone();
+        use_memo(scenario_key.clone(), move |_| state.cli_command())
+    };
+    // What keeps Run disabled.
+    let blocked = {
+        let state = state.clone();
+        use_memo(scenario_key.clone(), move |_| state.problems())
+    };
+    let done = use_run_feedback(&state.results);
+    // Remember the scenario on every change; a scenario with an invalid field keeps the
+    // last valid one.
     {
-        let worker = worker.clone();
-        let dispatch = dispatch.clone();
-        use_effect_with((), move |_| {
-            spawn_worker(&worker, dispatch);
-            move || {
-                if let Some(w) = worker.borrow_mut().take() {
-                    w.terminate();
-                }
+        let state = state.clone();
+        use_effect_with(scenario_key, move |_| {
+            if let Some(scenario) = state.shared_scenario() {
+                browser::save_scenario(&proxima_core::share::encode(&scenario));
             }
         });
     }
 
-    // Remember the scenario on every change; a scenario with an invalid field keeps the
-    // last valid one.
-    let code = state.shared_scenario().map(|s| proxima_core::share::encode(&s));
-    use_effect_with(code, |code| {
-        if let Some(code) = code {
-            browser::storage_set(browser::STORAGE_KEY, code);
-        }
-    });
+    // Describe the generator's trace in the checks worker, a moment after the last key.
+    {
+        let checks = checks.clone();
+        use_effect_with(state.trace.synthetic_wanted.clone(), move |wanted| {
+            let timeout = wanted.clone().map(|w| {
+                Timeout::new(PREVIEW_DEBOUNCE_MS, move || {
+                    checks.post(&ToWorker::PreviewSynthetic { id: w.id, spec: w.spec, gpus: w.gpus })
+                })
+            });
+            move || drop(timeout)
+        });
+    }
+
+    // Check a trace file that was read, against the cluster.
+    {
+        let (checks, latest) = (checks.clone(), latest.clone());
+        use_effect_with(state.trace.checking.clone(), move |checking| {
+            if let Some(c) = checking {
+                let topology = current(&latest).cluster.input();
+                checks.post(&ToWorker::CheckTrace { id: c.id, topology, name: c.name.clone(), data: c.data.clone() });
+            }
+        });
+    }
 
     // Keys, and share links opened in this tab (only the fragment changes).
     {
-        let latest = latest.clone();
-        let worker = worker.clone();
-        let dispatch = dispatch.clone();
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
         use_effect_with((), move |_| {
-            let window = web_sys::window().expect("a window");
+            let window = gloo::utils::window();
             let keys = {
                 let dispatch = dispatch.clone();
-                Listener::new(&window, "keydown", move |e| {
-                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
-                    let in_field = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-                    let plain = !e.ctrl_key() && !e.meta_key() && !e.alt_key();
-                    let state = latest.borrow().clone();
-                    match e.key().as_str() {
-                        "Enter" if e.ctrl_key() || e.meta_key() => {
-                            e.prevent_default();
-                            start_run(&state, &worker, &dispatch);
+                // Not passive: some keys stop the browser's own action.
+                EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                            on_key(e, &current(&latest), &sim, &dispatch);
                         }
-                        "Escape" if state.is_running() => {
-                            e.prevent_default();
-                            cancel_run(&state, &worker, &dispatch);
-                        }
-                        "r" if plain && !in_field => start_run(&state, &worker, &dispatch),
-                        "1" if plain && !in_field => focus_panel("scenario-panel"),
-                        "2" if plain && !in_field => focus_panel("run-panel"),
-                        "3" if plain && !in_field => focus_panel("results-panel"),
-                        _ => {}
-                    }
-                })
+                    },
+                )
             };
-            let hash = Listener::new(&window, "hashchange", move |_| {
+            let hash = EventListener::new(&window, "hashchange", move |_| {
                 if let Some(code) = browser::share_code_in_url() {
                     match proxima_core::share::decode(&code) {
                         Ok(scenario) => dispatch.emit(Action::Restore {
@@ -227,37 +229,42 @@ pub fn App() -> Html {
     }
 
     let on_run = {
-        let (state, worker, dispatch) = (state.clone(), worker.clone(), dispatch.clone());
-        Callback::from(move |_| start_run(&state, &worker, &dispatch))
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+        use_callback((), move |_: (), _| start_run(&current(&latest), &sim, &dispatch))
     };
     let on_cancel = {
-        let (state, worker, dispatch) = (state.clone(), worker.clone(), dispatch.clone());
-        Callback::from(move |_| cancel_run(&state, &worker, &dispatch))
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+        use_callback((), move |_: (), _| cancel_run(&current(&latest), &sim, &dispatch))
     };
     let on_share = {
-        let (state, dispatch) = (state.clone(), dispatch.clone());
-        Callback::from(move |_| match state.shared_scenario() {
+        let (latest, dispatch) = (latest.clone(), dispatch.clone());
+        use_callback((), move |_: (), _| match current(&latest).shared_scenario() {
             Some(s) => {
                 let url = browser::set_share_code_in_url(&proxima_core::share::encode(&s));
-                if let Some(w) = web_sys::window() {
-                    // The clipboard may be refused (permissions, no focus); the link is
-                    // shown for copying anyway.
-                    let _ = w.navigator().clipboard().write_text(&url);
-                }
+                // The clipboard may be refused (permissions, no focus); the link is shown
+                // for copying anyway.
+                let _ = gloo::utils::window().navigator().clipboard().write_text(&url);
                 dispatch.emit(Action::ShareLinkMade(url));
             }
             None => dispatch.emit(Action::Error("Fix the fields marked in the scenario before sharing it.".into())),
         })
     };
+    // A trace file is not read here: the checks worker reads it (and a run's worker reads
+    // it again), so its megabytes never pass through the page's thread.
     let on_trace_file = {
         let dispatch = dispatch.clone();
-        Callback::from(move |file: File| {
-            read_file_then(file, dispatch.clone(), |name, bytes| Action::TraceFileRead { name, bytes: Rc::new(bytes) })
+        use_callback((), move |file: File, _| {
+            let (name, size) = (file.name(), file.size() as u64);
+            if size > MAX_TRACE_BYTES {
+                dispatch.emit(Action::TraceFileRefused { message: too_large(&name, size) });
+            } else {
+                dispatch.emit(Action::TraceFileChosen { name, data: FileData::of_blob(file.into()) });
+            }
         })
     };
     let on_topology_file = {
         let dispatch = dispatch.clone();
-        Callback::from(move |file: File| {
+        use_callback((), move |file: File, _| {
             read_file_then(file, dispatch.clone(), |name, bytes| match String::from_utf8(bytes) {
                 Ok(text) => Action::ImportTopology { name, text },
                 Err(_) => Action::Error(format!("{name}: encoding: not valid UTF-8; save the file as UTF-8")),
@@ -265,29 +272,52 @@ pub fn App() -> Html {
         })
     };
     let on_export_topology = {
-        let state = state.clone();
-        Callback::from(move |_| {
+        let latest = latest.clone();
+        use_callback((), move |_: (), _| {
             // The editor's description, so that work in progress with problems can be saved too.
-            let spec = &state.editor.doc.spec;
-            let file = format!(
-                "{}.json",
-                if spec.name.is_empty() { "topology".to_string() } else { crate::state::slug(&spec.name) }
-            );
-            browser::download(&file, "application/json", &(spec.to_json() + "\n"));
+            let state = current(&latest);
+            let spec = &state.cluster.editor.doc.spec;
+            let name = if spec.name.is_empty() { "topology".to_string() } else { result_dir_name(&spec.name) };
+            browser::download(&format!("{name}.json"), "application/json", (spec.to_json() + "\n").as_bytes());
         })
     };
+    let on_export_scenario = {
+        let (latest, dispatch) = (latest.clone(), dispatch.clone());
+        use_callback((), move |_: (), _| match current(&latest).scenario_json() {
+            Some(text) => browser::download("scenario.json", "application/json", text.as_bytes()),
+            None => dispatch.emit(Action::Error("Fix the fields marked in the scenario before exporting it.".into())),
+        })
+    };
+    let scenario_json = {
+        let latest = latest.clone();
+        use_callback((), move |_: (), _| current(&latest).scenario_json())
+    };
     let on_tour = {
-        let (state, worker, dispatch) = (state.clone(), worker.clone(), dispatch.clone());
-        Callback::from(move |_| {
-            start_tour(&state, &worker, &dispatch);
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+        use_callback((), move |_: (), _| {
+            let run_id = current(&latest).next_id;
+            sim.post(&ToWorker::Run(tour::request(run_id)));
+            dispatch.emit(Action::Tour(TourAction::Started { run_id }));
             // Bring the tour into view once it has rendered.
             wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
         })
     };
+    let on_edit = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |edit: EditAction, _| dispatch.emit(Action::Edit(edit)))
+    };
+    let on_tour_action = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |a: TourAction, _| dispatch.emit(Action::Tour(a)))
+    };
+    let on_error = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |message: String, _| dispatch.emit(Action::Error(message)))
+    };
     let on_download =
-        Callback::from(|(name, mime, text): (String, String, String)| browser::download(&name, &mime, &text));
+        use_callback((), |(name, mime, bytes): crate::panels::Download, _| browser::download(&name, &mime, &bytes));
 
-    let s: Rc<State> = Rc::new((*state).clone());
+    let s = &*state;
     html! {
         <div class="proxima">
             <header>
@@ -302,16 +332,19 @@ pub fn App() -> Html {
                     <a href="#results-panel">{ "3 Results" }</a>
                 </nav>
             </header>
-            <Intro {on_tour} touring={s.intro.as_ref().is_some_and(|i| i.error.is_none())} />
-            if let Some(intro) = &s.intro {
-                <crate::intro_view::Tour intro={intro.clone()} dispatch={dispatch.clone()} />
+            <Intro {on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
+            if let Some(tour) = &s.tour {
+                <TourView tour={tour.clone()} act={on_tour_action} />
             }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
             <main class="panels">
-                <ScenarioPanel state={s.clone()} dispatch={dispatch.clone()} {on_topology_file} {on_trace_file} {on_export_topology} />
-                <RunPanel state={s.clone()} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
+                <ScenarioPanel cluster={s.cluster.clone()} trace={s.trace.clone()} mix={s.mix.clone()}
+                               dispatch={dispatch.clone()} {on_edit} {on_topology_file} {on_trace_file} {on_export_topology} />
+                <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
+                          cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
                 <PlaybackSection results={s.results.clone()} />
-                <ResultsPanel state={s} {on_download} />
+                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} {on_download}
+                              {on_export_scenario} {scenario_json} {on_error} />
             </main>
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>

@@ -3,7 +3,8 @@
 //! No chart relies on colour alone: every policy has its own dash pattern and marker
 //! shape, the legend shows both, and bars carry their value and policy as text.
 
-use crate::state::PolicyOutcome;
+use crate::protocol::{PolicyResult, TimelineBucket};
+use crate::Shared;
 use yew::prelude::*;
 
 const W: f64 = 640.0;
@@ -15,15 +16,9 @@ const BOTTOM: f64 = 44.0;
 
 /// Dash patterns, one per policy in order.
 const DASHES: &[&str] = &["", "8 4", "2 3", "10 3 2 3", "5 5", "1 6"];
-/// Marker shapes, one per policy in order.
-const MARKERS: &[&str] = &["circle", "square", "triangle", "diamond", "cross", "bar"];
 
 pub fn dash(i: usize) -> &'static str {
     DASHES[i % DASHES.len()]
-}
-
-pub fn marker_name(i: usize) -> &'static str {
-    MARKERS[i % MARKERS.len()]
 }
 
 /// A marker of shape `i` centred on (x, y).
@@ -63,18 +58,65 @@ pub fn human(x: f64) -> String {
     }
 }
 
-/// Seconds for an axis: s, min, h or d.
+/// Seconds for people, three significant figures: s, min, h or d.
 pub fn duration(s: f64) -> String {
-    if s < 120.0 {
-        format!("{} s", human(s))
-    } else if s < 7200.0 {
-        format!("{} min", human(s / 60.0))
-    } else if s < 172_800.0 {
-        format!("{} h", human(s / 3600.0))
+    crate::state::summary::duration(s)
+}
+
+/// Tick marks at round values: a step of 1, 2 or 5 times a power of ten, about `n` of
+/// them over [`min`, `max`], from the last multiple of the step at or below `min` to the
+/// first at or above `max`.
+pub fn round_ticks(min: f64, max: f64, n: f64) -> Vec<f64> {
+    let span = (max - min).max(1e-9);
+    let raw = span / n;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = magnitude
+        * match raw / magnitude {
+            r if r < 1.5 => 1.0,
+            r if r < 3.0 => 2.0,
+            r if r < 7.0 => 5.0,
+            _ => 10.0,
+        };
+    let (first, last) = ((min / step + 1e-9).floor() as i64, (max / step - 1e-9).ceil() as i64);
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// The unit of a time axis reaching `max` seconds, and its length in seconds.
+fn time_unit(max: f64) -> (&'static str, f64) {
+    if max < 120.0 {
+        ("s", 1.0)
+    } else if max < 7200.0 {
+        ("min", 60.0)
+    } else if max < 172_800.0 {
+        ("h", 3600.0)
     } else {
-        format!("{} d", human(s / 86_400.0))
+        ("d", 86_400.0)
     }
 }
+
+/// A round number as text, without the float's noise (0.30000000000000004 is 0.3).
+fn round_text(x: f64) -> String {
+    let text = format!("{x:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.to_string()
+    }
+}
+
+/// Round durations for a log axis: 1 s, 10 s, 1 min, 10 min, 1 h, 1 d, 10 d, 100 d (no
+/// 10 h: its label would crowd 1 d's).
+const LOG_TIME_TICKS: &[(f64, &str)] = &[
+    (1.0, "1 s"),
+    (10.0, "10 s"),
+    (60.0, "1 min"),
+    (600.0, "10 min"),
+    (3600.0, "1 h"),
+    (86_400.0, "1 d"),
+    (864_000.0, "10 d"),
+    (8_640_000.0, "100 d"),
+];
 
 /// One line of a line chart.
 pub struct Series {
@@ -88,6 +130,12 @@ struct Axis {
     log: bool,
 }
 
+/// A tick mark: where, and its label.
+struct Tick {
+    at: f64,
+    label: String,
+}
+
 impl Axis {
     fn pos(&self, v: f64, lo: f64, hi: f64) -> f64 {
         let t = if self.log {
@@ -99,23 +147,33 @@ impl Axis {
         lo + t.clamp(0.0, 1.0) * (hi - lo)
     }
 
-    fn ticks(&self) -> Vec<f64> {
-        if self.log {
-            let mut t = Vec::new();
-            let mut p = 10f64.powf(self.min.log10().floor());
-            while p <= self.max * 1.0001 {
-                if p >= self.min * 0.9999 {
-                    t.push(p);
-                }
-                p *= 10.0;
-            }
-            if t.len() < 2 {
-                t = vec![self.min, self.max];
-            }
-            t
-        } else {
-            (0..=4).map(|i| self.min + (self.max - self.min) * i as f64 / 4.0).collect()
+    /// A time axis over these seconds, widened to round ticks, and its ticks.
+    fn time(min: f64, max: f64, log: bool) -> (Axis, Vec<Tick>) {
+        if log {
+            // From the last round duration at or below the data to the first at or above.
+            let lo = LOG_TIME_TICKS.iter().rev().find(|t| t.0 <= min).unwrap_or(&LOG_TIME_TICKS[0]).0;
+            let hi = LOG_TIME_TICKS.iter().find(|t| t.0 >= max).unwrap_or(&LOG_TIME_TICKS[LOG_TIME_TICKS.len() - 1]).0;
+            let ticks = LOG_TIME_TICKS
+                .iter()
+                .filter(|t| t.0 >= lo && t.0 <= hi)
+                .map(|t| Tick { at: t.0, label: t.1.to_string() })
+                .collect();
+            return (Axis { min: lo, max: hi.max(lo * 10.0), log }, ticks);
         }
+        let (unit, secs) = time_unit(max);
+        let at = round_ticks(min / secs, max / secs, 5.0);
+        let axis = Axis { min: at[0] * secs, max: at[at.len() - 1] * secs, log };
+        let label = |v: f64| if v == 0.0 { "0".to_string() } else { format!("{} {unit}", round_text(v)) };
+        (axis, at.iter().map(|&v| Tick { at: v * secs, label: label(v) }).collect())
+    }
+
+    /// A value axis from 0 to `max`, widened to round ticks unless `max` is fixed.
+    fn values(max: f64, fixed: bool, fmt: fn(f64) -> String) -> (Axis, Vec<Tick>) {
+        let at = round_ticks(0.0, max, if fixed { 4.0 } else { 5.0 });
+        let top = if fixed { max } else { at[at.len() - 1] };
+        let ticks =
+            at.into_iter().filter(|&v| v <= top * (1.0 + 1e-9)).map(|v| Tick { at: v, label: fmt(v) }).collect();
+        (Axis { min: 0.0, max: top, log: false }, ticks)
     }
 }
 
@@ -125,7 +183,6 @@ fn line_chart(
     x_log: bool,
     x_label: &str,
     y_label: &str,
-    x_fmt: fn(f64) -> String,
     y_fmt: fn(f64) -> String,
     y_max: Option<f64>,
 ) -> Html {
@@ -142,8 +199,8 @@ fn line_chart(
     }
     let y_top =
         y_max.unwrap_or_else(|| series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::max).max(1.0));
-    let xa = Axis { min: x_min, max: x_max, log: x_log };
-    let ya = Axis { min: 0.0, max: y_top, log: false };
+    let (xa, x_ticks) = Axis::time(x_min, x_max, x_log);
+    let (ya, y_ticks) = Axis::values(y_top, y_max.is_some(), y_fmt);
     let px = |x: f64| xa.pos(x, LEFT, W - RIGHT);
     let py = |y: f64| ya.pos(y, H - BOTTOM, TOP);
     html! {
@@ -152,16 +209,16 @@ fn line_chart(
             <g class="axis">
                 <line x1={f(LEFT)} y1={f(H - BOTTOM)} x2={f(W - RIGHT)} y2={f(H - BOTTOM)} />
                 <line x1={f(LEFT)} y1={f(TOP)} x2={f(LEFT)} y2={f(H - BOTTOM)} />
-                { for xa.ticks().into_iter().map(|t| html! {
-                    <g>
-                        <line class="grid" x1={f(px(t))} y1={f(TOP)} x2={f(px(t))} y2={f(H - BOTTOM)} />
-                        <text x={f(px(t))} y={f(H - BOTTOM + 14.0)} text-anchor="middle">{ x_fmt(t) }</text>
+                { for x_ticks.into_iter().map(|t| html! {
+                    <g class="tick" data-tick={t.label.clone()}>
+                        <line class="grid" x1={f(px(t.at))} y1={f(TOP)} x2={f(px(t.at))} y2={f(H - BOTTOM)} />
+                        <text x={f(px(t.at))} y={f(H - BOTTOM + 14.0)} text-anchor="middle">{ t.label }</text>
                     </g>
                 }) }
-                { for ya.ticks().into_iter().map(|t| html! {
-                    <g>
-                        <line class="grid" x1={f(LEFT)} y1={f(py(t))} x2={f(W - RIGHT)} y2={f(py(t))} />
-                        <text x={f(LEFT - 6.0)} y={f(py(t) + 4.0)} text-anchor="end">{ y_fmt(t) }</text>
+                { for y_ticks.into_iter().map(|t| html! {
+                    <g class="tick" data-tick={t.label.clone()}>
+                        <line class="grid" x1={f(LEFT)} y1={f(py(t.at))} x2={f(W - RIGHT)} y2={f(py(t.at))} />
+                        <text x={f(LEFT - 6.0)} y={f(py(t.at) + 4.0)} text-anchor="end">{ t.label }</text>
                     </g>
                 }) }
                 <text x={f((LEFT + W - RIGHT) / 2.0)} y={f(H - 8.0)} text-anchor="middle" class="axis-label">{ x_label }</text>
@@ -208,7 +265,7 @@ fn clip(text: &str, n: usize) -> String {
 
 #[derive(Properties, PartialEq)]
 pub struct OutcomesProps {
-    pub outcomes: Vec<PolicyOutcome>,
+    pub outcomes: Vec<Shared<PolicyResult>>,
 }
 
 /// The JCT at fraction `q` of completed jobs, from a CDF's points.
@@ -219,23 +276,20 @@ fn quantile(cdf: &[(f64, f64)], q: f64) -> Option<f64> {
 /// JCT CDFs of every policy, overlaid.
 #[component]
 pub fn JctCdf(props: &OutcomesProps) -> Html {
-    let series: Vec<Series> = props
-        .outcomes
-        .iter()
-        .map(|o| Series { name: o.result.policy.clone(), points: o.result.jct_cdf.clone() })
-        .collect();
+    let series: Vec<Series> =
+        props.outcomes.iter().map(|o| Series { name: o.policy.clone(), points: o.jct_cdf.clone() }).collect();
     let qs = [0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0];
     html! {
         <figure class="chart-figure" data-testid="jct-cdf">
             <figcaption>{ "Job completion time (JCT), cumulative: the higher and further left a line, the sooner jobs finish. Log scale." }</figcaption>
-            { line_chart(&series, true, "job completion time", "fraction of jobs", duration, |y| format!("{:.0}%", y * 100.0), Some(1.0)) }
+            { line_chart(&series, true, "job completion time", "fraction of jobs", |y| format!("{:.0}%", y * 100.0), Some(1.0)) }
             <details>
                 <summary>{ "Table: JCT percentiles (seconds)" }</summary>
                 <table class="data">
                     <thead><tr><th scope="col">{ "policy" }</th>{ for qs.iter().map(|q| html! { <th scope="col">{ format!("p{}", (q * 100.0) as u32) }</th> }) }</tr></thead>
                     <tbody>{ for props.outcomes.iter().map(|o| html! {
-                        <tr><th scope="row">{ o.result.policy.clone() }</th>
-                        { for qs.iter().map(|&q| html! { <td>{ quantile(&o.result.jct_cdf, q).map(human).unwrap_or_default() }</td> }) }</tr>
+                        <tr><th scope="row">{ o.policy.clone() }</th>
+                        { for qs.iter().map(|&q| html! { <td>{ quantile(&o.jct_cdf, q).map(human).unwrap_or_default() }</td> }) }</tr>
                     }) }</tbody>
                 </table>
             </details>
@@ -250,30 +304,30 @@ pub fn OverTime(props: &OutcomesProps) -> Html {
         .outcomes
         .iter()
         .map(|o| Series {
-            name: o.result.policy.clone(),
-            points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.2)).collect(),
+            name: o.policy.clone(),
+            points: o.timeline.iter().map(|b| ((b.start_s + b.end_s) / 2.0, b.gpu_util)).collect(),
         })
         .collect();
     let queue: Vec<Series> = props
         .outcomes
         .iter()
         .map(|o| Series {
-            name: o.result.policy.clone(),
-            points: o.result.timeline.iter().map(|b| ((b.0 + b.1) / 2.0, b.3)).collect(),
+            name: o.policy.clone(),
+            points: o.timeline.iter().map(|b| ((b.start_s + b.end_s) / 2.0, b.queued)).collect(),
         })
         .collect();
     // The tables show a dozen moments rather than every bucket.
-    let end = props.outcomes.iter().filter_map(|o| o.result.timeline.last().map(|b| b.1)).fold(0.0, f64::max);
+    let end = props.outcomes.iter().filter_map(|o| o.timeline.last().map(|b| b.end_s)).fold(0.0, f64::max);
     let moments: Vec<f64> = (0..12).map(|i| end * (i as f64 + 0.5) / 12.0).collect();
-    let at = |o: &PolicyOutcome, t: f64, pick: fn(&(f64, f64, f64, f64)) -> f64| -> String {
-        o.result.timeline.iter().find(|b| b.0 <= t && t < b.1).map(|b| human(pick(b))).unwrap_or_else(|| "–".into())
+    let at = |o: &PolicyResult, t: f64, pick: fn(&TimelineBucket) -> f64| -> String {
+        o.timeline.iter().find(|b| b.start_s <= t && t < b.end_s).map(|b| human(pick(b))).unwrap_or_else(|| "–".into())
     };
-    let table = |title: &str, pick: fn(&(f64, f64, f64, f64)) -> f64| {
+    let table = |title: &str, pick: fn(&TimelineBucket) -> f64| {
         html! {
             <details>
                 <summary>{ format!("Table: {title}") }</summary>
                 <table class="data">
-                    <thead><tr><th scope="col">{ "time" }</th>{ for props.outcomes.iter().map(|o| html! { <th scope="col">{ o.result.policy.clone() }</th> }) }</tr></thead>
+                    <thead><tr><th scope="col">{ "time" }</th>{ for props.outcomes.iter().map(|o| html! { <th scope="col">{ o.policy.clone() }</th> }) }</tr></thead>
                     <tbody>{ for moments.iter().map(|&t| html! {
                         <tr><th scope="row">{ duration(t) }</th>{ for props.outcomes.iter().map(|o| html! { <td>{ at(o, t, pick) }</td> }) }</tr>
                     }) }</tbody>
@@ -285,28 +339,46 @@ pub fn OverTime(props: &OutcomesProps) -> Html {
         <>
             <figure class="chart-figure" data-testid="utilisation-chart">
                 <figcaption>{ "GPU utilisation over time (share of GPUs busy)." }</figcaption>
-                { line_chart(&util, false, "time since the first submission", "GPUs busy", duration, |y| format!("{:.0}%", y * 100.0), Some(1.0)) }
-                { table("GPU utilisation (0–1) over time", |b| b.2) }
+                { line_chart(&util, false, "time since the first submission", "GPUs busy", |y| format!("{:.0}%", y * 100.0), Some(1.0)) }
+                { table("GPU utilisation (0–1) over time", |b| b.gpu_util) }
             </figure>
             <figure class="chart-figure" data-testid="queue-chart">
                 <figcaption>{ "Queue length over time (jobs waiting, time-averaged)." }</figcaption>
-                { line_chart(&queue, false, "time since the first submission", "jobs waiting", duration, human, None) }
-                { table("mean jobs waiting over time", |b| b.3) }
+                { line_chart(&queue, false, "time since the first submission", "jobs waiting", round_text, None) }
+                { table("mean jobs waiting over time", |b| b.queued) }
             </figure>
         </>
     }
 }
 
-/// Horizontal bars, grouped: each group is a category, each bar a policy.
-fn bars(groups: &[(String, Vec<(String, f64, String)>)]) -> Html {
-    let max = groups.iter().flat_map(|g| g.1.iter().map(|b| b.1)).fold(0.0, f64::max).max(1e-12);
+/// One bar: the policy it is for, its value, and the value as text.
+#[derive(Clone)]
+struct Bar {
+    policy: String,
+    value: f64,
+    label: String,
+}
+
+/// Bars under a heading.
+struct BarGroup {
+    name: String,
+    bars: Vec<Bar>,
+}
+
+/// Horizontal bars, grouped: each group is a category, each bar a policy. With
+/// `shared_scale` every bar is drawn to one scale; without, each group's longest bar
+/// spans the width (for groups of different quantities, like a total and a mean).
+fn bars(groups: &[BarGroup], shared_scale: bool) -> Html {
+    let largest = |bars: &mut dyn Iterator<Item = f64>| bars.fold(0.0, f64::max).max(1e-12);
+    let overall = largest(&mut groups.iter().flat_map(|g| g.bars.iter().map(|b| b.value)));
     let bar_h = 16.0;
     let mut y = 8.0;
     let mut rows = Vec::new();
-    for (group, items) in groups {
-        rows.push(html! { <text class="group" x="4" y={f(y + 10.0)}>{ group.clone() }</text> });
+    for group in groups {
+        let max = if shared_scale { overall } else { largest(&mut group.bars.iter().map(|b| b.value)) };
+        rows.push(html! { <text class="group" x="4" y={f(y + 10.0)}>{ group.name.clone() }</text> });
         y += 16.0;
-        for (i, (policy, value, label)) in items.iter().enumerate() {
+        for (i, Bar { policy, value, label }) in group.bars.iter().enumerate() {
             let w = (value / max) * (W - 260.0);
             rows.push(html! {
                 <g class={format!("bar s{}", i % 6)}>
@@ -335,38 +407,35 @@ fn bars(groups: &[(String, Vec<(String, f64, String)>)]) -> Html {
 /// Completed jobs by the tier of their last placement.
 #[component]
 pub fn JobsPerTier(props: &OutcomesProps) -> Html {
-    let tiers: Vec<String> = props
-        .outcomes
-        .first()
-        .map(|o| o.result.jobs_per_tier.iter().map(|t| t.0.clone()).collect())
-        .unwrap_or_default();
-    let groups: Vec<(String, Vec<(String, f64, String)>)> = tiers
+    let tiers: Vec<String> =
+        props.outcomes.first().map(|o| o.jobs_per_tier.iter().map(|t| t.0.clone()).collect()).unwrap_or_default();
+    let groups: Vec<BarGroup> = tiers
         .iter()
         .enumerate()
         .map(|(k, tier)| {
-            let items = props
+            let bars = props
                 .outcomes
                 .iter()
                 .map(|o| {
-                    let n = o.result.jobs_per_tier.get(k).map(|t| t.1).unwrap_or(0);
-                    (o.result.policy.clone(), n as f64, format!("{n} jobs"))
+                    let n = o.jobs_per_tier.get(k).map(|t| t.1).unwrap_or(0);
+                    Bar { policy: o.policy.clone(), value: n as f64, label: format!("{n} jobs") }
                 })
                 .collect();
-            (format!("{tier}-local"), items)
+            BarGroup { name: format!("{tier}-local"), bars }
         })
         .collect();
     html! {
         <figure class="chart-figure" data-testid="tier-chart">
             <figcaption>{ "Where jobs ran: completed jobs by the tightest group holding all their GPUs (last placement). Tighter is faster for communication-heavy models." }</figcaption>
-            { bars(&groups) }
+            { bars(&groups, true) }
             <details>
                 <summary>{ "Table: jobs per tier, and placements per tier (restarts included, as in summary.json)" }</summary>
                 <table class="data">
                     <thead><tr><th scope="col">{ "policy" }</th>{ for tiers.iter().map(|t| html! { <th scope="col">{ format!("{t}: jobs / placements") }</th> }) }</tr></thead>
                     <tbody>{ for props.outcomes.iter().map(|o| html! {
-                        <tr><th scope="row">{ o.result.policy.clone() }</th>
-                        { for o.result.jobs_per_tier.iter().map(|(tier, n)| {
-                            let placements = o.summary.get("tier_counts").and_then(|t| t.get(tier)).and_then(|v| v.as_u64()).unwrap_or(0);
+                        <tr><th scope="row">{ o.policy.clone() }</th>
+                        { for o.jobs_per_tier.iter().map(|(tier, n)| {
+                            let placements = o.summary.tier_counts.get(tier).copied().unwrap_or(0);
                             html! { <td>{ format!("{n} / {placements}") }</td> }
                         }) }</tr>
                     }) }</tbody>
@@ -379,36 +448,61 @@ pub fn JobsPerTier(props: &OutcomesProps) -> Html {
 /// Communication overhead: in all, and per completed job.
 #[component]
 pub fn CommOverhead(props: &OutcomesProps) -> Html {
-    let total: Vec<(String, f64, String)> = props
+    let bar = |policy: &str, value: f64| Bar { policy: policy.to_string(), value, label: duration(value) };
+    let total: Vec<Bar> = props.outcomes.iter().map(|o| bar(&o.policy, o.summary.comm_overhead_s)).collect();
+    let per_job: Vec<Bar> = props
         .outcomes
         .iter()
-        .map(|o| {
-            let s = o.number("comm_overhead_s").unwrap_or(0.0);
-            (o.result.policy.clone(), s, duration(s))
-        })
-        .collect();
-    let per_job: Vec<(String, f64, String)> = props
-        .outcomes
-        .iter()
-        .map(|o| {
-            let s = o.number("comm_overhead_s").unwrap_or(0.0);
-            let n = o.number("jobs_completed").unwrap_or(0.0).max(1.0);
-            (o.result.policy.clone(), s / n, duration(s / n))
-        })
+        .map(|o| bar(&o.policy, o.summary.comm_overhead_s / (o.summary.jobs_completed as f64).max(1.0)))
         .collect();
     html! {
         <figure class="chart-figure" data-testid="overhead-chart">
-            <figcaption>{ "Communication overhead: time in gradient exchange beyond each job's tightest placement without contention." }</figcaption>
-            { bars(&[("in all".to_string(), total.clone()), ("per completed job".to_string(), per_job.clone())]) }
+            <figcaption>{ "Communication overhead: time in gradient exchange beyond each job's tightest placement without contention. Each group has its own scale." }</figcaption>
+            { bars(&[
+                BarGroup { name: "in all".into(), bars: total.clone() },
+                BarGroup { name: "per completed job".into(), bars: per_job.clone() },
+            ], false) }
             <details>
-                <summary>{ "Table: communication overhead (seconds)" }</summary>
+                <summary>{ "Table: communication overhead" }</summary>
                 <table class="data">
                     <thead><tr><th scope="col">{ "policy" }</th><th scope="col">{ "in all" }</th><th scope="col">{ "per completed job" }</th></tr></thead>
                     <tbody>{ for total.iter().zip(&per_job).map(|(t, p)| html! {
-                        <tr><th scope="row">{ t.0.clone() }</th><td>{ human(t.1) }</td><td>{ human(p.1) }</td></tr>
+                        <tr><th scope="row">{ t.policy.clone() }</th><td data-value={t.value.to_string()}>{ duration(t.value) }</td><td data-value={p.value.to_string()}>{ duration(p.value) }</td></tr>
                     }) }</tbody>
                 </table>
             </details>
         </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(ticks: &[Tick]) -> Vec<&str> {
+        ticks.iter().map(|t| t.label.as_str()).collect()
+    }
+
+    #[test]
+    fn time_axes_tick_at_round_values() {
+        let (axis, ticks) = Axis::time(30.0, 300_000.0, true);
+        assert_eq!(labels(&ticks), ["10 s", "1 min", "10 min", "1 h", "1 d", "10 d"]);
+        assert_eq!((axis.min, axis.max), (10.0, 864_000.0));
+        let (_, ticks) = Axis::time(0.0, 60_000.0, false);
+        assert_eq!(labels(&ticks), ["0", "5 h", "10 h", "15 h", "20 h"]);
+        let (_, ticks) = Axis::time(0.0, 1000.0, false);
+        assert_eq!(labels(&ticks), ["0", "5 min", "10 min", "15 min", "20 min"]);
+        let (axis, ticks) = Axis::time(0.0, 400_000.0, false);
+        assert_eq!(labels(&ticks), ["0", "1 d", "2 d", "3 d", "4 d", "5 d"]);
+        assert_eq!(axis.max, 432_000.0);
+    }
+
+    #[test]
+    fn value_axes_tick_at_round_values() {
+        let (axis, ticks) = Axis::values(5693.0, false, round_text);
+        assert_eq!(labels(&ticks), ["0", "1000", "2000", "3000", "4000", "5000", "6000"]);
+        assert_eq!(axis.max, 6000.0);
+        let (_, ticks) = Axis::values(1.0, true, |y| format!("{:.0}%", y * 100.0));
+        assert_eq!(labels(&ticks), ["0%", "20%", "40%", "60%", "80%", "100%"]);
     }
 }

@@ -1,41 +1,100 @@
 //! Proxima in the browser: build a scenario (cluster, trace, policies), run it in a web
-//! worker, compare the policies' results, export them and share the scenario as a link.
+//! worker, compare the policies' results, watch a run played back, export the results
+//! and share the scenario as a link.
 //!
 //! The crate is a library plus two thin binaries: `src/main.rs` mounts [`App`] on the
-//! page, and `src/bin/worker.rs` is the web worker that runs simulations. Tests in `tests/`
-//! mount the app into nodes of their own and drive the reducer directly.
+//! page, and `src/bin/worker.rs` is the web worker that runs simulations and checks
+//! traces. Tests in `tests/` mount components into nodes of their own and drive the
+//! reducers directly.
 //!
-//! - [`state`]: the page's state and its reducer (pure: no web API).
-//! - [`protocol`] and [`runner`]: the worker's messages and what it does with them;
-//!   [`eventlog`]: the compact event log runs send for playback, and the run's event hash.
-//! - [`app`]: the component that wires state, worker and browser together.
-//! - [`views`], [`charts`], [`topology_view`]: dumb views of the state.
-//! - [`browser`]: the edges (local storage, URL, files, downloads, the worker, panics).
+//! Models (pure: no web API, tested natively):
+//! - [`state`]: the page's state, its form fields and the one reducer that changes it.
+//! - [`editor`]: the topology editor's document, history, checks and drawing.
+//! - [`playback`]: a run's state at any instant, derived from its event log, and the player.
+//! - [`tour`]: the guided introduction's runs, the facts it reads from them and its steps.
+//!
+//! The worker and its messages:
+//! - [`protocol`]: what crosses between page and worker, typed.
+//! - [`worker`]: what the worker does with each request (runs, previews, trace checks).
+//! - [`eventlog`]: the compact event log runs send for playback, and the run's event hash.
+//!
+//! The page:
+//! - [`app`]: the component that wires state, workers and browser together.
+//! - [`panels`], [`charts`], and the views in [`editor::view`], [`playback::view`] and
+//!   [`tour::view`]: components that render what they are given.
+//! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
+//!   worker client, the panic hook).
 
 pub mod app;
 pub mod browser;
 pub mod charts;
+pub mod codec;
 pub mod editor;
 pub mod eventlog;
-pub mod intro;
-pub mod intro_view;
+pub mod panels;
 pub mod playback;
-pub mod playback_view;
 pub mod protocol;
-pub mod runner;
 pub mod state;
-pub mod topology_view;
-pub mod views;
+pub mod tour;
+pub mod worker;
 
 pub use app::App;
 
-/// An `Rc` compared by identity rather than by value: for memo and effect dependencies
-/// whose values are large (a cluster, a frame of playback) and only ever replaced.
-pub struct Same<T>(pub std::rc::Rc<T>);
+use std::rc::Rc;
 
-impl<T> PartialEq for Same<T> {
+/// A value shared between the state and the views, compared by identity.
+///
+/// Big parts of the state (a cluster, the editor with its undo history, a run's results,
+/// a frame of playback) are never changed in place, only replaced, so two `Shared`s are
+/// equal exactly when they are the same allocation. Deriving `PartialEq` on a struct
+/// that holds them (props, memo dependencies, the state itself) then costs a pointer
+/// comparison per field, never a walk through megabytes of results.
+#[derive(Debug, Default)]
+pub struct Shared<T>(Rc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+
+    /// The value, for changing a copy of it (a clone only if someone else holds it too).
+    pub fn make_mut(&mut self) -> &mut T
+    where
+        T: Clone,
+    {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.0, &other.0)
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Self {
+        Shared::new(value)
+    }
+}
+
+impl<T> From<Rc<T>> for Shared<T> {
+    fn from(value: Rc<T>) -> Self {
+        Shared(value)
     }
 }
 

@@ -1,14 +1,16 @@
-//! The simulation worker: a second binary of this package that Trunk builds into
-//! `worker.js` + `worker_bg.wasm` (with `worker_loader.js` to start it; see `www/index.html`).
+//! The worker: a second binary of this package that Trunk builds into `worker.js` +
+//! `worker_bg.wasm` (with `worker_loader.js` to start it; see `www/index.html`). The page
+//! starts two: one for simulation runs, one for describing and checking traces.
 //!
-//! It listens for [`ToWorker`] messages (JSON text), runs each request to the end in one
-//! go (the page cancels by terminating the worker, so there is nothing to poll), and posts
-//! [`FromWorker`] messages back. A panic becomes a `Panicked` message before the module
-//! traps, so the page can say what happened and start a fresh worker.
+//! It listens for [`ToWorker`] messages, handles each to the end in one go (the page
+//! cancels a run by terminating the worker, so there is nothing to poll), and posts
+//! [`FromWorker`] messages back, their byte buffers transferred. A panic becomes a
+//! `Panicked` message before the module traps, so the page can say what happened and
+//! start a fresh worker.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use proxima_web::protocol::{FromWorker, ToWorker};
+    use proxima_web::protocol::{decode, encode, FromWorker, ToWorker};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -18,9 +20,9 @@ fn main() {
     }
 
     fn post(message: &FromWorker) {
-        let text = serde_json::to_string(message).expect("worker messages serialise");
+        let (value, transfer) = encode(message);
         // If posting fails the page is gone; there is nobody left to tell.
-        let _ = scope().post_message(&JsValue::from_str(&text));
+        let _ = scope().post_message_with_transfer(&value, &transfer);
     }
 
     std::panic::set_hook(Box::new(|info| {
@@ -30,13 +32,8 @@ fn main() {
     }));
 
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        let Some(text) = event.data().as_string() else { return };
-        match serde_json::from_str::<ToWorker>(&text) {
-            Ok(ToWorker::Run(request)) => {
-                let now = || js_sys::Date::now();
-                proxima_web::runner::run_request(&request, &now, &mut |m| post(&m));
-            }
-            Ok(ToWorker::Crash) => panic!("crash requested by the page (a self-test)"),
+        match decode::<ToWorker>(event.data()) {
+            Ok(request) => proxima_web::worker::handle(request, &js_sys::Date::now, &mut |m| post(&m)),
             // Both sides are this crate, so this means a stale page talking to a new worker.
             Err(e) => panic!("unreadable request from the page: {e}"),
         }

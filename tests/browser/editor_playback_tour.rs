@@ -2,12 +2,12 @@
 //! and its undo, through the editor's own buttons, keys and pointer; the playback player;
 //! the guided introduction's runs.
 
-use proxima_web::intro;
-use proxima_web::playback_view::{playback_of, PlayerView};
+use proxima_web::editor::view::TopologyEditor;
+use proxima_web::playback::view::{playback_of, PlayerView};
 use proxima_web::protocol::FromWorker;
-use proxima_web::state::{Action, PolicyOutcome, State};
-use proxima_web::topology_view::TopologyEditor;
-use std::rc::Rc;
+use proxima_web::state::{Action, State};
+use proxima_web::tour::{self as intro, TourAction};
+use proxima_web::Shared;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{
@@ -20,13 +20,13 @@ use yew::prelude::*;
 #[component]
 fn EditorHarness() -> Html {
     let state = use_reducer(State::default);
-    let dispatch = {
+    let edit = {
         let state = state.clone();
-        Callback::from(move |a: Action| state.dispatch(a))
+        Callback::from(move |a| state.dispatch(Action::Edit(a)))
     };
     html! {
         <div data-testid="topology-view">
-            <TopologyEditor editor={state.editor.clone()} dispatch={dispatch} />
+            <TopologyEditor editor={state.cluster.editor.clone()} {edit} />
             // What a run would be refused with, for the tests to read.
             <p data-testid="refusal">{ state.run_request(1).err().map(|p| p.join("; ")).unwrap_or_default() }</p>
         </div>
@@ -197,7 +197,7 @@ async fn zero_bandwidth_is_flagged_on_the_link_and_undo_fixes_it() {
     assert!(has_class(&root, "[data-link='1']", "invalid"));
     assert_eq!(q(&root, "[data-link='1']").get_attribute("aria-invalid").as_deref(), Some("true"));
     let refusal = q(&root, "[data-testid=refusal]").text_content().unwrap();
-    assert!(refusal.contains("links[1].bandwidth_gbps: must be a positive number of Gbit/s, got 0"), "{refusal}");
+    assert!(refusal.contains("link r0s0 → tor0: bandwidth must be a positive number of Gbit/s, got 0"), "{refusal}");
     // The element carries the reason where users look: its tooltip.
     assert!(q(&root, "[data-link='1'] title").text_content().unwrap().contains("must be a positive number"));
     click(&root, "[data-testid=undo-button]").await;
@@ -239,11 +239,11 @@ async fn drag_a_node_and_undo_collapse_and_expand() {
 
 #[wasm_bindgen_test]
 fn the_introductions_runs_reach_the_tour() {
-    let s = State::default().apply(Action::IntroStarted { run_id: 5 });
+    let s = State::default().apply(Action::Tour(TourAction::Started { run_id: 5 }));
     let mut messages = Vec::new();
-    proxima_web::runner::run_request(&intro::request(5), &|| 0.0, &mut |m| messages.push(m));
+    proxima_web::worker::run_request(&intro::request(5), &|| 0.0, &mut |m| messages.push(m));
     let s = messages.into_iter().fold(s, |s, m| s.apply(Action::Worker(m)));
-    let tour = s.intro.clone().unwrap();
+    let tour = s.tour.clone().unwrap();
     assert!(tour.error.is_none(), "{:?}", tour.error);
     let facts = tour.facts.clone().expect("the runs finished");
     assert_eq!(facts.len(), intro::POLICIES.len());
@@ -251,10 +251,10 @@ fn the_introductions_runs_reach_the_tour() {
     assert!(!s.is_running());
     let steps = intro::steps(&facts);
     assert!(steps[2].paragraphs.join(" ").contains("waited 110 s"));
-    assert_eq!(s.next_run_id, 6);
-    let s = s.apply(Action::IntroStep(9));
-    assert_eq!(s.intro.as_ref().unwrap().step, intro::STEPS - 1);
-    assert!(s.apply(Action::IntroClosed).intro.is_none());
+    assert_eq!(s.next_id, 6);
+    let s = s.apply(Action::Tour(TourAction::Step(9)));
+    assert_eq!(s.tour.as_ref().unwrap().step, intro::STEPS - 1);
+    assert!(s.apply(Action::Tour(TourAction::Closed)).tour.is_none());
 }
 
 /// The player on the introduction's run with delay timers.
@@ -264,13 +264,13 @@ fn PlayerHarness() -> Html {
         let mut outcome = None;
         let mut request = intro::request(1);
         request.policies = vec!["dally:preempt=off,autotune=off".into()];
-        proxima_web::runner::run_request(&request, &|| 0.0, &mut |m| {
+        proxima_web::worker::run_request(&request, &|| 0.0, &mut |m| {
             if let FromWorker::PolicyDone { result, .. } = m {
-                outcome = Some(PolicyOutcome::new(*result));
+                outcome = Some(*result);
             }
         });
         let topology = proxima_core::topology::resolve_topology_arg(intro::TOPOLOGY).unwrap();
-        playback_of(&outcome.unwrap(), Rc::new(topology)).unwrap()
+        playback_of(&outcome.unwrap(), Shared::new(topology)).unwrap()
     });
     html! { <PlayerView playback={(*playback).clone()} start_s={0.0} selected={None::<u32>} speed={Some(60.0)} /> }
 }

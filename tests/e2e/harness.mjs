@@ -86,10 +86,10 @@ export function checkClean(record, { origin, prefix }) {
   assert.deepEqual(record.consoleErrors, [], 'console errors (CSP violations show up here)');
 }
 
-/** Presses Run and waits until the summary table has `rows` rows and the run is over. */
-export async function runAndWait(page, rows, timeout = 60_000) {
+/** Presses Run and waits until the summary table has a column for each of `policies` policies and the run is over. */
+export async function runAndWait(page, policies, timeout = 60_000) {
   await page.getByTestId('run-button').click();
-  await page.getByTestId('summary-table').locator('tbody tr').nth(rows - 1).waitFor({ timeout });
+  await page.getByTestId('summary-table').locator('thead th[data-policy]').nth(policies - 1).waitFor({ timeout });
   await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
 }
 
@@ -103,15 +103,15 @@ export async function choosePolicies(page, wanted) {
   }
 }
 
-/** The summary table as {policy: {metric: number}}. */
+/**
+ * The summary table as {policy: {metric: number}}, read from the cells' raw values
+ * (`data-value`, the number as summary.json writes it), policies in column order.
+ */
 export async function readSummaryTable(page) {
   return page.getByTestId('summary-table').evaluate((table) => {
     const out = {};
-    for (const row of table.querySelectorAll('tbody tr')) {
-      const cells = {};
-      for (const td of row.querySelectorAll('td[data-metric]')) cells[td.dataset.metric] = Number(td.textContent);
-      out[row.dataset.policy] = cells;
-    }
+    for (const th of table.querySelectorAll('thead th[data-policy]')) out[th.dataset.policy] = {};
+    for (const td of table.querySelectorAll('td[data-metric][data-policy]')) out[td.dataset.policy][td.dataset.metric] = Number(td.dataset.value);
     return out;
   });
 }

@@ -278,9 +278,10 @@ describe('the app', () => {
       // The worker reports its own panics as messages (a self-test request).
       const reply = await page.evaluate(() => new Promise((resolve) => {
         const w = new Worker('./worker_loader.js');
+        // Messages are structured values (src/protocol.rs), not text.
         w.onmessage = (e) => {
-          const m = JSON.parse(e.data);
-          if (m === 'Ready') w.postMessage(JSON.stringify('Crash'));
+          const m = e.data;
+          if (m === 'Ready') w.postMessage('Crash');
           else if (m.Panicked) { w.terminate(); resolve(m.Panicked.message); }
         };
       }));
@@ -310,6 +311,9 @@ describe('the app', () => {
       assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
       await page.keyboard.press('Control+Enter');
       await page.getByTestId('summary-table').locator('tbody tr').first().waitFor({ timeout: 30_000 });
+      // A finished run moves the focus to the results; then the keys move it on.
+      await page.getByTestId('run-status').filter({ hasText: /^Done: 1 policy in / }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
       await page.keyboard.press('1');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'scenario-panel');
       checkClean(record, { origin, prefix: '/' });

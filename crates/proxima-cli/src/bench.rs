@@ -3,6 +3,7 @@
 
 use crate::inputs::{load_scenario, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
+use proxima_core::event::EventHasher;
 use proxima_core::policy::resolve_policy;
 use std::time::Instant;
 
@@ -91,7 +92,13 @@ fn cases(suite: &str) -> Result<Vec<Case>, UsageError> {
 }
 
 /// Runs the suites, `repeats` times each case, and prints a table (and CSV rows to `csv`).
-pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Write>) -> Result<(), UsageError> {
+/// With `hash`, every run also hashes its events (the work `proxima run` adds).
+pub fn run(
+    suites: &[String],
+    repeats: u32,
+    hash: bool,
+    mut csv: Option<&mut dyn std::io::Write>,
+) -> Result<(), UsageError> {
     let suites: Vec<String> = if suites.iter().any(|s| s == "all") {
         vec!["targets".into(), "jobs".into(), "gpus".into()]
     } else {
@@ -129,6 +136,9 @@ pub fn run(suites: &[String], repeats: u32, mut csv: Option<&mut dyn std::io::Wr
                 // reported separately (setup_s in the CSV).
                 let start = Instant::now();
                 let mut sim = Simulation::new(sim_input, policy);
+                if hash {
+                    sim.add_observer(Box::new(EventHasher::default()));
+                }
                 let summary = sim.run();
                 times.push(start.elapsed().as_secs_f64());
                 events = sim.events();

@@ -124,6 +124,10 @@ enum Command {
         /// Also write the figures as CSV to this file.
         #[arg(long)]
         csv: Option<String>,
+        /// Also hash every event inside the timed span, as `proxima run` and the web
+        /// app's worker do (the event-log hash).
+        #[arg(long)]
+        hash: bool,
     },
     /// List the topology presets.
     Topologies {
@@ -337,14 +341,14 @@ fn execute(command: Command) -> Result<(), Failure> {
             );
             Ok(())
         }
-        Command::Bench { suites, repeats, csv } => {
+        Command::Bench { suites, repeats, csv, hash } => {
             let mut file = match &csv {
                 Some(path) => {
                     Some(std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?)
                 }
                 None => None,
             };
-            bench::run(&suites, repeats, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
+            bench::run(&suites, repeats, hash, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
             Ok(())
         }
         Command::Topologies { json } => {
@@ -355,14 +359,14 @@ fn execute(command: Command) -> Result<(), Failure> {
                 }
                 None => {
                     println!(
-                        "{:<14} {:>6}  {:<24} {:<5} {:>6} {:>6}  description",
+                        "{:<16} {:>6}  {:<29} {:<5} {:>6} {:>6}  description",
                         "preset", "GPUs", "tiers", "GPU", "intra", "inter"
                     );
                     for p in PRESETS {
                         let t = Topology::from_spec(&p.spec()).expect("presets are valid");
                         let c = t.comm_params();
                         println!(
-                            "{:<14} {:>6}  {:<24} {:<5} {:>6.3} {:>6.3}  {}",
+                            "{:<16} {:>6}  {:<29} {:<5} {:>6.3} {:>6.3}  {}",
                             p.name,
                             t.gpu_count(),
                             t.tier_names().join(" < "),

@@ -69,6 +69,30 @@ pub const PRESETS: &[Preset] = &[
         build: None,
     },
     Preset {
+        name: "dgx-a100-pod",
+        description: "1,120 A100: 7 scalable units x 20 DGX A100 (8 A100 on NVSwitch, 8 x 200 Gbit/s HDR InfiniBand each), full fat tree; the eight rail switches of a unit drawn as one leaf (NVIDIA DGX SuperPOD reference architecture)",
+        spec: DGX_A100_SUPERPOD,
+        build: None,
+    },
+    Preset {
+        name: "dgx-h100-pod",
+        description: "1,024 GPUs: 4 scalable units x 32 DGX H100-class servers (8 GPUs on NVSwitch at 900 GB/s, 8 x 400 Gbit/s NDR InfiniBand each), full fat tree; H100 network, A100 compute times (the catalogue has no H100 measurements)",
+        spec: DGX_H100_POD,
+        build: None,
+    },
+    Preset {
+        name: "fat-tree-k8",
+        description: "1,024 A100: a k=8 fat tree (8 pods x 4 edge switches x 4 servers, full bisection at every level, Al-Fares et al. 2008), each server 8 A100 on NVSwitch with one 200 Gbit/s HDR NIC",
+        spec: "",
+        build: Some(fat_tree_k8),
+    },
+    Preset {
+        name: "rail-pod-oversub",
+        description: "160 A100: 2 racks x 10 DGX A100 (8 x 200 Gbit/s NICs, one per GPU rail) under a spine with 4:1 oversubscribed rack uplinks; the rails of a rack drawn as one leaf",
+        spec: RAIL_POD_OVERSUB,
+        build: None,
+    },
+    Preset {
         name: "pollux-testbed",
         description: "64 GPUs: 16 servers x 4 T4 on PCIe under one switch, 50 Gbit/s NICs, NCCL over TCP; the cluster the communication model was calibrated on",
         spec: "",
@@ -111,6 +135,80 @@ fn pollux_testbed() -> TopologySpec {
             nics: 1,
         });
         spec.links.push(LinkSpec { a: id, b: "switch".into(), bandwidth_gbps: POLLUX_NIC_GBPS, latency_us: 25.0 });
+    }
+    spec
+}
+
+/// NVIDIA DGX A100 (datasheet and "NVIDIA DGX A100 System Architecture" white paper): eight
+/// A100 SXM4 on six NVSwitches, 600 GB/s of NVLink per GPU both ways (300 GB/s, 2,400
+/// Gbit/s, each way: the parametric default), and eight single-port ConnectX-6 HDR
+/// InfiniBand adapters of 200 Gbit/s for the compute fabric (the parametric default NIC).
+/// The DGX SuperPOD reference architecture (DGX A100) builds the compute fabric in scalable
+/// units of 20 systems, up to 140 systems in 7 units, as a full (non-blocking) fat tree,
+/// rail-optimised: NIC k of every system in a unit goes to the unit's leaf switch k. Proxima
+/// draws trees with one link per server, so a unit's eight rail switches are one leaf whose
+/// link to a server carries its eight NICs, and the spine carries all of them (full
+/// bisection: oversubscription 1).
+const DGX_A100_SUPERPOD: &str = "racks=7,servers=20,gpus=8,nics=8";
+
+/// NVIDIA DGX H100 (datasheet): eight H100 SXM5 on four NVSwitches, 900 GB/s of NVLink per
+/// GPU both ways (450 GB/s, 3,600 Gbit/s, each way), and eight ConnectX-7 adapters of up to
+/// 400 Gbit/s (NDR InfiniBand) for the compute fabric. The DGX SuperPOD reference
+/// architecture (DGX H100) builds it in scalable units of 32 systems, full fat tree,
+/// rail-optimised, drawn as in [`DGX_A100_SUPERPOD`]. The model catalogue measures A100 and
+/// T4 only, so the jobs run with A100 compute times and the RDMA fabric's efficiencies: the
+/// preset shows what the faster network changes, not H100 speed-ups.
+const DGX_H100_POD: &str = "racks=4,servers=32,gpus=8,nics=8,nic_gbps=400,nvlink_gbps=3600";
+
+/// A rail-optimised pod like a DGX A100 unit (eight 200 Gbit/s NICs per server, one per GPU
+/// rail, see [`DGX_A100_SUPERPOD`]) split over two racks of 10 whose uplinks to the spine
+/// carry a quarter of their servers' NICs: the congested variant, where placement across
+/// racks costs.
+const RAIL_POD_OVERSUB: &str = "racks=2,servers=10,gpus=8,nics=8,oversub=4";
+
+/// The k-ary fat tree of Al-Fares, Loukissas and Vahdat, "A Scalable, Commodity Data Center
+/// Network Architecture" (SIGCOMM 2008), for k = 8: 8 pods, each of k/2 = 4 edge switches
+/// with k/2 = 4 hosts and k/2 aggregation switches, under (k/2)^2 core switches; every
+/// level has full bisection. Proxima's trees draw a pod's aggregation switches as one
+/// switch and the core as one, each link carrying the sum of the parallel links it stands
+/// for, so every uplink carries all the NIC bandwidth below it. The hosts are the parametric
+/// RDMA servers: eight A100 on NVSwitch with one 200 Gbit/s HDR NIC.
+fn fat_tree_k8() -> TopologySpec {
+    const K: u32 = 8;
+    let host = ParametricSpec::parse("racks=1,servers=1,gpus=8").expect("a valid form").to_spec();
+    let server = host.servers[0].clone();
+    let nic = host.links[0].bandwidth_gbps;
+    let latency = host.links[0].latency_us;
+    let mut spec = TopologySpec {
+        version: Some(TOPOLOGY_FORMAT_VERSION),
+        name: "fat-tree-k8".into(),
+        switches: vec![SwitchSpec { id: "core".into(), role: Some("core".into()) }],
+        servers: Vec::new(),
+        links: Vec::new(),
+        collective: host.collective.clone(),
+        gpu: host.gpu.clone(),
+    };
+    let half = K / 2;
+    for pod in 0..K {
+        let agg = format!("pod{pod}");
+        spec.switches.push(SwitchSpec { id: agg.clone(), role: Some("agg".into()) });
+        let pod_gbps = (half * half) as f64 * nic;
+        spec.links.push(LinkSpec { a: agg.clone(), b: "core".into(), bandwidth_gbps: pod_gbps, latency_us: latency });
+        for edge in 0..half {
+            let tor = format!("p{pod}e{edge}");
+            spec.switches.push(SwitchSpec { id: tor.clone(), role: Some("tor".into()) });
+            spec.links.push(LinkSpec {
+                a: tor.clone(),
+                b: agg.clone(),
+                bandwidth_gbps: half as f64 * nic,
+                latency_us: latency,
+            });
+            for h in 0..half {
+                let id = format!("p{pod}e{edge}h{h}");
+                spec.servers.push(ServerSpec { id: id.clone(), ..server.clone() });
+                spec.links.push(LinkSpec { a: id, b: tor.clone(), bandwidth_gbps: nic, latency_us: latency });
+            }
+        }
     }
     spec
 }
@@ -199,6 +297,37 @@ mod tests {
         // The collective block survives export.
         let back = TopologySpec::from_json(&t.spec().to_json()).unwrap();
         assert_eq!(Topology::from_spec(&back).unwrap().comm_params(), p);
+    }
+
+    #[test]
+    fn the_machine_presets_have_their_vendors_numbers() {
+        // DGX A100 SuperPOD: 140 systems, 8 x 200 Gbit/s HDR each, full bisection.
+        let t = topo("dgx-a100-pod");
+        assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (1120, 140, Some("A100")));
+        let server = t.node(t.servers()[0]);
+        assert_eq!((server.nics, t.link(server.uplink.unwrap()).bandwidth_gbps), (8, 1600.0));
+        let uplink = t.links().iter().find(|l| t.node(l.child).name == "tor0").unwrap();
+        assert_eq!(uplink.bandwidth_gbps, 20.0 * 1600.0);
+        // DGX H100-class: 8 x 400 Gbit/s NDR, 900 GB/s NVLink both ways (3,600 Gbit/s each way).
+        let t = topo("dgx-h100-pod");
+        assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (1024, 128, Some("A100")));
+        let server = t.node(t.servers()[0]);
+        assert_eq!(t.link(server.uplink.unwrap()).bandwidth_gbps, 3200.0);
+        assert_eq!(t.spec().servers[0].nvlink_gbps, 3600.0);
+        // The rail pod's rack uplinks carry a quarter of their ten servers' NICs.
+        let t = topo("rail-pod-oversub");
+        let uplink = t.links().iter().find(|l| t.node(l.child).name == "tor1").unwrap();
+        assert_eq!((t.gpu_count(), uplink.bandwidth_gbps), (160, 10.0 * 1600.0 / 4.0));
+    }
+
+    #[test]
+    fn the_fat_tree_has_k_pods_and_full_bisection() {
+        let t = topo("fat-tree-k8");
+        // k^3/4 = 128 hosts of 8 GPUs, three switch tiers above the servers.
+        assert_eq!((t.server_count(), t.gpu_count()), (128, 1024));
+        assert_eq!(t.tier_names(), &["server", "rack", "pod", "cluster"]);
+        let bw = |name: &str| t.links().iter().find(|l| t.node(l.child).name == name).unwrap().bandwidth_gbps;
+        assert_eq!((bw("p0e0h0"), bw("p0e0"), bw("pod0")), (200.0, 800.0, 3200.0));
     }
 
     #[test]

@@ -1,53 +1,43 @@
-//! The guided introduction's view: the steps of [`crate::intro::steps`], each with the
-//! playback of the run it talks about, starting where the story happens.
+//! The tour's component: the steps of [`super::steps`], each with the playback of the run
+//! it talks about, starting where the story happens.
 
-use crate::intro::{self, STEPS};
-use crate::playback_view::{playback_of, PlayerView};
-use crate::state::{Action, IntroState};
-use proxima_core::topology::resolve_topology_arg;
-use std::rc::Rc;
+use super::{Tour, TourAction, POLICIES, STEPS};
+use crate::playback::view::{playback_of, PlayerView};
+use crate::Shared;
 use yew::prelude::*;
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 pub struct TourProps {
-    pub intro: Rc<IntroState>,
-    pub dispatch: Callback<Action>,
-}
-
-impl PartialEq for TourProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.intro, &other.intro)
-    }
+    pub tour: Shared<Tour>,
+    pub act: Callback<TourAction>,
 }
 
 #[component]
-pub fn Tour(props: &TourProps) -> Html {
-    let intro = &props.intro;
-    let d = &props.dispatch;
-    let close = d.reform(|_: MouseEvent| Action::IntroClosed);
-    let steps = use_memo(intro.facts.clone(), |facts| facts.as_ref().map(|f| intro::steps(f)));
-    let step_index = intro.step;
+pub fn TourView(props: &TourProps) -> Html {
+    let tour = &props.tour;
+    let close = props.act.reform(|_: MouseEvent| TourAction::Closed);
+    let steps = use_memo(tour.facts.clone(), |facts| facts.as_ref().map(|f| super::steps(f)));
+    let step_index = tour.step;
     let step = steps.as_ref().as_ref().and_then(|s| s.get(step_index).cloned());
-    let playback = use_memo((intro.run_id, step.as_ref().map(|s| s.policy), intro.is_ready()), {
-        let outcome = step.as_ref().and_then(|s| intro.outcomes.get(s.policy).cloned());
-        move |_| {
-            let topology = resolve_topology_arg(intro::TOPOLOGY).ok()?;
-            outcome.map(|o| playback_of(&o, Rc::new(topology)))
-        }
+    let policy = step.as_ref().map(|s| s.policy);
+    let playback = use_memo((tour.run_id, policy, tour.is_ready()), {
+        let outcome = policy.and_then(|p| tour.outcomes.get(p).cloned());
+        let topology = tour.topology.clone();
+        move |_| outcome.map(|o| playback_of(&o, topology))
     });
-    let body = match (&intro.error, &step) {
+    let body = match (&tour.error, &step) {
         (Some(e), _) => html! { <p class="field-error" role="alert">{ e.clone() }</p> },
         (None, None) => html! {
-            <p class="status" aria-live="polite">{ format!("Running the tour's scenario under {} policies in the simulation worker…", intro::POLICIES.len()) }</p>
+            <p class="status" aria-live="polite">{ format!("Running the tour's scenario under {} policies in the simulation worker…", POLICIES.len()) }</p>
         },
         (None, Some(s)) => {
-            let go = |i: usize| d.reform(move |_: MouseEvent| Action::IntroStep(i));
+            let go = |i: usize| props.act.reform(move |_: MouseEvent| TourAction::Step(i));
             html! {
                 <>
                     <h3 data-testid="tour-step" data-step={step_index.to_string()}>{ format!("{} of {STEPS}: {}", step_index + 1, s.title) }</h3>
                     { for s.paragraphs.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
                     <p class="hint">{ format!("Below: the run under {}, from {} s, job {} selected. Press Play.",
-                        intro::POLICIES[s.policy], s.start_s.round(), s.job.map(|j| j.to_string()).unwrap_or_else(|| "none".into())) }</p>
+                        POLICIES[s.policy], s.start_s.round(), s.job.map(|j| j.to_string()).unwrap_or_else(|| "none".into())) }</p>
                     <div class="tour-nav">
                         <button type="button" disabled={step_index == 0} onclick={go(step_index.saturating_sub(1))}>{ "← Back" }</button>
                         if step_index + 1 < STEPS {
@@ -58,7 +48,7 @@ pub fn Tour(props: &TourProps) -> Html {
                     </div>
                     { match &*playback {
                         Some(Ok(pb)) => html! {
-                            <PlayerView key={format!("tour-{}-{step_index}", intro.run_id)} playback={pb.clone()} start_s={s.start_s} selected={s.job} speed={Some(s.speed)} />
+                            <PlayerView key={format!("tour-{}-{step_index}", tour.run_id)} playback={pb.clone()} start_s={s.start_s} selected={s.job} speed={Some(s.speed)} />
                         },
                         Some(Err(e)) => html! { <p class="field-error">{ e.clone() }</p> },
                         None => html! {},

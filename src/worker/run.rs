@@ -1,27 +1,20 @@
-//! What the worker does with a request: build the scenario exactly as the CLI does, run
-//! each policy, and turn each run into the CLI's files plus the numbers the charts need.
-//!
-//! No web API here: the worker binary passes in a clock and a way to send messages, so the
-//! same code runs in the browser tests (and natively) to check that the page computes what
-//! the CLI computes.
+//! A run request: the scenario built through the core's one path from inputs to a
+//! scenario (`proxima_core::inputs`, as the CLI builds it), each policy run, and each run
+//! taken down as the core's record of it plus the numbers the page's charts show.
 
-use crate::eventlog::{base64_encode, hash_hex, Recorder, Shared};
-use crate::protocol::{FromWorker, PolicyResult, RunRequest, TopologyInput, TraceInput, CDF_POINTS, TIMELINE_BUCKETS};
+use crate::eventlog::{hash_hex, Recorder, SharedObserver};
+use crate::protocol::{
+    FromWorker, JobRows, PolicyResult, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
+};
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::EventHasher;
-use proxima_core::metrics::{jobs_csv, timeseries_csv, Summary};
-use proxima_core::model::Catalog;
+use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
+use proxima_core::metrics::Summary;
 use proxima_core::policy::resolve_policy;
+use proxima_core::run_files::RunRecord;
 use proxima_core::time::SimTime;
-use proxima_core::topology::{resolve_topology_arg, Topology};
-use proxima_core::trace::synthetic;
-use proxima_core::trace::{parse_trace, Trace};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// `timeseries.csv` has as many buckets as the CLI writes (its `TIMESERIES_BUCKETS`).
-pub const TIMESERIES_CSV_BUCKETS: u32 = 500;
 
 /// Steps between looks at the clock: reading it every step would cost more than the step.
 const STEPS_PER_CLOCK_CHECK: u64 = 1024;
@@ -30,41 +23,24 @@ const STEPS_PER_CLOCK_CHECK: u64 = 1024;
 /// that the page is not flooded.
 const PROGRESS_EVERY_MS: f64 = 50.0;
 
-/// The topology of a request, built as `proxima --topology` builds it.
-pub fn build_topology(input: &TopologyInput) -> Result<Topology, String> {
-    match input {
-        TopologyInput::Arg(arg) => resolve_topology_arg(arg).map_err(|e| e.with_source("topology")),
-        TopologyInput::Spec(spec) => Topology::from_spec(spec).map_err(|e| e.with_source("topology")),
-    }
-}
-
-/// The trace of a request, read as `proxima --trace` reads it.
-pub fn build_trace(input: &TraceInput, topology: &Topology) -> Result<Trace, String> {
-    match input {
-        TraceInput::Synthetic(text) => {
-            let spec = synthetic::parse(text).map_err(|e| e.with_source("trace"))?;
-            Ok(synthetic::generate(&spec, topology.gpu_count()))
+/// The core's trace input: a file read (only a worker reads a `Blob`) and checked to be
+/// UTF-8, with the CLI's message when it is not.
+pub fn trace_input(source: &TraceSource) -> Result<TraceInput, String> {
+    match source {
+        TraceSource::Synthetic(text) => Ok(TraceInput::Synthetic(text.clone())),
+        TraceSource::File { name, data } => {
+            let bytes = data.read().map_err(|e| format!("{name}: {e}"))?;
+            let text = utf8_text(name, &bytes).map_err(|e| e.to_string())?;
+            Ok(TraceInput::File { name: name.clone(), text: text.to_string() })
         }
-        TraceInput::File { name, text } => parse_trace(text).map_err(|e| e.with_source(name)),
     }
 }
 
-/// The scenario of a request: the same steps, in the same order, as the CLI's
-/// `load_scenario`, so that the same inputs give the same jobs.
+/// The scenario of a request, through the core's `build_scenario`.
 pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, String> {
-    let topology = build_topology(&request.topology)?;
-    let trace = build_trace(&request.trace, &topology)?;
-    let catalog = Catalog::built_in();
-    let mix = match &request.mix {
-        Some(m) => ModelMix::parse(m, &catalog).map_err(|e| e.with_source("mix"))?,
-        None => ModelMix::default_for(&catalog),
-    };
-    let options = WorkloadOptions { seed: request.seed, skip: 0, limit: None, mix };
-    let label = match &request.trace {
-        TraceInput::Synthetic(text) => text.as_str(),
-        TraceInput::File { name, .. } => name.as_str(),
-    };
-    build_scenario(topology, &trace, &options, label).map_err(|e| e.with_source(label))
+    let mut input = ScenarioInput::new(request.topology.clone(), trace_input(&request.trace)?, request.seed);
+    input.mix = request.mix.clone();
+    build_scenario(&input).map_err(|e| e.to_string())
 }
 
 /// Runs a whole request, sending progress and results through `send`. `now_ms` is a clock
@@ -85,20 +61,19 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
             return;
         }
     };
-    let mut summaries: Vec<Summary> = Vec::new();
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
         let mut sim = Simulation::new(scenario.clone(), resolve_policy(policy).expect("checked above"));
         let hasher = Rc::new(RefCell::new(EventHasher::default()));
         let recorder = Rc::new(RefCell::new(Recorder::default()));
-        sim.add_observer(Box::new(Shared(hasher.clone())));
-        sim.add_observer(Box::new(Shared(recorder.clone())));
+        sim.add_observer(Box::new(SharedObserver(hasher.clone())));
+        sim.add_observer(Box::new(SharedObserver(recorder.clone())));
         let started = now_ms();
         let mut last_sent = f64::NEG_INFINITY;
         let mut steps: u64 = 0;
         while sim.step().is_some() {
             steps += 1;
-            if steps % STEPS_PER_CLOCK_CHECK == 0 {
+            if steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) {
                 let t = now_ms();
                 if t - last_sent >= PROGRESS_EVERY_MS {
                     last_sent = t;
@@ -107,66 +82,62 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
                 }
             }
         }
-        let summary = sim.summary();
         let elapsed_ms = now_ms() - started;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let mut result = policy_result(policy, &sim, &summary, elapsed_ms);
+        let record = RunRecord::with_summary(&sim, sim.summary());
+        let mut result = policy_result(policy, &sim, record, elapsed_ms);
         result.event_hash = hash_hex(&hasher.borrow());
         result.event_count = hasher.borrow().count();
-        result.playback = base64_encode(&recorder.borrow().finish(&sim, sim.now()));
+        result.playback = recorder.borrow().finish(&sim, sim.now()).into();
         send(FromWorker::PolicyDone { run_id, policy: index, result: Box::new(result) });
-        summaries.push(summary);
     }
-    send(FromWorker::Finished { run_id, compare_json: compare_json(&summaries) });
+    send(FromWorker::Finished { run_id });
 }
 
-/// `compare.json` as the CLI writes it.
-pub fn compare_json(summaries: &[Summary]) -> String {
-    serde_json::to_string_pretty(summaries).expect("summaries serialise") + "\n"
-}
-
-/// The files and chart data of one finished run.
-pub fn policy_result(policy: &str, sim: &Simulation, summary: &Summary, elapsed_ms: f64) -> PolicyResult {
-    let scenario = sim.scenario();
-    let end = SimTime::from_secs_f64(summary.makespan_s);
-    let mut jcts: Vec<f64> = scenario
-        .jobs
-        .iter()
-        .zip(sim.runs())
-        .filter(|(_, r)| r.status == JobStatus::Completed)
-        .filter_map(|(j, r)| r.end.map(|e| (e - j.submit).as_secs_f64()))
-        .collect();
+/// What the page gets of one finished run: its record (summary, packed job rows, time
+/// series) and the charts' data.
+pub fn policy_result(policy: &str, sim: &Simulation, record: RunRecord, elapsed_ms: f64) -> PolicyResult {
+    let RunRecord { summary, jobs, timeseries } = record;
+    let mut jcts: Vec<f64> = jobs.iter().filter_map(|j| j.jct.map(|t| t.as_secs_f64())).collect();
     jcts.sort_by(f64::total_cmp);
-    let topo = &scenario.topology;
-    let mut per_tier = vec![0u64; topo.tier_names().len()];
-    for run in sim.runs() {
-        if run.status == JobStatus::Completed {
-            if let Some(t) = run.tier {
-                per_tier[t.0 as usize] += 1;
-            }
-        }
-    }
-    let gpus = summary.gpus.max(1) as f64;
-    let timeline = sim
-        .timeline()
-        .bucketed(end, TIMELINE_BUCKETS)
+    let tiers = sim.scenario().topology.tier_names();
+    let jobs_per_tier = tiers
         .iter()
-        .map(|b| (b.start.as_secs_f64(), b.end.as_secs_f64(), b.busy_gpus / gpus, b.queued))
+        .map(|tier| {
+            let completed_there =
+                jobs.iter().filter(|j| j.status == JobStatus::Completed && j.tier.as_ref() == Some(tier)).count();
+            (tier.clone(), completed_there as u64)
+        })
         .collect();
     PolicyResult {
         policy: policy.to_string(),
-        summary_json: summary.to_json() + "\n",
-        jobs_csv: jobs_csv(scenario, sim.runs()),
-        timeseries_csv: timeseries_csv(sim.timeline(), end, summary.gpus, TIMESERIES_CSV_BUCKETS),
+        jobs: JobRows::pack(&jobs),
+        timeseries,
         jct_cdf: cdf_points(&jcts, CDF_POINTS),
-        timeline,
-        jobs_per_tier: topo.tier_names().iter().cloned().zip(per_tier).collect(),
+        timeline: timeline(sim, &summary),
+        jobs_per_tier,
+        summary,
         elapsed_ms,
         event_hash: String::new(),
         event_count: 0,
-        playback: String::new(),
+        playback: Default::default(),
     }
+}
+
+/// The charts' time series: fewer buckets than `timeseries.csv`, as shares of the cluster.
+fn timeline(sim: &Simulation, summary: &Summary) -> Vec<TimelineBucket> {
+    let gpus = summary.gpus.max(1) as f64;
+    sim.timeline()
+        .bucketed(SimTime::from_secs_f64(summary.makespan_s), TIMELINE_BUCKETS)
+        .iter()
+        .map(|b| TimelineBucket {
+            start_s: b.start.as_secs_f64(),
+            end_s: b.end.as_secs_f64(),
+            gpu_util: b.busy_gpus / gpus,
+            queued: b.queued,
+        })
+        .collect()
 }
 
 /// At most `max` points of the empirical CDF of sorted values, always including the last.
@@ -188,12 +159,14 @@ pub fn cdf_points(sorted: &[f64], max: usize) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::FileData;
+    use proxima_core::inputs::TopologyInput;
 
     fn request(policies: &[&str]) -> RunRequest {
         RunRequest {
             run_id: 3,
-            topology: TopologyInput::Arg("teaching".into()),
-            trace: TraceInput::Synthetic("synthetic:jobs=40,load=0.8,seed=1".into()),
+            topology: TopologyInput::Argument("teaching".into()),
+            trace: TraceSource::Synthetic("synthetic:jobs=40,load=0.8,seed=1".into()),
             seed: 1,
             mix: None,
             policies: policies.iter().map(|p| p.to_string()).collect(),
@@ -204,6 +177,11 @@ mod tests {
         let mut out = Vec::new();
         run_request(req, &|| 0.0, &mut |m| out.push(m));
         out
+    }
+
+    fn file(result: &PolicyResult, name: &str) -> String {
+        let files = result.files().unwrap();
+        files.named().iter().find(|f| f.0 == name).unwrap_or_else(|| panic!("no {name}")).1.to_string()
     }
 
     #[test]
@@ -218,17 +196,29 @@ mod tests {
             .collect();
         assert_eq!(done.len(), 2);
         assert_eq!(done[0].policy, "fifo");
-        assert!(done[1].summary_json.contains("\"policy\": \"dally:delay=on,preempt=on"), "{}", done[1].summary_json);
-        assert!(done[0].jobs_csv.starts_with("id,name,status,"));
-        assert_eq!(done[0].timeseries_csv.lines().count(), 501);
+        assert!(done[1].summary.policy.starts_with("dally:delay=on,preempt=on"), "{}", done[1].summary.policy);
+        assert_eq!(file(done[1], "summary.json"), done[1].summary.to_json() + "\n");
+        assert!(file(done[0], "jobs.csv").starts_with("id,name,status,"));
+        assert_eq!(file(done[0], "timeseries.csv").lines().count(), 501);
         assert_eq!(done[0].jct_cdf.last().unwrap().1, 1.0);
         assert_eq!(done[0].jobs_per_tier.iter().map(|t| t.1).sum::<u64>(), 40);
-        match out.last().unwrap() {
-            FromWorker::Finished { run_id: 3, compare_json } => {
-                assert!(compare_json.starts_with("[\n  {\n    \"policy\": \"fifo:backfill=on\""), "{compare_json}");
-            }
-            other => panic!("{other:?}"),
-        }
+        // Per job, what jobs.csv says, as data: the files are the core's of the same run.
+        let jobs = done[0].jobs.unpack().unwrap();
+        assert_eq!(jobs.len(), 40);
+        let mut sim =
+            Simulation::new(build_request_scenario(&request(&["fifo"])).unwrap(), resolve_policy("fifo").unwrap());
+        sim.run();
+        assert_eq!(done[0].files().unwrap(), proxima_core::run_files::RunFiles::of(&sim));
+        assert_eq!(jobs, proxima_core::metrics::job_rows(sim.scenario(), sim.runs()));
+        assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
+        // compare.json, made on the page from the summaries, is the CLI's.
+        let results = crate::state::Results {
+            outcomes: done.iter().map(|r| crate::Shared::new((*r).clone())).collect(),
+            finished: true,
+            ..Default::default()
+        };
+        let compare_json = results.compare_json().unwrap();
+        assert!(compare_json.starts_with("[\n  {\n    \"policy\": \"fifo:backfill=on\""), "{compare_json}");
     }
 
     #[test]
@@ -245,11 +235,11 @@ mod tests {
         // The hash of the core's own hasher over the same run, as the CLI computes it.
         let mut sim = Simulation::new(build_request_scenario(&req).unwrap(), resolve_policy("dally").unwrap());
         let hasher = Rc::new(RefCell::new(EventHasher::default()));
-        sim.add_observer(Box::new(Shared(hasher.clone())));
+        sim.add_observer(Box::new(SharedObserver(hasher.clone())));
         sim.run();
         assert_eq!(result.event_hash, format!("{:016x}", hasher.borrow().hash()));
         assert_eq!(result.event_count, hasher.borrow().count());
-        let log = crate::eventlog::PlaybackLog::from_base64(&result.playback).unwrap();
+        let log = crate::eventlog::PlaybackLog::decode(&result.playback).unwrap();
         assert_eq!(log.jobs.len(), 40);
         assert!(log.events.len() as u64 <= result.event_count);
         assert_eq!(log.end_us, sim.now().0);
@@ -264,9 +254,9 @@ mod tests {
             "{out:?}"
         );
         let mut bad = request(&["fifo"]);
-        bad.trace = TraceInput::File {
+        bad.trace = TraceSource::File {
             name: "jobs.csv".into(),
-            text: "id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".into(),
+            data: FileData::Bytes(b"id,submit_s,gpus,model,duration_s\n1,0,2,lenet9,10\n".to_vec().into()),
         };
         let out = run(&bad);
         assert!(

@@ -1,5 +1,6 @@
-//! The topology editor's view: the cluster drawn in SVG from [`editor::layout`], a
-//! toolbar, the list of problems and a side panel with the selection's properties.
+//! The topology editor's component: the cluster drawn in SVG from [`super::layout`], a
+//! toolbar, the list of problems and a side panel with the selection's properties
+//! ([`super::properties`]).
 //!
 //! The view is dumb: everything it shows comes from the [`Editor`] in the page's state,
 //! and everything users do becomes an [`EditAction`]. Only two things live here, because
@@ -11,71 +12,106 @@
 //! `data-gpu` and `data-link` attributes, so a cluster with thousands of GPUs does not
 //! need thousands of closures.
 
-use crate::editor::{layout_with_drag, BoxKind, Direction, Drawing, EditAction, Editor, Element, Field, GPU_SIZE};
-use crate::state::Action;
-use std::rc::Rc;
+use super::import::TopologyImport;
+use super::layout::{layout_with_drag, BoxKind, Drawing, GPU_SIZE, MARGIN};
+use super::properties::{ProblemList, PropertiesPanel};
+use super::{Direction, EditAction, Editor, Element};
+use crate::Shared;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-/// The drawing's height on the page, in CSS pixels.
+/// The drawing's height on the page before it is fitted, in CSS pixels.
 const VIEW_H: f64 = 380.0;
-const MIN_ZOOM: f64 = 0.04;
-const MIN_FIT_ZOOM: f64 = 0.4;
+/// Fit makes the drawing's height follow the cluster's shape, between these.
+const MIN_VIEW_H: f64 = 180.0;
+const MAX_VIEW_H: f64 = 560.0;
+/// Room left around a fitted cluster, in CSS pixels.
+const FIT_PAD: f64 = 10.0;
+/// Fit does not enlarge a small cluster beyond this.
+const MAX_FIT_ZOOM: f64 = 2.0;
+const MIN_ZOOM: f64 = 0.02;
 const MAX_ZOOM: f64 = 4.0;
 /// Pointer travel, in pixels, below which a press is a click rather than a drag.
 const CLICK_SLOP: f64 = 4.0;
 /// How far Shift+arrow moves the selected node.
 const NUDGE: f64 = 10.0;
 
-/// Pan and zoom: drawing coordinates to screen pixels are `p * k + (tx, ty)`.
+/// Pan and zoom: drawing coordinates to screen pixels are `p * k + (tx, ty)`; `h` is the
+/// drawing's height on the page.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct View {
     k: f64,
     tx: f64,
     ty: f64,
+    h: f64,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { k: 1.0, tx: 0.0, ty: 0.0 }
+        View { k: 1.0, tx: 0.0, ty: 0.0, h: VIEW_H }
     }
 }
 
 impl View {
+    /// The whole cluster in view with a small margin: as large as the width allows (up to
+    /// [`MAX_FIT_ZOOM`]), and the drawing only as tall as the cluster then is, so that no
+    /// server is cut off and no wide band stays empty.
     fn fit(d: &Drawing, width: f64) -> View {
-        // Not below a scale at which labels can still be read: a big cluster is then
-        // shown from its left end, to be panned.
-        let k = ((width - 16.0) / d.width).min((VIEW_H - 16.0) / d.height).clamp(MIN_FIT_ZOOM, 1.5);
-        View { k, tx: ((width - d.width * k) / 2.0).max(8.0), ty: 8.0 }
+        let x0 = d.nodes.iter().map(|b| b.x).fold(MARGIN, f64::min);
+        let y0 = d.nodes.iter().map(|b| b.y).fold(MARGIN, f64::min);
+        let (w, h) = ((d.width - MARGIN - x0).max(1.0), (d.height - MARGIN - y0).max(1.0));
+        let k = ((width - 2.0 * FIT_PAD) / w).min((MAX_VIEW_H - 2.0 * FIT_PAD) / h).min(MAX_FIT_ZOOM);
+        let k = k.max(MIN_ZOOM);
+        let view_h = (h * k + 2.0 * FIT_PAD).clamp(MIN_VIEW_H, MAX_VIEW_H);
+        View { k, tx: (width - w * k) / 2.0 - x0 * k, ty: (view_h - h * k) / 2.0 - y0 * k, h: view_h }
     }
 
     /// Zooms by `factor` keeping the point (x, y) of the screen where it is.
     fn zoom(self, factor: f64, x: f64, y: f64) -> View {
         let k = (self.k * factor).clamp(MIN_ZOOM, MAX_ZOOM);
         let f = k / self.k;
-        View { k, tx: x - (x - self.tx) * f, ty: y - (y - self.ty) * f }
+        View { k, tx: x - (x - self.tx) * f, ty: y - (y - self.ty) * f, h: self.h }
     }
 }
 
 /// A press on the drawing, until it is released.
 #[derive(Clone, Debug, PartialEq)]
 enum Press {
-    Pan { x0: f64, y0: f64, view: View, moved: bool },
-    Node { target: Option<Element>, node: String, x0: f64, y0: f64, dx: f64, dy: f64, moved: bool },
-    Other { target: Option<Element>, x0: f64, y0: f64 },
+    Pan {
+        x0: f64,
+        y0: f64,
+        view: View,
+        moved: bool,
+    },
+    /// Shift and a press on the background: a box that selects what it touches.
+    Box {
+        x0: f64,
+        y0: f64,
+        x: f64,
+        y: f64,
+    },
+    Node {
+        target: Option<Element>,
+        node: String,
+        x0: f64,
+        y0: f64,
+        dx: f64,
+        dy: f64,
+        moved: bool,
+        shift: bool,
+    },
+    Other {
+        target: Option<Element>,
+        x0: f64,
+        y0: f64,
+    },
 }
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 pub struct TopologyEditorProps {
-    pub editor: Rc<Editor>,
-    pub dispatch: Callback<Action>,
-}
-
-impl PartialEq for TopologyEditorProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.editor, &other.editor) && self.dispatch == other.dispatch
-    }
+    pub editor: Shared<Editor>,
+    /// Where edits go (the page's reducer).
+    pub edit: Callback<EditAction>,
 }
 
 /// What a DOM element of the drawing stands for.
@@ -106,22 +142,22 @@ fn local(svg: &NodeRef, e: &MouseEvent) -> (f64, f64) {
 #[component]
 pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     let ed = props.editor.clone();
-    let edit = {
-        let d = props.dispatch.clone();
-        Callback::from(move |a: EditAction| d.emit(Action::Edit(a)))
-    };
+    let edit = props.edit.clone();
     let view = use_state(View::default);
     let press = use_mut_ref(|| None::<Press>);
     // The node being dragged and by how much (drawing units), for the live drawing.
     let drag = use_state(|| None::<(String, f64, f64)>);
     let svg_ref = use_node_ref();
+    // The selection box being drawn, in screen pixels: x, y, width, height.
+    let rubber = use_state(|| None::<(f64, f64, f64, f64)>);
     let last_hit = use_mut_ref(|| None::<Element>);
 
-    let drawing: Rc<Drawing> = {
+    let drawing: Shared<Drawing> = {
         let drag = (*drag).clone();
-        use_memo((crate::Same(ed.clone()), drag), |(ed, drag)| {
-            layout_with_drag(&ed.0, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy)))
-        })
+        let memo = use_memo((ed.clone(), drag), |(ed, drag)| {
+            Shared::new(layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
+        });
+        (*memo).clone()
     };
 
     // Fit the drawing to the viewport for a new cluster (and on the first render), not
@@ -168,8 +204,8 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
             let v = *view;
             let (sx, sy) = (x * v.k + v.tx, y * v.k + v.ty);
             let margin = 24.0;
-            if sx < margin || sx > width - margin || sy < margin || sy > VIEW_H - margin {
-                view.set(View { tx: width / 2.0 - x * v.k, ty: VIEW_H / 2.0 - y * v.k, ..v });
+            if sx < margin || sx > width - margin || sy < margin || sy > v.h - margin {
+                view.set(View { tx: width / 2.0 - x * v.k, ty: v.h / 2.0 - y * v.k, ..v });
             }
         });
     }
@@ -187,8 +223,10 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                 Some(Element::Node(id)) | Some(Element::Gpu(id, _)) => Some(id.clone()),
                 _ => None,
             };
+            let shift = e.shift_key();
             *press.borrow_mut() = Some(match (node, &target) {
-                (Some(node), _) => Press::Node { target, node, x0: x, y0: y, dx: 0.0, dy: 0.0, moved: false },
+                (Some(node), _) => Press::Node { target, node, x0: x, y0: y, dx: 0.0, dy: 0.0, moved: false, shift },
+                (None, None) if shift => Press::Box { x0: x, y0: y, x, y },
                 (None, None) => Press::Pan { x0: x, y0: y, view: *view, moved: false },
                 (None, Some(_)) => Press::Other { target, x0: x, y0: y },
             });
@@ -198,12 +236,17 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
         })
     };
     let on_pointer_move = {
-        let (press, view, svg_ref, drag) = (press.clone(), view.clone(), svg_ref.clone(), drag.clone());
+        let (press, view, svg_ref, drag, rubber) =
+            (press.clone(), view.clone(), svg_ref.clone(), drag.clone(), rubber.clone());
         Callback::from(move |e: PointerEvent| {
             let mut p = press.borrow_mut();
             let Some(state) = p.as_mut() else { return };
             let (x, y) = local(&svg_ref, &e);
             match state {
+                Press::Box { x0, y0, x: bx, y: by } => {
+                    (*bx, *by) = (x, y);
+                    rubber.set(Some((x0.min(x), y0.min(y), (x - *x0).abs(), (y - *y0).abs())));
+                }
                 Press::Pan { x0, y0, view: v0, moved } => {
                     if *moved || (x - *x0).abs() > CLICK_SLOP || (y - *y0).abs() > CLICK_SLOP {
                         *moved = true;
@@ -225,7 +268,8 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
         })
     };
     let on_pointer_up = {
-        let (press, drag, edit, ed) = (press.clone(), drag.clone(), edit.clone(), ed.clone());
+        let (press, drag, edit, ed, view, rubber, d) =
+            (press.clone(), drag.clone(), edit.clone(), ed.clone(), view.clone(), rubber.clone(), drawing.clone());
         Callback::from(move |_e: PointerEvent| {
             let Some(state) = press.borrow_mut().take() else { return };
             let click = |target: Option<Element>| match (&ed.linking_from, &target) {
@@ -239,7 +283,22 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                     drag.set(None);
                     edit.emit(EditAction::Move { node, dx, dy });
                 }
+                Press::Node { node, shift: true, .. } => edit.emit(EditAction::ToggleSelect(node)),
                 Press::Node { target, .. } | Press::Other { target, .. } => click(target),
+                Press::Box { x0, y0, x, y } => {
+                    rubber.set(None);
+                    // The box in drawing units; every node box it touches is selected.
+                    let v = *view;
+                    let (ax, bx) = ((x0.min(x) - v.tx) / v.k, (x0.max(x) - v.tx) / v.k);
+                    let (ay, by) = ((y0.min(y) - v.ty) / v.k, (y0.max(y) - v.ty) / v.k);
+                    let hit: Vec<String> = d
+                        .nodes
+                        .iter()
+                        .filter(|b| b.x <= bx && b.x + b.w >= ax && b.y <= by && b.y + b.h >= ay)
+                        .map(|b| b.id.clone())
+                        .collect();
+                    edit.emit(EditAction::SelectNodes(hit));
+                }
                 // A press on the background that did not pan clears the selection.
                 Press::Pan { moved: false, .. } if ed.selection.is_some() => edit.emit(EditAction::Select(None)),
                 Press::Pan { .. } => {}
@@ -269,7 +328,7 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
         let (view, svg_ref) = (view.clone(), svg_ref.clone());
         Callback::from(move |_: MouseEvent| {
             let w = viewport_width(&svg_ref);
-            view.set(view.zoom(factor, w / 2.0, VIEW_H / 2.0));
+            view.set(view.zoom(factor, w / 2.0, view.h / 2.0));
         })
     };
     let fit = {
@@ -333,13 +392,13 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                 ("E", _, true) => Some(EditAction::CollapseAll(false)),
                 ("+" | "=", _, _) => {
                     let w = viewport_width(&svg_ref);
-                    view.set(view.zoom(1.25, w / 2.0, VIEW_H / 2.0));
+                    view.set(view.zoom(1.25, w / 2.0, view.h / 2.0));
                     e.prevent_default();
                     None
                 }
                 ("-" | "_", _, _) => {
                     let w = viewport_width(&svg_ref);
-                    view.set(view.zoom(0.8, w / 2.0, VIEW_H / 2.0));
+                    view.set(view.zoom(0.8, w / 2.0, view.h / 2.0));
                     e.prevent_default();
                     None
                 }
@@ -393,8 +452,9 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                 { button("Expand all", "Shift+E", None, EditAction::CollapseAll(false), !ed.collapsed.is_empty()) }
                 <button type="button" onclick={zoom_by(1.25)} aria-keyshortcuts="+" title="Zoom in (+)">{ "+" }</button>
                 <button type="button" onclick={zoom_by(0.8)} aria-keyshortcuts="-" title="Zoom out (-)">{ "−" }</button>
-                <button type="button" onclick={fit} aria-keyshortcuts="0" title="Fit the cluster in view (0)">{ "Fit" }</button>
+                <button type="button" onclick={fit} aria-keyshortcuts="0" title="Fit the cluster in view (0)" data-testid="fit-button">{ "Fit" }</button>
             </div>
+            <TopologyImport edit={edit.clone()} />
             <p class="editor-status" aria-live="polite">
                 <strong data-testid="gpu-count">{ gpu_total.to_string() }</strong>{ " GPUs. " }
                 if let Some(from) = &linking {
@@ -404,17 +464,21 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
                     <span class="editor-message" data-testid="editor-message">{ m.clone() }</span>
                 }
             </p>
-            <svg ref={svg_ref} class={classes!("editor-svg", linking.is_some().then_some("linking"))} width="100%" height={format!("{VIEW_H}")}
+            <svg ref={svg_ref} class={classes!("editor-svg", linking.is_some().then_some("linking"))} width="100%" height={format!("{:.0}", v.h)}
+                 data-testid="editor-svg"
                  role="img" aria-label={drawing.caption.clone()}
                  onpointerdown={on_pointer_down} onpointermove={on_pointer_move} onpointerup={on_pointer_up}
                  ondblclick={on_dblclick} onwheel={on_wheel}>
                 <g transform={format!("translate({:.1} {:.1}) scale({:.4})", v.tx, v.ty, v.k)}>
                     <DrawingLayer drawing={drawing.clone()} />
                 </g>
+                if let Some((x, y, w, h)) = *rubber {
+                    <rect class="rubber" x={f(x)} y={f(y)} width={f(w)} height={f(h)} />
+                }
             </svg>
-            <p class="hint">{ drawing.caption.clone() }{ " Drag nodes to move them, drag the background to pan, scroll to zoom, double-click a rack or server to fold it." }</p>
+            <p class="hint">{ drawing.caption.clone() }{ " Drag nodes to move them, drag the background to pan, scroll to zoom, double-click a rack or server to fold it. Shift-click adds a node to the selection, Shift-drag selects with a box. Lines are thicker for faster links; an uplink narrower than the NICs below it is orange and shows its oversubscription." }</p>
             <ProblemList editor={ed.clone()} edit={edit.clone()} />
-            <Properties editor={ed.clone()} edit={edit.clone()} />
+            <PropertiesPanel editor={ed.clone()} edit={edit.clone()} />
             <details class="keys">
                 <summary>{ "Editor keys" }</summary>
                 <dl>
@@ -433,15 +497,9 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     }
 }
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 struct DrawingProps {
-    drawing: Rc<Drawing>,
-}
-
-impl PartialEq for DrawingProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.drawing, &other.drawing)
-    }
+    drawing: Shared<Drawing>,
 }
 
 /// The drawing itself, a component of its own so that panning (a new transform on the
@@ -452,11 +510,12 @@ fn DrawingLayer(props: &DrawingProps) -> Html {
     html! {
         <>
             { for d.links.iter().map(|l| {
-                let class = classes!("link", l.problem.is_some().then_some("invalid"), l.selected.then_some("selected"), l.off_tree.then_some("off-tree"));
+                let class = classes!("link", format!("bw-{}", l.width_step), l.problem.is_some().then_some("invalid"), l.selected.then_some("selected"), l.off_tree.then_some("off-tree"), l.oversub.is_some().then_some("thin"));
                 // Labels sit near the lower end, where neighbouring links are furthest apart.
                 let (mx, my) = (l.x2 + (l.x1 - l.x2) * 0.7, l.y2 + (l.y1 - l.y2) * 0.7);
                 html! {
-                    <g class={class} data-link={l.index.to_string()} aria-invalid={l.problem.is_some().then_some("true")}>
+                    <g class={class} data-link={l.index.to_string()} aria-invalid={l.problem.is_some().then_some("true")}
+                       data-oversub={l.oversub.map(|r| format!("{r}"))}>
                         <title>{ match &l.problem { Some(p) => format!("{} — {p}", l.title), None => l.title.clone() } }</title>
                         <line class="hit" x1={f(l.x1)} y1={f(l.y1)} x2={f(l.x2)} y2={f(l.y2)} />
                         <line class="wire" x1={f(l.x1)} y1={f(l.y1)} x2={f(l.x2)} y2={f(l.y2)} />
@@ -493,150 +552,6 @@ fn DrawingLayer(props: &DrawingProps) -> Html {
                 </rect>
             }) }
         </>
-    }
-}
-
-#[derive(Properties)]
-struct PanelProps {
-    editor: Rc<Editor>,
-    edit: Callback<EditAction>,
-}
-
-impl PartialEq for PanelProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.editor, &other.editor)
-    }
-}
-
-/// Every problem, with a button that selects (and reveals) its element.
-#[component]
-fn ProblemList(props: &PanelProps) -> Html {
-    let ed = &props.editor;
-    if ed.problems.is_empty() {
-        return html! {};
-    }
-    html! {
-        <div class="editor-problems" role="alert" data-testid="topology-problems">
-            <p><strong>{ format!("{} problem{} to fix before a run:", ed.problems.len(), if ed.problems.len() == 1 { "" } else { "s" }) }</strong></p>
-            <ul>{ for ed.problems.iter().map(|p| {
-                let show = p.element.clone().map(|e| {
-                    let edit = props.edit.clone();
-                    html! { <button type="button" class="small" onclick={Callback::from(move |_| edit.emit(EditAction::Select(Some(e.clone()))))}>{ "show" }</button> }
-                });
-                html! { <li>{ p.text.clone() }{ " " }{ for show }</li> }
-            }) }</ul>
-        </div>
-    }
-}
-
-/// The selection's properties, as fields that edit the description.
-#[component]
-fn Properties(props: &PanelProps) -> Html {
-    let ed = &props.editor;
-    let spec = &ed.doc.spec;
-    let edit = props.edit.clone();
-    let field = |label: &str, f: Field, value: String, step: &'static str, min: &'static str| {
-        let edit = edit.clone();
-        let f2 = f.clone();
-        let on = Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            edit.emit(EditAction::Set { field: f2.clone(), value: v });
-        });
-        html! {
-            <label>{ label }<input type="number" step={step} min={min} value={value} onchange={on} data-field={format!("{f:?}")} /></label>
-        }
-    };
-    let num = |x: f64| format!("{}", (x * 1000.0).round() / 1000.0);
-    let name_field = {
-        let edit = edit.clone();
-        let on = Callback::from(move |e: Event| {
-            edit.emit(EditAction::Set {
-                field: Field::Name,
-                value: e.target_unchecked_into::<HtmlInputElement>().value(),
-            })
-        });
-        html! { <label>{ "Cluster name " }<input type="text" value={spec.name.clone()} onchange={on} /></label> }
-    };
-    let problems = |e: &Element| -> Html {
-        let ps = ed.problems_of(e);
-        html! { <>{ for ps.iter().map(|p| html! { <p class="field-error" role="alert">{ p.text.clone() }</p> }) }</> }
-    };
-    let body = match &ed.selection {
-        None => {
-            html! { <p class="hint">{ "Select a switch, server, GPU or link to edit it (click it, or use the arrow keys)." }</p> }
-        }
-        Some(e @ Element::Link(i)) => match spec.links.get(*i) {
-            Some(l) => html! {
-                <>
-                    <h4>{ format!("Link {} – {}", l.a, l.b) }</h4>
-                    { field("Bandwidth (Gb/s) ", Field::LinkBandwidth(*i), num(l.bandwidth_gbps), "any", "0") }
-                    { field("Latency (µs) ", Field::LinkLatency(*i), num(l.latency_us), "any", "0") }
-                    { problems(e) }
-                </>
-            },
-            None => html! {},
-        },
-        Some(e @ Element::Node(id)) => {
-            if let Some(s) = spec.servers.iter().find(|s| s.id == *id) {
-                let uplink = spec.links.iter().position(|l| l.a == *id || l.b == *id);
-                html! {
-                    <>
-                        <h4>{ format!("Server {id}") }</h4>
-                        { field("GPUs ", Field::ServerGpus(id.clone()), s.gpus.to_string(), "1", "0") }
-                        { field("NVLink Gb/s per GPU ", Field::ServerNvlink(id.clone()), num(s.nvlink_gbps), "any", "0") }
-                        { field("NVLink latency (µs) ", Field::ServerNvlinkLatency(id.clone()), num(s.nvlink_latency_us), "any", "0") }
-                        if let Some(li) = uplink {
-                            { field("Its network link (Gb/s) ", Field::LinkBandwidth(li), num(spec.links[li].bandwidth_gbps), "any", "0") }
-                        }
-                        { problems(e) }
-                    </>
-                }
-            } else if let Some(sw) = spec.switches.iter().find(|s| s.id == *id) {
-                let role = sw.role.clone().unwrap_or_default();
-                let on_role = {
-                    let edit = edit.clone();
-                    let id = id.clone();
-                    Callback::from(move |e: Event| {
-                        edit.emit(EditAction::Set {
-                            field: Field::SwitchRole(id.clone()),
-                            value: e.target_unchecked_into::<HtmlSelectElement>().value(),
-                        })
-                    })
-                };
-                let roles = ["", "tor", "agg", "spine"];
-                html! {
-                    <>
-                        <h4>{ format!("Switch {id}") }</h4>
-                        <label>{ "Role " }
-                            <select onchange={on_role}>
-                                { for roles.iter().map(|r| html! { <option value={*r} selected={role == *r}>{ if r.is_empty() { "none" } else { *r } }</option> }) }
-                                if !roles.contains(&role.as_str()) {
-                                    <option value={role.clone()} selected=true>{ role.clone() }</option>
-                                }
-                            </select>
-                        </label>
-                        if let Some(o) = ed.oversub(id) {
-                            { field("Oversubscription (x:1) ", Field::Oversub(id.clone()), num(o), "any", "0") }
-                        }
-                        { problems(e) }
-                    </>
-                }
-            } else {
-                html! {}
-            }
-        }
-        Some(Element::Gpu(server, k)) => html! {
-            <>
-                <h4>{ format!("GPU {k} of server {server}") }</h4>
-                <p class="hint">{ "Delete removes one GPU from its server; G adds one." }</p>
-            </>
-        },
-    };
-    html! {
-        <div class="editor-properties" data-testid="editor-properties">
-            { name_field }
-            { body }
-        </div>
     }
 }
 

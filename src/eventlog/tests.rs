@@ -1,0 +1,150 @@
+//! Logs of real runs round-trip; damaged logs are errors, not panics.
+
+use super::*;
+use proxima_core::event::Reason;
+use proxima_core::policy::resolve_policy;
+use proxima_core::topology::resolve_topology_arg;
+use proxima_core::topology::GpuId;
+use proxima_core::trace::synthetic;
+use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+
+/// Every event of a run, as the engine sent them.
+#[derive(Default)]
+struct Everything(Vec<(SimTime, SimEvent)>);
+
+impl Observer for Everything {
+    fn observe(&mut self, now: SimTime, event: &SimEvent) {
+        self.0.push((now, event.clone()));
+    }
+}
+
+fn sim(topology: &str, jobs: u32, load: f64, policy: &str) -> Simulation {
+    let topo = resolve_topology_arg(topology).unwrap();
+    let trace = synthetic::generate(
+        &synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=3")).unwrap(),
+        topo.gpu_count(),
+    );
+    let catalog = proxima_core::model::Catalog::built_in();
+    let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let scenario = build_scenario(topo, &trace, &options, "t").unwrap();
+    Simulation::new(scenario, resolve_policy(policy).unwrap())
+}
+
+#[test]
+fn a_run_round_trips_without_rate_changes() {
+    let mut s = sim("teaching", 300, 1.2, "dally");
+    let all = Rc::new(RefCell::new(Everything::default()));
+    let rec = Rc::new(RefCell::new(Recorder::default()));
+    s.add_observer(Box::new(SharedObserver(all.clone())));
+    s.add_observer(Box::new(SharedObserver(rec.clone())));
+    let summary = s.run();
+    let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
+    let log = PlaybackLog::decode(&bytes).unwrap();
+    let expected: Vec<(SimTime, SimEvent)> =
+        all.borrow().0.iter().filter(|(_, e)| !matches!(e, SimEvent::RateChanged { .. })).cloned().collect();
+    assert_eq!(log.events.len(), expected.len());
+    assert!(log.events.iter().any(|e| matches!(e, SimEvent::Waiting { .. })), "dally makes jobs wait here");
+    for (i, ((t, e), got)) in expected.iter().zip(&log.events).enumerate() {
+        assert_eq!(log.times[i], t.0, "time of event {i}");
+        assert_eq!(std::mem::discriminant(e), std::mem::discriminant(got), "event {i}");
+        assert!(same_at_f32(e, got), "event {i}: {e:?} vs {got:?}");
+    }
+    assert_eq!(log.jobs.len(), 300);
+    assert_eq!(log.cut_at_us, None);
+    assert_eq!(log.initial_timers, vec![300.0, 150.0]);
+    assert_eq!(log.models[log.jobs[0].model as usize], s.scenario().catalog.get(s.scenario().jobs[0].model).name);
+    assert_eq!(log.end_us, SimTime::from_secs_f64(summary.makespan_s).0);
+    // Compact: well under the ~90 bytes of a JSON line per event.
+    assert!(bytes.len() < 16 * log.events.len() + 8 * 300, "{} bytes for {} events", bytes.len(), log.events.len());
+}
+
+/// Two events equal up to the f32 rounding of their floats.
+fn same_at_f32(a: &SimEvent, b: &SimEvent) -> bool {
+    let ja = serde_json::to_value(a).unwrap();
+    let jb = serde_json::to_value(b).unwrap();
+    close(&ja, &jb)
+}
+
+fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::*;
+    match (a, b) {
+        (Number(x), Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            x == y || (x as f32) as f64 == y
+        }
+        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q)),
+        (Object(x), Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w))),
+        _ => a == b,
+    }
+}
+
+#[test]
+fn the_recorder_stops_at_its_cap_and_says_when() {
+    let mut s = sim("teaching", 100, 0.8, "consolidate");
+    let rec = Rc::new(RefCell::new(Recorder::with_cap(50)));
+    s.add_observer(Box::new(SharedObserver(rec.clone())));
+    let summary = s.run();
+    let log = PlaybackLog::decode(&rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
+    assert_eq!(log.events.len(), 50);
+    let cut = log.cut_at_us.expect("cut");
+    assert!(cut >= *log.times.last().unwrap() && cut < log.end_us);
+    assert!(log.jobs.len() < 100);
+}
+
+#[test]
+fn gpus_and_reasons_round_trip() {
+    let reasons = [
+        Reason::FirstFit,
+        Reason::WaitingForTier { wanted: Tier(0), left_s: 42.5, best_now: None, slowdown: 0.0 },
+        Reason::WaitingForTier { wanted: Tier(1), left_s: 1.0, best_now: Some(Tier(2)), slowdown: 1.5 },
+        Reason::PlacedByPreemption { tier: Tier(0), victims: vec![JobId(3), JobId(900_000)], gain_s: 12.0 },
+        Reason::PreemptedFor { for_job: JobId(7), tier: Tier(0), gain_s: 90.0, cost_s: 30.0 },
+        Reason::Reconsolidating { from: Tier(2), to: Tier(0), gain_s: 5.0, cost_s: 1.0 },
+        Reason::Reconsolidated { from: Tier(2), to: Tier(0) },
+        Reason::Reclaimed { for_job: JobId(11), cost_s: 30.0 },
+        Reason::NoRoom { free: 12 },
+        Reason::StarvationBound { tier: Tier(2), waited_s: 7200.0 },
+        Reason::Insensitive { tier: Tier(1), slowdown: 1.25 },
+        Reason::TimerExpired { tier: Tier(1), waited_s: 30.0, slowdown: 1.5 },
+        Reason::GotWantedTier { tier: Tier(0), waited_s: 110.0 },
+        Reason::TightestNow { tier: Tier(0) },
+    ];
+    for reason in reasons {
+        let mut b = Vec::new();
+        put_reason(&mut b, &reason);
+        let mut r = Reader::new(&b);
+        assert_eq!(r.reason().unwrap(), reason);
+        assert_eq!(r.remaining(), 0);
+    }
+    for gpus in [vec![], vec![5], vec![0, 1, 2, 3, 8, 9, 2047], vec![9, 3, 4]] {
+        let gpus: Vec<GpuId> = gpus.into_iter().map(GpuId).collect();
+        let mut b = Vec::new();
+        put_gpus(&mut b, &gpus);
+        assert_eq!(Reader::new(&b).gpus().unwrap(), gpus);
+    }
+}
+
+#[test]
+fn damaged_logs_are_errors_not_panics() {
+    let mut s = sim("teaching", 20, 0.8, "dally");
+    let rec = Rc::new(RefCell::new(Recorder::default()));
+    s.add_observer(Box::new(SharedObserver(rec.clone())));
+    let summary = s.run();
+    let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
+    for cut in 0..bytes.len() {
+        assert!(PlaybackLog::decode(&bytes[..cut]).is_err(), "a log cut at {cut} bytes");
+    }
+    let mut flipped = bytes.clone();
+    for i in 0..flipped.len() {
+        flipped[i] ^= 0xff;
+        let _ = PlaybackLog::decode(&flipped);
+        flipped[i] ^= 0xff;
+    }
+}
+
+#[test]
+fn initial_timers_come_from_the_spec() {
+    assert_eq!(initial_timers("dally:preempt=on,autotune=on,timers=300/150,threshold=1.05"), vec![300.0, 150.0]);
+    assert_eq!(initial_timers("dally:timers=30/15"), vec![30.0, 15.0]);
+    assert!(initial_timers("consolidate:backfill=on").is_empty());
+}

@@ -1,0 +1,71 @@
+//! Feedback after a run: how long it took, measured in the page from the render that
+//! showed it started to the render that showed it finished, and the results brought into
+//! view with the keyboard focus on them.
+
+use crate::state::Results;
+use crate::Shared;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+/// A run that finished: how many policies ran and how long it took, in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunDone {
+    pub run_id: u32,
+    pub policies: usize,
+    pub seconds: f64,
+}
+
+impl RunDone {
+    /// "Done: 3 policies in 0.9 s".
+    pub fn text(&self) -> String {
+        let s = self.seconds;
+        let took = if s < 10.0 {
+            format!("{s:.1} s")
+        } else if s < 120.0 {
+            format!("{s:.0} s")
+        } else {
+            format!("{:.1} min", s / 60.0)
+        };
+        format!("Done: {} polic{} in {took}", self.policies, if self.policies == 1 { "y" } else { "ies" })
+    }
+}
+
+fn now_ms() -> f64 {
+    gloo::utils::window().performance().map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
+}
+
+/// The id of the element the results are brought into view at.
+pub const RESULTS_TOP: &str = "results-panel";
+
+/// Times each run and, when one finishes (not when it is cancelled), moves the focus to
+/// the results and scrolls them into view. Returns the last finished run.
+#[hook]
+pub fn use_run_feedback(results: &Shared<Results>) -> Option<RunDone> {
+    let started = use_mut_ref(|| (0u32, 0.0f64));
+    let done = use_state(|| None::<RunDone>);
+    {
+        let started = started.clone();
+        use_effect_with(results.run_id, move |&run_id| *started.borrow_mut() = (run_id, now_ms()));
+    }
+    {
+        let done = done.clone();
+        let (run_id, policies) = (results.run_id, results.outcomes.len());
+        use_effect_with((run_id, results.finished), move |&(run_id, finished)| {
+            let (id, t0) = *started.borrow();
+            if finished && id == run_id && run_id != 0 {
+                done.set(Some(RunDone { run_id, policies, seconds: (now_ms() - t0) / 1000.0 }));
+                bring_into_view(RESULTS_TOP);
+            }
+        });
+    }
+    (*done).filter(|d| d.run_id == results.run_id)
+}
+
+/// Focuses an element (it has `tabindex="-1"`) and scrolls it to the top of the window.
+fn bring_into_view(id: &str) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+        let _ = el.focus();
+        el.scroll_into_view();
+    }
+}

@@ -1,0 +1,27 @@
+//! The page's panels. Each renders what it is given (narrow props, compared cheaply) and
+//! turns user input into [`crate::state::Action`]s or into the callbacks the app gave it
+//! for effects (reading a file, starting a run). Text from users (file names, topology
+//! names, policy specs) is only ever rendered as text nodes or attribute values, which
+//! yew escapes.
+
+mod exports;
+mod feedback;
+mod intro;
+mod results;
+mod run;
+mod scenario;
+mod summary;
+
+pub use feedback::{use_run_feedback, RunDone};
+pub use intro::{Banners, Intro};
+pub use results::{Download, PlaybackSection, ResultsPanel};
+pub use run::RunPanel;
+pub use scenario::ScenarioPanel;
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The value of the input an event came from.
+fn input_value(e: &Event) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
+}

@@ -1,0 +1,80 @@
+//! Panel 3: how the run went, the headline, the summary table, the downloads and the
+//! charts; and the playback section.
+
+use super::exports::Exports;
+use super::feedback::RunDone;
+use super::summary::SummarySection;
+use crate::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
+use crate::protocol::Bytes;
+use crate::state::Results;
+use crate::Shared;
+use yew::prelude::*;
+
+/// A file to download: its name, MIME type and bytes.
+pub type Download = (String, String, Bytes);
+
+#[derive(Properties, PartialEq)]
+pub struct ResultsPanelProps {
+    pub results: Shared<Results>,
+    pub running: bool,
+    /// The last run that finished, timed.
+    pub done: Option<RunDone>,
+    pub on_download: Callback<Download>,
+    /// Download `scenario.json` (the app writes it from the scenario).
+    pub on_export_scenario: Callback<()>,
+    /// `scenario.json` of the current scenario, for the zip.
+    pub scenario_json: Callback<(), Option<String>>,
+    /// A file that could not be written.
+    pub on_error: Callback<String>,
+}
+
+/// How the run went, the headline and table, the downloads and the charts.
+#[component]
+pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
+    let r = &props.results;
+    let outcomes = &r.outcomes;
+    let status = if props.running {
+        format!("{} of {} policies finished…", outcomes.len(), r.policies.len())
+    } else if r.cancelled {
+        format!("Cancelled: {} of {} policies finished.", outcomes.len(), r.policies.len())
+    } else if outcomes.is_empty() {
+        "No results yet: choose policies and press Run.".to_string()
+    } else if let Some(done) = props.done {
+        format!("{}.", done.text())
+    } else {
+        String::new()
+    };
+    html! {
+        <section id="results-panel" class="panel" tabindex="-1" aria-labelledby="results-title">
+            <h2 id="results-title"><span class="step">{ "3" }</span>{ " Results" }</h2>
+            <p class="status" role="status" data-testid="results-status">{ status }</p>
+            if !outcomes.is_empty() {
+                <SummarySection outcomes={outcomes.clone()} />
+            }
+            <Exports results={r.clone()} on_download={props.on_download.clone()} scenario_json={props.scenario_json.clone()}
+                     on_export_scenario={props.on_export_scenario.clone()} on_error={props.on_error.clone()} />
+            if !outcomes.is_empty() {
+                <JctCdf outcomes={outcomes.clone()} />
+                <OverTime outcomes={outcomes.clone()} />
+                <JobsPerTier outcomes={outcomes.clone()} />
+                <CommOverhead outcomes={outcomes.clone()} />
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlaybackSectionProps {
+    pub results: Shared<Results>,
+}
+
+/// The run played back: placements, delay timers and preemptions as they happened.
+#[component]
+pub fn PlaybackSection(props: &PlaybackSectionProps) -> Html {
+    html! {
+        <section id="playback" class="panel" tabindex="-1" aria-labelledby="playback-title">
+            <h2 id="playback-title"><span class="step">{ "▶" }</span>{ " Watch the run" }</h2>
+            <crate::playback::view::PlaybackPanel results={props.results.clone()} />
+        </section>
+    }
+}

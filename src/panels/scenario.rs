@@ -1,0 +1,243 @@
+//! Panel 1: the cluster (presets, the parametric form, import and export, the editor) and
+//! the trace (the generator, a trace file, the model mix), with the trace's preview.
+
+use super::input_value;
+use crate::editor::view::TopologyEditor;
+use crate::editor::EditAction;
+use crate::protocol::TracePreview;
+use crate::state::fields::{GenField, ParamField};
+use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES};
+use crate::Shared;
+use proxima_core::model::Catalog;
+use proxima_core::share::TopologyChoice;
+use proxima_core::topology::PRESETS;
+use proxima_core::trace::synthetic::MAX_LOAD;
+use web_sys::{DragEvent, File, HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioPanelProps {
+    pub cluster: Shared<Cluster>,
+    pub trace: TraceForm,
+    pub mix: Field<String>,
+    pub dispatch: Callback<Action>,
+    pub on_edit: Callback<EditAction>,
+    pub on_topology_file: Callback<File>,
+    pub on_trace_file: Callback<File>,
+    pub on_export_topology: Callback<()>,
+}
+
+/// The cluster and the trace.
+#[component]
+pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
+    html! {
+        <section id="scenario-panel" class="panel" tabindex="-1" aria-labelledby="scenario-title">
+            <h2 id="scenario-title"><span class="step">{ "1" }</span>{ " Scenario" }</h2>
+            <ClusterSection cluster={props.cluster.clone()} dispatch={props.dispatch.clone()} on_edit={props.on_edit.clone()}
+                            on_topology_file={props.on_topology_file.clone()} on_export_topology={props.on_export_topology.clone()} />
+            <TraceSection trace={props.trace.clone()} mix={props.mix.clone()} dispatch={props.dispatch.clone()}
+                          on_trace_file={props.on_trace_file.clone()} />
+        </section>
+    }
+}
+
+/// The file an `<input type=file>` holds, which it then forgets, so that picking the same
+/// file again (after fixing it) fires again.
+fn take_file(e: &Event) -> Option<File> {
+    let input = e.target_unchecked_into::<HtmlInputElement>();
+    let file = input.files().and_then(|f| f.get(0));
+    input.set_value("");
+    file
+}
+
+#[derive(Properties, PartialEq)]
+struct ClusterProps {
+    cluster: Shared<Cluster>,
+    dispatch: Callback<Action>,
+    on_edit: Callback<EditAction>,
+    on_topology_file: Callback<File>,
+    on_export_topology: Callback<()>,
+}
+
+#[component]
+fn ClusterSection(props: &ClusterProps) -> Html {
+    let c = &props.cluster;
+    let d = &props.dispatch;
+    let preset_value = match (&c.preset, &c.choice) {
+        (Some(p), _) => p.clone(),
+        (None, TopologyChoice::Custom(_)) => "imported".into(),
+        _ => "parametric".into(),
+    };
+    let on_preset = d.reform(|e: Event| Action::SelectPreset(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    let param = |label: &'static str, field: ParamField, value: &str, step: &'static str, min: &'static str| {
+        let on = d.reform(move |e: Event| Action::SetParam(field, input_value(&e)));
+        html! {
+            <label>{ label }<input type="number" min={min} step={step} value={value.to_string()} onchange={on} /></label>
+        }
+    };
+    let on_file = {
+        let cb = props.on_topology_file.clone();
+        Callback::from(move |e: Event| {
+            if let Some(f) = take_file(&e) {
+                cb.emit(f)
+            }
+        })
+    };
+    let p = &c.param.value;
+    html! {
+        <div class="subpanel" id="topology">
+            <h3>{ "Cluster" }</h3>
+            <div class="form-row">
+                <label>{ "Preset " }
+                    <select onchange={on_preset} value={preset_value.clone()}>
+                        { for PRESETS.iter().map(|p| html! {
+                            <option value={p.name} selected={preset_value == p.name} title={p.description}>{ p.name }</option>
+                        }) }
+                        <option value="parametric" disabled=true selected={preset_value == "parametric"}>{ "custom (form below)" }</option>
+                        <option value="imported" disabled=true selected={preset_value == "imported"}>{ "edited or imported" }</option>
+                    </select>
+                </label>
+                <label class="file-button">{ "Import JSON…" }
+                    <input type="file" accept=".json,application/json" onchange={on_file} data-testid="topology-input" />
+                </label>
+                <button type="button" onclick={props.on_export_topology.reform(|_| ())}>{ "Export JSON" }</button>
+            </div>
+            if let Some(p) = c.preset.as_ref().and_then(|n| proxima_core::topology::preset(n)) {
+                <p class="hint">{ p.description }</p>
+            }
+            <fieldset class="parametric">
+                <legend>{ "Parametric form" }</legend>
+                { param("racks", ParamField::Racks, &p.racks, "1", "1") }
+                { param("servers per rack", ParamField::Servers, &p.servers, "1", "1") }
+                { param("GPUs per server", ParamField::Gpus, &p.gpus, "1", "1") }
+                { param("oversubscription", ParamField::Oversub, &p.oversub, "any", "1") }
+                { param("NIC Gb/s", ParamField::NicGbps, &p.nic_gbps, "any", "0") }
+                { param("NVLink Gb/s per GPU", ParamField::NvlinkGbps, &p.nvlink_gbps, "any", "0") }
+                if let Some(e) = &c.param.error {
+                    <p class="field-error" role="alert">{ e.clone() }</p>
+                }
+            </fieldset>
+            <div class="topology" data-testid="topology-view" aria-label="Cluster topology">
+                <TopologyEditor editor={c.editor.clone()} edit={props.on_edit.clone()} />
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TraceProps {
+    trace: TraceForm,
+    mix: Field<String>,
+    dispatch: Callback<Action>,
+    on_trace_file: Callback<File>,
+}
+
+#[component]
+fn TraceSection(props: &TraceProps) -> Html {
+    let t = &props.trace;
+    let d = &props.dispatch;
+    // Typing in the generator describes its trace as it goes (in the checks worker, a
+    // moment after the last key), so `input` rather than `change`.
+    let gen = |label: &'static str,
+               field: GenField,
+               value: &str,
+               step: &'static str,
+               min: &'static str,
+               max: String| {
+        let on = d.reform(move |e: InputEvent| {
+            Action::SetGenerator(field, e.target_unchecked_into::<HtmlInputElement>().value())
+        });
+        html! {
+            <label>{ label }<input type="number" min={min} max={max} step={step} value={value.to_string()} oninput={on} /></label>
+        }
+    };
+    let on_file = {
+        let cb = props.on_trace_file.clone();
+        Callback::from(move |e: Event| {
+            if let Some(f) = take_file(&e) {
+                cb.emit(f)
+            }
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let on_drop = {
+        let cb = props.on_trace_file.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(f) = e.data_transfer().and_then(|t| t.files()).and_then(|f| f.get(0)) {
+                cb.emit(f);
+            }
+        })
+    };
+    let mode = |m: TraceMode| d.reform(move |_| Action::SetTraceMode(m));
+    let on_mix = d.reform(|e: Event| Action::SetMix(input_value(&e)));
+    let g = &t.generator.value;
+    let models = Catalog::built_in().names().join(", ");
+    let status = match (&t.checking, &t.synthetic_wanted, t.mode) {
+        (Some(c), _, _) => Some(format!("Reading and checking {}…", c.name)),
+        (None, Some(_), TraceMode::Synthetic) => Some("Describing the generator's trace…".to_string()),
+        _ => None,
+    };
+    html! {
+        <div class="subpanel" id="trace">
+            <h3>{ "Trace" }</h3>
+            <div class="form-row" role="radiogroup" aria-label="Where the jobs come from">
+                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::Synthetic} onchange={mode(TraceMode::Synthetic)} />{ " synthetic (Philly-shaped)" }</label>
+                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::File} onchange={mode(TraceMode::File)} disabled={t.uploaded.is_none()} />
+                    { format!(" file{}", t.uploaded.as_ref().map(|u| format!(": {}", u.name)).unwrap_or_default()) }</label>
+            </div>
+            <fieldset class="generator">
+                <legend>{ "Synthetic generator" }</legend>
+                { gen("jobs", GenField::Jobs, &g.jobs, "1", "1", MAX_APP_JOBS.to_string()) }
+                { gen("offered load", GenField::Load, &g.load, "any", "0", MAX_LOAD.to_string()) }
+                { gen("trace seed", GenField::Seed, &g.seed, "1", "0", u64::MAX.to_string()) }
+                if let Some(e) = &t.generator.error {
+                    <p class="field-error" role="alert">{ e.clone() }</p>
+                }
+            </fieldset>
+            <div class="dropzone" ondragover={on_drag_over} ondrop={on_drop}>
+                <label>{ "Trace file (CSV or JSON: Philly, Tiresias, Pollux or Proxima format) " }
+                    <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="trace-input" onchange={on_file} />
+                </label>
+                <p class="hint">{ format!("…or drop it here. Up to {} MiB; the format is detected from the header, as the CLI does.", MAX_TRACE_BYTES >> 20) }</p>
+            </div>
+            <label class="mix">{ "Model mix for jobs without a model " }
+                <input type="text" value={props.mix.value.clone()} placeholder="default: 8 models, equal shares" onchange={on_mix} aria-describedby="mix-hint" />
+            </label>
+            <p class="hint" id="mix-hint">{ format!("name[:weight],… e.g. vgg16:2,resnet50:1. Models: {models}.") }</p>
+            if let Some(e) = &props.mix.error {
+                <p class="field-error" role="alert">{ e.clone() }</p>
+            }
+            if let Some(s) = status {
+                <p class="status" aria-live="polite" data-testid="trace-status">{ s }</p>
+            }
+            <TracePreviewView preview={t.preview().cloned()} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TracePreviewProps {
+    preview: Option<TracePreview>,
+}
+
+#[component]
+fn TracePreviewView(props: &TracePreviewProps) -> Html {
+    let Some(p) = &props.preview else { return html! {} };
+    let max = p.gpu_histogram.iter().map(|h| h.1).max().unwrap_or(1).max(1);
+    html! {
+        <div class="preview" data-testid="trace-preview">
+            <p>
+                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}.", p.format, crate::charts::duration(p.span_s)) }
+            </p>
+            <table class="histogram" aria-label="Jobs per GPU count">
+                <thead><tr><th scope="col">{ "GPUs" }</th><th scope="col">{ "jobs" }</th><th scope="col"><span class="visually-hidden">{ "bar" }</span></th></tr></thead>
+                <tbody>{ for p.gpu_histogram.iter().map(|(g, n)| html! {
+                    <tr><td>{ g.to_string() }</td><td>{ n.to_string() }</td>
+                        <td><svg class="hbar" width="120" height="10" aria-hidden="true"><rect height="10" width={format!("{:.1}", 120.0 * (*n as f64).ln_1p() / (max as f64).ln_1p())} /></svg></td></tr>
+                }) }</tbody>
+            </table>
+            <p class="hint">{ "Bars on a log scale: most jobs ask for one GPU." }</p>
+        </div>
+    }
+}

@@ -1,0 +1,163 @@
+//! The cluster canvas as a component: it fills its panel's width (and, in full screen,
+//! the height left), keeps its backing store at CSS size × devicePixelRatio, and redraws
+//! on every new frame, selection, resize, zoom or change of screen.
+
+use super::canvas::{draw, Fit};
+use super::scene::{Scene, MAX_SCALE, MIN_GRAPH_CELL_PX};
+use super::{Frame, Playback};
+use crate::browser;
+use crate::editor::layout::GPU_SIZE;
+use crate::Shared;
+use gloo::events::EventListener;
+use std::collections::BTreeMap;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// The panel's size as last measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Room {
+    /// Width available, in CSS pixels.
+    width: f64,
+    /// Height available in full screen (None: as tall as the width makes it).
+    height: Option<f64>,
+    dpr: f64,
+}
+
+/// Both layouts of a cluster, made once per cluster: which one shows depends on the width.
+#[derive(Debug, PartialEq)]
+struct Scenes {
+    graph: Option<Scene>,
+    racks: Scene,
+}
+
+impl Scenes {
+    fn pick(&self, width: f64) -> &Scene {
+        match &self.graph {
+            Some(g) if GPU_SIZE * (width / g.width).min(MAX_SCALE) >= MIN_GRAPH_CELL_PX => g,
+            _ => &self.racks,
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ClusterCanvasProps {
+    pub playback: Shared<Playback>,
+    pub frame: Shared<Frame>,
+    pub selected: Option<u32>,
+    /// A click: the GPU under it, if any.
+    pub on_gpu: Callback<Option<u32>>,
+    pub label: String,
+}
+
+/// The cluster at one frame, drawn to fit its panel.
+#[component]
+pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
+    let pb = &props.playback;
+    let box_ref = use_node_ref();
+    let canvas_ref = use_node_ref();
+    // Compared with the value held, not a render's copy: the listeners outlive renders.
+    let room = use_state_eq(|| None::<Room>);
+    let scenes = use_memo(pb.topo.clone(), |topo| Scenes {
+        graph: if topo.gpu_count() <= 1024 { Scene::graph(topo, &BTreeMap::new()) } else { None },
+        racks: Scene::racks(topo),
+    });
+
+    // Measure on mount, on resize (zoom changes the pixel ratio and fires it too), on
+    // entering or leaving full screen, and once a second for what fires no event (the
+    // window moved to a screen of another pixel ratio, the panel resized by the page).
+    {
+        let (box_ref, room) = (box_ref.clone(), room.clone());
+        use_effect_with((), move |_| {
+            let measure = move || {
+                if let Some(m) = measure(&box_ref) {
+                    room.set(Some(m));
+                }
+            };
+            measure();
+            let window = gloo::utils::window();
+            let (m2, m3) = (measure.clone(), measure.clone());
+            let on_resize = EventListener::new(&window, "resize", move |_| m2());
+            let on_fullscreen = EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| m3());
+            let every_second = gloo::timers::callback::Interval::new(1000, measure);
+            move || drop((on_resize, on_fullscreen, every_second))
+        });
+    }
+
+    let width = room.map(|r| r.width).unwrap_or(640.0);
+    let scene = scenes.pick(width);
+    let fit = {
+        let mut scale = (width / scene.width).min(MAX_SCALE);
+        if let Some(h) = room.and_then(|r| r.height) {
+            scale = scale.min(h / scene.height);
+        }
+        Fit { scale: scale.max(0.05), dpr: room.map(|r| r.dpr).unwrap_or(1.0) }
+    };
+    let (backing_w, backing_h) = fit.backing(scene);
+
+    // Draw after every render of a new frame, selection or size; a changed pixel ratio
+    // (a window moved to another screen) is noticed here too.
+    {
+        let (canvas_ref, box_ref, room, scenes) = (canvas_ref.clone(), box_ref.clone(), room.clone(), scenes.clone());
+        let (pb, selected) = (pb.clone(), props.selected);
+        use_effect_with((props.frame.clone(), selected, fit, width), move |(frame, selected, fit, width)| {
+            let (css_w, css_h) = fit.css(scenes.pick(*width));
+            if room.is_some_and(|r| r.dpr != browser::device_pixel_ratio()) {
+                if let Some(m) = measure(&box_ref) {
+                    room.set(Some(m));
+                }
+            }
+            if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
+                // Through the CSS object model: the page's policy refuses style attributes.
+                let style = canvas.style();
+                let _ = style.set_property("width", &format!("{css_w}px"));
+                let _ = style.set_property("height", &format!("{css_h}px"));
+                let started = browser::now_ms();
+                draw(&canvas, scenes.pick(*width), *fit, &pb, frame, *selected);
+                let _ = canvas.set_attribute("data-draw-ms", &format!("{:.3}", browser::now_ms() - started));
+            }
+        });
+    }
+
+    let on_click = {
+        let (on_gpu, canvas_ref, scenes) = (props.on_gpu.clone(), canvas_ref.clone(), scenes.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(canvas) = canvas_ref.cast::<web_sys::Element>() else { return };
+            let r = canvas.get_bounding_client_rect();
+            let scene = scenes.pick(width);
+            if r.width() <= 0.0 {
+                return;
+            }
+            let k = scene.width / r.width();
+            on_gpu.emit(scene.gpu_at((e.client_x() as f64 - r.left()) * k, (e.client_y() as f64 - r.top()) * k));
+        })
+    };
+    let kind = match scene.kind {
+        super::scene::SceneKind::Graph => "graph",
+        super::scene::SceneKind::Racks => "racks",
+    };
+    html! {
+        <div class="canvas-box" ref={box_ref}>
+            <canvas ref={canvas_ref} class="cluster-canvas" data-testid="cluster-canvas"
+                    width={backing_w.to_string()} height={backing_h.to_string()}
+                    data-layout={kind} data-dpr={fit.dpr.to_string()} data-scale={format!("{:.3}", fit.scale)}
+                    onclick={on_click} role="img" aria-label={props.label.clone()}></canvas>
+        </div>
+    }
+}
+
+/// The room the canvas has: its box's width, in full screen the height below its top,
+/// and the device's pixel ratio.
+fn measure(box_ref: &NodeRef) -> Option<Room> {
+    let el = box_ref.cast::<web_sys::Element>()?;
+    let width = el.client_width() as f64;
+    if width <= 0.0 {
+        return None;
+    }
+    let fullscreen = gloo::utils::document().fullscreen_element().is_some();
+    let height = fullscreen.then(|| {
+        let top = el.get_bounding_client_rect().top();
+        let inner = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(800.0);
+        (inner - top - 8.0).max(200.0)
+    });
+    Some(Room { width, height, dpr: browser::device_pixel_ratio() })
+}

@@ -1,0 +1,156 @@
+//! What the views ask of a frame: the next and previous events, the delay timers
+//! running, what a job is doing and why, the marks on the time line, sentences about
+//! events.
+
+use super::{Countdown, Frame, JobNow, Mark, MarkKind, Playback};
+use proxima_core::event::{PolicyNote, Reason, SimEvent};
+
+impl Playback {
+    /// The time of the first event after the frame's time (for "step").
+    pub fn next_event_after(&self, time_us: u64) -> Option<u64> {
+        let i = self.log.times.partition_point(|&t| t <= time_us);
+        self.log.times.get(i).copied()
+    }
+
+    /// The time of the last event before the frame's time (for "step back").
+    pub fn previous_event_before(&self, time_us: u64) -> Option<u64> {
+        let i = self.log.times.partition_point(|&t| t < time_us);
+        i.checked_sub(1).map(|i| self.log.times[i])
+    }
+
+    /// The delay timers running at this frame, in submission order.
+    pub fn countdowns(&self, frame: &Frame) -> Vec<Countdown> {
+        frame
+            .queue
+            .iter()
+            .filter_map(|(&job, q)| {
+                let w = q.wait?;
+                match &self.log.events[w as usize] {
+                    SimEvent::Waiting { reason: Reason::WaitingForTier { wanted, left_s, .. }, .. } => {
+                        let elapsed = frame.time_us.saturating_sub(self.log.times[w as usize]) as f64 / 1e6;
+                        let left = left_s - elapsed;
+                        (left > 0.0).then_some(Countdown { job, wanted: *wanted, left_s: left, total_s: *left_s })
+                    }
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// What `job` is doing at the frame, with the scheduler's reason (a waiting job's
+    /// timer counted down to the frame's time).
+    pub fn job_now(&self, frame: &Frame, job: u32) -> JobNow {
+        if let Some(r) = frame.running.get(&job) {
+            if let SimEvent::Placed { gpus, tier, reason, .. } = &self.log.events[r.placed as usize] {
+                return JobNow::Running {
+                    since_us: r.since_us,
+                    tier: *tier,
+                    gpus: gpus.clone(),
+                    reason: reason.clone(),
+                };
+            }
+        }
+        if let Some(q) = frame.queue.get(&job) {
+            let reason = q.wait.and_then(|w| match &self.log.events[w as usize] {
+                SimEvent::Waiting { reason, .. } => Some(match reason.clone() {
+                    Reason::WaitingForTier { wanted, left_s, best_now, slowdown } => {
+                        let elapsed = frame.time_us.saturating_sub(self.log.times[w as usize]) as f64 / 1e6;
+                        Reason::WaitingForTier { wanted, left_s: (left_s - elapsed).max(0.0), best_now, slowdown }
+                    }
+                    other => other,
+                }),
+                _ => None,
+            });
+            return JobNow::Queued { since_us: q.since_us, reason };
+        }
+        for &i in self.job_history(job).iter().rev() {
+            let i = i as usize;
+            if self.log.times[i] > frame.time_us {
+                continue;
+            }
+            match &self.log.events[i] {
+                SimEvent::Completed { .. } => return JobNow::Completed { at_us: self.log.times[i] },
+                SimEvent::Rejected { .. } => return JobNow::Rejected,
+                _ => break,
+            }
+        }
+        JobNow::NotSubmitted
+    }
+
+    /// The indices of the events about `job`, in order.
+    pub fn job_history(&self, job: u32) -> &[u32] {
+        let j = job as usize;
+        if j + 1 >= self.job_start.len() {
+            return &[];
+        }
+        &self.job_events[self.job_start[j] as usize..self.job_start[j + 1] as usize]
+    }
+
+    /// The marks at or before the frame's time, newest first, at most `n`.
+    pub fn recent_marks(&self, frame: &Frame, n: usize) -> Vec<Mark> {
+        let end = self.marks.partition_point(|m| m.time_us <= frame.time_us);
+        self.marks[..end].iter().rev().take(n).copied().collect()
+    }
+
+    /// Each tier's delay timer as steps over time: (seconds, timer) from the start to the
+    /// end of playback.
+    pub fn timer_steps(&self) -> Vec<Vec<(f64, f64)>> {
+        let end_s = self.end_us() as f64 / 1e6;
+        let initial =
+            |t: usize| self.log.initial_timers.get(t).or(self.log.initial_timers.last()).copied().unwrap_or(0.0);
+        let mut series: Vec<Vec<(f64, f64)>> = (0..self.timer_tiers).map(|t| vec![(0.0, initial(t))]).collect();
+        for m in self.marks.iter().filter(|m| m.kind == MarkKind::TimerChanged) {
+            if let SimEvent::Policy { note: PolicyNote::TimerChanged { tier, new_s, .. } } =
+                &self.log.events[m.event as usize]
+            {
+                series[tier.0 as usize].push((m.time_us as f64 / 1e6, *new_s));
+            }
+        }
+        for s in &mut series {
+            let last = s.last().map(|p| p.1).unwrap_or(0.0);
+            s.push((end_s, last));
+        }
+        series
+    }
+
+    /// A sentence about a marked (or any) event, for the ticker.
+    pub fn describe_event(&self, event: u32) -> String {
+        let topo = &self.topo;
+        match &self.log.events[event as usize] {
+            SimEvent::Arrived { job } => format!("job {} submitted", job.0),
+            SimEvent::Rejected { job, gpus, cluster_gpus } => {
+                format!("job {} rejected: it asks for {gpus} GPUs, the cluster has {cluster_gpus}", job.0)
+            }
+            SimEvent::Placed { job, gpus, tier, reason, .. } => {
+                format!(
+                    "job {} placed on {} GPU(s), {}: {}",
+                    job.0,
+                    gpus.len(),
+                    topo.tier_name(*tier),
+                    reason.describe(topo)
+                )
+            }
+            SimEvent::Waiting { job, reason } => format!("job {} {}", job.0, reason.describe(topo)),
+            SimEvent::Preempted { job, reason, .. } => format!("job {} {}", job.0, reason.describe(topo)),
+            SimEvent::Completed { job } => format!("job {} completed", job.0),
+            SimEvent::Policy { note: PolicyNote::TimerChanged { tier, old_s, new_s, why } } => {
+                format!("{} timer {} s → {} s: {why}", topo.tier_name(*tier), round(*old_s), round(*new_s))
+            }
+            SimEvent::RateChanged { job, .. } => format!("job {} changed speed", job.0),
+        }
+    }
+
+    /// The model name of a job.
+    pub fn model_of(&self, job: u32) -> &str {
+        self.log
+            .jobs
+            .get(job as usize)
+            .and_then(|j| self.log.models.get(j.model as usize))
+            .map(String::as_str)
+            .unwrap_or("?")
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}

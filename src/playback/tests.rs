@@ -1,0 +1,314 @@
+//! Playback against the engine itself: frames at any instant, the player, the grid.
+
+use super::grid::Rect;
+use super::*;
+use crate::eventlog::{PlaybackLog, Recorder, SharedObserver};
+use crate::Shared;
+use proxima_core::engine::Simulation;
+use proxima_core::policy::resolve_policy;
+use proxima_core::topology::{resolve_topology_arg, NodeKind};
+use proxima_core::trace::synthetic;
+use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A run's playback and, for checking, the engine's own state at some instants.
+fn playback(
+    topology: &str,
+    jobs: u32,
+    load: f64,
+    policy: &str,
+    probes: &[u64],
+) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
+    let topo = resolve_topology_arg(topology).unwrap();
+    let trace = synthetic::generate(
+        &synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=5")).unwrap(),
+        topo.gpu_count(),
+    );
+    let catalog = proxima_core::model::Catalog::built_in();
+    let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let scenario = build_scenario(topo.clone(), &trace, &options, "t").unwrap();
+    playback_of(scenario, policy, probes)
+}
+
+/// The introduction's trace, where a sensitive job waits for a server every episode.
+fn intro_playback(policy: &str) -> Playback {
+    let scenario = crate::worker::build_request_scenario(&crate::tour::request(1)).unwrap();
+    playback_of(scenario, policy, &[]).0
+}
+
+fn playback_of(
+    scenario: proxima_core::engine::Scenario,
+    policy: &str,
+    probes: &[u64],
+) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
+    let topo = scenario.topology.clone();
+    let mut sim = Simulation::new(scenario, resolve_policy(policy).unwrap());
+    let rec = Rc::new(RefCell::new(Recorder::default()));
+    sim.add_observer(Box::new(SharedObserver(rec.clone())));
+    // The engine's view at each probe: owner per GPU and queue length.
+    let mut truth = Vec::new();
+    for &p in probes {
+        sim.step_until(proxima_core::SimTime(p));
+        let mut owner = vec![NO_JOB; topo.gpu_count() as usize];
+        let mut queued = 0;
+        for (j, r) in sim.runs().iter().enumerate() {
+            for g in &r.gpus {
+                owner[g.0 as usize] = j as u32;
+            }
+            if r.status == proxima_core::engine::JobStatus::Queued {
+                queued += 1;
+            }
+        }
+        truth.push((p, owner, queued));
+    }
+    sim.run();
+    let bytes = rec.borrow().finish(&sim, sim.now());
+    let log = PlaybackLog::decode(&bytes).unwrap();
+    (Playback::new(log, Shared::new(topo)).unwrap(), truth)
+}
+
+#[test]
+fn state_at_matches_the_engine_at_every_probe() {
+    let probes: Vec<u64> = (1..40).map(|k| k * 3_000_000_000).collect();
+    let (pb, truth) = playback("teaching", 400, 1.3, "dally", &probes);
+    assert!(pb.log.events.len() > 1024, "enough events for several checkpoints: {}", pb.log.events.len());
+    for (t, owner, queued) in &truth {
+        let f = pb.state_at(*t);
+        assert_eq!(&f.gpu_owner, owner, "GPUs at {t}");
+        assert_eq!(f.queue.len(), *queued, "queue at {t}");
+        // Every running job holds exactly its GPUs.
+        for (&job, r) in &f.running {
+            for g in pb.placed_gpus(r.placed) {
+                assert_eq!(f.gpu_owner[g.0 as usize], job);
+            }
+        }
+    }
+}
+
+#[test]
+fn advancing_and_scrubbing_give_the_same_frames() {
+    let (pb, _) = playback("teaching", 300, 1.2, "dally", &[]);
+    let end = pb.end_us();
+    let mut f = pb.state_at(0);
+    let step = end / 97;
+    let mut t = 0;
+    while t < end {
+        t = (t + step).min(end);
+        f = pb.advance(&f, t);
+        assert_eq!(f, pb.state_at(t), "at {t}");
+    }
+    // Backwards too.
+    let back = pb.advance(&f, end / 3);
+    assert_eq!(back, pb.state_at(end / 3));
+    // At the end nothing runs or waits and everything arrived completed.
+    let last = pb.state_at(end);
+    assert!(last.running.is_empty() && last.queue.is_empty());
+    assert_eq!(last.completed + last.rejected, 300);
+    assert!(last.link_load.iter().all(|&l| l == 0), "every ring released its links");
+}
+
+#[test]
+fn countdowns_run_down_and_reasons_count_down_with_them() {
+    let pb = intro_playback("dally");
+    // Find a job that waits with a timer.
+    let (i, job, left) = pb
+        .log
+        .events
+        .iter()
+        .enumerate()
+        .find_map(|(i, e)| match e {
+            SimEvent::Waiting { job, reason: Reason::WaitingForTier { left_s, .. } } if *left_s > 10.0 => {
+                Some((i, job.0, *left_s))
+            }
+            _ => None,
+        })
+        .expect("a job waits for a tighter tier");
+    let t0 = pb.log.times[i];
+    let f = pb.state_at(t0);
+    let c = pb.countdowns(&f).into_iter().find(|c| c.job == job).expect("its timer runs");
+    assert!((c.left_s - left).abs() < 1e-3 && (c.total_s - left).abs() < 1e-3);
+    let later = pb.state_at(t0 + 5_000_000);
+    let c5 = pb.countdowns(&later).into_iter().find(|c| c.job == job).expect("still waiting 5 s later");
+    assert!((c5.left_s - (left - 5.0)).abs() < 1e-3, "{c5:?}");
+    assert_eq!(c5.total_s, c.total_s);
+    match pb.job_now(&later, job) {
+        JobNow::Queued { reason: Some(r @ Reason::WaitingForTier { left_s, .. }), .. } => {
+            assert!((left_s - (left - 5.0)).abs() < 1e-3);
+            assert!(
+                r.describe(&pb.topo)
+                    .starts_with("waiting for a server-local placement, timer 295 s left; best now: cluster"),
+                "{}",
+                r.describe(&pb.topo)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // When the server frees at 120 s the job is placed and its timer is gone.
+    let placed = pb.state_at(crate::tour::SHORT_JOB_S as u64 * 1_000_000);
+    assert!(pb.countdowns(&placed).is_empty());
+    assert!(matches!(pb.job_now(&placed, job), JobNow::Running { tier: Tier(0), .. }));
+    let text = pb.topo.tier_name(c.wanted).to_string();
+    assert_eq!(text, "server");
+}
+
+#[test]
+fn jobs_are_followed_from_submission_to_completion() {
+    let (pb, _) = playback("teaching", 100, 0.8, "consolidate", &[]);
+    let history = pb.job_history(7);
+    assert!(history.len() >= 3);
+    let submit = pb.log.times[history[0] as usize];
+    assert_eq!(pb.job_now(&pb.state_at(submit.saturating_sub(1)), 7), JobNow::NotSubmitted);
+    let done = pb.log.times[*history.last().unwrap() as usize];
+    assert_eq!(pb.job_now(&pb.state_at(done), 7), JobNow::Completed { at_us: done });
+    let placed = history.iter().find(|&&i| matches!(pb.log.events[i as usize], SimEvent::Placed { .. })).unwrap();
+    match pb.job_now(&pb.state_at(pb.log.times[*placed as usize]), 7) {
+        JobNow::Running { gpus, .. } => assert_eq!(gpus.len() as u32, pb.log.jobs[7].gpus),
+        other => panic!("{other:?}"),
+    }
+    assert!(pb.job_history(100_000).is_empty());
+}
+
+#[test]
+fn preemptions_and_timer_changes_are_marked() {
+    let (pb, _) = playback("teaching", 600, 1.5, "dally", &[]);
+    let end = pb.state_at(pb.end_us());
+    let marked = pb.marks.iter().filter(|m| m.kind == MarkKind::Preempted).count() as u32;
+    assert_eq!(marked, end.preemptions);
+    let steps = pb.timer_steps();
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0][0], (0.0, 300.0));
+    let changes = pb.marks.iter().filter(|m| m.kind == MarkKind::TimerChanged).count();
+    assert_eq!(steps.iter().map(|s| s.len() - 2).sum::<usize>(), changes);
+    assert_eq!(end.timers, steps.iter().map(|s| s.last().unwrap().1).collect::<Vec<_>>());
+    let recent = pb.recent_marks(&end, 3);
+    assert!(recent.len() <= 3 && recent.windows(2).all(|w| w[0].time_us >= w[1].time_us));
+}
+
+#[test]
+fn the_player_plays_steps_seeks_and_stops_at_the_end() {
+    let (pb, _) = playback("teaching", 60, 0.8, "dally", &[]);
+    let pb = Shared::new(pb);
+    let p = Player::new(pb.clone(), 0.0, None);
+    assert!(!p.playing && p.time_s() == 0.0);
+    assert!(p.speed * 120.0 >= p.end_s(), "the default speed plays the run in two minutes");
+    let p = p.apply(PlayerAction::Tick(16.0));
+    assert_eq!(p.time_s(), 0.0, "paused: ticks do nothing");
+    let p = p.apply(PlayerAction::TogglePlay).apply(PlayerAction::SetSpeed(1000.0)).apply(PlayerAction::Tick(100.0));
+    assert_eq!(p.frame.time_us, 100_000_000);
+    // A long pause in ticks (a hidden tab) moves at most 250 ms worth.
+    let p = p.apply(PlayerAction::Tick(10_000.0));
+    assert_eq!(p.frame.time_us, 350_000_000);
+    let p = p.apply(PlayerAction::StepNext);
+    assert!(!p.playing);
+    assert_eq!(Some(p.frame.time_us), pb.next_event_after(350_000_000));
+    let before = p.frame.time_us;
+    let p = p.apply(PlayerAction::StepBack);
+    assert!(p.frame.time_us < before);
+    let p = p.apply(PlayerAction::Seek(1e12));
+    assert_eq!(p.frame.time_us, pb.end_us());
+    let p = p.apply(PlayerAction::TogglePlay);
+    assert!(p.playing && p.frame.time_us == 0, "play at the end starts over");
+    let near_end = p.end_s() - 0.01;
+    let p = p.apply(PlayerAction::Seek(near_end)).apply(PlayerAction::Tick(200.0));
+    assert!(!p.playing, "stops at the end");
+    // Selecting by GPU.
+    let busy = (0..pb.log.events.len()).find_map(|i| match &pb.log.events[i] {
+        SimEvent::Placed { job, gpus, .. } => Some((pb.log.times[i], job.0, gpus[0].0)),
+        _ => None,
+    });
+    let (t, job, gpu) = busy.unwrap();
+    let p = p.apply(PlayerAction::Seek(t as f64 / 1e6)).apply(PlayerAction::SelectGpu(gpu));
+    assert_eq!(p.selected, Some(job));
+    let free = p.frame.gpu_owner.iter().position(|&o| o == NO_JOB);
+    if let Some(g) = free {
+        assert_eq!(p.apply(PlayerAction::SelectGpu(g as u32)).selected, None);
+    }
+}
+
+#[test]
+fn the_grid_holds_every_gpu_and_finds_it_again() {
+    for (name, cell) in [("teaching", 34.0), ("n32g4", 14.0), ("oversub-2048", 7.0)] {
+        let topo = resolve_topology_arg(name).unwrap();
+        let grid = Grid::new(&topo, 900.0);
+        assert_eq!(grid.cell, cell);
+        assert_eq!(grid.gpus.len() as u32, topo.gpu_count());
+        assert!(grid.width <= 900.0 + 1.0, "{name}: {} wide", grid.width);
+        for (g, r) in grid.gpus.iter().enumerate() {
+            assert!(r.w > 0.0, "{name}: GPU {g} placed");
+            let (x, y) = r.centre();
+            assert_eq!(grid.gpu_at(x, y), Some(g as u32), "{name}: GPU {g}");
+        }
+        // Cells do not overlap.
+        let mut cells: Vec<&Rect> = grid.gpus.iter().collect();
+        cells.sort_by(|a, b| (a.y, a.x).partial_cmp(&(b.y, b.x)).unwrap());
+        for w in cells.windows(2) {
+            assert!(w[0].y != w[1].y || w[0].x + w[0].w <= w[1].x, "{name}: overlap");
+        }
+    }
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let grid = Grid::new(&topo, 900.0);
+    assert_eq!(grid.groups.len(), 2);
+    assert_eq!(grid.server_centres(&[GpuId(0), GpuId(1)]).len(), 1);
+    assert_eq!(
+        grid.server_centres(&[GpuId(0), GpuId(4), GpuId(8), GpuId(12)]).len(),
+        4,
+        "a scattered job has a centre per server"
+    );
+}
+
+#[test]
+fn switching_the_watched_run_or_showing_another_keeps_the_time() {
+    let (a, _) = playback("teaching", 200, 1.5, "dally", &[]);
+    let (b, _) = playback("teaching", 200, 1.5, "consolidate", &[]);
+    let (a, b) = (Shared::new(a), Shared::new(b));
+    let t = a.end_us().min(b.end_us()) / 2;
+    let p = Player::new(a.clone(), 0.0, Some(3)).apply(PlayerAction::Seek(t as f64 / 1e6));
+    let p = p.apply(PlayerAction::Watch(b.clone()));
+    assert_eq!(p.frame.time_us, t, "the watched run changed, not the time");
+    assert_eq!(*p.frame, b.state_at(t));
+    assert_eq!(p.selected, Some(3));
+    let p = p.apply(PlayerAction::Compare(Some(a.clone())));
+    let (_, other) = p.other.clone().unwrap();
+    assert_eq!((p.frame.time_us, other.time_us), (t, t));
+    assert_eq!(p.end_us(), a.end_us().max(b.end_us()));
+    // Both move together, forward and back.
+    let p = p.apply(PlayerAction::TogglePlay).apply(PlayerAction::SetSpeed(1000.0)).apply(PlayerAction::Tick(100.0));
+    let (_, other) = p.other.clone().unwrap();
+    assert_eq!(other.time_us, p.frame.time_us);
+    assert_eq!(*other, a.state_at(p.frame.time_us));
+    let p = p.apply(PlayerAction::StepBack);
+    assert_eq!(p.other.as_ref().unwrap().1.time_us, p.frame.time_us);
+    assert!(p.apply(PlayerAction::Compare(None)).other.is_none());
+}
+
+#[test]
+fn the_scene_draws_the_editors_graph_or_racks_and_finds_every_gpu() {
+    use super::scene::{Scene, SceneKind};
+    let teaching = Shared::new(resolve_topology_arg("teaching").unwrap());
+    let graph = Scene::graph(&teaching, &Default::default()).expect("the editor draws every GPU");
+    assert_eq!(Scene::new(&teaching, 1000.0, &Default::default()).kind, SceneKind::Graph);
+    let big = Shared::new(resolve_topology_arg("oversub-2048").unwrap());
+    assert_eq!(Scene::new(&big, 1000.0, &Default::default()).kind, SceneKind::Racks);
+    for scene in [graph, Scene::racks(&teaching), Scene::racks(&big)] {
+        for (g, r) in scene.gpus.iter().enumerate() {
+            assert!(r.w > 0.0);
+            let (x, y) = r.centre();
+            assert_eq!(scene.gpu_at(x, y), Some(g as u32));
+        }
+        // Every link of the cluster between switches and servers is drawn once.
+        let drawn = scene.links.iter().filter(|l| l.link.is_some()).count();
+        let inter = scene.links.len();
+        assert!(drawn > 0 && drawn <= inter);
+    }
+    let graph = Scene::graph(&teaching, &Default::default()).unwrap();
+    let server_links = teaching.links().iter().filter(|l| teaching.node(l.child).kind != NodeKind::Gpu).count();
+    assert_eq!(graph.links.iter().filter(|l| l.link.is_some()).count(), server_links);
+    // Scattered jobs: one count per pair of racks, whatever the number of GPUs.
+    let racks = Scene::racks(&teaching);
+    let spread: Vec<GpuId> = vec![GpuId(0), GpuId(1), GpuId(8), GpuId(9)];
+    let local: Vec<GpuId> = vec![GpuId(0), GpuId(4)];
+    let pairs = racks.rack_pairs([spread.as_slice(), spread.as_slice(), local.as_slice()].into_iter());
+    assert_eq!(pairs.into_iter().collect::<Vec<_>>(), vec![((0, 1), 2)]);
+    assert_eq!(racks.server_groups(&spread).len(), 2);
+}

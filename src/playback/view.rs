@@ -1,0 +1,414 @@
+//! The playback of a run: the cluster on a canvas (GPUs coloured and marked by job on the
+//! cluster's graph, links as wide and warm as the rings crossing them), the controls
+//! (play, step, speed, a time slider with preemptions and timer changes marked), the
+//! queue with each delay timer as a countdown ring, the timers over time, and the
+//! selected job's details with the scheduler's reason. Another policy's run can be shown
+//! beside the watched one at the same instant; switching either keeps the time.
+//!
+//! What is shown at each instant comes from [`Playback::state_at`] (pure, tested
+//! natively); the player's position is a reducer ([`Player`]) local to the component, so
+//! a frame re-renders this panel only. The canvas is drawn after each render; the rest
+//! is a few dozen DOM elements, so the 2,048-GPU presets keep up with the screen.
+
+use super::cluster::ClusterCanvas;
+use super::timer_chart::TimerChart;
+use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks};
+use super::{Frame, Playback, Player, PlayerAction, NO_JOB, SPEEDS};
+use crate::browser::{self, AnimationLoop};
+use crate::charts::duration;
+use crate::eventlog::PlaybackLog;
+use crate::protocol::PolicyResult;
+use crate::state::Results;
+use crate::Shared;
+use proxima_core::event::SimEvent;
+use proxima_core::topology::Topology;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+impl Reducible for Player {
+    type Action = PlayerAction;
+
+    fn reduce(self: Rc<Self>, action: PlayerAction) -> Rc<Self> {
+        Rc::new((*self).clone().apply(action))
+    }
+}
+
+/// Decodes and indexes a policy's playback log.
+pub fn playback_of(result: &PolicyResult, topology: Shared<Topology>) -> Result<Shared<Playback>, String> {
+    let log = PlaybackLog::decode(&result.playback)?;
+    Playback::new(log, topology).map(Shared::new)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlaybackPanelProps {
+    pub results: Shared<Results>,
+}
+
+/// The playback section: a policy to watch, one to show beside it, and the player.
+#[component]
+pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
+    let r = &props.results;
+    let outcomes = &r.outcomes;
+    // Dally's runs are the interesting ones to watch: start with the first.
+    let default = outcomes.iter().position(|o| o.policy.starts_with("dally")).unwrap_or(0);
+    let chosen = use_state(|| None::<(u32, usize)>);
+    let beside = use_state(|| None::<(u32, usize)>);
+    let index = match *chosen {
+        Some((run, i)) if run == r.run_id => i,
+        _ => default,
+    }
+    .min(outcomes.len().saturating_sub(1));
+    let other_index = match *beside {
+        Some((run, i)) if run == r.run_id && i < outcomes.len() => Some(i),
+        _ => None,
+    };
+    // Decoded once per run and policy (the policy's result arrives once).
+    let decode = |o: Option<Shared<PolicyResult>>| (o, r.topology.clone());
+    let playback = use_memo(decode(outcomes.get(index).cloned()), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
+        _ => None,
+    });
+    let other = use_memo(decode(other_index.and_then(|i| outcomes.get(i).cloned())), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
+        _ => None,
+    });
+    if outcomes.is_empty() {
+        return html! {
+            <p class="status">{ "After a run, watch it here: placements, delay timers and preemptions as they happen." }</p>
+        };
+    }
+    let pick = |state: &UseStateHandle<Option<(u32, usize)>>| {
+        let state = state.clone();
+        let run = r.run_id;
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            state.set(v.parse().ok().map(|i| (run, i)));
+        })
+    };
+    let outcome = &outcomes[index];
+    let other_title = other_index.map(|i| outcomes[i].policy.clone());
+    html! {
+        <>
+            <div class="form-row">
+                <label>{ "Watch " }
+                    <select onchange={pick(&chosen)} data-testid="playback-policy">
+                        { for outcomes.iter().enumerate().map(|(i, o)| html! {
+                            <option value={i.to_string()} selected={i == index}>{ o.policy.clone() }</option>
+                        }) }
+                    </select>
+                </label>
+                if outcomes.len() > 1 {
+                    <label>{ "beside it " }
+                        <select onchange={pick(&beside)} data-testid="playback-compare">
+                            <option value="none" selected={other_index.is_none()}>{ "nothing" }</option>
+                            { for outcomes.iter().enumerate().map(|(i, o)| html! {
+                                <option value={i.to_string()} selected={Some(i) == other_index}>{ o.policy.clone() }</option>
+                            }) }
+                        </select>
+                    </label>
+                }
+                <span class="hint" data-testid="event-hash" data-event-hash={outcome.event_hash.clone()}
+                      data-playback-bytes={outcome.playback.len().to_string()}>
+                    { format!("{} events; event-log hash {} (FNV-1a, as `proxima run --events FILE` prints it)", outcome.event_count, outcome.event_hash) }
+                </span>
+            </div>
+            { match &*playback {
+                Some(Ok(pb)) => html! {
+                    <PlayerView key={r.run_id.to_string()} playback={pb.clone()} start_s={0.0} selected={None::<u32>}
+                                title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
+                },
+                Some(Err(e)) => html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> },
+                None => html! {},
+            } }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlayerProps {
+    pub playback: Shared<Playback>,
+    /// Where to start, in simulated seconds.
+    pub start_s: f64,
+    /// A job to select from the start.
+    pub selected: Option<u32>,
+    /// Playback speed to start with (simulated seconds per second), if not the default.
+    #[prop_or_default]
+    pub speed: Option<f64>,
+    /// The watched run's name (its policy), shown over its pane.
+    #[prop_or_default]
+    pub title: Option<String>,
+    /// A run to show beside the watched one, at the same instant, and its name.
+    #[prop_or_default]
+    pub other: Option<Shared<Playback>>,
+    #[prop_or_default]
+    pub other_title: Option<String>,
+}
+
+/// Frame timing, kept outside the render so that measuring does not re-render.
+#[derive(Default)]
+struct FrameStats {
+    frames: u64,
+    /// When the current frame's work began (the animation frame's callback).
+    started_ms: Option<f64>,
+    /// Sum and count of frame work times over the current second.
+    work_sum: f64,
+    work_n: u32,
+    window_start: f64,
+}
+
+/// One run's player.
+#[component]
+pub fn PlayerView(props: &PlayerProps) -> Html {
+    let player = {
+        let (pb, start, sel, speed) = (props.playback.clone(), props.start_s, props.selected, props.speed);
+        use_reducer(move || {
+            let p = Player::new(pb, start, sel);
+            match speed {
+                Some(s) => p.apply(PlayerAction::SetSpeed(s)),
+                None => p,
+            }
+        })
+    };
+    let pb = player.playback.clone();
+    let frame = player.frame.clone();
+    let root_ref = use_node_ref();
+    let stats = use_mut_ref(FrameStats::default);
+
+    // While playing, a tick per animation frame.
+    {
+        let dispatch = player.dispatcher();
+        let stats = stats.clone();
+        use_effect_with(player.playing, move |playing| {
+            let mut last: Option<f64> = None;
+            let looping = playing.then(|| {
+                AnimationLoop::start(move |t| {
+                    stats.borrow_mut().started_ms = Some(browser::now_ms());
+                    let dt = last.map(|l| t - l).unwrap_or(0.0);
+                    last = Some(t);
+                    dispatch.dispatch(PlayerAction::Tick(dt));
+                })
+            });
+            move || drop(looping)
+        });
+    }
+
+    // Another policy chosen to watch or to show beside: the same instant in it.
+    {
+        let d = player.dispatcher();
+        use_effect_with(props.playback.clone(), move |pb| d.dispatch(PlayerAction::Watch(pb.clone())));
+        let d = player.dispatcher();
+        use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
+    }
+
+    // Count frames and their work after every render of a new frame (the canvases draw
+    // in their own effects, which run first).
+    {
+        let root_ref = root_ref.clone();
+        let stats = stats.clone();
+        use_effect_with(frame.clone(), move |_| {
+            let now = browser::now_ms();
+            let mut s = stats.borrow_mut();
+            s.frames += 1;
+            if let Some(start) = s.started_ms.take() {
+                s.work_sum += now - start;
+                s.work_n += 1;
+            }
+            if now - s.window_start > 1000.0 {
+                if let Some(root) = root_ref.cast::<web_sys::Element>() {
+                    let _ = root.set_attribute("data-frames", &s.frames.to_string());
+                    if s.work_n > 0 {
+                        let _ = root.set_attribute("data-frame-ms", &format!("{:.2}", s.work_sum / s.work_n as f64));
+                    }
+                }
+                s.window_start = now;
+                s.work_sum = 0.0;
+                s.work_n = 0;
+            }
+        });
+    }
+
+    let act = |a: PlayerAction| {
+        let d = player.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
+    };
+    let on_slider = {
+        let d = player.dispatcher();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
+            d.dispatch(PlayerAction::Seek(v));
+        })
+    };
+    let on_speed = {
+        let d = player.dispatcher();
+        Callback::from(move |e: Event| {
+            if let Ok(s) = e.target_unchecked_into::<HtmlSelectElement>().value().parse::<f64>() {
+                d.dispatch(PlayerAction::SetSpeed(s));
+            }
+        })
+    };
+    let on_find_job = {
+        let d = player.dispatcher();
+        let jobs = pb.log.jobs.len() as u32;
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            d.dispatch(PlayerAction::Select(v.trim().parse::<u32>().ok().filter(|&j| j < jobs)));
+        })
+    };
+    let on_gpu = {
+        let d = player.dispatcher();
+        Callback::from(move |g: Option<u32>| match g {
+            Some(g) => d.dispatch(PlayerAction::SelectGpu(g)),
+            None => d.dispatch(PlayerAction::Select(None)),
+        })
+    };
+    let on_fullscreen = {
+        let root_ref = root_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let document = gloo::utils::document();
+            if document.fullscreen_element().is_some() {
+                document.exit_fullscreen();
+            } else if let Some(root) = root_ref.cast::<web_sys::Element>() {
+                let _ = root.request_fullscreen();
+            }
+        })
+    };
+    let on_key = {
+        let d = player.dispatcher();
+        let end = player.end_s();
+        Callback::from(move |e: KeyboardEvent| {
+            let tag = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.tag_name())
+                .unwrap_or_default();
+            let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+            // A focused button answers Space itself.
+            if tag == "BUTTON" && e.key() == " " {
+                return;
+            }
+            let action = match e.key().as_str() {
+                " " | "k" if !in_field => Some(PlayerAction::TogglePlay),
+                "." | "ArrowRight" if !in_field => Some(PlayerAction::StepNext),
+                "," | "ArrowLeft" if !in_field => Some(PlayerAction::StepBack),
+                "Home" if !in_field => Some(PlayerAction::Seek(0.0)),
+                "End" if !in_field => Some(PlayerAction::Seek(end)),
+                "Escape" => Some(PlayerAction::Select(None)),
+                _ => None,
+            };
+            if let Some(a) = action {
+                e.prevent_default();
+                e.stop_propagation();
+                d.dispatch(a);
+            }
+        })
+    };
+
+    let t = player.time_s();
+    let end = player.end_s();
+    let on_select = {
+        let d = player.dispatcher();
+        Callback::from(move |job: Option<u32>| d.dispatch(PlayerAction::Select(job)))
+    };
+    let cut_notice = pb.log.cut_at_us.map(|cut| {
+        format!(
+            "Playback covers the first {} of this run's {} ({} events): longer logs are cut so that the page stays responsive. The summary and the hash cover the whole run.",
+            duration(cut as f64 / 1e6),
+            duration(pb.log.end_us as f64 / 1e6),
+            pb.log.events.len()
+        )
+    });
+    html! {
+        <div class="player" ref={root_ref} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
+             aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
+            if let Some(n) = cut_notice {
+                <p class="notice-inline" role="status">{ n }</p>
+            }
+            <div class="player-controls">
+                <button type="button" class="primary" data-testid="play-button" onclick={act(PlayerAction::TogglePlay)} aria-keyshortcuts="Space">
+                    { if player.playing { "Pause" } else { "Play" } }
+                </button>
+                <button type="button" onclick={act(PlayerAction::StepBack)} aria-keyshortcuts="ArrowLeft" title="Previous event (←)">{ "◀ Step" }</button>
+                <button type="button" data-testid="step-button" onclick={act(PlayerAction::StepNext)} aria-keyshortcuts="ArrowRight" title="Next event (→)">{ "Step ▶" }</button>
+                <label>{ "Speed " }
+                    <select onchange={on_speed} data-testid="speed-select">
+                        { for SPEEDS.iter().map(|(s, label)| html! { <option value={s.to_string()} selected={*s == player.speed}>{ *label }</option> }) }
+                    </select>
+                </label>
+                <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(t), clock(end)) }</span>
+                <button type="button" data-testid="fullscreen-button" onclick={on_fullscreen} title="Show the player on the whole screen (Esc leaves)">{ "Full screen" }</button>
+                <label class="find-job">{ "Job # " }
+                    <input type="number" min="0" step="1" data-testid="find-job" onchange={on_find_job}
+                           value={player.selected.map(|j| j.to_string()).unwrap_or_default()} aria-label="Select a job by number" />
+                </label>
+            </div>
+            <div class="timeline">
+                <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
+                       value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
+                       aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
+                <Marks playback={pb.clone()} />
+            </div>
+            <div class="player-body">
+            <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
+                <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.title.clone()} />
+                if let Some((opb, oframe)) = &player.other {
+                    <Pane playback={opb.clone()} frame={oframe.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.other_title.clone()} />
+                }
+            </div>
+            <p class="hint cluster-key">
+                { "White GPUs are free; each job has its own dark colour and mark, and its number where it fits. \
+                   Links grow wider and warmer with the jobs' rings crossing them (the number says how many); on large clusters, \
+                   jobs spread over racks are drawn as one line per pair of racks with their count. Click a GPU to select its job." }
+            </p>
+            <div class="player-side">
+                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} />
+                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_select={on_select} />
+                <RecentMarks playback={pb.clone()} frame={frame.clone()} />
+            </div>
+            </div>
+            <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PaneProps {
+    playback: Shared<Playback>,
+    frame: Shared<Frame>,
+    selected: Option<u32>,
+    on_gpu: Callback<Option<u32>>,
+    title: Option<String>,
+}
+
+/// One run at the player's instant: what the cluster is doing, in a line and drawn.
+#[component]
+fn Pane(props: &PaneProps) -> Html {
+    let (pb, frame) = (&props.playback, &props.frame);
+    let topo = &pb.topo;
+    let mut running_by_tier = vec![0usize; topo.tier_count() as usize];
+    for r in frame.running.values() {
+        if let SimEvent::Placed { tier, .. } = &pb.log.events[r.placed as usize] {
+            running_by_tier[tier.0 as usize] += 1;
+        }
+    }
+    let busy = frame.gpu_owner.iter().filter(|&&o| o != NO_JOB).count();
+    let t = frame.time_us as f64 / 1e6;
+    html! {
+        <section class="pane" data-testid="playback-pane" data-policy={props.title.clone().unwrap_or_default()} data-time={format!("{t:.3}")}>
+            if let Some(title) = &props.title {
+                <h4 class="pane-title">{ format!("{title} at {}", clock(t)) }</h4>
+            }
+            <p class="player-stats">
+                { format!("{busy} of {} GPUs busy; {} running ({}); {} waiting; {} completed; {} preemption{}, {} re-consolidation{}.",
+                    frame.gpu_owner.len(), frame.running.len(),
+                    topo.tier_names().iter().zip(&running_by_tier).map(|(n, c)| format!("{c} {n}")).collect::<Vec<_>>().join(", "),
+                    frame.queue.len(), frame.completed,
+                    frame.preemptions, if frame.preemptions == 1 { "" } else { "s" },
+                    frame.reconsolidations, if frame.reconsolidations == 1 { "" } else { "s" }) }
+            </p>
+            <ClusterCanvas playback={pb.clone()} frame={frame.clone()} selected={props.selected} on_gpu={props.on_gpu.clone()}
+                           label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by job. Select a job in the lists to read about it.", clock(t))} />
+        </section>
+    }
+}

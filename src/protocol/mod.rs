@@ -1,0 +1,150 @@
+//! What crosses between the page and its workers, typed.
+//!
+//! Both sides are this crate, so the messages are plain serde types. They cross as
+//! JavaScript values (serde-wasm-bindgen), not text: numbers keep every bit (a `Summary`
+//! read back is the `Summary` the worker computed, so `summary.json` written from it on
+//! the page is the CLI's byte for byte), and nothing is parsed. Byte buffers ([`Bytes`]:
+//! the playback log, the packed per-job rows, a trace's bytes) become `Uint8Array`s whose
+//! memory is transferred with the message rather than copied ([`encode`]); a file the user
+//! chose crosses as the browser's own `Blob` ([`FileData`]).
+
+mod job_rows;
+mod wire;
+
+pub use job_rows::JobRows;
+pub use wire::{decode, encode, Bytes, FileData};
+
+use proxima_core::inputs::TopologyInput;
+use proxima_core::metrics::{Bucket, Summary};
+use proxima_core::run_files::{RunFiles, RunRecord};
+use serde::{Deserialize, Serialize};
+
+/// What the page asks a worker to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Build the scenario and run each policy on it, one after another.
+    Run(RunRequest),
+    /// Describe the trace the synthetic generator makes for a cluster of `gpus` GPUs.
+    PreviewSynthetic { id: u32, spec: String, gpus: u32 },
+    /// Check a trace file as a run would read it, against this cluster, and describe it.
+    CheckTrace { id: u32, topology: TopologyInput, name: String, data: FileData },
+    /// Panic on purpose: lets the tests check that a crash in the worker reaches the page
+    /// as a message and that the page recovers.
+    Crash,
+}
+
+/// One run: everything `proxima compare` takes on its command line, with the trace file
+/// itself instead of its path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRequest {
+    /// Answers carry it, so that the page can ignore anything from a run it gave up on.
+    pub run_id: u32,
+    pub topology: TopologyInput,
+    pub trace: TraceSource,
+    pub seed: u64,
+    /// The model mix `name[:weight],...`; `None` for the default.
+    pub mix: Option<String>,
+    pub policies: Vec<String>,
+}
+
+/// Where a run's jobs come from: the core's `TraceInput`, with a file not read yet.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TraceSource {
+    /// `synthetic:jobs=N,load=L,seed=S`; the label in the results is exactly this text.
+    Synthetic(String),
+    /// A trace file and its name (the label in the results, and the source named in
+    /// errors).
+    File { name: String, data: FileData },
+}
+
+/// What a worker tells the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The worker has loaded and listens.
+    Ready,
+    /// Policy `policy` (an index into the request's list) has finished `done` of `total`
+    /// jobs.
+    Progress { run_id: u32, policy: u32, done: u32, total: u32 },
+    /// One policy's results.
+    PolicyDone { run_id: u32, policy: u32, result: Box<PolicyResult> },
+    /// Every policy ran.
+    Finished { run_id: u32 },
+    /// The inputs were refused (a trace row, the topology, a policy): the message names
+    /// the source, line and field, as the CLI does.
+    Failed { run_id: u32, message: String },
+    /// The answer to a [`ToWorker::PreviewSynthetic`] or [`ToWorker::CheckTrace`]: the
+    /// trace described, or why it cannot run (the CLI's message).
+    Checked { id: u32, result: Result<TracePreview, String> },
+    /// The worker panicked; it is unusable now and the page replaces it.
+    Panicked { message: String },
+}
+
+/// What a trace looks like before it runs: the preview under the trace controls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TracePreview {
+    /// The format detected, e.g. `Proxima CSV`.
+    pub format: String,
+    pub jobs: u32,
+    /// Jobs per GPU count, smallest first.
+    pub gpu_histogram: Vec<(u32, u32)>,
+    /// Seconds from the first submission to the last.
+    pub span_s: f64,
+}
+
+/// What the page shows and exports for one policy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyResult {
+    /// The spec as the user gave it, e.g. `dally:preempt=off`.
+    pub policy: String,
+    /// `summary.json`, as data.
+    pub summary: Summary,
+    /// The rows of `jobs.csv`, packed.
+    pub jobs: JobRows,
+    /// The buckets of `timeseries.csv`.
+    pub timeseries: Vec<Bucket>,
+    /// Points of the JCT distribution: (JCT in seconds, fraction of completed jobs at or
+    /// below it), at most [`CDF_POINTS`] of them.
+    pub jct_cdf: Vec<(f64, f64)>,
+    /// The cluster over time for the charts: [`TIMELINE_BUCKETS`] buckets over the makespan.
+    pub timeline: Vec<TimelineBucket>,
+    /// Completed jobs by the tier of their last placement, tightest first.
+    pub jobs_per_tier: Vec<(String, u64)>,
+    /// Wall-clock milliseconds the simulation took in the worker.
+    pub elapsed_ms: f64,
+    /// The core's `EventHasher` over every event of the run (16 hex digits), as
+    /// `proxima run --events` prints it: equal hashes mean equal event streams.
+    pub event_hash: String,
+    /// Events in the run, all kinds.
+    pub event_count: u64,
+    /// The events playback needs, encoded by [`crate::eventlog`].
+    pub playback: Bytes,
+}
+
+impl PolicyResult {
+    /// The run as the core takes its files from (unpacking the job rows).
+    pub fn record(&self) -> Result<RunRecord, String> {
+        Ok(RunRecord { summary: self.summary.clone(), jobs: self.jobs.unpack()?, timeseries: self.timeseries.clone() })
+    }
+
+    /// The run's files, made by the core from the record: the CLI's bytes by construction.
+    pub fn files(&self) -> Result<RunFiles, String> {
+        Ok(self.record()?.files())
+    }
+}
+
+/// One bucket of the cluster over time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimelineBucket {
+    pub start_s: f64,
+    pub end_s: f64,
+    /// Share of GPUs busy, 0..1.
+    pub gpu_util: f64,
+    /// Jobs waiting, time-averaged.
+    pub queued: f64,
+}
+
+/// The most points of a JCT CDF sent to the page: more than a chart can show apart.
+pub const CDF_POINTS: usize = 200;
+
+/// Buckets of the charts' time series; `timeseries.csv` keeps the CLI's 500.
+pub const TIMELINE_BUCKETS: u32 = 200;

@@ -1,0 +1,389 @@
+//! The page's state and the one reducer that changes it.
+//!
+//! Everything the page shows is derived from [`State`]; every change is an [`Action`]
+//! applied by [`State::apply`], a pure function (no web API, no clock), so tests can drive
+//! the page's logic action by action. Effects (the workers, local storage, the URL, files,
+//! downloads) live at the edge, in `app.rs`, and report back with actions.
+//!
+//! - this file: the state, the actions, the reducer;
+//! - [`cluster`]: the cluster form, its checked cluster and the editor;
+//! - [`trace`]: the trace form and the worker's descriptions of traces;
+//! - [`fields`]: form fields as typed, with their errors;
+//! - [`results`]: a run in progress and the last run's results;
+//! - [`scenario`]: the scenario as links, requests, commands and files describe it;
+//! - [`summary`]: the results table's metrics, their formatting and the headline.
+
+pub mod cluster;
+pub mod fields;
+pub mod results;
+pub mod scenario;
+pub mod summary;
+pub mod trace;
+
+pub use cluster::Cluster;
+pub use fields::{Field, GenField, GeneratorFields, ParamField, ParametricFields, MAX_APP_JOBS};
+pub use results::{Results, RunState};
+pub use scenario::{default_scenario, startup};
+pub use trace::{too_large, LoadedTrace, TraceForm, TraceMode, MAX_TRACE_BYTES};
+
+use crate::editor::EditAction;
+use crate::protocol::{FileData, FromWorker};
+use crate::tour::{Tour, TourAction};
+use crate::Shared;
+use fields::{check_mix, check_seed};
+use proxima_core::policy::resolve_policy;
+use proxima_core::share::SharedScenario;
+use trace::FileCheck;
+
+/// The policies offered with a checkbox: the baselines, Dally, and its ablations
+/// (docs/SCHEDULER.md describes each).
+pub const STANDARD_POLICIES: &[(&str, &str)] = &[
+    ("fifo", "first come, first served; first free GPUs, whatever the topology"),
+    ("consolidate", "first come, first served; tightest placement free now, never waits"),
+    ("consolidate:migrate=on", "consolidate, and running jobs are moved to defragment (Gandiva)"),
+    ("strict", "first come, first served with backfill; every job waits for its tightest tier"),
+    ("slurm", "waits up to 300 s for a placement under one leaf switch, then takes the tightest free"),
+    ("tiresias", "discretised 2D-LAS by attained GPU-time, preemptive (Tiresias)"),
+    ("srtf", "shortest remaining ideal time first, preemptive; an oracle reference"),
+    ("random", "first come, first served with backfill; free GPUs drawn at random"),
+    ("dally", "network-sensitive: delay timers, preemption, auto-tuned timers"),
+    ("dally:preempt=off", "Dally without preemption"),
+    ("dally:autotune=off", "Dally with static timers (300 s server, 150 s rack)"),
+    ("dally:preempt=off,autotune=off", "Dally with delay timers only"),
+    ("dally:delay=off", "Dally's preemption without delay timers"),
+    ("dally:delay=all", "every job waits its tier's full timer, sensitive or not"),
+];
+
+/// Everything the page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub cluster: Shared<Cluster>,
+    pub trace: TraceForm,
+    /// The model mix as typed; empty for the default.
+    pub mix: Field<String>,
+    pub policies: Field<Vec<String>>,
+    pub seed: Field<String>,
+    /// Problems to fix, shown in the error banner (file, line and field when they have
+    /// them).
+    pub errors: Vec<String>,
+    /// Things worth knowing that are not errors (a link restored, saved state unreadable).
+    pub notices: Vec<String>,
+    pub run: RunState,
+    pub results: Shared<Results>,
+    /// The id of the next request to a worker (runs, the tour's runs, trace checks):
+    /// answers carry it, so answers to anything given up on are ignored.
+    pub next_id: u32,
+    /// The last share link made, shown for copying.
+    pub share_link: Option<String>,
+    /// The guided introduction, while it is open.
+    pub tour: Option<Shared<Tour>>,
+}
+
+/// Everything that can happen to the state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    SelectPreset(String),
+    /// An edit in the topology editor.
+    Edit(EditAction),
+    SetParam(ParamField, String),
+    /// The text of a topology JSON file and its name.
+    ImportTopology {
+        name: String,
+        text: String,
+    },
+    SetGenerator(GenField, String),
+    SetTraceMode(TraceMode),
+    /// A trace file chosen (picked or dropped) and its name: the checks worker reads and
+    /// checks it; until it answers, and after any error, the previous trace stays.
+    TraceFileChosen {
+        name: String,
+        data: FileData,
+    },
+    /// A trace file refused before reading (too large, unreadable).
+    TraceFileRefused {
+        message: String,
+    },
+    SetMix(String),
+    TogglePolicy(String),
+    AddPolicy(String),
+    RemovePolicy(usize),
+    SetSeed(String),
+    /// The page posted a run request with this id.
+    RunStarted {
+        run_id: u32,
+        scenario: SharedScenario,
+    },
+    /// A message of the simulation worker or of the checks worker.
+    Worker(FromWorker),
+    /// The simulation worker died without a message (it failed to load, or trapped).
+    WorkerCrashed(String),
+    /// The checks worker died while describing a trace (a panic, a failure to load).
+    CheckerCrashed(String),
+    Cancelled,
+    /// Replace the scenario, e.g. from a share link or local storage, with a notice.
+    Restore {
+        scenario: SharedScenario,
+        notice: Option<String>,
+    },
+    Tour(TourAction),
+    /// The share button made this link.
+    ShareLinkMade(String),
+    Error(String),
+    DismissErrors,
+    DismissNotices,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::from_scenario(&default_scenario())
+    }
+}
+
+impl State {
+    /// The state for a scenario, with nothing run yet. The scenario must be one that
+    /// [`proxima_core::share::decode`] accepts (a checked one); the defaults stand in
+    /// for anything that does not build.
+    pub fn from_scenario(scenario: &SharedScenario) -> State {
+        let mut state = State {
+            cluster: Shared::default(),
+            trace: TraceForm::default(),
+            mix: Field::default(),
+            policies: Field::default(),
+            seed: Field::new("1".into()),
+            errors: Vec::new(),
+            notices: Vec::new(),
+            run: RunState::Idle,
+            results: Shared::default(),
+            next_id: 1,
+            share_link: None,
+            tour: None,
+        };
+        state.restore(scenario);
+        // A fresh page has nothing to undo.
+        state.cluster.make_mut().editor.make_mut().clear_history();
+        state
+    }
+
+    /// Applies an action: the reducer.
+    pub fn apply(mut self, action: Action) -> State {
+        let gpus = self.cluster.gpu_count();
+        match action {
+            Action::SelectPreset(name) => {
+                let result = self.cluster.make_mut().select_preset(&name);
+                self.errors.extend(result.err());
+            }
+            Action::Edit(edit) => self.cluster.make_mut().edit(edit),
+            Action::SetParam(field, value) => {
+                let result = self.cluster.make_mut().set_param(field, value);
+                self.errors.extend(result.err());
+            }
+            Action::ImportTopology { name, text } => match self.cluster.make_mut().import(&name, &text) {
+                Ok(()) => self.notices.push(format!("Imported the topology in {name}.")),
+                Err(e) => self.errors.push(e),
+            },
+            Action::SetGenerator(field, value) => {
+                *self.trace.generator.value.slot(field) = value;
+                self.refresh_synthetic();
+            }
+            Action::SetTraceMode(mode) => {
+                if mode == TraceMode::File && self.trace.uploaded.is_none() {
+                    self.errors.push("No trace file loaded yet: choose or drop a CSV or JSON file first.".into());
+                } else {
+                    self.trace.mode = mode;
+                }
+            }
+            Action::TraceFileChosen { name, data } => {
+                if data.size() > MAX_TRACE_BYTES {
+                    self.errors.push(too_large(&name, data.size()));
+                } else {
+                    let id = self.take_id();
+                    self.trace.checking = Some(Shared::new(FileCheck { id, name, data }));
+                }
+            }
+            Action::TraceFileRefused { message } => self.errors.push(message),
+            Action::SetMix(text) => self.mix = Field::checked(text, |t| check_mix(t)),
+            Action::TogglePolicy(spec) => {
+                let list = &mut self.policies.value;
+                match list.iter().position(|p| *p == spec) {
+                    Some(i) => drop(list.remove(i)),
+                    None => list.push(spec),
+                }
+                self.policies.error = None;
+            }
+            Action::AddPolicy(spec) => self.add_policy(spec.trim()),
+            Action::RemovePolicy(i) => {
+                if i < self.policies.value.len() {
+                    self.policies.value.remove(i);
+                }
+            }
+            Action::SetSeed(text) => self.seed = Field::checked(text, |t| check_seed(t)),
+            Action::RunStarted { run_id, scenario } => {
+                let policies = scenario.policies.clone();
+                self.run = RunState::Running { run_id, policies: policies.clone(), current: 0, done: 0, total: 0 };
+                self.next_id = self.next_id.max(run_id + 1);
+                self.errors.clear();
+                self.results = Shared::new(Results {
+                    run_id,
+                    policies,
+                    scenario: Some(scenario),
+                    topology: Some(self.cluster.topology.clone()),
+                    ..Results::default()
+                });
+            }
+            Action::Worker(message) => self.on_worker(message),
+            Action::WorkerCrashed(message) => {
+                self.tour_interrupted();
+                if self.is_running() {
+                    self.run = RunState::Idle;
+                }
+                self.errors.push(format!(
+                    "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
+                ));
+            }
+            Action::CheckerCrashed(message) => {
+                let what = match self.trace.checking.take() {
+                    Some(check) => format!("Checking {} stopped the worker", check.name),
+                    None => "Describing the trace stopped the worker".to_string(),
+                };
+                self.trace.synthetic_wanted = None;
+                self.errors.push(format!("{what}: {message}. A fresh worker was started."));
+            }
+            Action::Cancelled => {
+                if self.is_running() {
+                    self.tour_interrupted();
+                    self.run = RunState::Idle;
+                    self.results.make_mut().cancelled = true;
+                    self.notices.push("Run cancelled; results of the policies that finished are kept.".into());
+                }
+            }
+            Action::Restore { scenario, notice } => {
+                self.restore(&scenario);
+                self.notices.extend(notice);
+            }
+            Action::Tour(TourAction::Started { run_id }) => {
+                self.next_id = self.next_id.max(run_id + 1);
+                self.tour = Some(Shared::new(Tour::new(run_id)));
+            }
+            Action::Tour(TourAction::Step(step)) => {
+                if let Some(tour) = &mut self.tour {
+                    tour.make_mut().go_to(step);
+                }
+            }
+            Action::Tour(TourAction::Closed) => self.tour = None,
+            Action::ShareLinkMade(url) => self.share_link = Some(url),
+            Action::Error(text) => self.errors.push(text),
+            Action::DismissErrors => self.errors.clear(),
+            Action::DismissNotices => self.notices.clear(),
+        }
+        // A cluster of another size makes another synthetic trace (jobs are sized to it).
+        if self.cluster.gpu_count() != gpus {
+            self.refresh_synthetic();
+        }
+        self
+    }
+
+    /// A fresh id for a request to a worker.
+    pub fn take_id(&mut self) -> u32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Checks the generator's fields and asks for their trace to be described.
+    fn refresh_synthetic(&mut self) {
+        let id = self.take_id();
+        self.trace.refresh_synthetic(id, self.cluster.gpu_count());
+    }
+
+    fn add_policy(&mut self, spec: &str) {
+        let error = match resolve_policy(spec) {
+            Ok(_) if self.policies.value.iter().any(|p| p == spec) => Some(format!("{spec} is already in the list")),
+            Ok(_) => {
+                self.policies.value.push(spec.to_string());
+                None
+            }
+            Err(e) => Some(format!("{spec}: {e}")),
+        };
+        self.policies.error = error;
+    }
+
+    fn on_worker(&mut self, message: FromWorker) {
+        if let Some(tour) = &mut self.tour {
+            if tour.concerns(&message) {
+                // Progress of the tour's runs is not shown: no need for a new tour.
+                if !matches!(message, FromWorker::Progress { .. }) {
+                    tour.make_mut().on_message(message);
+                }
+                return;
+            }
+        }
+        if matches!(message, FromWorker::Panicked { .. }) {
+            self.tour_interrupted();
+        }
+        let current = match &self.run {
+            RunState::Running { run_id, .. } => Some(*run_id),
+            RunState::Idle => None,
+        };
+        match message {
+            FromWorker::Ready => {}
+            FromWorker::Progress { run_id, policy, done, total } => {
+                if let RunState::Running { run_id: id, current, done: d, total: t, .. } = &mut self.run {
+                    if *id == run_id {
+                        (*current, *d, *t) = (policy, done, total);
+                    }
+                }
+            }
+            FromWorker::PolicyDone { run_id, result, .. } if Some(run_id) == current => {
+                self.results.make_mut().outcomes.push(Shared::new(*result));
+            }
+            FromWorker::Finished { run_id } if Some(run_id) == current => {
+                self.results.make_mut().finished = true;
+                self.run = RunState::Idle;
+            }
+            FromWorker::Failed { run_id, message } if Some(run_id) == current => {
+                self.run = RunState::Idle;
+                self.errors.push(message);
+            }
+            FromWorker::Checked { id, result } => {
+                let refused = self.trace.on_checked(id, &result);
+                self.errors.extend(refused);
+            }
+            FromWorker::Panicked { message } => {
+                if current.is_some() {
+                    self.run = RunState::Idle;
+                }
+                self.errors.push(format!(
+                    "The simulation crashed: {message}. Your scenario is intact and a fresh worker was started; please report this with the share link."
+                ));
+            }
+            // Answers to a run the page gave up on.
+            FromWorker::PolicyDone { .. } | FromWorker::Finished { .. } | FromWorker::Failed { .. } => {}
+        }
+    }
+
+    /// The worker was stopped or crashed: the tour's runs still going are lost.
+    fn tour_interrupted(&mut self) {
+        if let Some(tour) = &mut self.tour {
+            if tour.is_running() {
+                tour.make_mut().interrupted();
+            }
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        matches!(self.run, RunState::Running { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_standard_policy_resolves_and_is_offered_once() {
+        for (i, (spec, _)) in STANDARD_POLICIES.iter().enumerate() {
+            assert!(resolve_policy(spec).is_ok(), "{spec}");
+            assert!(!STANDARD_POLICIES[..i].iter().any(|(other, _)| other == spec), "{spec} twice");
+        }
+    }
+}

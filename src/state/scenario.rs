@@ -1,0 +1,223 @@
+//! The scenario as the page's state holds it, and as others describe it: a share code
+//! (links and local storage), a run request for the worker, the equivalent `proxima`
+//! command, and `scenario.json`.
+
+use super::fields::{check_mix, check_seed, Field, GeneratorFields};
+use super::{State, TraceMode};
+use crate::protocol::{RunRequest, TraceSource};
+use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
+use proxima_core::trace::synthetic::SyntheticSpec;
+
+/// What the page starts with: the small teaching cluster, a short synthetic trace, and
+/// the policies whose difference the page is about.
+pub fn default_scenario() -> SharedScenario {
+    SharedScenario {
+        topology: TopologyChoice::Preset(super::cluster::DEFAULT_PRESET.into()),
+        trace: TraceChoice::Synthetic { jobs: 200, load: 0.8, seed: 1 },
+        mix: None,
+        policies: vec!["fifo".into(), "consolidate".into(), "dally".into()],
+        seed: 1,
+    }
+}
+
+impl State {
+    /// Replaces the scenario (a link, local storage), keeping what it does not carry.
+    pub(super) fn restore(&mut self, scenario: &SharedScenario) {
+        let result = self.cluster.make_mut().restore(&scenario.topology);
+        self.errors.extend(result.err());
+        match &scenario.trace {
+            TraceChoice::Synthetic { jobs, load, seed } => {
+                self.trace.generator.value =
+                    GeneratorFields::of(&SyntheticSpec { jobs: *jobs, load: *load, seed: *seed });
+                self.trace.mode = TraceMode::Synthetic;
+            }
+            TraceChoice::Uploaded { name } => {
+                if self.trace.uploaded.as_ref().is_some_and(|u| u.name == *name) {
+                    self.trace.mode = TraceMode::File;
+                } else {
+                    self.trace.mode = TraceMode::Synthetic;
+                    self.notices.push(format!(
+                        "This scenario used the trace file {name}, which links and saved scenarios do not carry; load it again to use it. The synthetic trace stands in."
+                    ));
+                }
+            }
+        }
+        self.refresh_synthetic();
+        self.mix = Field::checked(scenario.mix.clone().unwrap_or_default(), |t| check_mix(t));
+        self.policies = Field::new(scenario.policies.clone());
+        self.seed = Field::new(scenario.seed.to_string());
+    }
+
+    /// The scenario as a share link or local storage keeps it; `None` while a field is
+    /// invalid.
+    pub fn shared_scenario(&self) -> Option<SharedScenario> {
+        let trace = match self.trace.mode {
+            TraceMode::File => TraceChoice::Uploaded { name: self.trace.uploaded.as_ref()?.name.clone() },
+            TraceMode::Synthetic => {
+                let spec = self.trace.generator.value.spec().ok()?;
+                TraceChoice::Synthetic { jobs: spec.jobs, load: spec.load, seed: spec.seed }
+            }
+        };
+        let policies = &self.policies.value;
+        if !self.mix.is_valid() || policies.is_empty() || !self.cluster.editor.problems.is_empty() {
+            return None;
+        }
+        let mix = self.mix.value.trim();
+        Some(SharedScenario {
+            topology: self.cluster.choice.clone(),
+            trace,
+            mix: (!mix.is_empty()).then(|| mix.to_string()),
+            policies: policies.clone(),
+            seed: check_seed(&self.seed.value).ok()?,
+        })
+    }
+
+    /// What must be fixed before the scenario can run.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        problems.extend(self.cluster.param.error.iter().map(|e| format!("topology: {e}")));
+        problems.extend(self.cluster.editor.refusal());
+        if self.trace.mode == TraceMode::Synthetic {
+            problems.extend(self.trace.generator.error.iter().map(|e| format!("trace: {e}")));
+        }
+        problems.extend(self.mix.error.iter().map(|e| format!("model mix: {e}")));
+        problems.extend(self.seed.error.iter().cloned());
+        if self.policies.value.is_empty() {
+            problems.push("policies: choose at least one policy to run".into());
+        }
+        problems
+    }
+
+    /// The request for a run of the current scenario, or what must be fixed first.
+    pub fn run_request(&self, run_id: u32) -> Result<(RunRequest, SharedScenario), Vec<String>> {
+        let problems = self.problems();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let scenario = self.shared_scenario().ok_or_else(|| vec!["the scenario is incomplete".to_string()])?;
+        let trace = match (&scenario.trace, &self.trace.uploaded) {
+            (TraceChoice::Uploaded { .. }, Some(u)) => TraceSource::File { name: u.name.clone(), data: u.data.clone() },
+            _ => TraceSource::Synthetic(self.trace.generator.value.spec().map_err(|e| vec![e])?.to_string()),
+        };
+        let request = RunRequest {
+            run_id,
+            topology: self.cluster.input(),
+            trace,
+            seed: scenario.seed,
+            mix: scenario.mix.clone(),
+            policies: scenario.policies.clone(),
+        };
+        Ok((request, scenario))
+    }
+
+    /// The `proxima compare` command that computes the same results (for a synthetic trace;
+    /// with a file, its name stands for its path).
+    pub fn cli_command(&self) -> Option<String> {
+        if !self.problems().is_empty() {
+            return None;
+        }
+        let scenario = self.shared_scenario()?;
+        let topology = match &scenario.topology {
+            TopologyChoice::Preset(arg) | TopologyChoice::Parametric(arg) => arg.clone(),
+            TopologyChoice::Custom(spec) => {
+                format!("{}.json", if spec.name.is_empty() { "topology" } else { &spec.name })
+            }
+        };
+        let trace = match &scenario.trace {
+            TraceChoice::Synthetic { jobs, load, seed } => {
+                SyntheticSpec { jobs: *jobs, load: *load, seed: *seed }.to_string()
+            }
+            TraceChoice::Uploaded { name } => name.clone(),
+        };
+        let mut cmd = format!(
+            "proxima compare --topology {} --trace {} --seed {}",
+            shell_word(&topology),
+            shell_word(&trace),
+            scenario.seed
+        );
+        if let Some(mix) = &scenario.mix {
+            cmd += &format!(" --mix {}", shell_word(mix));
+        }
+        for p in &scenario.policies {
+            cmd += &format!(" --policy {}", shell_word(p));
+        }
+        Some(cmd + " --out results")
+    }
+
+    /// `scenario.json`: the scenario in full (the topology as its JSON description, so it
+    /// can be fed to `proxima --topology`), with its share code and the equivalent command.
+    pub fn scenario_json(&self) -> Option<String> {
+        let scenario = self.shared_scenario()?;
+        let trace = match &scenario.trace {
+            TraceChoice::Synthetic { jobs, load, seed } => {
+                serde_json::json!(SyntheticSpec { jobs: *jobs, load: *load, seed: *seed }.to_string())
+            }
+            TraceChoice::Uploaded { name } => serde_json::json!({ "file": name }),
+        };
+        let topology = &self.cluster.topology;
+        let doc = serde_json::json!({
+            "version": 1,
+            "topology_name": topology.name(),
+            "topology": serde_json::to_value(topology.spec()).ok()?,
+            "trace": trace,
+            "mix": scenario.mix,
+            "policies": scenario.policies,
+            "seed": scenario.seed,
+            "share": encode(&scenario),
+            "cli": self.cli_command(),
+        });
+        Some(serde_json::to_string_pretty(&doc).ok()? + "\n")
+    }
+}
+
+/// The state to start with: the scenario of a share link if the URL has one, else the one
+/// saved in local storage (`Err` if what is saved there cannot be read), else the
+/// defaults; with a notice or an error when a link or the saved state could not be read.
+pub fn startup(link: Option<&str>, saved: Option<Result<String, String>>) -> State {
+    let from_saved = || -> State {
+        match saved.map(|s| s.and_then(|code| decode(&code).map_err(|e| e.to_string()))) {
+            Some(Ok(s)) => State::from_scenario(&s),
+            Some(Err(e)) => {
+                let mut st = State::default();
+                st.notices
+                    .push(format!("Your saved scenario could not be read ({e}); Proxima started from the defaults."));
+                st
+            }
+            None => State::default(),
+        }
+    };
+    match link.map(decode) {
+        Some(Ok(s)) => {
+            let mut state = State::from_scenario(&s);
+            state.notices.insert(0, "Restored the scenario from the link.".into());
+            state
+        }
+        Some(Err(e)) => {
+            let mut state = from_saved();
+            state.errors.push(format!("This share link could not be read: {e}. Showing your last scenario instead."));
+            state
+        }
+        None => from_saved(),
+    }
+}
+
+/// Quotes a word for a POSIX shell when it needs it.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:,=/+@".contains(c)) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_when_needed() {
+        assert_eq!(shell_word("dally:preempt=off,autotune=off"), "dally:preempt=off,autotune=off");
+        assert_eq!(shell_word("my trace.csv"), "'my trace.csv'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+    }
+}

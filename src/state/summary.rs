@@ -1,0 +1,407 @@
+//! The summary table for people: which `summary.json` numbers it shows, how each is
+//! written (three significant figures with a unit), how it compares with a baseline
+//! policy, and the one-sentence headline that opens the results.
+//!
+//! Pure: the panels render what these functions return, and tests check them natively.
+
+use proxima_core::metrics::Summary;
+
+/// How a metric is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Seconds, written in s, min, h or d.
+    Duration,
+    /// A fraction, written as a percentage.
+    Fraction,
+    /// A count, written in full.
+    Count,
+}
+
+/// Which way a metric is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Better {
+    Lower,
+    Higher,
+    /// Neither way is better in itself (e.g. utilisation: slow jobs also keep GPUs busy).
+    Neither,
+}
+
+/// A row of the summary table: a `summary.json` key, what it is called, its unit, its
+/// direction and its value in a summary.
+pub struct Metric {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: Unit,
+    pub better: Better,
+    value: fn(&Summary) -> f64,
+    /// The number exactly as `summary.json` writes it.
+    raw: fn(&Summary) -> String,
+}
+
+impl Metric {
+    pub fn value(&self, s: &Summary) -> f64 {
+        (self.value)(s)
+    }
+
+    /// The number as `summary.json` writes it (serde_json's shortest text that reads back
+    /// to the same bits), for `data-value`.
+    pub fn raw(&self, s: &Summary) -> String {
+        (self.raw)(s)
+    }
+
+    /// The value for people: three significant figures and a unit.
+    pub fn format(&self, v: f64) -> String {
+        match self.unit {
+            Unit::Duration => duration(v),
+            Unit::Fraction => format!("{}%", sig3(v * 100.0)),
+            Unit::Count => count(v),
+        }
+    }
+
+    /// What the direction says, for the row's heading.
+    pub fn direction(&self) -> &'static str {
+        match self.better {
+            Better::Lower => "lower is better",
+            Better::Higher => "higher is better",
+            Better::Neither => "neither way is better in itself",
+        }
+    }
+
+    /// How `v` compares with the baseline's `base`.
+    pub fn compare(&self, v: f64, base: f64) -> Comparison {
+        let ratio = (base != 0.0).then(|| v / base);
+        let verdict = if self.better == Better::Neither || within(v, base, SAME_WITHIN) {
+            Verdict::Same
+        } else if (v < base) == (self.better == Better::Lower) {
+            Verdict::Better
+        } else {
+            Verdict::Worse
+        };
+        Comparison { ratio, verdict }
+    }
+}
+
+macro_rules! real {
+    ($field:ident) => {
+        (|s: &Summary| s.$field, |s: &Summary| serde_json::to_string(&s.$field).unwrap_or_default())
+    };
+}
+macro_rules! whole {
+    ($field:ident) => {
+        (|s: &Summary| s.$field as f64, |s: &Summary| s.$field.to_string())
+    };
+}
+
+/// How a metric is read from a summary: as a number, and as `summary.json` writes it.
+type Readers = (fn(&Summary) -> f64, fn(&Summary) -> String);
+
+const fn metric(key: &'static str, label: &'static str, unit: Unit, better: Better, (value, raw): Readers) -> Metric {
+    Metric { key, label, unit, better, value, raw }
+}
+
+/// The rows of the summary table, in order.
+pub const METRICS: &[Metric] = &[
+    metric("avg_jct_s", "mean job completion time", Unit::Duration, Better::Lower, real!(avg_jct_s)),
+    metric("p50_jct_s", "median (p50) JCT", Unit::Duration, Better::Lower, real!(p50_jct_s)),
+    metric("p95_jct_s", "p95 JCT", Unit::Duration, Better::Lower, real!(p95_jct_s)),
+    metric("p99_jct_s", "p99 JCT", Unit::Duration, Better::Lower, real!(p99_jct_s)),
+    metric("makespan_s", "makespan", Unit::Duration, Better::Lower, real!(makespan_s)),
+    metric("avg_queue_s", "mean time queued", Unit::Duration, Better::Lower, real!(avg_queue_s)),
+    metric(
+        "comm_overhead_s",
+        "communication overhead, all jobs",
+        Unit::Duration,
+        Better::Lower,
+        real!(comm_overhead_s),
+    ),
+    metric("avg_gpu_util", "GPU utilisation", Unit::Fraction, Better::Neither, real!(avg_gpu_util)),
+    metric("preemptions", "preemptions", Unit::Count, Better::Lower, whole!(preemptions)),
+    metric("jobs_completed", "jobs completed", Unit::Count, Better::Higher, whole!(jobs_completed)),
+    metric("jobs_rejected", "jobs rejected", Unit::Count, Better::Lower, whole!(jobs_rejected)),
+    metric("jobs_unfinished", "jobs unfinished", Unit::Count, Better::Lower, whole!(jobs_unfinished)),
+];
+
+/// The metric with this `summary.json` key.
+pub fn metric_of(key: &str) -> &'static Metric {
+    METRICS.iter().find(|m| m.key == key).expect("a metric of the table")
+}
+
+/// Values this close (relative) count as the same: run-to-run differences smaller than
+/// this say little about a policy.
+pub const SAME_WITHIN: f64 = 0.02;
+
+fn within(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance * a.abs().max(b.abs())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Better,
+    Same,
+    Worse,
+}
+
+impl Verdict {
+    pub fn class(self) -> &'static str {
+        match self {
+            Verdict::Better => "better",
+            Verdict::Same => "same",
+            Verdict::Worse => "worse",
+        }
+    }
+}
+
+/// A value against the baseline's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparison {
+    /// `None` when the baseline's value is 0.
+    pub ratio: Option<f64>,
+    pub verdict: Verdict,
+}
+
+/// `x` with three significant figures, without trailing zeros (`36200`, `7.11`, `0.0163`).
+pub fn sig3(x: f64) -> String {
+    sig(x, 3)
+}
+
+fn sig(x: f64, digits: i32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return if x.is_finite() { "0".into() } else { x.to_string() };
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let scale = 10f64.powi(magnitude + 1 - digits);
+    let rounded = if decimals == 0 { (x / scale).round() * scale } else { x };
+    let text = format!("{rounded:.decimals$}");
+    // Trailing zeros go (9.996 is written 10.00, then 10).
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text };
+    group(&text)
+}
+
+/// Thousands separated by commas in the whole part.
+fn group(text: &str) -> String {
+    let (sign, rest) = text.strip_prefix('-').map_or(("", text), |r| ("-", r));
+    let (whole, frac) = rest.split_once('.').map_or((rest, None), |(w, f)| (w, Some(f)));
+    if whole.len() <= 4 {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}{}", frac.map(|f| format!(".{f}")).unwrap_or_default())
+}
+
+/// A count in full, with thousands separated.
+pub fn count(v: f64) -> String {
+    group(&format!("{}", v.round() as i64))
+}
+
+/// Seconds for people, three significant figures: `45.2 s`, `16.7 min`, `10.1 h`, `3.2 d`.
+pub fn duration(s: f64) -> String {
+    let (value, unit) = in_unit(s);
+    format!("{} {unit}", sig3(value))
+}
+
+/// Seconds in the unit people would use for them: s below a minute, min below an hour,
+/// h below a day, d above.
+pub fn in_unit(s: f64) -> (f64, &'static str) {
+    let a = s.abs();
+    if a < 60.0 {
+        (s, "s")
+    } else if a < 3600.0 {
+        (s / 60.0, "min")
+    } else if a < 86_400.0 {
+        (s / 3600.0, "h")
+    } else {
+        (s / 86_400.0, "d")
+    }
+}
+
+/// A ratio to a baseline: `0.71×`, `1.02×`, `0.016×`, `12.3×`.
+pub fn ratio(r: f64) -> String {
+    if (0.1..10.0).contains(&r.abs()) {
+        format!("{r:.2}×")
+    } else if r.abs() >= 10.0 {
+        format!("{}×", sig(r, 3))
+    } else {
+        format!("{}×", sig(r, 2))
+    }
+}
+
+/// The baseline offered first: `consolidate` if it ran, else the first policy.
+pub fn default_baseline<'a>(policies: impl IntoIterator<Item = &'a str> + Clone) -> Option<&'a str> {
+    policies.clone().into_iter().find(|p| *p == "consolidate").or_else(|| policies.into_iter().next())
+}
+
+/// The sentence that opens the results, and the facts it is made of (for the page's
+/// attributes and the tests).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    pub text: String,
+    /// The policy the sentence is about (the best on mean JCT other than the baseline).
+    pub subject: Option<String>,
+    pub baseline: String,
+    /// Every policy within [`SAME_WITHIN`] of the baseline on mean JCT.
+    pub all_equal: bool,
+    /// Which policy does best on each of the main metrics: "lowest mean JCT: tiresias".
+    pub wins: Vec<String>,
+}
+
+/// The metrics whose winners the headline names.
+const WINS: &[&str] = &["avg_jct_s", "p95_jct_s", "makespan_s", "comm_overhead_s", "avg_queue_s"];
+
+/// The headline for these (policy, summary) pairs against `baseline`; `None` without
+/// results or when the baseline did not run.
+pub fn headline(runs: &[(&str, &Summary)], baseline: &str) -> Option<Headline> {
+    let base = runs.iter().find(|r| r.0 == baseline)?.1;
+    let jct = metric_of("avg_jct_s");
+    let others: Vec<&(&str, &Summary)> = runs.iter().filter(|r| r.0 != baseline).collect();
+    let mut headline = Headline {
+        text: String::new(),
+        subject: None,
+        baseline: baseline.to_string(),
+        all_equal: false,
+        wins: Vec::new(),
+    };
+    if others.is_empty() {
+        headline.text = format!(
+            "{baseline}: mean JCT {}, communication overhead {}, {} preemptions. Choose a second policy to compare with.",
+            duration(base.avg_jct_s),
+            duration(base.comm_overhead_s),
+            base.preemptions
+        );
+        return Some(headline);
+    }
+    if others.iter().all(|r| within(r.1.avg_jct_s, base.avg_jct_s, SAME_WITHIN)) {
+        headline.all_equal = true;
+        let names: Vec<&str> = runs.iter().map(|r| r.0).collect();
+        headline.text = format!(
+            "{} come out equal on mean JCT (within {:.0}% of {baseline}'s {}): placement hardly matters here. \
+             To see a difference, raise the uplinks' oversubscription or the offered load, or use fabric=tcp.",
+            list(&names),
+            SAME_WITHIN * 100.0,
+            duration(base.avg_jct_s)
+        );
+        return Some(headline);
+    }
+    let best = others.iter().min_by(|a, b| a.1.avg_jct_s.total_cmp(&b.1.avg_jct_s)).expect("not empty");
+    let (name, s) = (best.0, best.1);
+    let overhead = match jct.compare(s.comm_overhead_s, base.comm_overhead_s).ratio {
+        Some(r) => format!("communication overhead {}", ratio(r)),
+        None => format!("communication overhead {} (none for {baseline})", duration(s.comm_overhead_s)),
+    };
+    let jct_ratio = jct.compare(s.avg_jct_s, base.avg_jct_s).ratio.map(ratio).unwrap_or_else(|| "–".into());
+    headline.text = format!(
+        "{name}: mean JCT {jct_ratio} {baseline}, {overhead}, {} preemption{}.",
+        s.preemptions,
+        if s.preemptions == 1 { "" } else { "s" }
+    );
+    headline.subject = Some(name.to_string());
+    headline.wins = WINS.iter().filter_map(|key| winner(runs, metric_of(key))).collect();
+    Some(headline)
+}
+
+/// "lowest mean JCT: tiresias" (several names when they are within [`SAME_WITHIN`]); `None`
+/// when every policy is.
+fn winner(runs: &[(&str, &Summary)], m: &Metric) -> Option<String> {
+    let lower = m.better == Better::Lower;
+    let best = runs.iter().map(|r| m.value(r.1)).reduce(|a, b| if (b < a) == lower { b } else { a })?;
+    let top: Vec<&str> = runs.iter().filter(|r| within(m.value(r.1), best, SAME_WITHIN)).map(|r| r.0).collect();
+    if top.len() == runs.len() {
+        return None;
+    }
+    let what = if lower { "lowest" } else { "highest" };
+    let label = match m.key {
+        "avg_jct_s" => "mean JCT",
+        "comm_overhead_s" => "communication overhead",
+        other => metric_of(other).label,
+    };
+    Some(format!("{what} {label}: {}", list(&top)))
+}
+
+/// "a", "a and b", "a, b and c".
+fn list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
+        let mut s: Summary = serde_json::from_value(serde_json::json!({
+            "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
+            "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,
+            "p95_jct_s": 0.0, "p99_jct_s": 0.0, "makespan_s": 0.0, "avg_queue_s": 0.0, "comm_overhead_s": 0.0,
+            "avg_gpu_util": 0.5, "preemptions": 0, "tier_counts": {}
+        }))
+        .expect("a summary");
+        (s.avg_jct_s, s.comm_overhead_s, s.preemptions) = (avg_jct_s, comm_overhead_s, preemptions);
+        s
+    }
+
+    #[test]
+    fn numbers_have_three_significant_figures_and_units() {
+        assert_eq!(sig3(118360.33891432192), "118,000");
+        assert_eq!(sig3(7.106), "7.11");
+        assert_eq!(sig3(0.016298), "0.0163");
+        assert_eq!(sig3(9.996), "10");
+        assert_eq!(sig3(999.6), "1000");
+        assert_eq!(sig3(-0.5), "-0.5");
+        assert_eq!(duration(45.21), "45.2 s");
+        assert_eq!(duration(1000.0), "16.7 min");
+        assert_eq!(duration(36_245.0), "10.1 h");
+        assert_eq!(duration(1_045_285.0), "12.1 d");
+        assert_eq!(metric_of("avg_gpu_util").format(0.7386050594705211), "73.9%");
+        assert_eq!(metric_of("jobs_completed").format(12345.0), "12,345");
+        assert_eq!(ratio(25_581.0 / 36_245.0), "0.71×");
+        assert_eq!(ratio(170_378.0 / 1_045_285.0), "0.16×");
+        assert_eq!(ratio(0.0163), "0.016×");
+        assert_eq!(ratio(12.34), "12.3×");
+    }
+
+    #[test]
+    fn comparisons_follow_each_metric_direction() {
+        let jct = metric_of("avg_jct_s");
+        assert_eq!(jct.compare(71.0, 100.0).verdict, Verdict::Better);
+        assert_eq!(jct.compare(101.0, 100.0).verdict, Verdict::Same);
+        assert_eq!(jct.compare(130.0, 100.0).verdict, Verdict::Worse);
+        assert_eq!(metric_of("jobs_completed").compare(90.0, 100.0).verdict, Verdict::Worse);
+        assert_eq!(metric_of("avg_gpu_util").compare(0.9, 0.5).verdict, Verdict::Same);
+        let none = metric_of("preemptions").compare(36.0, 0.0);
+        assert_eq!((none.ratio, none.verdict), (None, Verdict::Worse));
+    }
+
+    #[test]
+    fn the_headline_names_the_best_policy_against_the_baseline_and_every_winner() {
+        let (c, d, t) =
+            (summary(36_245.0, 1_045_285.0, 0), summary(25_581.0, 170_378.0, 36), summary(19_634.0, 900_000.0, 400));
+        let h = headline(&[("consolidate", &c), ("dally", &d)], "consolidate").unwrap();
+        assert_eq!(h.text, "dally: mean JCT 0.71× consolidate, communication overhead 0.16×, 36 preemptions.");
+        assert_eq!(h.subject.as_deref(), Some("dally"));
+        let h = headline(&[("consolidate", &c), ("dally", &d), ("tiresias", &t)], "consolidate").unwrap();
+        assert_eq!(h.subject.as_deref(), Some("tiresias"));
+        assert!(h.wins.contains(&"lowest mean JCT: tiresias".to_string()), "{:?}", h.wins);
+        assert!(h.wins.contains(&"lowest communication overhead: dally".to_string()), "{:?}", h.wins);
+    }
+
+    #[test]
+    fn equal_policies_are_called_equal_with_what_to_change() {
+        let (a, b) = (summary(10_645.0, 5.0, 0), summary(10_660.0, 5.0, 0));
+        let h = headline(&[("fifo", &b), ("consolidate", &a), ("dally", &a)], "consolidate").unwrap();
+        assert!(h.all_equal);
+        assert!(h.text.starts_with("fifo, consolidate and dally come out equal on mean JCT"), "{}", h.text);
+        assert!(h.text.contains("oversubscription"), "{}", h.text);
+        assert_eq!(headline(&[("fifo", &a)], "consolidate"), None);
+        assert_eq!(default_baseline(["fifo", "dally"]), Some("fifo"));
+        assert_eq!(default_baseline(["fifo", "consolidate"]), Some("consolidate"));
+    }
+}

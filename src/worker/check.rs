@@ -1,0 +1,76 @@
+//! Describing traces before they run: the synthetic generator's trace, and a trace file
+//! read and checked against the cluster exactly as a run would read it, so that a trace
+//! that cannot run is refused when it is loaded, with the CLI's message.
+
+use super::run::trace_input;
+use crate::protocol::{FileData, TracePreview, TraceSource};
+use proxima_core::inputs::{build_scenario, build_topology, build_trace, ScenarioInput, TopologyInput};
+use proxima_core::trace::synthetic;
+use proxima_core::trace::Trace;
+use std::collections::BTreeMap;
+
+/// What a trace looks like: its format, size, GPU counts and time span.
+pub fn preview_of(trace: &Trace) -> TracePreview {
+    let mut histogram: BTreeMap<u32, u32> = BTreeMap::new();
+    let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
+    for j in &trace.jobs {
+        *histogram.entry(j.gpus).or_default() += 1;
+        first = first.min(j.submit_s);
+        last = last.max(j.submit_s);
+    }
+    TracePreview {
+        format: trace.format.label().to_string(),
+        jobs: trace.jobs.len() as u32,
+        gpu_histogram: histogram.into_iter().collect(),
+        span_s: if trace.jobs.is_empty() { 0.0 } else { last - first },
+    }
+}
+
+/// The synthetic trace `spec` (`synthetic:jobs=N,...`) makes for a cluster of `gpus` GPUs.
+pub fn preview_synthetic(spec: &str, gpus: u32) -> Result<TracePreview, String> {
+    let spec = synthetic::parse(spec).map_err(|e| e.with_source("trace"))?;
+    Ok(preview_of(&synthetic::generate(&spec, gpus)))
+}
+
+/// Reads a trace file as the CLI would (UTF-8, format detected from the header) and
+/// builds the scenario a run would, so that a trace that cannot run on the cluster is
+/// refused now, with the CLI's message, rather than when the run starts.
+pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Result<TracePreview, String> {
+    let trace = trace_input(&TraceSource::File { name: name.to_string(), data: data.clone() })?;
+    let input = ScenarioInput::new(topology.clone(), trace, 1);
+    build_scenario(&input).map_err(|e| e.to_string())?;
+    // The scenario does not keep the trace's format, so the preview reads the trace again
+    // (in this worker, off the page).
+    let cluster = build_topology(topology, input.names).map_err(|e| e.to_string())?;
+    let parsed = build_trace(&input.trace, &cluster, input.seed, input.names).map_err(|e| e.to_string())?;
+    Ok(preview_of(&parsed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_file_is_described_or_refused_with_the_clis_message() {
+        let teaching = TopologyInput::Argument("teaching".into());
+        let good = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,vgg16,1200\nc,90,2,bert,900\n";
+        let file = |bytes: &[u8]| FileData::Bytes(bytes.to_vec().into());
+        let p = check_trace(&teaching, "good.csv", &file(good)).unwrap();
+        assert_eq!((p.format.as_str(), p.jobs, p.span_s), ("Proxima CSV", 3, 90.0));
+        assert_eq!(p.gpu_histogram, vec![(1, 1), (2, 1), (4, 1)]);
+        let latin1 = b"id,submit_s,gpus,model,duration_s\nj\xe9,0,1,resnet50,600\n";
+        let e = check_trace(&teaching, "latin1.csv", &file(latin1)).unwrap_err();
+        assert!(e.starts_with("latin1.csv:2: encoding: not valid UTF-8"), "{e}");
+        let unknown = b"id,submit_s,gpus,model,duration_s\na,0,1,lenet9,600\n";
+        let e = check_trace(&teaching, "model.csv", &file(unknown)).unwrap_err();
+        assert!(e.starts_with("model.csv:2: model: unknown model 'lenet9'"), "{e}");
+    }
+
+    #[test]
+    fn the_synthetic_preview_is_the_generators_trace() {
+        let p = preview_synthetic("synthetic:jobs=50,load=1.5,seed=1", 16).unwrap();
+        assert_eq!(p.jobs, 50);
+        assert_eq!(p.gpu_histogram.iter().map(|h| h.1).sum::<u32>(), 50);
+        assert!(preview_synthetic("synthetic:jobs=0", 16).is_err());
+    }
+}

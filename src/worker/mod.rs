@@ -1,0 +1,30 @@
+//! What the workers do with each request: build the scenario exactly as the CLI does, run
+//! each policy, and turn each run into the CLI's files plus the numbers the page shows
+//! ([`run`]); describe and check traces ([`check`]).
+//!
+//! No web API here: the worker binary (`src/bin/worker.rs`) passes in a clock and a way to
+//! send messages, so the same code runs in the browser tests (and natively) to check that
+//! the page computes what the CLI computes.
+
+mod check;
+mod run;
+
+pub use check::{check_trace, preview_of, preview_synthetic};
+pub use run::{build_request_scenario, cdf_points, run_request};
+
+use crate::protocol::{FromWorker, ToWorker};
+
+/// Handles one request, sending its answers through `send`. `now_ms` is a clock in
+/// milliseconds (only used to pace progress messages and to time runs).
+pub fn handle(request: ToWorker, now_ms: &dyn Fn() -> f64, send: &mut dyn FnMut(FromWorker)) {
+    match request {
+        ToWorker::Run(request) => run_request(&request, now_ms, send),
+        ToWorker::PreviewSynthetic { id, spec, gpus } => {
+            send(FromWorker::Checked { id, result: preview_synthetic(&spec, gpus) });
+        }
+        ToWorker::CheckTrace { id, topology, name, data } => {
+            send(FromWorker::Checked { id, result: check_trace(&topology, &name, &data) });
+        }
+        ToWorker::Crash => panic!("crash requested by the page (a self-test)"),
+    }
+}
