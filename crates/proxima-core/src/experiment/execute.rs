@@ -182,7 +182,6 @@ mod tests {
             ideal_iter_s: Some(1.0),
             tenant: crate::tenants::TenantId(0),
             line: 0,
-            tenant: crate::tenants::TenantId(0),
         }
     }
 
