@@ -8,7 +8,9 @@
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::editor::EditAction;
-use crate::panels::{use_run_feedback, Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
+use crate::panels::{
+    use_run_feedback, Banners, Intro, Lessons, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel,
+};
 use crate::protocol::{FileData, FromWorker, ToWorker};
 use crate::state::results::RunState;
 use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
@@ -320,6 +322,9 @@ pub fn App() -> Html {
     let s = &*state;
     html! {
         <div class="proxima">
+            // First in the page (yew replaces the body's static content): one Tab and Enter
+            // reach Run (www/boot.js moves the focus to the button itself).
+            <a class="skip-link" href="#run-panel" data-testid="skip-link">{ "Skip to Run" }</a>
             <header>
                 <h1>{ "Proxima" }</h1>
                 <p class="tagline">
@@ -333,6 +338,7 @@ pub fn App() -> Html {
                 </nav>
             </header>
             <Intro {on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
+            <Lessons dispatch={dispatch.clone()} />
             if let Some(tour) = &s.tour {
                 <TourView tour={tour.clone()} act={on_tour_action} />
             }

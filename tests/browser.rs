@@ -89,14 +89,14 @@ async fn renders_the_three_panels_and_their_hooks() {
     let run = by_test_id(&root, "run-button").unwrap();
     assert!(!run.has_attribute("disabled"), "run is enabled");
     assert!(by_test_id(&root, "cancel-button").unwrap().has_attribute("disabled"), "nothing to cancel");
-    // The teaching preset: 16 GPUs drawn.
-    assert_eq!(root.query_selector_all("[data-testid='topology-view'] [data-gpu]").unwrap().length(), 16);
+    // The first run's cluster: 32 GPUs drawn.
+    assert_eq!(root.query_selector_all("[data-testid='topology-view'] [data-gpu]").unwrap().length(), 32);
 }
 
 #[wasm_bindgen_test]
 fn topology_actions_build_the_cluster_and_keep_it_on_bad_input() {
     let s = State::default();
-    assert_eq!(s.cluster.topology.gpu_count(), 16);
+    assert_eq!(s.cluster.topology.gpu_count(), 32);
     let s = apply(s, [Action::SelectPreset("n32g4".into())]);
     assert_eq!(s.cluster.topology.gpu_count(), 128);
     assert_eq!(s.cluster.param.value.servers, "32");

@@ -31,14 +31,30 @@ function showCrash(message) {
 
 addEventListener('proxima-panic', (e) => showCrash(String(e.detail)));
 
+// The skip link (the page's first element, in the static page and then in the app, which
+// replaces the body's content when it mounts) puts the focus on Run itself, not only on
+// its panel, once the app is there.
+document.addEventListener('click', (e) => {
+  if (!(e.target instanceof Element) || !e.target.closest('.skip-link')) return;
+  const run = document.querySelector('[data-testid=run-button]');
+  if (!run) return;
+  e.preventDefault();
+  run.scrollIntoView({ block: 'center' });
+  run.focus();
+});
+
 const tag = document.querySelector('script[data-proxima-js]');
 const base = document.baseURI;
 try {
   const { default: init } = await import(new URL(tag.dataset.proximaJs, base).href);
   const wasm = await init({ module_or_path: new URL(tag.dataset.proximaWasm, base) });
+  // The app has mounted: the static introduction and its loading line give way to it.
+  document.getElementById('boot')?.remove();
   dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 } catch (err) {
   // A panic while starting arrives here as a wasm trap, after the panic event.
+  const loading = document.querySelector('#boot .loading');
+  if (loading) loading.textContent = 'The simulator could not start.';
   showCrash(`The app could not start: ${err}.`);
   throw err;
 }

@@ -161,21 +161,19 @@ impl SimWorker {
     }
 }
 
-/// A worker for the component's lifetime: started as the component mounts, so that the
-/// first request does not wait for the module to load; restarted after a crash; stopped
-/// when the component goes. Its messages (`Panicked` included) go to `on_message`, the
-/// death of a worker that could not say why to `on_crash`; both callbacks are those of the
-/// first render.
+/// A worker for the component's lifetime: started by the first request (so a page that
+/// never runs a simulation never loads the worker's module, and the page's own module has
+/// the network to itself while it loads); restarted after a crash; stopped when the
+/// component goes. Its messages (`Panicked` included) go to `on_message`, the death of a
+/// worker that could not say why to `on_crash`; both callbacks are those of the first
+/// render.
 #[hook]
 pub fn use_sim_worker(on_message: Callback<FromWorker>, on_crash: Callback<String>) -> SimWorker {
     let slot = use_mut_ref(|| None::<WorkerClient>);
     let worker = use_memo((), |_| SimWorker { slot, on_message, on_crash });
     {
         let worker = (*worker).clone();
-        use_effect_with((), move |_| {
-            worker.spawn();
-            move || worker.stop()
-        });
+        use_effect_with((), move |_| move || worker.stop());
     }
     (*worker).clone()
 }

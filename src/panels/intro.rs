@@ -43,7 +43,7 @@ pub fn Intro(props: &IntroProps) -> Html {
                     <dt><kbd>{ "Ctrl" }</kbd>{ " + " }<kbd>{ "Enter" }</kbd>{ " or " }<kbd>{ "r" }</kbd></dt><dd>{ "run the selected policies" }</dd>
                     <dt><kbd>{ "Esc" }</kbd></dt><dd>{ "cancel the run" }</dd>
                     <dt><kbd>{ "1" }</kbd>{ ", " }<kbd>{ "2" }</kbd>{ ", " }<kbd>{ "3" }</kbd></dt><dd>{ "go to the scenario, run or results panel" }</dd>
-                    <dt><kbd>{ "Tab" }</kbd></dt><dd>{ "move between controls; Enter or Space to press buttons" }</dd>
+                    <dt><kbd>{ "Tab" }</kbd></dt><dd>{ "move between controls; Enter or Space to press buttons. The first Tab stop, \u{201c}Skip to Run\u{201d}, takes the focus to Run" }</dd>
                     <dt>{ "In the cluster editor" }</dt><dd>{ "arrows select, Shift+arrows move; a add rack, s server, g GPU, w switch, l link; Delete; c fold; Ctrl+Z undo, Ctrl+Y redo; + − 0 zoom (the editor's own list has them all)" }</dd>
                     <dt>{ "In the playback" }</dt><dd>{ "Space play or pause; ← → previous or next event; Home, End; Esc clears the selected job" }</dd>
                 </dl>

@@ -7,6 +7,7 @@
 mod exports;
 mod feedback;
 mod intro;
+mod lessons;
 mod results;
 mod run;
 mod scenario;
@@ -15,6 +16,7 @@ mod tenants;
 
 pub use feedback::{use_run_feedback, RunDone};
 pub use intro::{Banners, Intro};
+pub use lessons::Lessons;
 pub use results::{Download, PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;

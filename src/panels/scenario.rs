@@ -84,6 +84,14 @@ fn ClusterSection(props: &ClusterProps) -> Html {
         })
     };
     let p = &c.param.value;
+    // Radio buttons rather than a select: the form's one select is the preset's.
+    let fabric = |value: &'static str, label: &'static str| {
+        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Fabric, value.to_string()));
+        html! {
+            <label><input type="radio" name="fabric" value={value} checked={p.fabric == value} onchange={on}
+                          data-testid={format!("fabric-{value}")} />{ label }</label>
+        }
+    };
     html! {
         <div class="subpanel" id="topology">
             <h3>{ "Cluster" }</h3>
@@ -113,6 +121,12 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                 { param("oversubscription", ParamField::Oversub, &p.oversub, "any", "1") }
                 { param("NIC Gb/s", ParamField::NicGbps, &p.nic_gbps, "any", "0") }
                 { param("NVLink Gb/s per GPU", ParamField::NvlinkGbps, &p.nvlink_gbps, "any", "0") }
+                { param("NICs per server", ParamField::Nics, &p.nics, "1", "1") }
+                <span role="radiogroup" aria-label="Fabric: sets the collective efficiencies, the GPU and the links' defaults">
+                    { "fabric " }
+                    { fabric("rdma", " RDMA (A100, NVSwitch, InfiniBand)") }
+                    { fabric("tcp", " TCP (T4, PCIe, Ethernet)") }
+                </span>
                 if let Some(e) = &c.param.error {
                     <p class="field-error" role="alert">{ e.clone() }</p>
                 }
@@ -147,8 +161,10 @@ fn TraceSection(props: &TraceProps) -> Html {
         let on = d.reform(move |e: InputEvent| {
             Action::SetGenerator(field, e.target_unchecked_into::<HtmlInputElement>().value())
         });
+        let help = (field == GenField::Load).then_some("load-help");
         html! {
-            <label>{ label }<input type="number" min={min} max={max} step={step} value={value.to_string()} oninput={on} /></label>
+            <label>{ label }<input type="number" min={min} max={max} step={step} value={value.to_string()} oninput={on}
+                                   aria-describedby={help} /></label>
         }
     };
     let on_file = {
@@ -189,8 +205,11 @@ fn TraceSection(props: &TraceProps) -> Html {
             <fieldset class="generator">
                 <legend>{ "Synthetic generator" }</legend>
                 { gen("jobs", GenField::Jobs, &g.jobs, "1", "1", MAX_APP_JOBS.to_string()) }
-                { gen("offered load", GenField::Load, &g.load, "any", "0", MAX_LOAD.to_string()) }
+                { gen("offered load (1.0 = cluster full)", GenField::Load, &g.load, "any", "0", MAX_LOAD.to_string()) }
                 { gen("trace seed", GenField::Seed, &g.seed, "1", "0", u64::MAX.to_string()) }
+                <p class="hint" id="load-help">
+                    { "The GPU-time the jobs ask for while they arrive, as a share of what the cluster has:                        1.0 keeps the cluster full while the jobs arrive, above 1 a queue builds, 0.2 leaves it mostly idle." }
+                </p>
                 if let Some(e) = &t.generator.error {
                     <p class="field-error" role="alert">{ e.clone() }</p>
                 }

@@ -71,7 +71,7 @@ impl Cluster {
     /// A field of the parametric form typed: a cluster if the fields make one, else the
     /// form's error.
     pub fn set_param(&mut self, field: ParamField, value: String) -> Result<(), String> {
-        *self.param.value.slot(field) = value;
+        self.param.value.set(field, value);
         match self.param.value.to_arg() {
             Ok(arg) => {
                 self.param.error = None;

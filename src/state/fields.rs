@@ -1,6 +1,6 @@
 //! Form fields: what users typed, kept as typed, and why it is refused when it is.
 
-use proxima_core::topology::ParametricSpec;
+use proxima_core::topology::{ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 use proxima_core::trace::synthetic::{self, SyntheticSpec};
 
 /// The most jobs the page's generator makes: the results of a larger run would not fit a
@@ -41,6 +41,10 @@ pub struct ParametricFields {
     pub oversub: String,
     pub nic_gbps: String,
     pub nvlink_gbps: String,
+    pub nics: String,
+    /// `rdma` or `tcp`: sets the collective efficiencies and the GPU along with the
+    /// links' defaults.
+    pub fabric: String,
 }
 
 /// Which field of the parametric form changed.
@@ -52,6 +56,17 @@ pub enum ParamField {
     Oversub,
     NicGbps,
     NvlinkGbps,
+    Nics,
+    Fabric,
+}
+
+/// A fabric's NIC and GPU-link bandwidths when the form does not give them.
+fn default_links(fabric: &str) -> Option<(f64, f64)> {
+    match fabric.trim() {
+        "rdma" => Some((DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS)),
+        "tcp" => Some((TCP_NIC_GBPS, TCP_GPU_LINK_GBPS)),
+        _ => None,
+    }
 }
 
 impl ParametricFields {
@@ -63,7 +78,27 @@ impl ParametricFields {
             oversub: p.oversub.to_string(),
             nic_gbps: p.nic_gbps.to_string(),
             nvlink_gbps: p.nvlink_gbps.to_string(),
+            nics: p.nics.to_string(),
+            fabric: p.fabric.name().to_string(),
         }
+    }
+
+    /// Sets a field as typed. Choosing another fabric also moves the link bandwidths that
+    /// were the old fabric's defaults to the new one's, so that a TCP cluster does not keep
+    /// RDMA's 200 Gbit/s NICs by accident (bandwidths typed by hand stay).
+    pub fn set(&mut self, field: ParamField, value: String) {
+        if field == ParamField::Fabric {
+            if let (Some(old), Some(new)) = (default_links(&self.fabric), default_links(&value)) {
+                let same = |text: &str, x: f64| text.trim().parse::<f64>().is_ok_and(|v| v == x);
+                if same(&self.nic_gbps, old.0) {
+                    self.nic_gbps = new.0.to_string();
+                }
+                if same(&self.nvlink_gbps, old.1) {
+                    self.nvlink_gbps = new.1.to_string();
+                }
+            }
+        }
+        *self.slot(field) = value;
     }
 
     pub fn slot(&mut self, field: ParamField) -> &mut String {
@@ -74,6 +109,8 @@ impl ParametricFields {
             ParamField::Oversub => &mut self.oversub,
             ParamField::NicGbps => &mut self.nic_gbps,
             ParamField::NvlinkGbps => &mut self.nvlink_gbps,
+            ParamField::Nics => &mut self.nics,
+            ParamField::Fabric => &mut self.fabric,
         }
     }
 
@@ -81,13 +118,15 @@ impl ParametricFields {
     /// prints (defaults left out), checked by the core's parser.
     pub fn to_arg(&self) -> Result<String, String> {
         let text = format!(
-            "racks={},servers={},gpus={},oversub={},nic_gbps={},nvlink_gbps={}",
+            "racks={},servers={},gpus={},oversub={},nic_gbps={},nvlink_gbps={},nics={},fabric={}",
             self.racks.trim(),
             self.servers.trim(),
             self.gpus.trim(),
             self.oversub.trim(),
             self.nic_gbps.trim(),
-            self.nvlink_gbps.trim()
+            self.nvlink_gbps.trim(),
+            self.nics.trim(),
+            self.fabric.trim()
         );
         ParametricSpec::parse(&text).map(|p| p.to_string()).map_err(|e| e.to_string())
     }
@@ -162,5 +201,11 @@ mod tests {
         let mut param = ParametricFields::from_spec(&ParametricSpec::parse("racks=2,servers=2,gpus=4").unwrap());
         *param.slot(ParamField::Racks) = " 3 ".into();
         assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4");
+        // Another fabric takes its own link defaults with it, but not bandwidths typed by hand.
+        param.set(ParamField::Fabric, "tcp".into());
+        assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4,fabric=tcp");
+        param.set(ParamField::NicGbps, "100".into());
+        param.set(ParamField::Fabric, "rdma".into());
+        assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4,nic_gbps=100");
     }
 }

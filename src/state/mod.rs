@@ -15,6 +15,7 @@
 
 pub mod cluster;
 pub mod fields;
+pub mod lessons;
 pub mod results;
 pub mod scenario;
 pub mod summary;

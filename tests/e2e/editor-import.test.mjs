@@ -27,6 +27,9 @@ after(async () => {
 async function open() {
   const opened = await openPage(browser, `${origin}/`, origin);
   await waitForApp(opened);
+  // These tests start from the teaching cluster (16 GPUs), no longer the page's default.
+  await opened.page.locator('#topology select').first().selectOption('teaching');
+  await opened.page.waitForFunction(() => document.querySelector('[data-testid=gpu-count]')?.textContent === '16');
   return opened;
 }
 

@@ -51,6 +51,7 @@ async function freshPage() {
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(`${server.origin}/`);
   await page.getByTestId('run-button').waitFor();
+  await page.locator('#topology select').first().selectOption('teaching');
   await page.getByTestId('trace-input').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(GOOD_TRACE) });
   await page.getByTestId('trace-job-count').filter({ hasText: /^3$/ }).waitFor();
   return { context, page, pageErrors };
@@ -137,7 +138,7 @@ test('cases only the app has: tampered links, corrupt saved state, files above t
     await page.getByTestId('run-button').waitFor();
     const shown = await bannerText(page);
     assert.match(shown, /share link could not be read/);
-    assert.equal(await page.locator('#topology select').first().inputValue(), 'teaching');
+    assert.equal(await page.locator('#topology select').first().inputValue(), 'parametric');
     rows.push([name, 'error banner, defaults or the saved scenario stand in', shown]);
     await context.close();
   }

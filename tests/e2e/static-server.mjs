@@ -2,6 +2,9 @@
 // port of 127.0.0.1, GET and HEAD only, with the content types the site needs
 // (`application/wasm` above all, or the browser refuses to compile the module
 // streaming). No directory listings: a directory answers with its index.html.
+// Like nginx's brotli_static/gzip_static: when the request accepts br (or gzip) and the
+// release build wrote FILE.br (or FILE.gz) next to FILE, that copy is sent with
+// Content-Encoding, so tests and measurements load the bytes a real server would send.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, isAbsolute } from 'node:path';
@@ -33,6 +36,24 @@ function fileFor(root, urlPath) {
   return file;
 }
 
+/** The precompressed copy of `file` the request accepts, as [encoding, path], or null. */
+async function precompressed(file, req) {
+  const accepted = String(req.headers['accept-encoding'] ?? '')
+    .split(',')
+    .map((part) => part.trim().split(';'))
+    .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
+    .map(([name]) => name.trim().toLowerCase());
+  for (const [encoding, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+    if (!accepted.includes(encoding)) continue;
+    try {
+      if ((await stat(file + ext)).isFile()) return [encoding, file + ext];
+    } catch {
+      // No such copy: try the next encoding, else send the file as it is.
+    }
+  }
+  return null;
+}
+
 async function respond(root, req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
@@ -54,11 +75,14 @@ async function respond(root, req, res) {
       }
       file = join(file, 'index.html');
     }
-    const body = await readFile(file);
+    const copy = await precompressed(file, req);
+    const body = await readFile(copy ? copy[1] : file);
     res.writeHead(200, {
       'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': body.length,
       'Cache-Control': 'no-store',
+      Vary: 'Accept-Encoding',
+      ...(copy ? { 'Content-Encoding': copy[0] } : {}),
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch (err) {

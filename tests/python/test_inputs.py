@@ -20,9 +20,13 @@ CASES = json.loads((ROOT / "tests" / "inputs" / "catalogue.json").read_text())["
 
 
 def kwargs_of(args):
+    """The positional arguments of `proxima.run` for a CLI command line, the keyword
+    arguments for its other flags, and the flags `proxima.run` has no keyword for."""
     assert args[0] == "run"
     flags = dict(zip(args[1::2], args[2::2]))
-    return flags.pop("--topology"), flags.pop("--trace"), flags.pop("--policy"), flags
+    topology, trace, policy = flags.pop("--topology"), flags.pop("--trace"), flags.pop("--policy")
+    kwargs = {name: flags.pop(f"--{name}") for name in ("tenants", "mix") if f"--{name}" in flags}
+    return topology, trace, policy, kwargs, flags
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
@@ -34,23 +38,25 @@ def test_catalogue_case(cli, tmp_path, monkeypatch, case):
     done = run_cli(cli, case["args"], tmp_path)
     assert done.returncode == case["exit"], done.stderr
     monkeypatch.chdir(tmp_path)
-    topology, trace, policy, rest = kwargs_of(case["args"])
+    topology, trace, policy, kwargs, rest = kwargs_of(case["args"])
     assert not rest
     if case["exit"] == 0:
-        r = proxima.run(topology, trace, policy)
+        r = proxima.run(topology, trace, policy, **kwargs)
         assert r.summary["jobs_total"] > 0
         return
     cli_message = done.stderr.strip().splitlines()[-1]
     assert cli_message.startswith("error: ")
     with pytest.raises(proxima.InputError) as caught:
-        proxima.run(topology, trace, policy)
+        proxima.run(topology, trace, policy, **kwargs)
     e = caught.value
     assert isinstance(e, ValueError)
     assert str(e) == cli_message[len("error: "):]
     # The parts put together give the text again.
     where = f"{e.file}:{e.line}" if e.line is not None else e.file
     assert str(e) == f"{where}: {e.field}: {e.message}"
-    assert e.file in (topology, trace, "--topology", "--trace", "--policy")
+    # A Slurm topology's errors name its file, without `slurm:` and the options.
+    slurm_file = topology.removeprefix("slurm:").split(",")[0]
+    assert e.file in (topology, slurm_file, trace, "--topology", "--trace", "--policy", "--tenants")
     # It survives pickling (Ray ships exceptions between processes).
     again = pickle.loads(pickle.dumps(e))
     assert (type(again), str(again), again.file, again.line, again.field) == (

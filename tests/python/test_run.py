@@ -75,6 +75,38 @@ def test_real_trace_file_text_and_parsed_trace_agree_with_the_cli(cli, tmp_path)
     assert {**from_text.summary, "trace": str(philly)} == by_path.summary
 
 
+@pytest.mark.parametrize("rho", [True, False])
+def test_tenants_and_rho_as_the_cli(cli, tmp_path, rho):
+    trace = "synthetic:jobs=150,load=1.3,tenants=3"
+    args = ["run", "--topology", "n32g4", "--trace", trace, "--policy", "dally:quota=on", "--tenants", "demand",
+            "--out", str(tmp_path / "cli")]
+    done = run_cli(cli, args + ([] if rho else ["--no-rho"]), ROOT)
+    assert done.returncode == 0, done.stderr
+    r = proxima.run("n32g4", trace, "dally:quota=on", tenants="demand", rho=rho)
+    r.write(tmp_path / "py")
+    same_files(tmp_path / "py", tmp_path / "cli")
+    assert r.summary["quotas"] == "demand" and len(r.summary["tenants"]) == 3
+    assert ("rho_max" in r.summary) == rho
+    assert all(("rho" in t) == rho for t in r.summary["tenants"])
+    assert any(row["rho"] is not None and row["rho"] == row["rho"] for row in r.jobs.to_dict("records")) == rho
+
+
+def test_a_parsed_trace_takes_the_tenants_quotas_as_the_cli(cli, tmp_path):
+    philly = need_data("philly/philly.csv")
+    args = ["--topology", "oversub-2048", "--trace", str(philly), "--policy", "dally:quota=on", "--skip", "50000",
+            "--limit", "600", "--tenants", "demand"]
+    done = run_cli(cli, ["run", *args, "--out", str(tmp_path / "cli")], ROOT)
+    assert done.returncode == 0, done.stderr
+    expected = (tmp_path / "cli" / "summary.json").read_text()
+    parsed = proxima.load_trace(philly)
+    r = proxima.run("oversub-2048", parsed, "dally:quota=on", skip=50000, limit=600, tenants="demand")
+    assert r.summary_json == expected
+    assert r.summary["quotas"] == "demand" and "rho_p50" in r.summary
+    with pytest.raises(proxima.InputError) as e:
+        proxima.run("oversub-2048", parsed, "dally", limit=10, tenants="nonsense=")
+    assert e.value.file == "--tenants"
+
+
 def test_json_topology_file_and_dict(cli, tmp_path):
     path = tmp_path / "two-racks.json"
     path.write_text(json.dumps(TOPOLOGY_JSON))

@@ -253,7 +253,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             let summary = progress::run_with_progress(&mut sim, &policy);
             let mut record = RunRecord::with_summary(&sim, summary);
             if !no_rho {
-                fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+                fairness::finish_time_fairness(&sim)?.apply(&mut record);
             }
             output::print_summary(&record.summary, &sim);
             if events.is_some() {
@@ -282,7 +282,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 let summary = progress::run_with_progress(&mut sim, p);
                 let mut record = RunRecord::with_summary(&sim, summary);
                 if !no_rho {
-                    fairness::finish_time_fairness(&sim, fairness::threads())?.apply(&mut record);
+                    fairness::finish_time_fairness(&sim)?.apply(&mut record);
                 }
                 if let Some(dir) = &out {
                     let sub = format!("{dir}/{}", output::result_dir_name(p));

@@ -287,12 +287,25 @@ pub fn build_scenario(input: &ScenarioInput) -> Result<Scenario, SourcedError> {
     let label = input.trace.label();
     let mut scenario =
         workload::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
-    if let Some(text) = &input.tenants {
-        let source = || input.names.name("tenants");
-        let spec = TenantSpec::parse(text).map_err(|e| SourcedError::new(source(), e))?;
-        tenants::apply_spec(&mut scenario, &spec, &trace).map_err(|e| SourcedError::new(source(), e))?;
-    }
+    apply_tenants(&mut scenario, input.tenants.as_deref(), &trace, input.names)?;
     Ok(scenario)
+}
+
+/// Sets the tenants' quotas from a `tenants` argument ([`TenantSpec`]), the last step of
+/// [`build_scenario`]; a front end that builds the scenario from a trace parsed once
+/// takes the same step here.
+pub fn apply_tenants(
+    scenario: &mut Scenario,
+    tenants: Option<&str>,
+    trace: &Trace,
+    names: ArgumentNames,
+) -> Result<(), SourcedError> {
+    if let Some(text) = tenants {
+        let source = || names.name("tenants");
+        let spec = TenantSpec::parse(text).map_err(|e| SourcedError::new(source(), e))?;
+        tenants::apply_spec(scenario, &spec, trace).map_err(|e| SourcedError::new(source(), e))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

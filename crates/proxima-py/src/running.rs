@@ -3,6 +3,7 @@
 
 use crate::errors::{detached, input_error};
 use proxima_core::run_files::{compare_json, RunRecord};
+use proxima_sweep::fairness;
 use proxima_sweep::load::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
 use proxima_sweep::run::{execute, RunOutput, Want};
 use pyo3::prelude::*;
@@ -143,7 +144,7 @@ pub fn output_dict(py: Python<'_>, out: RunOutput) -> PyResult<Bound<'_, PyDict>
 
 /// One run; returns its files' text. See `proxima.run`.
 #[pyfunction]
-#[pyo3(signature = (topology, trace, policy, seed, skip, limit, mix, event_hash))]
+#[pyo3(signature = (topology, trace, policy, seed, skip, limit, mix, tenants, event_hash, rho))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -154,17 +155,19 @@ pub fn run<'py>(
     skip: u32,
     limit: Option<u32>,
     mix: Option<String>,
+    tenants: Option<String>,
     event_hash: bool,
+    rho: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix })?;
-    let want = Want { record: true, event_hash };
+    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix, tenants })?;
+    let want = Want { record: true, event_hash, rho_threads: rho.then(fairness::threads) };
     let result = detached(py, "the run", || execute(&inputs.topology, inputs.jobs(), &inputs.args, &policy, want))?;
     output_dict(py, result.map_err(|e| input_error(py, &e))?)
 }
 
 /// Several policies on the same inputs; returns each run's files and `compare.json`.
 #[pyfunction]
-#[pyo3(signature = (topology, trace, policies, seed, skip, limit, mix))]
+#[pyo3(signature = (topology, trace, policies, seed, skip, limit, mix, tenants, rho))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare<'py>(
     py: Python<'py>,
@@ -175,18 +178,19 @@ pub fn compare<'py>(
     skip: u32,
     limit: Option<u32>,
     mix: Option<String>,
+    tenants: Option<String>,
+    rho: bool,
 ) -> PyResult<(Vec<Bound<'py, PyDict>>, String)> {
     // Check every policy before running any, as the CLI does.
     for p in &policies {
         load::policy(p).map_err(|e| input_error(py, &e))?;
     }
-    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix })?;
+    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix, tenants })?;
+    let want = Want { record: true, event_hash: false, rho_threads: rho.then(fairness::threads) };
     let results = detached(py, "the comparison", || {
         policies
             .iter()
-            .map(|p| {
-                execute(&inputs.topology, inputs.jobs(), &inputs.args, p, Want { record: true, event_hash: false })
-            })
+            .map(|p| execute(&inputs.topology, inputs.jobs(), &inputs.args, p, want))
             .collect::<Result<Vec<_>, _>>()
     })?
     .map_err(|e| input_error(py, &e))?;

@@ -211,6 +211,7 @@ pub fn execute_planned<'py>(
         skip: get("skip")?.extract()?,
         limit: get("limit")?.extract()?,
         mix: get("mix")?.extract()?,
+        tenants: None,
     };
     let policy: String = get("policy")?.extract()?;
     let result = detached(py, "the run", || {
@@ -218,7 +219,8 @@ pub fn execute_planned<'py>(
             (Some(t), Some(label)) => Jobs::Parsed { trace: &t.get().inner, label },
             _ => Jobs::Input(&synthetic),
         };
-        let out = execute(&topology, jobs, &args, &policy, Want { record: files, event_hash: false })?;
+        let out =
+            execute(&topology, jobs, &args, &policy, Want { record: files, event_hash: false, rho_threads: None })?;
         let files = out.record.as_ref().map(|r| r.files());
         Ok((out.summary_json, files))
     })?;

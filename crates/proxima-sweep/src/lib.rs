@@ -8,6 +8,7 @@
 //! Unlike the core, this crate does IO (it reads specs and traces and writes results).
 
 pub mod error;
+pub mod fairness;
 pub mod load;
 pub mod parquet_out;
 pub mod plan;

@@ -87,6 +87,8 @@ pub struct WorkloadArgs {
     pub skip: u32,
     pub limit: Option<u32>,
     pub mix: Option<String>,
+    /// The tenants' quotas, as the CLI's `--tenants` takes them (`None`: unset).
+    pub tenants: Option<String>,
 }
 
 /// The scenario of a run.
@@ -99,7 +101,7 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
             skip: args.skip,
             limit: args.limit,
             mix: args.mix.clone(),
-            tenants: None,
+            tenants: args.tenants.clone(),
             names: NAMES,
         }),
         // The core's steps, in its order, with the trace already parsed.
@@ -107,7 +109,10 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
             let topology = build_topology(topology, NAMES)?;
             let mix = build_mix(args.mix.as_deref(), &Catalog::built_in(), NAMES)?;
             let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
-            workload::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))
+            let mut scenario =
+                workload::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+            inputs::apply_tenants(&mut scenario, args.tenants.as_deref(), trace, NAMES)?;
+            Ok(scenario)
         }
     }
 }

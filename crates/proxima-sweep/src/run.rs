@@ -3,6 +3,7 @@
 //! are made only when someone wants them, the same bytes `proxima run --out` writes.
 
 use crate::error::SourcedError;
+use crate::fairness;
 use crate::load::{self, Jobs, TopologyInput, WorkloadArgs};
 use proxima_core::engine::{Scenario, Simulation};
 use proxima_core::event::EventHasher;
@@ -39,6 +40,10 @@ pub struct Want {
     /// The run as data, for its files.
     pub record: bool,
     pub event_hash: bool,
+    /// Finish-time fairness ρ (the isolated runs, one per tenant, on up to this many
+    /// threads), in the summary and the job rows as `proxima run` writes them; `None`:
+    /// without ρ, as `proxima run --no-rho`.
+    pub rho_threads: Option<usize>,
 }
 
 /// Runs `policy` on the scenario of the inputs. As in the CLI, the scenario is checked
@@ -66,7 +71,16 @@ pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutpu
     let summary = sim.run();
     let simulation_s = started.elapsed().as_secs_f64();
     let event_hash = want.event_hash.then(|| hasher.borrow().hash());
-    let summary_json = summary_json(&summary);
-    let record = want.record.then(|| RunRecord::with_summary(&sim, summary));
+    // The record costs allocations about the size of the trace: made only when wanted,
+    // or when ρ is, which is written into it.
+    let (summary_json, record) = if want.record || want.rho_threads.is_some() {
+        let mut record = RunRecord::with_summary(&sim, summary);
+        if let Some(threads) = want.rho_threads {
+            fairness::finish_time_fairness(&sim, threads, &|_, _| {})?.apply(&mut record);
+        }
+        (summary_json(&record.summary), want.record.then_some(record))
+    } else {
+        (summary_json(&summary), None)
+    };
     Ok(RunOutput { record, summary_json, event_hash, simulation_s })
 }

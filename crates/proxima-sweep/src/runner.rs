@@ -96,7 +96,7 @@ impl Loaded {
                 Jobs::Input(&synthetic)
             }
         };
-        let args = WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone() };
+        let args = WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone(), tenants: None };
         scenario(&topology, jobs, &args)
     }
 
@@ -122,7 +122,7 @@ impl Loaded {
                 built
             }
         };
-        simulate(scenario, &run.inputs.policy, Want { record: files, event_hash: false })
+        simulate(scenario, &run.inputs.policy, Want { record: files, event_hash: false, rho_threads: None })
     }
 }
 

@@ -26,6 +26,11 @@ pub const METRICS: &[Metric] = &[
     Metric { key: "restore_s", label: "restore time", ratio: false },
     Metric { key: "preemptions", label: "preemptions", ratio: false },
     Metric { key: "unfinished", label: "unfinished jobs", ratio: false },
+    // Fairness, cheap because the summary has it: Jain's index over the tenants' slowdowns
+    // and the preemptions of the job preempted most. Finish-time fairness ρ is left out: it
+    // would add a run per tenant to every run of the plan.
+    Metric { key: "jain_slowdown", label: "Jain (tenants' slowdowns)", ratio: false },
+    Metric { key: "job_preemptions_max", label: "most preemptions of a job", ratio: false },
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -152,6 +157,8 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
             "restore_s" => restore,
             "preemptions" => summary.preemptions as f64,
             "unfinished" => summary.jobs_unfinished as f64,
+            "jain_slowdown" => summary.jain_slowdown,
+            "job_preemptions_max" => summary.job_preemptions_max as f64,
             other => unreachable!("metric {other} has no source"),
         })
         .collect();
@@ -173,6 +180,7 @@ mod tests {
             model: crate::model::ModelId(0),
             iterations: run_s,
             ideal_iter_s: Some(1.0),
+            tenant: crate::tenants::TenantId(0),
             line: 0,
         }
     }

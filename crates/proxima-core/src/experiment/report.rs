@@ -50,7 +50,8 @@ pub fn fmt_seconds(s: f64) -> String {
 
 fn fmt_value(key: &str, s: &Stat) -> String {
     match key {
-        "preemptions" | "unfinished" => format!("{:.0} ± {:.0}", s.mean, s.sd),
+        "preemptions" | "unfinished" | "job_preemptions_max" => format!("{:.0} ± {:.0}", s.mean, s.sd),
+        "jain_slowdown" => format!("{:.3} ± {:.3}", s.mean, s.sd),
         "restore_s" | "comm_overhead_s" => format!("{:.0} h ± {:.0}", s.mean / 3600.0, s.sd / 3600.0),
         _ if s.mean.abs() >= 36_000.0 => format!("{:.1} h ± {:.1}", s.mean / 3600.0, s.sd / 3600.0),
         _ => format!("{:.0} s ± {:.0}", s.mean, s.sd),
@@ -87,6 +88,8 @@ const VALUE_COLUMNS: &[&str] = &[
     "multi_gpu_jct_s",
     "preemptions",
     "restore_s",
+    "jain_slowdown",
+    "job_preemptions_max",
 ];
 
 /// The ratio columns of the full tables.
@@ -159,7 +162,7 @@ impl Report {
         );
         let _ = writeln!(
             md,
-            "- **Values** are mean ± sample standard deviation over seeds. Communication overhead and restore time are sums over jobs, in hours.",
+            "- **Values** are mean ± sample standard deviation over seeds. Communication overhead and restore time are sums over jobs, in hours. Fairness: Jain's index over the tenants' mean slowdowns (1: every tenant slowed alike; 1 with a single tenant) and the preemptions of the job preempted most (docs/METRICS.md); finish-time fairness ρ is not computed here (it needs a run per tenant). — marks a figure the report was written without.",
         );
         let _ = writeln!(
             md,
@@ -369,7 +372,8 @@ impl Report {
     fn value_cells(&self, row: &PolicyRow, bounds: &BoundStats) -> Vec<String> {
         let mut cells = Vec::new();
         for key in VALUE_COLUMNS {
-            cells.push(fmt_value(key, &row.values[*key]));
+            // A report written before a metric existed has no value for it.
+            cells.push(row.values.get(*key).map_or_else(|| "—".to_string(), |v| fmt_value(key, v)));
             if *key == "makespan_s" {
                 cells.push(format!("{:.2}", row.values[*key].mean / bounds.makespan_s.mean));
             }

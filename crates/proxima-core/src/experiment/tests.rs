@@ -1,4 +1,6 @@
+use super::execute::metric_index;
 use super::plan::{with_restore, BootstrapSettings, Network, OracleDef, Sweep, SweepPoint, Workload};
+use super::stats::Stat;
 use super::*;
 use std::collections::BTreeSet;
 
@@ -243,6 +245,71 @@ fn a_tiny_plan_runs_and_reports() {
     }
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("valid JSON");
     assert_eq!(json["scenarios"].as_array().unwrap().len(), 4);
+}
+
+/// The fairness columns are the summaries' figures, spread over seeds; a `report.json`
+/// written before they existed still reads and renders, with a dash for them.
+#[test]
+fn fairness_columns_come_from_the_summaries_and_older_reports_still_render() {
+    let plan = tiny_plan();
+    let tasks = plan.tasks();
+    let results: Vec<TaskResult> = tasks.iter().map(|t| run_task(&plan, t, None).expect("runs")).collect();
+    let (jain, most) = (metric_index("jain_slowdown"), metric_index("job_preemptions_max"));
+    for r in &results {
+        assert_eq!(r.values[jain], r.summary.jain_slowdown);
+        assert_eq!(r.values[most], r.summary.job_preemptions_max as f64);
+    }
+    let report = aggregate(&plan, &results);
+    let sc = &report.scenarios[0];
+    for row in &sc.rows {
+        let of = |m: usize| -> Vec<f64> {
+            tasks
+                .iter()
+                .zip(&results)
+                .filter(|(t, _)| t.scenario == plan.main[0] && t.policy == row.spec)
+                .map(|(_, r)| r.values[m])
+                .collect()
+        };
+        assert_eq!(row.values["jain_slowdown"], Stat::of(&of(jain)), "{}", row.policy);
+        assert_eq!(row.values["job_preemptions_max"], Stat::of(&of(most)), "{}", row.policy);
+    }
+    let md = report.to_markdown();
+    let table_header = md.lines().find(|l| l.starts_with("| policy | mean JCT |")).expect("a full table");
+    assert!(table_header.ends_with("| Jain (tenants' slowdowns) | most preemptions of a job |"), "{table_header}");
+    let first = &sc.rows[0];
+    let want = format!(
+        "| {:.3} ± {:.3} | {:.0} ± {:.0} |",
+        first.values["jain_slowdown"].mean,
+        first.values["jain_slowdown"].sd,
+        first.values["job_preemptions_max"].mean,
+        first.values["job_preemptions_max"].sd
+    );
+    let line = md.lines().find(|l| l.starts_with(&format!("| `{}` |", first.policy))).unwrap();
+    assert!(line.ends_with(&want), "{line} should end with {want}");
+
+    // The same report as an older `report.json`: no fairness keys in any row.
+    let mut json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    let mut stripped = 0;
+    let mut strip = |rows: &mut serde_json::Value| {
+        for row in rows.as_array_mut().unwrap() {
+            let values = row["values"].as_object_mut().unwrap();
+            stripped += values.remove("jain_slowdown").is_some() as u32;
+            stripped += values.remove("job_preemptions_max").is_some() as u32;
+        }
+    };
+    for sc in json["scenarios"].as_array_mut().unwrap() {
+        strip(&mut sc["rows"]);
+    }
+    for sw in json["sweeps"].as_array_mut().unwrap() {
+        for point in sw["points"].as_array_mut().unwrap() {
+            strip(&mut point["rows"]);
+        }
+    }
+    assert!(stripped > 0);
+    let old = Report::from_json(&json.to_string()).expect("an older report reads");
+    let md = old.to_markdown();
+    let line = md.lines().find(|l| l.starts_with(&format!("| `{}` |", first.policy))).unwrap();
+    assert!(line.ends_with("| — | — |"), "{line}");
 }
 
 /// The parts a sweep spec can express run exactly the plan's runs, no more.

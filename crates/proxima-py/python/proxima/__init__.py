@@ -211,7 +211,9 @@ def run(
     skip: int = 0,
     limit: Optional[int] = None,
     mix: Optional[str] = None,
+    tenants: Optional[str] = None,
     event_hash: bool = False,
+    rho: bool = True,
 ) -> Result:
     """Runs one policy, as ``proxima run`` does, and returns its :class:`Result`.
 
@@ -224,12 +226,22 @@ def run(
         skip: drop the first ``skip`` jobs by submission time.
         limit: then keep the first ``limit`` jobs.
         mix: models for jobs whose trace names none, ``"name[:weight],..."``.
+        tenants: the tenants' GPU quotas, as the CLI's ``--tenants``: ``"equal"`` (the
+            default), ``"demand"``, ``"weights:NAME=W,..."`` or ``"NAME=GPUS,..."``
+            (docs/FORMATS.md).
         event_hash: also hash every event (costs time; see ``Result.event_hash``).
+        rho: finish-time fairness ρ (docs/METRICS.md), as ``proxima run`` computes it by
+            default: one more run per tenant, its jobs alone on its share of the cluster,
+            side by side on every core. The summary gets ``rho_max``, ``rho_p50``,
+            ``rho_over_1`` and each tenant's ρ, and ``jobs.csv`` its ``rho`` column.
+            ``rho=False`` skips those runs, as ``proxima run --no-rho`` does.
 
     Raises:
         InputError: bad input, with the CLI's message.
     """
-    out = _native.run(_topology_arg(topology), _trace_arg(trace), policy, seed, skip, limit, mix, event_hash)
+    out = _native.run(
+        _topology_arg(topology), _trace_arg(trace), policy, seed, skip, limit, mix, tenants, event_hash, rho
+    )
     return Result(out)
 
 
@@ -242,11 +254,16 @@ def compare(
     skip: int = 0,
     limit: Optional[int] = None,
     mix: Optional[str] = None,
+    tenants: Optional[str] = None,
+    rho: bool = True,
 ) -> Comparison:
     """Runs several policies on the same inputs, as ``proxima compare`` does. Every policy
-    is checked before any runs. Arguments as for :func:`run`."""
+    is checked before any runs. Arguments as for :func:`run` (``rho=False``: as
+    ``proxima compare --no-rho``)."""
     policies = list(policies)
-    outputs, compare_json = _native.compare(_topology_arg(topology), _trace_arg(trace), policies, seed, skip, limit, mix)
+    outputs, compare_json = _native.compare(
+        _topology_arg(topology), _trace_arg(trace), policies, seed, skip, limit, mix, tenants, rho
+    )
     return Comparison(policies, outputs, compare_json)
 
 

@@ -61,7 +61,9 @@ def run(
     skip: int,
     limit: Optional[int],
     mix: Optional[str],
+    tenants: Optional[str],
     event_hash: bool,
+    rho: bool,
 ) -> Dict[str, Any]: ...
 def compare(
     topology: TopologyIn,
@@ -71,6 +73,8 @@ def compare(
     skip: int,
     limit: Optional[int],
     mix: Optional[str],
+    tenants: Optional[str],
+    rho: bool,
 ) -> Tuple[List[Dict[str, Any]], str]: ...
 def execute_planned(
     run: Dict[str, Any], topology_text: Optional[str], trace: Optional[Trace], files: bool
