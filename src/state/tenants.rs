@@ -152,7 +152,7 @@ mod tests {
         let mut t: TenantSummary = serde_json::from_value(serde_json::json!({
             "name": name, "quota_gpus": quota_gpus, "jobs": 12, "completed": 12, "rejected": 0,
             "demand_gpu_s": 1.0, "used_gpu_s": used_gpu_s, "avg_jct_s": 3723.5, "p95_jct_s": 59.96,
-            "avg_queue_s": 0.1, "comm_overhead_s": 0.0, "slowdown": 1.23456, "preemptions": 1234,
+            "avg_queue_s": 0.1, "comm_overhead_s": 0.0, "slowdown": 1.23456, "preemptions": 12345,
             "job_preemptions_max": 2
         }))
         .expect("a tenant");
@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(find("avg_jct_s").format(find("avg_jct_s").value(&t)), "1.03 h");
         assert_eq!(find("p95_jct_s").format(find("p95_jct_s").value(&t)), "60 s");
         assert_eq!(find("slowdown").format(find("slowdown").value(&t)), "1.23");
-        assert_eq!(find("preemptions").format(find("preemptions").value(&t)), "1,234");
+        assert_eq!(find("preemptions").format(find("preemptions").value(&t)), "12,345");
         assert_eq!(find("slowdown").raw(&t).as_deref(), Some("1.23456"));
         assert_eq!(find("jobs").raw(&t).as_deref(), Some("12"));
         assert_eq!(find("rho").raw(&t).as_deref(), Some("1.0"));

@@ -211,8 +211,14 @@ mod tests {
         let mut sim =
             Simulation::new(build_request_scenario(&request(&["fifo"])).unwrap(), resolve_policy("fifo").unwrap());
         sim.run();
-        assert_eq!(done[0].files().unwrap(), proxima_core::run_files::RunFiles::of(&sim));
-        assert_eq!(jobs, proxima_core::metrics::job_rows(sim.scenario(), sim.runs()));
+        // With ρ added as the CLI adds it (one tenant: the shared run is its isolated run).
+        let mut record = RunRecord::with_summary(&sim, sim.summary());
+        proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &sim.policy_spec(), sim.runs())
+            .unwrap()
+            .apply(&mut record);
+        assert_eq!(done[0].files().unwrap(), record.files());
+        assert_eq!(jobs, record.jobs);
+        assert!(done[0].fairness_ms.is_some());
         assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
         // compare.json, made on the page from the summaries, is the CLI's.
         let results = crate::state::Results {
