@@ -12,6 +12,7 @@ mod results;
 mod run;
 mod scenario;
 mod summary;
+mod tenants;
 
 pub use feedback::{use_run_feedback, RunDone};
 pub use intro::{Banners, Intro};

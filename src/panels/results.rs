@@ -4,6 +4,7 @@
 use super::exports::Exports;
 use super::feedback::RunDone;
 use super::summary::SummarySection;
+use super::tenants::TenantsSection;
 use crate::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
 use crate::protocol::Bytes;
 use crate::state::Results;
@@ -50,6 +51,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             <p class="status" role="status" data-testid="results-status">{ status }</p>
             if !outcomes.is_empty() {
                 <SummarySection outcomes={outcomes.clone()} />
+                <TenantsSection outcomes={outcomes.clone()} />
             }
             <Exports results={r.clone()} on_download={props.on_download.clone()} scenario_json={props.scenario_json.clone()}
                      on_export_scenario={props.on_export_scenario.clone()} on_error={props.on_error.clone()} />

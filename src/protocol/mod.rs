@@ -111,6 +111,10 @@ pub struct PolicyResult {
     pub jobs_per_tier: Vec<(String, u64)>,
     /// Wall-clock milliseconds the simulation took in the worker.
     pub elapsed_ms: f64,
+    /// Wall-clock milliseconds the isolated runs of finish-time fairness took in the worker,
+    /// after the simulation; `None` when they were not made (fewer than two tenants).
+    #[serde(default)]
+    pub fairness_ms: Option<f64>,
     /// The core's `EventHasher` over every event of the run (16 hex digits), as
     /// `proxima run --events` prints it: equal hashes mean equal event streams.
     pub event_hash: String,

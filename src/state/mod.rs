@@ -19,6 +19,7 @@ pub mod lessons;
 pub mod results;
 pub mod scenario;
 pub mod summary;
+pub mod tenants;
 pub mod trace;
 
 pub use cluster::Cluster;

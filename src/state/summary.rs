@@ -15,6 +15,8 @@ pub enum Unit {
     Fraction,
     /// A count, written in full.
     Count,
+    /// A number without unit (an index), three significant figures.
+    Index,
 }
 
 /// Which way a metric is better.
@@ -55,6 +57,7 @@ impl Metric {
             Unit::Duration => duration(v),
             Unit::Fraction => format!("{}%", sig3(v * 100.0)),
             Unit::Count => count(v),
+            Unit::Index => sig3(v),
         }
     }
 
@@ -116,6 +119,7 @@ pub const METRICS: &[Metric] = &[
     ),
     metric("avg_gpu_util", "GPU utilisation", Unit::Fraction, Better::Neither, real!(avg_gpu_util)),
     metric("preemptions", "preemptions", Unit::Count, Better::Lower, whole!(preemptions)),
+    metric("jain_slowdown", "Jain's index over tenants' slowdowns", Unit::Index, Better::Higher, real!(jain_slowdown)),
     metric("jobs_completed", "jobs completed", Unit::Count, Better::Higher, whole!(jobs_completed)),
     metric("jobs_rejected", "jobs rejected", Unit::Count, Better::Lower, whole!(jobs_rejected)),
     metric("jobs_unfinished", "jobs unfinished", Unit::Count, Better::Lower, whole!(jobs_unfinished)),

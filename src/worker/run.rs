@@ -85,8 +85,10 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
         let elapsed_ms = now_ms() - started;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let record = RunRecord::with_summary(&sim, sim.summary());
+        let mut record = RunRecord::with_summary(&sim, sim.summary());
+        let fairness_ms = super::fairness::add_rho(&sim, &mut record, now_ms);
         let mut result = policy_result(policy, &sim, record, elapsed_ms);
+        result.fairness_ms = fairness_ms;
         result.event_hash = hash_hex(&hasher.borrow());
         result.event_count = hasher.borrow().count();
         result.playback = recorder.borrow().finish(&sim, sim.now()).into();
@@ -119,6 +121,7 @@ pub fn policy_result(policy: &str, sim: &Simulation, record: RunRecord, elapsed_
         jobs_per_tier,
         summary,
         elapsed_ms,
+        fairness_ms: None,
         event_hash: String::new(),
         event_count: 0,
         playback: Default::default(),
@@ -208,8 +211,14 @@ mod tests {
         let mut sim =
             Simulation::new(build_request_scenario(&request(&["fifo"])).unwrap(), resolve_policy("fifo").unwrap());
         sim.run();
-        assert_eq!(done[0].files().unwrap(), proxima_core::run_files::RunFiles::of(&sim));
-        assert_eq!(jobs, proxima_core::metrics::job_rows(sim.scenario(), sim.runs()));
+        // With ρ added as the CLI adds it (one tenant: the shared run is its isolated run).
+        let mut record = RunRecord::with_summary(&sim, sim.summary());
+        proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &sim.policy_spec(), sim.runs())
+            .unwrap()
+            .apply(&mut record);
+        assert_eq!(done[0].files().unwrap(), record.files());
+        assert_eq!(jobs, record.jobs);
+        assert!(done[0].fairness_ms.is_some());
         assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
         // compare.json, made on the page from the summaries, is the CLI's.
         let results = crate::state::Results {

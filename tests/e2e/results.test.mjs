@@ -113,7 +113,7 @@ describe('results for people', () => {
       const cells = await page.getByTestId('summary-table').locator('td[data-metric]').evaluateAll((tds) =>
         tds.map((td) => ({ ...td.dataset, text: td.querySelector('.value').textContent, against: td.querySelector('.ratio').textContent, cls: td.className })),
       );
-      assert.equal(cells.length, 12 * 3);
+      assert.equal(cells.length, 13 * 3);
       for (const policy of ['fifo', 'consolidate', 'dally']) {
         const summary = JSON.parse(await exported(page, `${policy}/summary.json`));
         for (const c of cells.filter((c) => c.policy === policy)) {
@@ -122,6 +122,8 @@ describe('results for people', () => {
           if (DURATIONS.includes(c.metric)) {
             assert.match(c.text, /^-?[\d,.]+ (s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
             assert.ok(significant(c.text.split(' ')[0]) <= 3, `${policy} ${c.metric}: ${c.text} has more than three significant figures`);
+          } else if (c.metric === 'jain_slowdown') {
+            assert.ok(significant(c.text) <= 3 && Math.abs(Number(c.text) - summary.jain_slowdown) <= 0.005, `${policy} Jain's index: ${c.text}`);
           } else if (c.metric === 'avg_gpu_util') {
             assert.match(c.text, /^[\d.]+%$/, c.text);
             assert.ok(Math.abs(parseFloat(c.text) - summary.avg_gpu_util * 100) <= 0.1, `${c.text} against ${summary.avg_gpu_util}`);
