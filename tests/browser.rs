@@ -128,7 +128,9 @@ fn topology_actions_build_the_cluster_and_keep_it_on_bad_input() {
     assert!(matches!(s.cluster.choice, TopologyChoice::Custom(_)));
 }
 
-const GOOD_CSV: &str = "id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,vgg16,1200\nc,90,2,bert,900\n";
+// Models the default cluster's T4 catalogue has.
+const GOOD_CSV: &str =
+    "id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,deepspeech2,1200\nc,90,2,bert,900\n";
 
 #[wasm_bindgen_test]
 fn a_malformed_trace_keeps_the_previous_one() {
@@ -188,7 +190,8 @@ fn generator_policy_and_seed_fields_are_checked() {
     );
     assert_eq!(s.trace.generator.error, None);
     let wanted = s.trace.synthetic_wanted.clone().expect("a description is asked for");
-    assert_eq!((wanted.spec.as_str(), wanted.gpus), ("synthetic:jobs=50,load=1.5,seed=1", 16));
+    // The default cluster: 2 racks x 4 servers x 4 GPUs.
+    assert_eq!((wanted.spec.as_str(), wanted.gpus), ("synthetic:jobs=50,load=1.5,seed=1", 32));
     let s = answer_checks(s);
     assert_eq!(s.trace.synthetic.as_ref().unwrap().jobs, 50);
     assert!(s.trace.synthetic_wanted.is_none());
@@ -198,12 +201,12 @@ fn generator_policy_and_seed_fields_are_checked() {
     assert_eq!(s.policies.value, ["consolidate", "dally", "dally:timers=60/30"]);
     let s = apply(s, [Action::SetSeed("-3".into())]);
     assert!(s.seed.error.is_some());
-    let s = apply(s, [Action::SetSeed("12".into()), Action::SetMix("vgg16:2,bert".into())]);
+    let s = apply(s, [Action::SetSeed("12".into()), Action::SetMix("deepspeech2:2,bert".into())]);
     let (request, scenario) = s.run_request(7).unwrap();
     assert_eq!(request.run_id, 7);
     assert_eq!(request.trace, TraceSource::Synthetic("synthetic:jobs=50,load=1.5,seed=1".into()));
     assert_eq!(request.seed, 12);
-    assert_eq!(request.mix.as_deref(), Some("vgg16:2,bert"));
+    assert_eq!(request.mix.as_deref(), Some("deepspeech2:2,bert"));
     assert_eq!(scenario.trace, TraceChoice::Synthetic { jobs: 50, load: 1.5, seed: 1 });
 }
 
@@ -325,11 +328,18 @@ async fn the_worker_code_gives_the_cores_results_in_wasm() {
     // Straight from the core, in this same wasm module.
     let scenario = proxima_web::worker::build_request_scenario(&request).unwrap();
     let mut sim = proxima_core::Simulation::new(scenario, proxima_core::policy::resolve_policy("dally").unwrap());
-    let summary = sim.run();
+    sim.run();
+    // The worker adds finish-time fairness from the core's isolated runs, as the CLI does.
+    let mut record = proxima_core::run_files::RunRecord::of(&sim);
+    proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &sim.policy_spec(), sim.runs())
+        .unwrap()
+        .apply(&mut record);
+    let summary = record.summary.clone();
+    assert_eq!(summary.rho_max, Some(1.0), "one tenant alone on the whole cluster: its own run");
     assert_eq!(result.summary, summary);
     // The files, made on the page by the core from the result's data, are the core's of
     // the same run.
-    assert_eq!(result.files().unwrap(), proxima_core::run_files::RunFiles::of(&sim));
+    assert_eq!(result.files().unwrap(), record.files());
     assert_eq!(result.files().unwrap().summary_json, summary.to_json() + "\n");
     assert!(summary.to_json().contains("\"jobs_completed\": 100"), "{}", summary.to_json());
 
