@@ -36,6 +36,13 @@ async function open(path = '/') {
   return opened;
 }
 
+/** Starts from the teaching preset (16 GPUs), which some tests count on; the page's default
+ * is a 32-GPU TCP cluster. */
+async function useTeaching(page) {
+  await page.locator('#topology select').first().selectOption('teaching');
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-count]')?.textContent === '16');
+}
+
 /** The number the editor shows as the cluster's GPU count, and the GPUs drawn. */
 async function gpuCounts(page) {
   const view = page.getByTestId('topology-view');
@@ -103,6 +110,7 @@ describe('editor, playback, tour and determinism', () => {
     const opened = await open();
     const { page, record } = opened;
     try {
+      await useTeaching(page);
       assert.deepEqual(await gpuCounts(page), [16, 16]);
       await page.getByTestId('add-rack-button').click();
       assert.deepEqual(await gpuCounts(page), [24, 24]);
@@ -179,6 +187,7 @@ describe('editor, playback, tour and determinism', () => {
       // The introduction's cluster (src/tour/mod.rs, `topology_spec`): the teaching preset's
       // links without its RDMA efficiencies and A100 catalogue (which has no ResNet-18), made
       // the way a user would: export the preset's JSON, drop the two blocks, load the file.
+      await useTeaching(page);
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#topology button', { hasText: 'Export JSON' }).click()]);
       const spec = JSON.parse(await readFile(await download.path(), 'utf8'));
       assert.equal(spec.gpu, 'A100');

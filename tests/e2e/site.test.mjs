@@ -142,13 +142,13 @@ describe('the app', () => {
       // The same scenario through the CLI.
       const out = await mkdtemp(join(tmpdir(), 'proxima-cli-'));
       try {
-        const args = ['compare', '--topology', 'teaching', '--trace', 'synthetic:jobs=300,load=0.8,seed=1', '--seed', '1',
+        const args = ['compare', '--topology', 'teaching', '--trace', 'synthetic:jobs=300,load=0.9,seed=1', '--seed', '1',
           '--policy', 'fifo', '--policy', 'dally', '--out', out];
         const t0 = Date.now();
         execFileSync(cliBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
         console.log(`# the same with ${cliBinary()}: ${Date.now() - t0} ms`);
         const shown = await page.locator('.cli code').textContent();
-        assert.equal(shown, 'proxima compare --topology teaching --trace synthetic:jobs=300,load=0.8,seed=1 --seed 1 --policy fifo --policy dally --out results');
+        assert.equal(shown, 'proxima compare --topology teaching --trace synthetic:jobs=300,load=0.9,seed=1 --seed 1 --policy fifo --policy dally --out results');
         assert.equal(await exported(page, 'compare.json'), await readFile(join(out, 'compare.json'), 'utf8'));
         for (const policy of ['fifo', 'dally']) {
           for (const file of ['summary.json', 'jobs.csv', 'timeseries.csv']) {
@@ -160,7 +160,7 @@ describe('the app', () => {
           for (const [key, value] of Object.entries(table[policy])) assert.equal(value, summary[key], `${policy} ${key}`);
         }
         const scenario = JSON.parse(await exported(page, 'scenario.json'));
-        assert.equal(scenario.trace, 'synthetic:jobs=300,load=0.8,seed=1');
+        assert.equal(scenario.trace, 'synthetic:jobs=300,load=0.9,seed=1');
         assert.deepEqual(scenario.policies, ['fifo', 'dally']);
       } finally {
         await rm(out, { recursive: true, force: true });
