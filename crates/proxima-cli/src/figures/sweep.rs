@@ -4,6 +4,8 @@
 //! labelled with their values; the y axes are logarithmic.
 
 use super::{draw_tick_labels, fail, line_width, log_range, log_ticks, policy_color, short_number, FONT};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use proxima_core::experiment::aggregate::SweepReport;
 use proxima_core::experiment::Report;
@@ -44,27 +46,14 @@ pub fn draw(report: &Report, sweep: &SweepReport, title: &str) -> Result<String,
             .y_label_area_size(60)
             .build_cartesian_2d(x_range.clone(), (lo..hi).log_scale())
             .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .x_desc(sweep.sweep.label.as_str())
-            .y_desc("mean JCT (hours, mean over seeds)")
-            .x_labels(count)
-            .x_label_formatter(&x_label)
-            .y_labels(0)
-            .y_label_formatter(&|_| String::new())
-            .label_style((FONT, 12))
-            .axis_desc_style((FONT, 13))
-            .x_max_light_lines(0)
-            .draw()
-            .map_err(fail)?;
-        let ticks = log_ticks(lo, hi);
-        chart
-            .draw_series(ticks.iter().map(|&t| {
-                PathElement::new(vec![(x_range.start, t), (x_range.end, t)], RGBColor(0xE4, 0xE4, 0xE4).stroke_width(1))
-            }))
-            .map_err(fail)?;
-        let at: Vec<(f64, (i32, i32))> = ticks.iter().map(|&t| (t, chart.backend_coord(&(x_range.start, t)))).collect();
-        draw_tick_labels(&canvas, &at, false)?;
+        log_y_axis(
+            &mut chart,
+            &canvas,
+            (sweep.sweep.label.as_str(), "mean JCT (hours, mean over seeds)"),
+            count,
+            &x_label,
+            (lo, hi),
+        )?;
         for (k, policy) in policies.iter().enumerate() {
             let color = policy_color(policy);
             let points: Vec<(f64, f64)> = sweep
@@ -103,27 +92,8 @@ pub fn draw(report: &Report, sweep: &SweepReport, title: &str) -> Result<String,
             .y_label_area_size(60)
             .build_cartesian_2d(x_range.clone(), (lo..hi).log_scale())
             .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .x_desc(sweep.sweep.label.as_str())
-            .y_desc(format!("{subject} mean JCT ÷ baseline's (95% CI)"))
-            .x_labels(count)
-            .x_label_formatter(&x_label)
-            .y_labels(0)
-            .y_label_formatter(&|_| String::new())
-            .label_style((FONT, 12))
-            .axis_desc_style((FONT, 13))
-            .x_max_light_lines(0)
-            .draw()
-            .map_err(fail)?;
-        let ticks = log_ticks(lo, hi);
-        chart
-            .draw_series(ticks.iter().map(|&t| {
-                PathElement::new(vec![(x_range.start, t), (x_range.end, t)], RGBColor(0xE4, 0xE4, 0xE4).stroke_width(1))
-            }))
-            .map_err(fail)?;
-        let at: Vec<(f64, (i32, i32))> = ticks.iter().map(|&t| (t, chart.backend_coord(&(x_range.start, t)))).collect();
-        draw_tick_labels(&canvas, &at, false)?;
+        let y_desc = format!("{subject} mean JCT ÷ baseline's (95% CI)");
+        log_y_axis(&mut chart, &canvas, (sweep.sweep.label.as_str(), &y_desc), count, &x_label, (lo, hi))?;
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(x_range.start, 1.0), (x_range.end, 1.0)],
@@ -169,4 +139,39 @@ pub fn draw(report: &Report, sweep: &SweepReport, title: &str) -> Result<String,
         canvas.present().map_err(fail)?;
     }
     Ok(svg)
+}
+
+/// Both panels' axes: the x axis labelled with the swept values, a logarithmic y axis from
+/// `lo` to `hi` with light lines and labels at round ticks (plotters' own log labels are
+/// switched off for these).
+fn log_y_axis(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>,
+    canvas: &DrawingArea<SVGBackend<'_>, Shift>,
+    (x_desc, y_desc): (&str, &str),
+    count: usize,
+    x_label: &dyn Fn(&f64) -> String,
+    (lo, hi): (f64, f64),
+) -> Result<(), String> {
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(count)
+        .x_label_formatter(x_label)
+        .y_labels(0)
+        .y_label_formatter(&|_| String::new())
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .x_max_light_lines(0)
+        .draw()
+        .map_err(fail)?;
+    let x_range = chart.x_range();
+    let ticks = log_ticks(lo, hi);
+    chart
+        .draw_series(ticks.iter().map(|&t| {
+            PathElement::new(vec![(x_range.start, t), (x_range.end, t)], RGBColor(0xE4, 0xE4, 0xE4).stroke_width(1))
+        }))
+        .map_err(fail)?;
+    let at: Vec<(f64, (i32, i32))> = ticks.iter().map(|&t| (t, chart.backend_coord(&(x_range.start, t)))).collect();
+    draw_tick_labels(canvas, &at, false)
 }
