@@ -261,10 +261,17 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             colour_by.set(by);
         })
     };
-    // Colouring by tenant needs two tenants to tell apart (in both panes, if two show).
+    // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
+    // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
     let one_tenant = tenants_shown <= 1;
     let by = if one_tenant { ColourBy::Job } else { *colour_by };
+    let one_tenant_why = one_tenant.then(|| {
+        let name = pb.log.tenants.first().map_or("default", String::as_str);
+        format!(
+            "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike."
+        )
+    });
     let on_find_job = {
         let d = player.dispatcher();
         let jobs = pb.log.jobs.len() as u32;
@@ -353,10 +360,11 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                         { for SPEEDS.iter().map(|(s, label)| html! { <option value={s.to_string()} selected={*s == player.speed}>{ *label }</option> }) }
                     </select>
                 </label>
-                <label title={one_tenant.then(|| format!("Every job of this run belongs to one tenant ({}), so colouring by tenant would paint them all alike.",
-                                                          pb.log.tenants.first().map_or("default", String::as_str)))}>
+                // A disabled control shows no tooltip of its own in some browsers: the label
+                // carries the reason too.
+                <label title={one_tenant_why.clone()}>
                     { "Colour by " }
-                    <select onchange={on_colour_by} data-testid="colour-by" disabled={one_tenant}
+                    <select onchange={on_colour_by} data-testid="colour-by" disabled={one_tenant} title={one_tenant_why}
                             aria-describedby="playback-colour-key">
                         <option value="job" selected={by == ColourBy::Job}>{ "job" }</option>
                         <option value="tenant" selected={by == ColourBy::Tenant}>{ format!("tenant ({tenants_shown})") }</option>
