@@ -66,8 +66,14 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
         Some((run, i)) if run == r.run_id && i < outcomes.len() => Some(i),
         _ => None,
     };
-    // Decoded once per run and policy (the policy's result arrives once).
-    let decode = |o: Option<Shared<PolicyResult>>| (o, r.topology.clone());
+    // Decoded once per run and policy (the policy's result arrives once), and only once
+    // every policy has run: decoding and indexing a log of up to 250,000 events is the
+    // page's heaviest work on a result, and done while the worker still runs the next
+    // policy it competed with that run for the CPU (on two cores, half again as long for
+    // `dally` on the full Philly trace, docs/PERFORMANCE.md). The default choice also
+    // changes when `dally`'s result arrives, so an early decode was often thrown away.
+    let ready = r.finished || r.cancelled;
+    let decode = |o: Option<Shared<PolicyResult>>| (o.filter(|_| ready), r.topology.clone());
     let playback = use_memo(decode(outcomes.get(index).cloned()), |(o, t)| match (o, t) {
         (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
         _ => None,
@@ -122,6 +128,9 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                                 title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
                 },
                 Some(Err(e)) => html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> },
+                None if !ready => html! {
+                    <p class="status" data-testid="playback-pending">{ "Playback opens when every policy has run." }</p>
+                },
                 None => html! {},
             } }
         </>
