@@ -24,20 +24,32 @@
 //!   [`tour::view`]: components that render what they are given.
 //! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
 //!   worker client, the panic hook).
+//!
+//! The models and the page need the `app` feature (on by default); the worker's modules
+//! do not, so the worker binary is built without it (see `Cargo.toml`).
 
+#[cfg(feature = "app")]
 pub mod app;
+#[cfg(feature = "app")]
 pub mod browser;
+#[cfg(feature = "app")]
 pub mod charts;
 pub mod codec;
+#[cfg(feature = "app")]
 pub mod editor;
 pub mod eventlog;
+#[cfg(feature = "app")]
 pub mod panels;
+#[cfg(feature = "app")]
 pub mod playback;
 pub mod protocol;
+#[cfg(feature = "app")]
 pub mod state;
+#[cfg(feature = "app")]
 pub mod tour;
 pub mod worker;
 
+#[cfg(feature = "app")]
 pub use app::App;
 
 use std::rc::Rc;

@@ -207,7 +207,7 @@ fn generator_policy_and_seed_fields_are_checked() {
     assert_eq!(request.trace, TraceSource::Synthetic("synthetic:jobs=50,load=1.5,seed=1".into()));
     assert_eq!(request.seed, 12);
     assert_eq!(request.mix.as_deref(), Some("deepspeech2:2,bert"));
-    assert_eq!(scenario.trace, TraceChoice::Synthetic { jobs: 50, load: 1.5, seed: 1 });
+    assert_eq!(scenario.trace, TraceChoice::Synthetic { jobs: 50, load: 1.5, seed: 1, tenants: None });
 }
 
 #[wasm_bindgen_test]

@@ -24,6 +24,8 @@ use crate::codec::{put_f32, put_f64, put_str, put_u64, Reader};
 use codec::{put_gpus, put_reason};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer, PolicyNote, SimEvent};
+use proxima_core::fairness::tenant_count;
+use proxima_core::tenants::TenantId;
 use proxima_core::time::SimTime;
 use proxima_core::topology::Tier;
 use proxima_core::JobId;
@@ -35,8 +37,8 @@ use std::rc::Rc;
 /// its index.
 pub const MAX_PLAYBACK_EVENTS: usize = 250_000;
 
-/// The encoding's version, the first byte of every log.
-const VERSION: u8 = 1;
+/// The encoding's version, the first byte of every log (2 added each job's tenant).
+const VERSION: u8 = 2;
 
 /// An observer shared with its owner, who reads it after the run (the engine keeps its
 /// observers boxed).
@@ -78,7 +80,8 @@ impl Recorder {
     }
 
     /// The whole log, with the facts about the run playback needs besides its events: the
-    /// jobs seen (GPUs, model, ideal run time), the initial delay timers, the run's end.
+    /// jobs seen (GPUs, model, tenant, ideal run time), the initial delay timers, the run's
+    /// end.
     pub fn finish(&self, sim: &Simulation, end: SimTime) -> Vec<u8> {
         let scenario = sim.scenario();
         let mut out = Vec::with_capacity(self.bytes.len() + 64 + self.jobs_seen as usize * 8);
@@ -102,10 +105,18 @@ impl Recorder {
         for m in models {
             put_str(&mut out, m);
         }
+        // The tenants by id, as the summary lists them (so a tenant's number here is its
+        // place in `summary.json`'s `tenants`, and its colour the per-tenant table's).
+        let tenants = tenant_count(scenario);
+        put_u64(&mut out, tenants as u64);
+        for id in 0..tenants {
+            put_str(&mut out, scenario.tenants.name(TenantId(id as u32)));
+        }
         put_u64(&mut out, self.jobs_seen as u64);
         for j in &scenario.jobs[..self.jobs_seen as usize] {
             put_u64(&mut out, j.gpus as u64);
             put_u64(&mut out, j.model.0 as u64);
+            put_u64(&mut out, j.tenant.0 as u64);
             put_f32(&mut out, j.ideal_run_s().map(|s| s as f32).unwrap_or(f32::NAN));
         }
         put_u64(&mut out, self.recorded as u64);
@@ -185,6 +196,8 @@ pub struct JobFacts {
     pub gpus: u32,
     /// Index into [`PlaybackLog::models`].
     pub model: u16,
+    /// Index into [`PlaybackLog::tenants`].
+    pub tenant: u32,
     /// Run time at the tightest placement without contention; NaN for a rejected job.
     pub ideal_s: f64,
 }
@@ -198,6 +211,8 @@ pub struct PlaybackLog {
     pub cut_at_us: Option<u64>,
     pub initial_timers: Vec<f64>,
     pub models: Vec<String>,
+    /// The run's tenants in id order: the order of `summary.json`'s `tenants`.
+    pub tenants: Vec<String>,
     pub jobs: Vec<JobFacts>,
     /// Event times, in microseconds, non-decreasing.
     pub times: Vec<u64>,
@@ -218,14 +233,21 @@ impl PlaybackLog {
         let n = r.len(1 << 8)?;
         let initial_timers = (0..n).map(|_| r.f64()).collect::<Result<_, _>>()?;
         let n = r.len(1 << 12)?;
-        let models = (0..n).map(|_| r.str()).collect::<Result<_, _>>()?;
+        let models: Vec<String> = (0..n).map(|_| r.str()).collect::<Result<_, _>>()?;
+        let n = r.len(bytes.len())?;
+        let tenants: Vec<String> = (0..n).map(|_| r.str()).collect::<Result<_, _>>()?;
         let n = r.len(bytes.len())?;
         let mut jobs = Vec::with_capacity(n);
         for _ in 0..n {
             let gpus = r.u32()?;
-            let model = u16::try_from(r.u64()?).map_err(|_| "model index out of range".to_string())?;
+            let model = u16::try_from(r.u64()?).ok().filter(|&m| (m as usize) < models.len());
+            let model = model.ok_or("model index out of range")?;
+            let tenant = r.u32()?;
+            if tenant as usize >= tenants.len() {
+                return Err(format!("tenant {tenant} of {}", tenants.len()));
+            }
             let ideal_s = r.f32()? as f64;
-            jobs.push(JobFacts { gpus, model, ideal_s });
+            jobs.push(JobFacts { gpus, model, tenant, ideal_s });
         }
         let n = r.len(bytes.len())?;
         let mut times = Vec::with_capacity(n);
@@ -268,6 +290,6 @@ impl PlaybackLog {
         if r.remaining() != 0 {
             return Err(format!("{} bytes left over", r.remaining()));
         }
-        Ok(PlaybackLog { end_us, cut_at_us, initial_timers, models, jobs, times, events })
+        Ok(PlaybackLog { end_us, cut_at_us, initial_timers, models, tenants, jobs, times, events })
     }
 }

@@ -5,7 +5,7 @@ use proxima_core::event::Reason;
 use proxima_core::policy::resolve_policy;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::topology::GpuId;
-use proxima_core::trace::synthetic;
+use proxima_core::trace::{synthetic, tenant_mix};
 use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 
 /// Every event of a run, as the engine sent them.
@@ -19,11 +19,19 @@ impl Observer for Everything {
 }
 
 fn sim(topology: &str, jobs: u32, load: f64, policy: &str) -> Simulation {
+    sim_with_tenants(topology, jobs, load, policy, None)
+}
+
+/// A run of a synthetic trace, its jobs spread over `tenants` tenants if given.
+fn sim_with_tenants(topology: &str, jobs: u32, load: f64, policy: &str, tenants: Option<u32>) -> Simulation {
     let topo = resolve_topology_arg(topology).unwrap();
-    let trace = synthetic::generate(
+    let mut trace = synthetic::generate(
         &synthetic::parse(&format!("synthetic:jobs={jobs},load={load},seed=3")).unwrap(),
         topo.gpu_count(),
     );
+    if let Some(n) = tenants {
+        tenant_mix::assign(&mut trace, n, 3);
+    }
     let catalog = proxima_core::model::Catalog::built_in();
     let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
     let scenario = build_scenario(topo, &trace, &options, "t").unwrap();
@@ -53,6 +61,8 @@ fn a_run_round_trips_without_rate_changes() {
     assert_eq!(log.cut_at_us, None);
     assert_eq!(log.initial_timers, vec![300.0, 150.0]);
     assert_eq!(log.models[log.jobs[0].model as usize], s.scenario().catalog.get(s.scenario().jobs[0].model).name);
+    assert_eq!(log.tenants, vec!["default"], "a trace without tenants has one");
+    assert!(log.jobs.iter().all(|j| j.tenant == 0));
     assert_eq!(log.end_us, SimTime::from_secs_f64(summary.makespan_s).0);
     // Compact: well under the ~90 bytes of a JSON line per event.
     assert!(bytes.len() < 16 * log.events.len() + 8 * 300, "{} bytes for {} events", bytes.len(), log.events.len());
@@ -75,6 +85,25 @@ fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
         (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q)),
         (Object(x), Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w))),
         _ => a == b,
+    }
+}
+
+#[test]
+fn each_job_keeps_its_tenant_in_the_summarys_order() {
+    let mut s = sim_with_tenants("teaching", 200, 1.0, "fifo", Some(4));
+    let rec = Rc::new(RefCell::new(Recorder::default()));
+    s.add_observer(Box::new(SharedObserver(rec.clone())));
+    let summary = s.run();
+    let log = PlaybackLog::decode(&rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
+    let names: Vec<&str> = summary.tenants.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(log.tenants, names);
+    assert_eq!(names, ["t1", "t2", "t3", "t4"]);
+    for (facts, job) in log.jobs.iter().zip(&s.scenario().jobs) {
+        assert_eq!(facts.tenant, job.tenant.0);
+    }
+    // Every tenant's job count, counted from the log, is the summary's.
+    for (i, t) in summary.tenants.iter().enumerate() {
+        assert_eq!(log.jobs.iter().filter(|j| j.tenant == i as u32).count() as u32, t.jobs, "{}", t.name);
     }
 }
 

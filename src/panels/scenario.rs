@@ -12,6 +12,7 @@ use proxima_core::model::Catalog;
 use proxima_core::share::TopologyChoice;
 use proxima_core::topology::PRESETS;
 use proxima_core::trace::synthetic::MAX_LOAD;
+use proxima_core::trace::tenant_mix::MAX_TENANTS;
 use web_sys::{DragEvent, File, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -161,10 +162,15 @@ fn TraceSection(props: &TraceProps) -> Html {
         let on = d.reform(move |e: InputEvent| {
             Action::SetGenerator(field, e.target_unchecked_into::<HtmlInputElement>().value())
         });
-        let help = (field == GenField::Load).then_some("load-help");
+        let help = match field {
+            GenField::Load => Some("load-help"),
+            GenField::Tenants => Some("tenants-help"),
+            _ => None,
+        };
+        let testid = (field == GenField::Tenants).then_some("generator-tenants");
         html! {
             <label>{ label }<input type="number" min={min} max={max} step={step} value={value.to_string()} oninput={on}
-                                   aria-describedby={help} /></label>
+                                   aria-describedby={help} data-testid={testid} /></label>
         }
     };
     let on_file = {
@@ -207,8 +213,13 @@ fn TraceSection(props: &TraceProps) -> Html {
                 { gen("jobs", GenField::Jobs, &g.jobs, "1", "1", MAX_APP_JOBS.to_string()) }
                 { gen("offered load (1.0 = cluster full)", GenField::Load, &g.load, "any", "0", MAX_LOAD.to_string()) }
                 { gen("trace seed", GenField::Seed, &g.seed, "1", "0", u64::MAX.to_string()) }
+                { gen("tenants", GenField::Tenants, &g.tenants, "1", "1", MAX_TENANTS.to_string()) }
                 <p class="hint" id="load-help">
                     { "The GPU-time the jobs ask for while they arrive, as a share of what the cluster has:                        1.0 keeps the cluster full while the jobs arrive, above 1 a queue builds, 0.2 leaves it mostly idle." }
+                </p>
+                <p class="hint" id="tenants-help">
+                    { format!("Empty: every job belongs to the tenant `default`. 1 to {MAX_TENANTS}: jobs are spread over tenants t1, t2, … \
+                       with the job shares of the Philly trace's largest virtual clusters (as `tenants=N` in `proxima --trace`).") }
                 </p>
                 if let Some(e) = &t.generator.error {
                     <p class="field-error" role="alert">{ e.clone() }</p>
@@ -247,7 +258,11 @@ fn TracePreviewView(props: &TracePreviewProps) -> Html {
     html! {
         <div class="preview" data-testid="trace-preview">
             <p>
-                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}.", p.format, crate::charts::duration(p.span_s)) }
+                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}", p.format, crate::charts::duration(p.span_s)) }
+                if p.tenants > 1 {
+                    { ", from " }<span data-testid="trace-tenant-count">{ p.tenants.to_string() }</span>{ " tenants" }
+                }
+                { "." }
             </p>
             <table class="histogram" aria-label="Jobs per GPU count">
                 <thead><tr><th scope="col">{ "GPUs" }</th><th scope="col">{ "jobs" }</th><th scope="col"><span class="visually-hidden">{ "bar" }</span></th></tr></thead>

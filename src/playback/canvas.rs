@@ -2,12 +2,13 @@
 //! store is its CSS size times the device's pixel ratio, and everything is drawn in the
 //! scene's units through one transform, with line widths and fonts given in CSS pixels.
 //!
-//! GPUs are white when free and their job's dark colour (with its mark) when busy; a
+//! GPUs are white when free and their job's (or its tenant's) dark colour, with its mark,
+//! when busy; a
 //! job's number is written at 14 CSS pixels on each server's share of it where it fits;
 //! links are lines as wide and as warm as the rings crossing them, with the count; in
 //! the racks layout, jobs spread over racks are one line per pair of racks.
 
-use super::colours::{job_css, job_pattern, load_colour, load_width, FREE_GPU, GPU_OUTLINE};
+use super::colours::{load_colour, load_width, ColourBy, FREE_GPU, GPU_OUTLINE};
 use super::scene::{BoxRole, Scene, SceneKind};
 use super::{Frame, Playback, NO_JOB};
 use wasm_bindgen::JsCast;
@@ -37,8 +38,17 @@ impl Fit {
     }
 }
 
+/// What a frame is drawn with besides the frame itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawOptions {
+    pub fit: Fit,
+    pub selected: Option<u32>,
+    pub colour_by: ColourBy,
+}
+
 /// Draws one frame of the cluster; the canvas's backing size must be `fit.backing`.
-pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, fit: Fit, pb: &Playback, frame: &Frame, selected: Option<u32>) {
+pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, pb: &Playback, frame: &Frame, options: DrawOptions) {
+    let DrawOptions { fit, selected, colour_by } = options;
     let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
     else {
         return;
@@ -95,13 +105,14 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, fit: Fit, pb: &Playback, 
     let cell_px = scene.cell * fit.scale;
     for (&job, run) in &frame.running {
         let gpus = pb.placed_gpus(run.placed);
-        ctx.set_fill_style_str(&job_css(job));
+        let look = pb.look(job, colour_by);
+        ctx.set_fill_style_str(&look.css());
         for g in gpus {
             let r = scene.gpus[g.0 as usize];
             ctx.fill_rect(r.x, r.y, r.w, r.h);
         }
         // The mark, so that colour is not the only cue (on cells big enough to see it).
-        let pattern = job_pattern(job);
+        let pattern = look.pattern;
         if pattern != 0 && cell_px >= 6.0 {
             ctx.set_stroke_style_str("rgba(255,255,255,0.8)");
             ctx.set_fill_style_str("rgba(255,255,255,0.8)");

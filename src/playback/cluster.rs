@@ -1,8 +1,9 @@
 //! The cluster canvas as a component: it fills its panel's width (and, in full screen,
 //! the height left), keeps its backing store at CSS size × devicePixelRatio, and redraws
-//! on every new frame, selection, resize, zoom or change of screen.
+//! on every new frame, selection, colouring, resize, zoom or change of screen.
 
-use super::canvas::{draw, Fit};
+use super::canvas::{draw, DrawOptions, Fit};
+use super::colours::ColourBy;
 use super::scene::{Scene, MAX_SCALE, MIN_GRAPH_CELL_PX};
 use super::{Frame, Playback};
 use crate::browser;
@@ -44,6 +45,7 @@ pub struct ClusterCanvasProps {
     pub playback: Shared<Playback>,
     pub frame: Shared<Frame>,
     pub selected: Option<u32>,
+    pub colour_by: ColourBy,
     /// A click: the GPU under it, if any.
     pub on_gpu: Callback<Option<u32>>,
     pub label: String,
@@ -98,8 +100,9 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     // (a window moved to another screen) is noticed here too.
     {
         let (canvas_ref, box_ref, room, scenes) = (canvas_ref.clone(), box_ref.clone(), room.clone(), scenes.clone());
-        let (pb, selected) = (pb.clone(), props.selected);
-        use_effect_with((props.frame.clone(), selected, fit, width), move |(frame, selected, fit, width)| {
+        let pb = pb.clone();
+        let deps = (props.frame.clone(), props.selected, props.colour_by, fit, width);
+        use_effect_with(deps, move |(frame, selected, colour_by, fit, width)| {
             let (css_w, css_h) = fit.css(scenes.pick(*width));
             if room.is_some_and(|r| r.dpr != browser::device_pixel_ratio()) {
                 if let Some(m) = measure(&box_ref) {
@@ -112,7 +115,8 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
                 let _ = style.set_property("width", &format!("{css_w}px"));
                 let _ = style.set_property("height", &format!("{css_h}px"));
                 let started = browser::now_ms();
-                draw(&canvas, scenes.pick(*width), *fit, &pb, frame, *selected);
+                let options = DrawOptions { fit: *fit, selected: *selected, colour_by: *colour_by };
+                draw(&canvas, scenes.pick(*width), &pb, frame, options);
                 let _ = canvas.set_attribute("data-draw-ms", &format!("{:.3}", browser::now_ms() - started));
             }
         });

@@ -1,10 +1,17 @@
 //! How a job looks, on the canvas and in the lists: a colour and a mark, so that colour
 //! is never the only cue; and how busy a link looks.
 //!
+//! A job is coloured either by its own number ([`ColourBy::Job`]) or by its tenant
+//! ([`ColourBy::Tenant`]): then every job of a tenant has the tenant's colour from the
+//! per-tenant table's palette ([`tenant_rgb`]), so that a tenant looks the same everywhere
+//! on the page, and the tenant's mark.
+//!
 //! Free GPUs are white and busy ones dark enough for white job numbers: every job colour
 //! has a relative luminance of at most [`MAX_JOB_LUMINANCE`], which gives it a contrast
 //! of at least 4.5:1 with white (WCAG 2's ratio), so a projector's washed-out picture
 //! still tells free from busy.
+
+use crate::state::tenants::{tenant_rgb, TENANT_COLOURS};
 
 /// The colour of a free GPU.
 pub const FREE_GPU: &str = "#ffffff";
@@ -33,10 +40,44 @@ pub fn job_pattern(job: u32) -> u8 {
     (job % 4) as u8
 }
 
-/// A job's colour as CSS.
-pub fn job_css(job: u32) -> String {
-    let [r, g, b] = job_rgb(job);
-    format!("rgb({r} {g} {b})")
+/// What a job's colour and mark stand for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColourBy {
+    /// Each job its own colour and mark.
+    #[default]
+    Job,
+    /// Each tenant its colour and mark, shared by its jobs.
+    Tenant,
+}
+
+/// How a job is drawn: its fill, as sRGB bytes, and its mark (see [`job_pattern`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    pub rgb: [u8; 3],
+    pub pattern: u8,
+}
+
+impl Look {
+    /// The fill as CSS.
+    pub fn css(&self) -> String {
+        let [r, g, b] = self.rgb;
+        format!("rgb({r} {g} {b})")
+    }
+}
+
+/// How job `job` of tenant `tenant` (its index in the summary's `tenants`) is drawn.
+pub fn job_look(job: u32, tenant: u32, by: ColourBy) -> Look {
+    match by {
+        ColourBy::Job => Look { rgb: job_rgb(job), pattern: job_pattern(job) },
+        ColourBy::Tenant => tenant_look(tenant),
+    }
+}
+
+/// A tenant's look: its colour in the per-tenant table and a mark. Past the palette's
+/// colours the marks shift by one, so that two tenants sharing a colour differ by mark.
+pub fn tenant_look(tenant: u32) -> Look {
+    let round = tenant / TENANT_COLOURS as u32;
+    Look { rgb: tenant_rgb(tenant as usize), pattern: ((tenant + round) % 4) as u8 }
 }
 
 /// A link's tint by the rings crossing it: grey when idle, then warmer and darker.
@@ -108,6 +149,36 @@ mod tests {
         // Free (white) against busy: at least 3:1 is asked; white numbers on the job's
         // colour want 4.5:1.
         assert!(worst >= 4.5, "worst contrast {worst:.2}");
+    }
+
+    #[test]
+    fn every_tenant_colour_keeps_white_numbers_readable() {
+        for tenant in 0..TENANT_COLOURS as u32 {
+            let look = tenant_look(tenant);
+            let l = luminance(look.rgb);
+            assert!(l <= MAX_JOB_LUMINANCE, "tenant {tenant}: luminance {l:.3}");
+            assert!(contrast(l, luminance([255, 255, 255])) >= 4.5, "tenant {tenant}");
+        }
+    }
+
+    #[test]
+    fn by_tenant_a_tenants_jobs_look_alike_and_tenants_differ() {
+        // Jobs 3 and 40 of tenant 2 look alike, as the tenant; by job they differ.
+        assert_eq!(job_look(3, 2, ColourBy::Tenant), job_look(40, 2, ColourBy::Tenant));
+        assert_eq!(job_look(3, 2, ColourBy::Tenant).css(), "rgb(0 132 96)");
+        assert_ne!(job_look(3, 2, ColourBy::Job), job_look(40, 2, ColourBy::Job));
+        assert_eq!(job_look(3, 2, ColourBy::Job), Look { rgb: job_rgb(3), pattern: job_pattern(3) });
+        // The table's colour is the canvas's.
+        let [r, g, b] = tenant_look(5).rgb;
+        assert_eq!(format!("#{r:02x}{g:02x}{b:02x}"), crate::state::tenants::tenant_colour(5));
+        // Fifteen tenants (the most a synthetic trace has): no two share colour and mark.
+        let looks: Vec<Look> = (0..15).map(tenant_look).collect();
+        for (i, a) in looks.iter().enumerate() {
+            for b in &looks[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_ne!(tenant_look(0).pattern, tenant_look(8).pattern, "same colour, another mark");
     }
 
     #[test]

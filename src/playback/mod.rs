@@ -128,6 +128,8 @@ pub struct Playback {
     pub marks: Vec<Mark>,
     /// Tiers with a delay timer, for the chart.
     pub timer_tiers: usize,
+    /// Jobs in the log per tenant, by the tenant's index in [`PlaybackLog::tenants`].
+    pub tenant_jobs: Vec<u32>,
 }
 
 impl Playback {
@@ -154,8 +156,12 @@ impl Playback {
             job_events: Vec::new(),
             marks: Vec::new(),
             timer_tiers: log.initial_timers.len(),
+            tenant_jobs: vec![0; log.tenants.len()],
             log,
         };
+        for j in &playback.log.jobs {
+            playback.tenant_jobs[j.tenant as usize] += 1;
+        }
         let mut frame = playback.empty_frame();
         for i in 0..n {
             if i % every == 0 {

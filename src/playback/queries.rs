@@ -1,7 +1,8 @@
 //! What the views ask of a frame: the next and previous events, the delay timers
 //! running, what a job is doing and why, the marks on the time line, sentences about
-//! events.
+//! events, and how each job is drawn.
 
+use super::colours::{job_look, ColourBy, Look};
 use super::{Countdown, Frame, JobNow, Mark, MarkKind, Playback};
 use proxima_core::event::{PolicyNote, Reason, SimEvent};
 
@@ -148,6 +149,27 @@ impl Playback {
             .and_then(|j| self.log.models.get(j.model as usize))
             .map(String::as_str)
             .unwrap_or("?")
+    }
+
+    /// The index of a job's tenant in [`crate::eventlog::PlaybackLog::tenants`] (0 for a
+    /// job the log does not know).
+    pub fn tenant_of(&self, job: u32) -> u32 {
+        self.log.jobs.get(job as usize).map_or(0, |j| j.tenant)
+    }
+
+    /// The name of a job's tenant.
+    pub fn tenant_name(&self, job: u32) -> &str {
+        self.log.tenants.get(self.tenant_of(job) as usize).map_or("?", String::as_str)
+    }
+
+    /// How a job is drawn when jobs are coloured `by` job or tenant.
+    pub fn look(&self, job: u32, by: ColourBy) -> Look {
+        job_look(job, self.tenant_of(job), by)
+    }
+
+    /// The tenants with jobs in the log, by index: what a tenant legend lists.
+    pub fn tenants_shown(&self) -> Vec<u32> {
+        (0..self.tenant_jobs.len() as u32).filter(|&t| self.tenant_jobs[t as usize] > 0).collect()
     }
 }
 

@@ -312,3 +312,35 @@ fn the_scene_draws_the_editors_graph_or_racks_and_finds_every_gpu() {
     assert_eq!(pairs.into_iter().collect::<Vec<_>>(), vec![((0, 1), 2)]);
     assert_eq!(racks.server_groups(&spread).len(), 2);
 }
+
+#[test]
+fn by_tenant_every_running_job_wears_its_tenants_look() {
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let mut trace =
+        synthetic::generate(&synthetic::parse("synthetic:jobs=150,load=1.2,seed=5").unwrap(), topo.gpu_count());
+    proxima_core::trace::tenant_mix::assign(&mut trace, 3, 5);
+    let catalog = proxima_core::model::Catalog::built_in();
+    let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let scenario = build_scenario(topo, &trace, &options, "t").unwrap();
+    let jobs = scenario.jobs.clone();
+    let (pb, _) = playback_of(scenario, "fifo", &[]);
+    assert_eq!(pb.log.tenants, ["t1", "t2", "t3"]);
+    assert_eq!(pb.tenants_shown(), [0, 1, 2]);
+    assert_eq!(pb.tenant_jobs.iter().sum::<u32>(), 150);
+    // Half-way through, jobs of each tenant run: by tenant they look alike, by job not.
+    let frame = pb.state_at(pb.end_us() / 2);
+    let mut seen: BTreeMap<u32, colours::Look> = BTreeMap::new();
+    for &job in frame.running.keys() {
+        let tenant = jobs[job as usize].tenant.0;
+        assert_eq!(pb.tenant_of(job), tenant);
+        let look = pb.look(job, colours::ColourBy::Tenant);
+        assert_eq!(look, colours::tenant_look(tenant));
+        assert_eq!(*seen.entry(tenant).or_insert(look), look, "tenant {tenant}");
+        assert_eq!(pb.look(job, colours::ColourBy::Job).rgb, colours::job_rgb(job));
+    }
+    assert!(frame.running.len() >= 2, "{} running", frame.running.len());
+    // A trace without tenants has one, and nothing to tell apart.
+    let single = playback("teaching", 30, 0.8, "fifo", &[]).0;
+    assert_eq!(single.tenants_shown(), [0]);
+    assert_eq!(single.log.tenants, ["default"]);
+}

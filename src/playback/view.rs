@@ -1,6 +1,7 @@
-//! The playback of a run: the cluster on a canvas (GPUs coloured and marked by job on the
-//! cluster's graph, links as wide and warm as the rings crossing them), the controls
-//! (play, step, speed, a time slider with preemptions and timer changes marked), the
+//! The playback of a run: the cluster on a canvas (GPUs coloured and marked by job, or by
+//! tenant with a legend, on the cluster's graph; links as wide and warm as the rings
+//! crossing them), the controls (play, step, speed, colour by job or tenant, a time slider
+//! with preemptions and timer changes marked), the
 //! queue with each delay timer as a countdown ring, the timers over time, and the
 //! selected job's details with the scheduler's reason. Another policy's run can be shown
 //! beside the watched one at the same instant; switching either keeps the time.
@@ -11,8 +12,9 @@
 //! is a few dozen DOM elements, so the 2,048-GPU presets keep up with the screen.
 
 use super::cluster::ClusterCanvas;
+use super::colours::ColourBy;
 use super::timer_chart::TimerChart;
-use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks};
+use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks, TenantLegend};
 use super::{Frame, Playback, Player, PlayerAction, NO_JOB, SPEEDS};
 use crate::browser::{self, AnimationLoop};
 use crate::charts::duration;
@@ -174,6 +176,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     let pb = player.playback.clone();
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
+    let colour_by = use_state(ColourBy::default);
     let stats = use_mut_ref(FrameStats::default);
 
     // While playing, a tick per animation frame.
@@ -248,6 +251,27 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             }
         })
     };
+    let on_colour_by = {
+        let colour_by = colour_by.clone();
+        Callback::from(move |e: Event| {
+            let by = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
+                "tenant" => ColourBy::Tenant,
+                _ => ColourBy::Job,
+            };
+            colour_by.set(by);
+        })
+    };
+    // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
+    // the same jobs, so the same tenants).
+    let tenants_shown = pb.tenants_shown().len();
+    let one_tenant = tenants_shown <= 1;
+    let by = if one_tenant { ColourBy::Job } else { *colour_by };
+    let one_tenant_why = one_tenant.then(|| {
+        let name = pb.log.tenants.first().map_or("default", String::as_str);
+        format!(
+            "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike."
+        )
+    });
     let on_find_job = {
         let d = player.dispatcher();
         let jobs = pb.log.jobs.len() as u32;
@@ -336,6 +360,16 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                         { for SPEEDS.iter().map(|(s, label)| html! { <option value={s.to_string()} selected={*s == player.speed}>{ *label }</option> }) }
                     </select>
                 </label>
+                // A disabled control shows no tooltip of its own in some browsers: the label
+                // carries the reason too.
+                <label title={one_tenant_why.clone()}>
+                    { "Colour by " }
+                    <select onchange={on_colour_by} data-testid="colour-by" disabled={one_tenant} title={one_tenant_why}
+                            aria-describedby="playback-colour-key">
+                        <option value="job" selected={by == ColourBy::Job}>{ "job" }</option>
+                        <option value="tenant" selected={by == ColourBy::Tenant}>{ format!("tenant ({tenants_shown})") }</option>
+                    </select>
+                </label>
                 <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(t), clock(end)) }</span>
                 <button type="button" data-testid="fullscreen-button" onclick={on_fullscreen} title="Show the player on the whole screen (Esc leaves)">{ "Full screen" }</button>
                 <label class="find-job">{ "Job # " }
@@ -351,19 +385,27 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             </div>
             <div class="player-body">
             <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
-                <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.title.clone()} />
+                <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={props.title.clone()} />
                 if let Some((opb, oframe)) = &player.other {
-                    <Pane playback={opb.clone()} frame={oframe.clone()} selected={player.selected} on_gpu={on_gpu.clone()} title={props.other_title.clone()} />
+                    <Pane playback={opb.clone()} frame={oframe.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={props.other_title.clone()} />
                 }
             </div>
-            <p class="hint cluster-key">
-                { "White GPUs are free; each job has its own dark colour and mark, and its number where it fits. \
-                   Links grow wider and warmer with the jobs' rings crossing them (the number says how many); on large clusters, \
+            if by == ColourBy::Tenant {
+                <TenantLegend playback={pb.clone()} />
+            }
+            <p class="hint cluster-key" id="playback-colour-key">
+                { if by == ColourBy::Tenant {
+                    "White GPUs are free; busy ones have their tenant's colour and mark (the per-tenant table's colours, listed above), \
+                     and the job's number where it fits. "
+                } else {
+                    "White GPUs are free; each job has its own dark colour and mark, and its number where it fits. "
+                } }
+                { "Links grow wider and warmer with the jobs' rings crossing them (the number says how many); on large clusters, \
                    jobs spread over racks are drawn as one line per pair of racks with their count. Click a GPU to select its job." }
             </p>
             <div class="player-side">
-                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} />
-                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} on_select={on_select} />
+                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} />
+                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_select={on_select} />
                 <RecentMarks playback={pb.clone()} frame={frame.clone()} />
             </div>
             </div>
@@ -377,6 +419,7 @@ struct PaneProps {
     playback: Shared<Playback>,
     frame: Shared<Frame>,
     selected: Option<u32>,
+    colour_by: ColourBy,
     on_gpu: Callback<Option<u32>>,
     title: Option<String>,
 }
@@ -407,8 +450,9 @@ fn Pane(props: &PaneProps) -> Html {
                     frame.preemptions, if frame.preemptions == 1 { "" } else { "s" },
                     frame.reconsolidations, if frame.reconsolidations == 1 { "" } else { "s" }) }
             </p>
-            <ClusterCanvas playback={pb.clone()} frame={frame.clone()} selected={props.selected} on_gpu={props.on_gpu.clone()}
-                           label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by job. Select a job in the lists to read about it.", clock(t))} />
+            <ClusterCanvas playback={pb.clone()} frame={frame.clone()} selected={props.selected} colour_by={props.colour_by} on_gpu={props.on_gpu.clone()}
+                           label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by {}. Select a job in the lists to read about it.", clock(t),
+                                          if props.colour_by == ColourBy::Tenant { "tenant" } else { "job" })} />
         </section>
     }
 }

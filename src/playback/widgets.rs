@@ -1,7 +1,7 @@
 //! The player's smaller parts: the queue with its countdown rings, the selected job's
 //! story, the marks under the time slider and the recent marks.
 
-use super::colours::{job_css, job_pattern};
+use super::colours::{tenant_look, ColourBy, Look};
 use super::{Frame, JobNow, MarkKind, Playback};
 use crate::charts::duration;
 use crate::Shared;
@@ -28,6 +28,7 @@ pub struct QueueProps {
     pub playback: Shared<Playback>,
     pub frame: Shared<Frame>,
     pub selected: Option<u32>,
+    pub colour_by: ColourBy,
     pub on_select: Callback<Option<u32>>,
 }
 
@@ -58,7 +59,7 @@ pub fn Queue(props: &QueueProps) -> Html {
                     html! {
                         <li class={classes!("queued", selected.then_some("selected"))}>
                             <button type="button" class="job-chip" onclick={select_job(job)} aria-pressed={selected.to_string()}>
-                                <JobSwatch job={job} />
+                                <Swatch look={pb.look(job, props.colour_by)} />
                                 { format!("job {job} · {gpus} GPU{} · {} · waited {}", if gpus == 1 { "" } else { "s" }, pb.model_of(job), duration(waited)) }
                             </button>
                             if let Some(c) = countdown {
@@ -101,13 +102,13 @@ fn Ring(props: &RingProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct SwatchProps {
-    job: u32,
+    look: Look,
 }
 
-/// A job's colour and mark, as on the canvas.
+/// A job's (or tenant's) colour and mark, as on the canvas.
 #[component]
-fn JobSwatch(props: &SwatchProps) -> Html {
-    let mark = match job_pattern(props.job) {
+fn Swatch(props: &SwatchProps) -> Html {
+    let mark = match props.look.pattern {
         1 => html! { <line x1="1" y1="11" x2="11" y2="1" class="mark" /> },
         2 => html! { <circle cx="6" cy="6" r="2" class="mark-dot" /> },
         3 => html! { <line x1="1" y1="6" x2="11" y2="6" class="mark" /> },
@@ -115,7 +116,7 @@ fn JobSwatch(props: &SwatchProps) -> Html {
     };
     html! {
         <svg class="swatch" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
-            <rect width="12" height="12" fill={job_css(props.job)} />
+            <rect width="12" height="12" fill={props.look.css()} />
             { mark }
         </svg>
     }
@@ -126,6 +127,7 @@ pub struct DetailsProps {
     pub playback: Shared<Playback>,
     pub frame: Shared<Frame>,
     pub selected: Option<u32>,
+    pub colour_by: ColourBy,
 }
 
 /// The selected job: what it is, what it is doing, and why.
@@ -182,9 +184,11 @@ pub fn JobDetails(props: &DetailsProps) -> Html {
     let shown = history.len().saturating_sub(6);
     html! {
         <section class="job-details" data-testid="job-details" data-job={job.to_string()} aria-live="polite">
-            <h4><JobSwatch job={job} />{ format!(" Job {job}") }</h4>
+            <h4><Swatch look={pb.look(job, props.colour_by)} />{ format!(" Job {job}") }</h4>
             if let Some(f) = facts {
-                <p>{ format!("{} · {} GPU{} · ideal run time {}", pb.model_of(job), f.gpus, if f.gpus == 1 { "" } else { "s" },
+                <p>{ format!("{}{} · {} GPU{} · ideal run time {}",
+                     if pb.log.tenants.len() > 1 { format!("tenant {} · ", pb.tenant_name(job)) } else { String::new() },
+                     pb.model_of(job), f.gpus, if f.gpus == 1 { "" } else { "s" },
                      if f.ideal_s.is_finite() { duration(f.ideal_s) } else { "–".into() }) }</p>
             }
             <p><strong>{ "Now: " }</strong>{ status }</p>
@@ -198,6 +202,33 @@ pub fn JobDetails(props: &DetailsProps) -> Html {
                 </details>
             }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TenantLegendProps {
+    pub playback: Shared<Playback>,
+}
+
+/// The tenants of the run's jobs with their colour and mark, when jobs are coloured by
+/// tenant; the colours are the per-tenant table's.
+#[component]
+pub fn TenantLegend(props: &TenantLegendProps) -> Html {
+    let pb = &props.playback;
+    html! {
+        <ul class="tenant-legend" data-testid="playback-tenant-legend" aria-label="Tenant colours and marks">
+            { for pb.tenants_shown().into_iter().map(|t| {
+                let look = tenant_look(t);
+                let [r, g, b] = look.rgb;
+                let name = pb.log.tenants[t as usize].clone();
+                let jobs = pb.tenant_jobs[t as usize];
+                html! {
+                    <li data-tenant={name.clone()} data-colour={format!("#{r:02x}{g:02x}{b:02x}")}>
+                        <Swatch look={look} />{ format!(" {name} ({jobs} job{})", if jobs == 1 { "" } else { "s" }) }
+                    </li>
+                }
+            }) }
+        </ul>
     }
 }
 

@@ -89,6 +89,9 @@ pub struct TracePreview {
     pub gpu_histogram: Vec<(u32, u32)>,
     /// Seconds from the first submission to the last.
     pub span_s: f64,
+    /// Tenants the jobs belong to (1 when the trace names none).
+    #[serde(default)]
+    pub tenants: u32,
 }
 
 /// What the page shows and exports for one policy.

@@ -1,7 +1,9 @@
 //! Form fields: what users typed, kept as typed, and why it is refused when it is.
 
+use proxima_core::share::TraceChoice;
 use proxima_core::topology::{ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 use proxima_core::trace::synthetic::{self, SyntheticSpec};
+use proxima_core::trace::tenant_mix;
 
 /// The most jobs the page's generator makes: the results of a larger run would not fit a
 /// browser tab comfortably (the CLI takes up to 10 million).
@@ -138,6 +140,8 @@ pub struct GeneratorFields {
     pub jobs: String,
     pub load: String,
     pub seed: String,
+    /// Tenants the jobs are spread over; empty for none (every job of the tenant `default`).
+    pub tenants: String,
 }
 
 /// Which field of the generator changed.
@@ -146,11 +150,50 @@ pub enum GenField {
     Jobs,
     Load,
     Seed,
+    Tenants,
+}
+
+/// The generator's trace, checked: the core's synthetic spec and the tenants (`tenants=N`)
+/// its jobs are spread over, if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratorSpec {
+    pub synthetic: SyntheticSpec,
+    pub tenants: Option<u32>,
+}
+
+impl GeneratorSpec {
+    /// The spec of a scenario's synthetic trace.
+    pub fn new(jobs: u32, load: f64, seed: u64, tenants: Option<u32>) -> GeneratorSpec {
+        GeneratorSpec { synthetic: SyntheticSpec { jobs, load, seed }, tenants }
+    }
+
+    /// The trace as a link or local storage keeps it.
+    pub fn choice(&self) -> TraceChoice {
+        let SyntheticSpec { jobs, load, seed } = self.synthetic;
+        TraceChoice::Synthetic { jobs, load, seed, tenants: self.tenants }
+    }
+}
+
+/// The `--trace` argument: `synthetic:jobs=N,load=L,seed=S[,tenants=T]`.
+impl std::fmt::Display for GeneratorSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.synthetic)?;
+        match self.tenants {
+            Some(n) => write!(f, ",tenants={n}"),
+            None => Ok(()),
+        }
+    }
 }
 
 impl GeneratorFields {
-    pub fn of(spec: &SyntheticSpec) -> GeneratorFields {
-        GeneratorFields { jobs: spec.jobs.to_string(), load: spec.load.to_string(), seed: spec.seed.to_string() }
+    pub fn of(spec: &GeneratorSpec) -> GeneratorFields {
+        let s = &spec.synthetic;
+        GeneratorFields {
+            jobs: s.jobs.to_string(),
+            load: s.load.to_string(),
+            seed: s.seed.to_string(),
+            tenants: spec.tenants.map(|n| n.to_string()).unwrap_or_default(),
+        }
     }
 
     pub fn slot(&mut self, field: GenField) -> &mut String {
@@ -158,17 +201,29 @@ impl GeneratorFields {
             GenField::Jobs => &mut self.jobs,
             GenField::Load => &mut self.load,
             GenField::Seed => &mut self.seed,
+            GenField::Tenants => &mut self.tenants,
         }
     }
 
-    /// The generator's spec, checked, e.g. `synthetic:jobs=200,load=0.8,seed=1`.
-    pub fn spec(&self) -> Result<SyntheticSpec, String> {
-        let text = format!("synthetic:jobs={},load={},seed={}", self.jobs.trim(), self.load.trim(), self.seed.trim());
-        let spec = synthetic::parse(&text).map_err(|e| e.to_string())?;
-        if spec.jobs > MAX_APP_JOBS {
+    /// The generator's spec, checked by the core's parsers as `proxima --trace` checks it
+    /// (the same messages), e.g. `synthetic:jobs=200,load=0.8,seed=1,tenants=3`.
+    pub fn spec(&self) -> Result<GeneratorSpec, String> {
+        let fields = [("jobs", &self.jobs), ("load", &self.load), ("seed", &self.seed), ("tenants", &self.tenants)];
+        // A separator typed into a field would add keys of its own to the spec.
+        if let Some((name, text)) = fields.iter().find(|(_, t)| t.contains([',', '='])) {
+            return Err(format!("{name}: expected a number, got '{}'", text.trim()));
+        }
+        let mut text =
+            format!("synthetic:jobs={},load={},seed={}", self.jobs.trim(), self.load.trim(), self.seed.trim());
+        if !self.tenants.trim().is_empty() {
+            text += &format!(",tenants={}", self.tenants.trim());
+        }
+        let (text, tenants) = tenant_mix::split_spec(&text).map_err(|e| e.to_string())?;
+        let synthetic = synthetic::parse(&text).map_err(|e| e.to_string())?;
+        if synthetic.jobs > MAX_APP_JOBS {
             return Err(format!("jobs: at most {MAX_APP_JOBS} in the browser (the CLI takes more)"));
         }
-        Ok(spec)
+        Ok(GeneratorSpec { synthetic, tenants })
     }
 }
 
@@ -196,8 +251,25 @@ mod tests {
         assert_eq!(seed.value, "12x");
         assert!(seed.error.as_deref().unwrap().starts_with("seed: expected a whole number"));
         assert!(Field::checked(" 7 ".to_string(), |t| check_seed(t)).is_valid());
-        let gen = GeneratorFields { jobs: "300000".into(), load: "0.8".into(), seed: "1".into() };
+        let mut gen =
+            GeneratorFields { jobs: "300000".into(), load: "0.8".into(), seed: "1".into(), tenants: "".into() };
         assert!(gen.spec().unwrap_err().contains("at most 200000 in the browser"));
+        gen.jobs = "200".into();
+        assert_eq!(gen.spec().unwrap().to_string(), "synthetic:jobs=200,load=0.8,seed=1");
+        assert_eq!(gen.spec().unwrap().tenants, None);
+        // Tenants: written as the CLI's key, refused with the CLI's message.
+        gen.tenants = " 3 ".into();
+        assert_eq!(gen.spec().unwrap().to_string(), "synthetic:jobs=200,load=0.8,seed=1,tenants=3");
+        assert_eq!(GeneratorFields::of(&gen.spec().unwrap()).tenants, "3");
+        for (bad, got) in [("0", "'0'"), ("16", "'16'"), ("2.5", "'2.5'"), ("x", "'x'")] {
+            gen.tenants = bad.into();
+            assert_eq!(
+                gen.spec().unwrap_err(),
+                format!("tenants: expected a whole number of tenants from 1 to 15, got {got}")
+            );
+        }
+        gen.tenants = "2,load=9".into();
+        assert_eq!(gen.spec().unwrap_err(), "tenants: expected a number, got '2,load=9'");
         let mut param = ParametricFields::from_spec(&ParametricSpec::parse("racks=2,servers=2,gpus=4").unwrap());
         *param.slot(ParamField::Racks) = " 3 ".into();
         assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4");

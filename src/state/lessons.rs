@@ -41,7 +41,7 @@ impl Lesson {
     pub fn scenario(&self) -> SharedScenario {
         SharedScenario {
             topology: TopologyChoice::Parametric(self.topology.into()),
-            trace: TraceChoice::Synthetic { jobs: self.jobs, load: self.load, seed: 1 },
+            trace: TraceChoice::Synthetic { jobs: self.jobs, load: self.load, seed: 1, tenants: None },
             mix: None,
             policies: self.policies.iter().map(|p| p.to_string()).collect(),
             seed: 1,
@@ -173,7 +173,7 @@ mod tests {
     /// Each policy's summary and timer changes, run through the core as the worker runs it.
     fn run(lesson: &Lesson) -> BTreeMap<&'static str, (Summary, u64)> {
         let s = lesson.scenario();
-        let TraceChoice::Synthetic { jobs, load, seed } = s.trace else { unreachable!("lessons are synthetic") };
+        let TraceChoice::Synthetic { jobs, load, seed, .. } = s.trace else { unreachable!("lessons are synthetic") };
         let trace = proxima_core::trace::synthetic::SyntheticSpec { jobs, load, seed }.to_string();
         let input = ScenarioInput::new(TopologyInput::from(&s.topology), TraceInput::Synthetic(trace), s.seed);
         let scenario = build_scenario(&input).unwrap();

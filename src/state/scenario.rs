@@ -2,11 +2,10 @@
 //! (links and local storage), a run request for the worker, the equivalent `proxima`
 //! command, and `scenario.json`.
 
-use super::fields::{check_mix, check_seed, Field, GeneratorFields};
+use super::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
 use super::{State, TraceMode};
 use crate::protocol::{RunRequest, TraceSource};
 use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
-use proxima_core::trace::synthetic::SyntheticSpec;
 
 /// The cluster of the first run: 32 T4 GPUs in two racks of four PCIe servers, 50 Gbit/s
 /// TCP NICs and 8:1 rack uplinks, so that a scattered job is slowed by the uplinks it
@@ -20,7 +19,7 @@ pub const DEFAULT_TOPOLOGY: &str = "racks=2,servers=4,gpus=4,oversub=8,fabric=tc
 pub fn default_scenario() -> SharedScenario {
     SharedScenario {
         topology: TopologyChoice::Parametric(DEFAULT_TOPOLOGY.into()),
-        trace: TraceChoice::Synthetic { jobs: 1000, load: 0.9, seed: 1 },
+        trace: TraceChoice::Synthetic { jobs: 1000, load: 0.9, seed: 1, tenants: None },
         mix: None,
         policies: vec!["fifo".into(), "consolidate".into(), "dally".into()],
         seed: 1,
@@ -33,9 +32,8 @@ impl State {
         let result = self.cluster.make_mut().restore(&scenario.topology);
         self.errors.extend(result.err());
         match &scenario.trace {
-            TraceChoice::Synthetic { jobs, load, seed } => {
-                self.trace.generator.value =
-                    GeneratorFields::of(&SyntheticSpec { jobs: *jobs, load: *load, seed: *seed });
+            TraceChoice::Synthetic { jobs, load, seed, tenants } => {
+                self.trace.generator.value = GeneratorFields::of(&GeneratorSpec::new(*jobs, *load, *seed, *tenants));
                 self.trace.mode = TraceMode::Synthetic;
             }
             TraceChoice::Uploaded { name } => {
@@ -60,10 +58,7 @@ impl State {
     pub fn shared_scenario(&self) -> Option<SharedScenario> {
         let trace = match self.trace.mode {
             TraceMode::File => TraceChoice::Uploaded { name: self.trace.uploaded.as_ref()?.name.clone() },
-            TraceMode::Synthetic => {
-                let spec = self.trace.generator.value.spec().ok()?;
-                TraceChoice::Synthetic { jobs: spec.jobs, load: spec.load, seed: spec.seed }
-            }
+            TraceMode::Synthetic => self.trace.generator.value.spec().ok()?.choice(),
         };
         let policies = &self.policies.value;
         if !self.mix.is_valid() || policies.is_empty() || !self.cluster.editor.problems.is_empty() {
@@ -131,8 +126,8 @@ impl State {
             }
         };
         let trace = match &scenario.trace {
-            TraceChoice::Synthetic { jobs, load, seed } => {
-                SyntheticSpec { jobs: *jobs, load: *load, seed: *seed }.to_string()
+            TraceChoice::Synthetic { jobs, load, seed, tenants } => {
+                GeneratorSpec::new(*jobs, *load, *seed, *tenants).to_string()
             }
             TraceChoice::Uploaded { name } => name.clone(),
         };
@@ -156,8 +151,8 @@ impl State {
     pub fn scenario_json(&self) -> Option<String> {
         let scenario = self.shared_scenario()?;
         let trace = match &scenario.trace {
-            TraceChoice::Synthetic { jobs, load, seed } => {
-                serde_json::json!(SyntheticSpec { jobs: *jobs, load: *load, seed: *seed }.to_string())
+            TraceChoice::Synthetic { jobs, load, seed, tenants } => {
+                serde_json::json!(GeneratorSpec::new(*jobs, *load, *seed, *tenants).to_string())
             }
             TraceChoice::Uploaded { name } => serde_json::json!({ "file": name }),
         };
@@ -220,6 +215,37 @@ fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generator_tenants_reach_the_run_the_command_and_the_link() {
+        use crate::state::{Action, GenField};
+        let s = State::default().apply(Action::SetGenerator(GenField::Tenants, "3".into()));
+        assert_eq!(s.trace.generator.error, None);
+        let wanted = s.trace.synthetic_wanted.as_ref().expect("the trace is described again");
+        assert_eq!(wanted.spec, "synthetic:jobs=1000,load=0.9,seed=1,tenants=3");
+        let (request, scenario) = s.run_request(1).unwrap();
+        assert_eq!(request.trace, TraceSource::Synthetic(wanted.spec.clone()));
+        assert_eq!(scenario.trace, TraceChoice::Synthetic { jobs: 1000, load: 0.9, seed: 1, tenants: Some(3) });
+        assert!(s.cli_command().unwrap().contains(" --trace synthetic:jobs=1000,load=0.9,seed=1,tenants=3 "));
+        assert!(s.scenario_json().unwrap().contains(r#""trace": "synthetic:jobs=1000,load=0.9,seed=1,tenants=3""#));
+        // Saved or linked, the field comes back.
+        let restored = startup(Some(&encode(&scenario)), None);
+        assert_eq!(restored.trace.generator.value.tenants, "3");
+        // A bad value is refused with the CLI's message, and the run with it.
+        let bad = s.apply(Action::SetGenerator(GenField::Tenants, "20".into()));
+        assert_eq!(
+            bad.trace.generator.error.as_deref(),
+            Some("tenants: expected a whole number of tenants from 1 to 15, got '20'")
+        );
+        assert!(bad.run_request(2).is_err());
+        assert!(bad.shared_scenario().is_none());
+        // Emptied: no tenants key at all.
+        let none = bad.apply(Action::SetGenerator(GenField::Tenants, " ".into()));
+        assert_eq!(
+            none.shared_scenario().unwrap().trace,
+            TraceChoice::Synthetic { jobs: 1000, load: 0.9, seed: 1, tenants: None }
+        );
+    }
 
     #[test]
     fn shell_words_are_quoted_when_needed() {

@@ -101,13 +101,35 @@ pub fn share_text(share: GpuShare) -> String {
 }
 
 /// Colours for tenants, in the order tenants are numbered (by name, sorted; the same in
-/// every policy's summary): eight hues told apart by people with the common colour-vision
-/// deficiencies (Okabe and Ito's palette), then repeated.
-const PALETTE: &[&str] = &["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000"];
+/// every policy's summary), then repeated. They are Okabe and Ito's palette for people with
+/// the common colour-vision deficiencies, each darkened (hue and saturation kept) until its
+/// relative luminance is at most 0.18: the playback paints GPUs in these colours and writes
+/// white job numbers on them, which then contrast at 4.5:1 or more (the rule of
+/// `playback::colours`, whose tests check every entry). Darkened, their sky blue became their
+/// blue, so a violet takes its place.
+const PALETTE: [[u8; 3]; 8] = [
+    [0x00, 0x72, 0xb2], // blue
+    [0x99, 0x6a, 0x00], // orange, darkened
+    [0x00, 0x84, 0x60], // bluish green, darkened
+    [0xba, 0x4b, 0x89], // reddish purple, darkened
+    [0x5e, 0x3c, 0x99], // violet, in place of sky blue
+    [0xbe, 0x54, 0x00], // vermillion, darkened
+    [0x7d, 0x75, 0x0a], // yellow, darkened to olive
+    [0x00, 0x00, 0x00], // black
+];
 
-/// The colour of the tenant at `index` of a summary's `tenants`.
-pub fn tenant_colour(index: usize) -> &'static str {
+/// How many colours tenants have before they repeat.
+pub const TENANT_COLOURS: usize = PALETTE.len();
+
+/// The colour of the tenant at `index` of a summary's `tenants`, as sRGB bytes.
+pub fn tenant_rgb(index: usize) -> [u8; 3] {
     PALETTE[index % PALETTE.len()]
+}
+
+/// The colour of the tenant at `index` of a summary's `tenants`, as CSS (`#rrggbb`).
+pub fn tenant_colour(index: usize) -> String {
+    let [r, g, b] = tenant_rgb(index);
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// What the fairness chart plots: ρ when every run has it for some tenant, else the
@@ -194,5 +216,6 @@ mod tests {
         assert_eq!(FairnessMeasure::for_runs([&s].into_iter()), FairnessMeasure::Slowdown);
         assert_ne!(tenant_colour(0), tenant_colour(1));
         assert_eq!(tenant_colour(0), tenant_colour(8));
+        assert_eq!(tenant_colour(1), "#996a00");
     }
 }

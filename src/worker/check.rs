@@ -4,16 +4,21 @@
 
 use super::run::trace_input;
 use crate::protocol::{FileData, TracePreview, TraceSource};
-use proxima_core::inputs::{build_scenario, build_topology, build_trace, ScenarioInput, TopologyInput};
-use proxima_core::trace::synthetic;
+use proxima_core::inputs::{
+    build_scenario, build_topology, build_trace, synthetic_trace, ScenarioInput, TopologyInput,
+};
+use proxima_core::trace::synthetic::DEFAULT_SEED;
 use proxima_core::trace::Trace;
-use std::collections::BTreeMap;
+use proxima_core::workload::tenant_name;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// What a trace looks like: its format, size, GPU counts and time span.
+/// What a trace looks like: its format, size, GPU counts, time span and tenants.
 pub fn preview_of(trace: &Trace) -> TracePreview {
     let mut histogram: BTreeMap<u32, u32> = BTreeMap::new();
     let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut tenants = BTreeSet::new();
     for j in &trace.jobs {
+        tenants.insert(tenant_name(j));
         *histogram.entry(j.gpus).or_default() += 1;
         first = first.min(j.submit_s);
         last = last.max(j.submit_s);
@@ -23,13 +28,15 @@ pub fn preview_of(trace: &Trace) -> TracePreview {
         jobs: trace.jobs.len() as u32,
         gpu_histogram: histogram.into_iter().collect(),
         span_s: if trace.jobs.is_empty() { 0.0 } else { last - first },
+        tenants: tenants.len() as u32,
     }
 }
 
-/// The synthetic trace `spec` (`synthetic:jobs=N,...`) makes for a cluster of `gpus` GPUs.
+/// The synthetic trace `spec` (`synthetic:jobs=N,...[,tenants=T]`) makes for a cluster of
+/// `gpus` GPUs: the core's function, as a run makes it.
 pub fn preview_synthetic(spec: &str, gpus: u32) -> Result<TracePreview, String> {
-    let spec = synthetic::parse(spec).map_err(|e| e.with_source("trace"))?;
-    Ok(preview_of(&synthetic::generate(&spec, gpus)))
+    let trace = synthetic_trace(spec, gpus, DEFAULT_SEED).map_err(|e| e.with_source("trace"))?;
+    Ok(preview_of(&trace))
 }
 
 /// Reads a trace file as the CLI would (UTF-8, format detected from the header) and
@@ -72,5 +79,15 @@ mod tests {
         assert_eq!(p.jobs, 50);
         assert_eq!(p.gpu_histogram.iter().map(|h| h.1).sum::<u32>(), 50);
         assert!(preview_synthetic("synthetic:jobs=0", 16).is_err());
+        assert_eq!(p.tenants, 1);
+        let three = preview_synthetic("synthetic:jobs=50,load=1.5,seed=1,tenants=3", 16).unwrap();
+        assert_eq!((three.jobs, three.tenants), (50, 3));
+        assert_eq!(
+            (three.gpu_histogram.clone(), three.span_s),
+            (p.gpu_histogram.clone(), p.span_s),
+            "tenants change no other draw"
+        );
+        let e = preview_synthetic("synthetic:jobs=50,tenants=16", 16).unwrap_err();
+        assert_eq!(e, "trace: tenants: expected a whole number of tenants from 1 to 15, got '16'");
     }
 }

@@ -1,14 +1,16 @@
-// End-to-end test of the tenants section (dist/, from `trunk build --release`): a trace
-// with three tenants runs in the page and through the CLI, and the per-tenant table, the
-// fairness chart and Jain's index row show exactly the CLI's summary.json figures.
-//
-// The app's synthetic generator has no tenant field, so the trace is a file in Proxima's
-// CSV format with a `tenant` column (docs/FORMATS.md), written here and given to both.
+// End-to-end tests of tenants in the page (dist/, from `trunk build --release`):
+// - a trace file in Proxima's CSV format with a `tenant` column (docs/FORMATS.md) runs in
+//   the page and through the CLI, and the per-tenant table, the fairness chart and Jain's
+//   index row show exactly the CLI's summary.json figures;
+// - the generator's tenants field makes a multi-tenant synthetic trace (bad values refused
+//   with the CLI's message, the field kept across a reload), the page's run is the CLI's
+//   run of `synthetic:...,tenants=3`, and the playback colours jobs by tenant with a
+//   legend in the per-tenant table's colours; with one tenant that choice is disabled.
 //
 // Run: PROXIMA_CLI=target/debug/proxima node --test tests/e2e/tenants.test.mjs
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -124,6 +126,93 @@ describe('tenants', () => {
         }
         assert.equal(compared, 3 * 9, `${policy}: every figure of every tenant compared`);
       }
+      checkClean(record, { origin, prefix: '/' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('the generator\'s tenants field, and playback coloured by tenant', { timeout: 240_000 }, async () => {
+    const { origin } = server;
+    const opened = await openPage(browser, `${origin}/`, origin);
+    const { page, record } = opened;
+    const spec = 'synthetic:jobs=150,load=1.2,seed=1';
+    try {
+      await waitForApp(opened);
+      await page.locator('#topology select').selectOption('teaching');
+      const gen = page.locator('.generator input');
+      for (const [i, v] of [[0, 150], [1, 1.2], [2, 1]]) await gen.nth(i).fill(String(v));
+      const tenants = page.getByTestId('generator-tenants');
+
+      // A bad value: refused with the message the CLI prints for the same spec.
+      await tenants.fill('16');
+      const error = page.locator('.generator .field-error');
+      await error.waitFor();
+      const message = await error.textContent();
+      const cli = spawnSync(resolve(cliBinary()), ['run', '--topology', 'teaching', '--trace', `${spec},tenants=16`, '--policy', 'fifo', '--out', join(dir, 'bad')], { encoding: 'utf8' });
+      assert.notEqual(cli.status, 0);
+      assert.equal(message, 'tenants: expected a whole number of tenants from 1 to 15, got \'16\'');
+      assert.ok(cli.stderr.includes(message), `the CLI says: ${cli.stderr}`);
+
+      await tenants.fill('3');
+      await page.getByTestId('trace-tenant-count').filter({ hasText: '3' }).waitFor();
+      assert.equal(await error.count(), 0);
+      await choosePolicies(page, POLICIES);
+      await runAndWait(page, POLICIES.length, 120_000);
+
+      // The page ran the CLI's scenario: the watched policy's event-log hash is the CLI's.
+      const watched = await page.getByTestId('playback-policy').locator('option:checked').textContent();
+      const out = execFileSync(resolve(cliBinary()), ['run', '--topology', 'teaching', '--trace', `${spec},tenants=3`, '--seed', '1',
+        '--policy', watched, '--events', join(dir, 'events.jsonl'), '--out', join(dir, 'synthetic')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      assert.equal(await page.getByTestId('event-hash').getAttribute('data-event-hash'), out.match(/event-log hash ([0-9a-f]{16})/)[1]);
+      const tableColours = Object.fromEntries(await page.getByTestId('tenant-legend').locator('li')
+        .evaluateAll((lis) => lis.map((li) => [li.dataset.tenant, li.dataset.colour])));
+      assert.deepEqual(Object.keys(tableColours), ['t1', 't2', 't3']);
+
+      // Playback: by job at first; by tenant, a legend in the table's colours.
+      const colourBy = page.getByTestId('colour-by');
+      assert.equal(await colourBy.isDisabled(), false);
+      assert.equal(await colourBy.inputValue(), 'job');
+      assert.equal(await page.getByTestId('playback-tenant-legend').count(), 0);
+      const slider = page.getByTestId('time-slider');
+      await slider.fill(String(Number(await slider.getAttribute('max')) * 0.3));
+      const rgb = Object.values(tableColours).map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+      const tenantPixels = () => page.getByTestId('cluster-canvas').first().evaluate((canvas, colours) => {
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const counts = colours.map(() => 0);
+        for (let p = 0; p < data.length; p += 4) {
+          colours.forEach((c, k) => { if (data[p] === c[0] && data[p + 1] === c[1] && data[p + 2] === c[2]) counts[k]++; });
+        }
+        return counts;
+      }, rgb);
+      const byJob = await tenantPixels();
+      await colourBy.selectOption('tenant');
+      const legend = page.getByTestId('playback-tenant-legend').locator('li');
+      await legend.first().waitFor();
+      const shown = await legend.evaluateAll((lis) => lis.map((li) => [li.dataset.tenant, li.dataset.colour, li.textContent]));
+      assert.deepEqual(shown.map((l) => [l[0], l[1]]), Object.entries(tableColours), 'the playback legend has the table\'s colours');
+      const jobs = shown.map((l) => Number(l[2].match(/\((\d+) jobs?\)/)[1]));
+      assert.equal(jobs.reduce((a, b) => a + b, 0), 150, `jobs per tenant: ${jobs}`);
+      // The canvas now paints busy GPUs in the tenants' colours.
+      await page.waitForTimeout(200);
+      const byTenant = await tenantPixels();
+      console.log(`# pixels of the three tenant colours on the canvas: by job ${byJob}, by tenant ${byTenant}`);
+      const sum = (a) => a.reduce((x, y) => x + y, 0);
+      assert.ok(sum(byTenant) > 1000 && sum(byTenant) > 10 * sum(byJob), `by job ${byJob}, by tenant ${byTenant}`);
+
+      // The field is kept with the scenario (local storage), across a reload.
+      await page.reload();
+      await waitForApp(opened);
+      assert.equal(await page.getByTestId('generator-tenants').inputValue(), '3');
+
+      // One tenant: colouring by tenant is offered but disabled, with the reason.
+      await page.getByTestId('generator-tenants').fill('');
+      await page.getByTestId('trace-status').waitFor({ state: 'detached' });
+      await choosePolicies(page, ['fifo']);
+      await runAndWait(page, 1, 120_000);
+      await page.getByTestId('player').waitFor();
+      assert.equal(await page.getByTestId('colour-by').isDisabled(), true);
+      assert.match(await page.getByTestId('colour-by').locator('xpath=..').getAttribute('title'), /one tenant \(default\)/);
       checkClean(record, { origin, prefix: '/' });
     } finally {
       await opened.context.close();

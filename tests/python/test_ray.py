@@ -65,6 +65,15 @@ else:
         on_ray = proxima.sweep(spec, tmp_path / "ray", ray_address=cluster["address"], batch_size=2)
         assert len(on_ray) == 12
         assert table(tmp_path / "ray") == table(tmp_path / "local")
+        # With tenants' quotas and ρ: the isolated runs are made on the workers too.
+        rho = (
+            "[grid]\ntopology = 'racks=2,servers=2,gpus=4'\ntrace = 'synthetic:jobs=60,load=1.6,tenants=2'\n"
+            "policy = ['fifo', 'dally']\ntenants = ['equal', 'demand']\nrho = [false, true]\n"
+        )
+        proxima.sweep(rho, tmp_path / "rho-local", threads=2)
+        rho_on_ray = proxima.sweep(rho, tmp_path / "rho-ray", ray_address=cluster["address"], batch_size=2)
+        assert rho_on_ray["rho_max"].notna().sum() == 4
+        assert table(tmp_path / "rho-ray") == table(tmp_path / "rho-local")
 
     def test_losing_the_worker_node_mid_sweep_gives_the_full_exact_table(cluster, tmp_path):
         spec = tmp_path / "lose.toml"

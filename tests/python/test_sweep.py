@@ -45,10 +45,37 @@ def test_python_and_cli_write_the_same_table(cli, tmp_path):
     assert pq.read_table(tmp_path / "py" / "runs.parquet").to_pandas().equals(table)
     # Each row is the run's summary.json.
     row = table.iloc[0]
-    # Sweeps make no isolated runs, so their summaries are those of a run without ρ.
+    # Without `rho = true` a sweep makes no isolated runs: the summaries are those of a run without ρ.
     r = proxima.run(row["topology"], row["trace"], row["policy"], seed=int(row["seed"]), rho=False)
     assert r.summary["avg_jct_s"] == row["avg_jct_s"] and r.summary["tier_counts"]["rack"] == row["tier_counts.rack"]
     assert (tmp_path / "py" / "runs" / row["run_id"] / "summary.json").read_text() == r.summary_json
+
+
+RHO = """
+[grid]
+topology = "racks=2,servers=2,gpus=4"
+trace = "synthetic:jobs=60,load=1.6,tenants=2"
+policy = ["fifo", "dally"]
+tenants = ["equal", "demand"]
+rho = [false, true]
+"""
+
+
+def test_a_rho_sweep_is_the_clis_and_each_run_is_proxima_run(cli, tmp_path):
+    spec = tmp_path / "rho.toml"
+    spec.write_text(RHO)
+    done = run_cli(cli, ["sweep", str(spec), "--out", str(tmp_path / "cli"), "--threads", "2"], ROOT)
+    assert done.returncode == 0, done.stderr
+    table = proxima.sweep(spec, tmp_path / "py", threads=1)
+    assert table_files(tmp_path / "py") == table_files(tmp_path / "cli")
+    assert len(table) == 8 and list(table.columns[-3:]) == ["rho_max", "rho_p50", "rho_over_1"]
+    assert table[~table["rho"]][["rho_max", "rho_p50", "rho_over_1"]].isna().all().all()
+    for _, row in table[table["rho"]].iterrows():
+        r = proxima.run(row["topology"], row["trace"], row["policy"], tenants=row["tenants"])
+        assert r.summary["quotas"] == row["tenants"] == row["quotas"]
+        assert (r.summary["rho_max"], r.summary["rho_p50"], r.summary["rho_over_1"]) == (
+            row["rho_max"], row["rho_p50"], row["rho_over_1"])
+        assert (tmp_path / "py" / "runs" / row["run_id"] / "summary.json").read_text() == r.summary_json
 
 
 def test_specs_as_text_and_dicts_give_the_same_runs(tmp_path):

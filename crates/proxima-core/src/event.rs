@@ -53,6 +53,16 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// A placement at a tier the job was willing to wait for: [`Reason::GotWantedTier`] if it
+    /// did wait, [`Reason::TightestNow`] if the tier was free when it asked.
+    pub fn wanted_tier(tier: Tier, waited_s: f64) -> Reason {
+        if waited_s > 0.0 {
+            Reason::GotWantedTier { tier, waited_s }
+        } else {
+            Reason::TightestNow { tier }
+        }
+    }
+
     /// A sentence for people, e.g. "waiting for a server-local placement, timer 42 s left;
     /// best now: cross-rack, estimated slowdown 1.8×".
     pub fn describe(&self, topo: &Topology) -> String {

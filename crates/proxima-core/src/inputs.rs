@@ -256,17 +256,23 @@ pub fn build_trace(
 ) -> Result<Trace, SourcedError> {
     match input {
         TraceInput::Synthetic(text) => {
-            let (text, tenants) =
-                tenant_mix::split_spec(text).map_err(|e| SourcedError::new(names.name("trace"), e))?;
-            let spec = synthetic_spec(&text, run_seed, names)?;
-            let mut trace = synthetic::generate(&spec, topology.gpu_count());
-            if let Some(n) = tenants {
-                tenant_mix::assign(&mut trace, n, spec.seed);
-            }
-            Ok(trace)
+            synthetic_trace(text, topology.gpu_count(), run_seed).map_err(|e| SourcedError::new(names.name("trace"), e))
         }
         TraceInput::File { name, text } => parse_trace(text).map_err(|e| SourcedError::new(name.as_str(), e)),
     }
+}
+
+/// The jobs of a synthetic spec (`synthetic:jobs=N,...[,tenants=T]`) for a cluster of
+/// `gpus` GPUs, with the run's seed when the spec names none; the tenants key is read
+/// first, so its errors come first.
+pub fn synthetic_trace(text: &str, gpus: u32, run_seed: u64) -> Result<Trace, InputError> {
+    let (text, tenants) = tenant_mix::split_spec(text)?;
+    let spec = SyntheticSpec::parse_with_seed(&text, run_seed)?;
+    let mut trace = synthetic::generate(&spec, gpus);
+    if let Some(n) = tenants {
+        tenant_mix::assign(&mut trace, n, spec.seed);
+    }
+    Ok(trace)
 }
 
 /// The model mix of a scenario input.

@@ -24,6 +24,7 @@ use crate::model::Catalog;
 use crate::policy::resolve_policy;
 use crate::topology::{preset, ParametricSpec, Topology, TopologySpec, PRESETS};
 use crate::trace::synthetic::{MAX_JOBS, MAX_LOAD};
+use crate::trace::tenant_mix::MAX_TENANTS;
 use crate::workload::ModelMix;
 use serde::{Deserialize, Serialize};
 
@@ -52,8 +53,8 @@ pub enum TopologyChoice {
 /// Where the jobs of a scenario come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceChoice {
-    /// `synthetic:jobs=N,load=L,seed=S`.
-    Synthetic { jobs: u32, load: f64, seed: u64 },
+    /// `synthetic:jobs=N,load=L,seed=S[,tenants=T]`.
+    Synthetic { jobs: u32, load: f64, seed: u64, tenants: Option<u32> },
     /// A file the author loaded; links never carry its content, only its name.
     Uploaded { name: String },
 }
@@ -86,6 +87,10 @@ struct Wire {
     /// Synthetic trace: jobs, load, seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     g: Option<(u32, f64, u64)>,
+    /// Synthetic trace: the tenants its jobs are spread over, if any (left out otherwise, so
+    /// codes made before tenants existed read the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gt: Option<u32>,
     /// Uploaded trace: its file name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     u: Option<String>,
@@ -102,6 +107,7 @@ pub fn encode(scenario: &SharedScenario) -> String {
         tf: None,
         tj: None,
         g: None,
+        gt: None,
         u: None,
         m: scenario.mix.clone(),
         p: scenario.policies.clone(),
@@ -113,7 +119,10 @@ pub fn encode(scenario: &SharedScenario) -> String {
         TopologyChoice::Custom(spec) => wire.tj = Some(spec.clone()),
     }
     match &scenario.trace {
-        TraceChoice::Synthetic { jobs, load, seed } => wire.g = Some((*jobs, *load, *seed)),
+        TraceChoice::Synthetic { jobs, load, seed, tenants } => {
+            wire.g = Some((*jobs, *load, *seed));
+            wire.gt = *tenants;
+        }
         TraceChoice::Uploaded { name } => wire.u = Some(name.clone()),
     }
     let mut bytes = serde_json::to_vec(&wire).expect("a share document always serialises");
@@ -192,6 +201,12 @@ fn from_wire(wire: Wire) -> Result<SharedScenario, InputError> {
         _ => return Err(share_error("the scenario inside the link must name exactly one topology")),
     };
     let trace = match (wire.g, wire.u) {
+        (Some(_), Some(_)) | (None, None) => {
+            return Err(share_error("the scenario inside the link must name exactly one trace"))
+        }
+        (None, Some(_)) if wire.gt.is_some() => {
+            return Err(InputError::new("tenants", "a trace file's tenants come from the file, not the link"))
+        }
         (Some((jobs, load, seed)), None) => {
             if jobs == 0 || jobs > MAX_JOBS {
                 return Err(InputError::new("jobs", format!("must be from 1 to {MAX_JOBS}, got {jobs}")));
@@ -199,10 +214,12 @@ fn from_wire(wire: Wire) -> Result<SharedScenario, InputError> {
             if !(load.is_finite() && load > 0.0 && load <= MAX_LOAD) {
                 return Err(InputError::new("load", format!("must be above 0 and at most {MAX_LOAD}, got {load}")));
             }
-            TraceChoice::Synthetic { jobs, load, seed }
+            if let Some(n) = wire.gt.filter(|n| !(1..=MAX_TENANTS).contains(n)) {
+                return Err(InputError::new("tenants", format!("must be from 1 to {MAX_TENANTS}, got {n}")));
+            }
+            TraceChoice::Synthetic { jobs, load, seed, tenants: wire.gt }
         }
         (None, Some(name)) => TraceChoice::Uploaded { name },
-        _ => return Err(share_error("the scenario inside the link must name exactly one trace")),
     };
     if let Some(mix) = &wire.m {
         ModelMix::parse(mix, &Catalog::built_in())?;
@@ -273,7 +290,7 @@ mod tests {
     fn teaching() -> SharedScenario {
         SharedScenario {
             topology: TopologyChoice::Preset("teaching".into()),
-            trace: TraceChoice::Synthetic { jobs: 200, load: 0.8, seed: 1 },
+            trace: TraceChoice::Synthetic { jobs: 200, load: 0.8, seed: 1, tenants: None },
             mix: None,
             policies: vec!["fifo".into(), "dally:preempt=off".into()],
             seed: 7,
@@ -319,7 +336,7 @@ mod tests {
             },
             SharedScenario {
                 topology: TopologyChoice::Custom(custom),
-                trace: TraceChoice::Synthetic { jobs: MAX_JOBS, load: 0.1 + 0.2, seed: 0 },
+                trace: TraceChoice::Synthetic { jobs: MAX_JOBS, load: 0.1 + 0.2, seed: 0, tenants: Some(15) },
                 mix: None,
                 policies: vec!["consolidate".into()],
                 seed: 0,
@@ -337,6 +354,19 @@ mod tests {
     fn codes_are_compact() {
         let code = encode(&teaching());
         assert!(code.len() < 120, "{} characters: {code}", code.len());
+    }
+
+    #[test]
+    fn codes_without_tenants_read_as_before() {
+        // A code from before synthetic tenants (no `gt` key) reads back without tenants, and
+        // a scenario without tenants writes no `gt`: such links are unchanged.
+        let old = forged(r#"{"tp":"teaching","g":[200,0.8,1],"p":["fifo","dally:preempt=off"],"s":7}"#);
+        assert_eq!(decode(&old), Ok(teaching()));
+        assert_eq!(encode(&teaching()), old);
+        let mut with = teaching();
+        with.trace = TraceChoice::Synthetic { jobs: 200, load: 0.8, seed: 1, tenants: Some(3) };
+        assert_ne!(encode(&with), old);
+        assert_eq!(decode(&encode(&with)), Ok(with));
     }
 
     fn message(code: &str) -> String {
@@ -385,6 +415,9 @@ mod tests {
             (r#"{"tp":"teaching","p":["fifo"],"s":1}"#, "exactly one trace"),
             (r#"{"tp":"teaching","g":[0,0.8,1],"p":["fifo"],"s":1}"#, "jobs: must be from 1"),
             (r#"{"tp":"teaching","g":[5,-1,1],"p":["fifo"],"s":1}"#, "load: must be above 0"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"gt":0,"p":["fifo"],"s":1}"#, "tenants: must be from 1 to 15, got 0"),
+            (r#"{"tp":"teaching","g":[5,0.8,1],"gt":16,"p":["fifo"],"s":1}"#, "tenants: must be from 1 to 15, got 16"),
+            (r#"{"tp":"teaching","u":"a.csv","gt":2,"p":["fifo"],"s":1}"#, "tenants: a trace file's tenants"),
             (r#"{"tp":"teaching","g":[5,0.8,1],"p":[],"s":1}"#, "policies: the link names no policy"),
             (r#"{"tp":"teaching","g":[5,0.8,1],"p":["lottery"],"s":1}"#, "unknown policy 'lottery'"),
             (r#"{"tp":"teaching","g":[5,0.8,1],"p":["dally:preempt=maybe"],"s":1}"#, "preempt: expected on or off"),

@@ -5,8 +5,8 @@
 use crate::errors::{detached, input_error, sweep_error};
 use crate::running::Trace;
 use proxima_sweep::load::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{execute, Want};
-use proxima_sweep::runner::{run_local, Progress};
+use proxima_sweep::run::execute;
+use proxima_sweep::runner::{run_local, sweep_want, Progress};
 use proxima_sweep::spec::Cell;
 use proxima_sweep::{Paths, PlannedRun, Spec, Store};
 use pyo3::exceptions::{PyKeyError, PyOSError};
@@ -116,6 +116,8 @@ impl Plan {
                 d.set_item("skip", i.skip)?;
                 d.set_item("limit", i.limit)?;
                 d.set_item("mix", &i.mix)?;
+                d.set_item("tenants", &i.tenants)?;
+                d.set_item("rho", i.rho)?;
                 Ok(d)
             })
             .collect()
@@ -211,16 +213,16 @@ pub fn execute_planned<'py>(
         skip: get("skip")?.extract()?,
         limit: get("limit")?.extract()?,
         mix: get("mix")?.extract()?,
-        tenants: None,
+        tenants: get("tenants")?.extract()?,
     };
+    let rho: bool = get("rho")?.extract()?;
     let policy: String = get("policy")?.extract()?;
     let result = detached(py, "the run", || {
         let jobs = match (&trace, &trace_file) {
             (Some(t), Some(label)) => Jobs::Parsed { trace: &t.get().inner, label },
             _ => Jobs::Input(&synthetic),
         };
-        let out =
-            execute(&topology, jobs, &args, &policy, Want { record: files, event_hash: false, rho_threads: None })?;
+        let out = execute(&topology, jobs, &args, &policy, sweep_want(rho, files))?;
         let files = out.record.as_ref().map(|r| r.files());
         Ok((out.summary_json, files))
     })?;

@@ -5,15 +5,19 @@
 //! filled in (`topology=…\ntrace=…\npolicy=…\nseed=…\nskip=…\nlimit=…\nmix=…\n`), the
 //! topology and trace as written in the spec. So the same run has the same id in any spec
 //! that contains it, whatever the order of axes or the labels of compound entries: a sweep
-//! extended by another axis value reuses the runs it already has.
+//! extended by another axis value reuses the runs it already has. The keys that came later
+//! are written only when they differ from their defaults (`tenants=…\n` in its canonical
+//! form unless the quotas are `equal`, then `rho=on\n`), so a run that does not use them
+//! keeps the id it had before they existed, and its recorded results stay reusable.
 
 use crate::error::{problem, SourcedError};
 use crate::load::{is_synthetic, names_a_file};
 use crate::spec::{Cell, Entry, Key, Spec};
 use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
+use proxima_core::tenants::TenantSpec;
 use proxima_core::topology::resolve_topology_arg;
-use proxima_core::trace::synthetic;
+use proxima_core::trace::{synthetic, tenant_mix};
 use proxima_core::workload::ModelMix;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,12 +39,17 @@ pub struct RunInputs {
     pub skip: u32,
     pub limit: Option<u32>,
     pub mix: Option<String>,
+    /// The tenants' quotas in the canonical form of a `--tenants` value; `None` for the
+    /// default, `equal`.
+    pub tenants: Option<String>,
+    /// Whether the run also makes its isolated runs, for finish-time fairness ρ.
+    pub rho: bool,
 }
 
 impl RunInputs {
     /// The canonical text the run id is the hash of.
     pub fn canonical(&self) -> String {
-        format!(
+        let mut text = format!(
             "topology={}\ntrace={}\npolicy={}\nseed={}\nskip={}\nlimit={}\nmix={}\n",
             self.topology,
             self.trace,
@@ -49,13 +58,21 @@ impl RunInputs {
             self.skip,
             self.limit.map(|l| l.to_string()).unwrap_or_default(),
             self.mix.as_deref().unwrap_or("")
-        )
+        );
+        if let Some(tenants) = &self.tenants {
+            text.push_str(&format!("tenants={tenants}\n"));
+        }
+        if self.rho {
+            text.push_str("rho=on\n");
+        }
+        text
     }
 
-    /// What the run's scenario depends on: the canonical text without the policy. Runs
-    /// with the same key simulate the same scenario, so a sweep builds it once for them.
+    /// What the run's scenario depends on: the canonical text without the policy and ρ
+    /// (which is measured after the shared run, on the same scenario). Runs with the same
+    /// key simulate the same scenario, so a sweep builds it once for them.
     pub fn scenario_key(&self) -> String {
-        RunInputs { policy: String::new(), ..self.clone() }.canonical()
+        RunInputs { policy: String::new(), rho: false, ..self.clone() }.canonical()
     }
 }
 
@@ -230,7 +247,7 @@ impl Checked {
             (topology.starts_with("data:") || names_a_file(&resolved.to_string_lossy())).then_some(resolved)
         };
         let trace_file = (!is_synthetic(&trace)).then(|| paths.resolve(&trace));
-        let inputs = RunInputs {
+        let mut inputs = RunInputs {
             topology,
             topology_file,
             trace,
@@ -240,6 +257,8 @@ impl Checked {
             skip: int(Key::Skip).unwrap_or(0) as u32,
             limit: int(Key::Limit).map(|l| l as u32),
             mix: text(Key::Mix),
+            tenants: None,
+            rho: matches!(find(&Key::Rho), Some((_, Cell::Bool(true), ..))),
         };
         // Where to point a message: the entry that set the key.
         let at = |key: &Key, field: &str, e: &dyn std::fmt::Display| {
@@ -261,7 +280,16 @@ impl Checked {
             resolve_topology_arg(&inputs.topology).map_err(|e| at(&Key::Topology, "topology", &e))?;
         }
         if inputs.trace_file.is_none() && self.ok.insert(("trace".into(), inputs.trace.clone())) {
-            synthetic::parse(&inputs.trace).map_err(|e| at(&Key::Trace, "trace", &e))?;
+            // A synthetic trace may ask for tenants (`tenants=N`), which the core takes out
+            // before the generator reads the rest.
+            let (generator, _) = tenant_mix::split_spec(&inputs.trace).map_err(|e| at(&Key::Trace, "trace", &e))?;
+            synthetic::parse(&generator).map_err(|e| at(&Key::Trace, "trace", &e))?;
+        }
+        // The quotas' syntax is checked here; whether the tenants they name are in the
+        // trace, and whether they fit the cluster, is known once the scenario is built.
+        if let Some(written) = text(Key::Tenants) {
+            let spec = TenantSpec::parse(&written).map_err(|e| at(&Key::Tenants, "tenants", &e))?;
+            inputs.tenants = (spec != TenantSpec::Equal).then(|| spec.to_string());
         }
         if let Some(mix) = &inputs.mix {
             if self.ok.insert(("mix".into(), mix.clone())) {
@@ -340,6 +368,44 @@ mod tests {
         assert_eq!(
             plan("[grid]\ntopology = 'racks=2'\ntrace = 'synthetic:jobs=5'\npolicy = 'fifo'\n").unwrap_err().to_string(),
             "s.toml:2: grid.topology[0]: servers: missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp])"
+        );
+    }
+
+    #[test]
+    fn tenants_and_rho_extend_the_id_only_when_set() {
+        let base = "[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=20,tenants=2'\npolicy = 'fifo'\n";
+        let only = |text: &str| plan(text).unwrap().runs.remove(0);
+        let plain = only(base);
+        // The id of a run without the keys is the hash of the canonical text they predate.
+        let before =
+            "topology=teaching\ntrace=synthetic:jobs=20,tenants=2\npolicy=fifo\nseed=1\nskip=0\nlimit=\nmix=\n";
+        assert_eq!(plain.inputs.canonical(), before);
+        assert_eq!(plain.id, run_id(before));
+        // Their defaults are the run without them.
+        assert_eq!(only(&format!("{base}tenants = 'equal'\nrho = false\n")).id, plain.id);
+        // Quotas in their canonical form, then ρ.
+        let both = only(&format!("{base}tenants = ' weights:t1 = 2 '\nrho = true\n"));
+        assert_eq!((both.inputs.tenants.as_deref(), both.inputs.rho), (Some("weights:t1=2"), true));
+        assert_eq!(both.inputs.canonical(), format!("{before}tenants=weights:t1=2\nrho=on\n"));
+        // ρ is measured on the same scenario: runs with and without it share it.
+        let rho = only(&format!("{base}rho = true\n"));
+        assert_ne!(rho.id, plain.id);
+        assert_eq!(rho.inputs.scenario_key(), plain.inputs.scenario_key());
+        assert_ne!(both.inputs.scenario_key(), plain.inputs.scenario_key());
+        // A quota's syntax is checked before anything runs, pointing at its entry.
+        assert_eq!(
+            plan(&format!("{base}tenants = ['demand', 'fair']\n")).unwrap_err().to_string(),
+            "s.toml:5: grid.tenants[1]: tenants: 'fair': expected equal, demand, weights:NAME=W,... or NAME=GPUS,..."
+        );
+        assert_eq!(
+            plan(&format!("{base}[[grid.q]]\nname = 'x'\ntenants = 'a=1,a=2'\n")).unwrap_err().to_string(),
+            "s.toml:5: grid.q[0]: a: named twice"
+        );
+        assert_eq!(
+            plan("[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=20,tenants=0'\npolicy = 'fifo'\n")
+                .unwrap_err()
+                .to_string(),
+            "s.toml:3: grid.trace[0]: tenants: expected a whole number of tenants from 1 to 15, got '0'"
         );
     }
 }

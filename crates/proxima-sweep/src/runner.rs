@@ -96,7 +96,8 @@ impl Loaded {
                 Jobs::Input(&synthetic)
             }
         };
-        let args = WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone(), tenants: None };
+        let args =
+            WorkloadArgs { seed: i.seed, skip: i.skip, limit: i.limit, mix: i.mix.clone(), tenants: i.tenants.clone() };
         scenario(&topology, jobs, &args)
     }
 
@@ -122,8 +123,15 @@ impl Loaded {
                 built
             }
         };
-        simulate(scenario, &run.inputs.policy, Want { record: files, event_hash: false, rho_threads: None })
+        simulate(scenario, &run.inputs.policy, sweep_want(run.inputs.rho, files))
     }
+}
+
+/// What a sweep's run produces besides its summary. The isolated runs of ρ take one
+/// thread: the sweep already runs a run on every thread (a task on every Ray CPU), and
+/// their result does not depend on the thread count.
+pub fn sweep_want(rho: bool, files: bool) -> Want {
+    Want { record: files, event_hash: false, rho_threads: rho.then_some(1) }
 }
 
 /// The text of a panic's payload.

@@ -21,8 +21,9 @@
 //! ```
 //!
 //! Run keys: `topology`, `trace`, `policy` (required, from some axis), `seed` (default 1),
-//! `skip` (default 0), `limit`, `mix`, and `policy.OPTION`. A single value stands for a
-//! one-value axis.
+//! `skip` (default 0), `limit`, `mix`, `tenants` (the quotas, as the CLI's `--tenants`),
+//! `rho` (`true` for finish-time fairness ρ; default `false`) and `policy.OPTION`. A single
+//! value stands for a one-value axis.
 
 use crate::error::{problem, SourcedError};
 use crate::tree::{Node, Value};
@@ -58,6 +59,10 @@ pub enum Key {
     Skip,
     Limit,
     Mix,
+    /// The tenants' quotas, as the CLI's `--tenants` takes them.
+    Tenants,
+    /// Whether the run also makes its isolated runs, for finish-time fairness ρ.
+    Rho,
     /// `policy.NAME`: one option of the policy.
     PolicyOption(String),
 }
@@ -72,6 +77,8 @@ impl Key {
             "skip" => Key::Skip,
             "limit" => Key::Limit,
             "mix" => Key::Mix,
+            "tenants" => Key::Tenants,
+            "rho" => Key::Rho,
             _ => {
                 let option = name.strip_prefix("policy.")?;
                 if option.is_empty() || !option.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
@@ -91,12 +98,14 @@ impl Key {
             Key::Skip => "skip".into(),
             Key::Limit => "limit".into(),
             Key::Mix => "mix".into(),
+            Key::Tenants => "tenants".into(),
+            Key::Rho => "rho".into(),
             Key::PolicyOption(o) => format!("policy.{o}"),
         }
     }
 }
 
-const KEYS_HELP: &str = "topology, trace, policy, seed, skip, limit, mix or policy.OPTION";
+const KEYS_HELP: &str = "topology, trace, policy, seed, skip, limit, mix, tenants, rho or policy.OPTION";
 
 /// One value of an axis.
 #[derive(Clone, Debug, PartialEq)]
@@ -267,14 +276,14 @@ fn read_compound(cx: &Ctx, field: &str, node: &Node, table: &[(String, Node)]) -
 fn read_cell(cx: &Ctx, field: &str, node: &Node, key: &Key) -> Result<Cell, SourcedError> {
     let got = node.value.kind();
     match (key, &node.value) {
-        (Key::Topology | Key::Trace | Key::Policy | Key::Mix, Value::Str(s)) => {
+        (Key::Topology | Key::Trace | Key::Policy | Key::Mix | Key::Tenants, Value::Str(s)) => {
             if s.trim().is_empty() {
                 Err(cx.err(node, field, "expected a non-empty string"))
             } else {
                 Ok(Cell::Str(s.clone()))
             }
         }
-        (Key::Topology | Key::Trace | Key::Policy | Key::Mix, _) => {
+        (Key::Topology | Key::Trace | Key::Policy | Key::Mix | Key::Tenants, _) => {
             Err(cx.err(node, field, format!("expected a string, got {got}")))
         }
         (Key::Seed | Key::Skip | Key::Limit, Value::Int(i)) => {
@@ -289,6 +298,8 @@ fn read_cell(cx: &Ctx, field: &str, node: &Node, key: &Key) -> Result<Cell, Sour
         (Key::Seed | Key::Skip | Key::Limit, _) => {
             Err(cx.err(node, field, format!("expected a whole number, got {got}")))
         }
+        (Key::Rho, Value::Bool(b)) => Ok(Cell::Bool(*b)),
+        (Key::Rho, _) => Err(cx.err(node, field, format!("expected true or false, got {got}"))),
         (Key::PolicyOption(_), Value::Str(s)) => {
             if s.is_empty() || s.contains([',', ':', '=']) {
                 Err(cx.err(node, field, format!("'{s}' cannot be an option value (empty, or has , : or =)")))
@@ -369,7 +380,7 @@ mod tests {
         );
         assert_eq!(
             err("[grid]\ntopology = 'teaching'\ntrace = 'synthetic'\npolicies = ['fifo']\n"),
-            "s.toml:4: grid.policies: unknown key (expected topology, trace, policy, seed, skip, limit, mix or policy.OPTION, or a list of tables with a name)"
+            "s.toml:4: grid.policies: unknown key (expected topology, trace, policy, seed, skip, limit, mix, tenants, rho or policy.OPTION, or a list of tables with a name)"
         );
         assert_eq!(
             err("[grid]\ntopology = 'teaching'\ntrace = 'synthetic'\n"),
@@ -380,6 +391,36 @@ mod tests {
         assert_eq!(
             err("[grid]\ntopology = 'teaching'\ntrace = 'synthetic'\npolicy = 'fifo'\n[[grid.x]]\nname = 'a'\npolicy = 'dally'\n"),
             "s.toml:1: grid.policy: set by both grid.policy and grid.x: give each key one axis"
+        );
+    }
+
+    #[test]
+    fn tenants_and_rho_are_keys_with_their_own_types() {
+        let base = "[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=5'\npolicy = 'fifo'\n";
+        let s = Spec::from_toml(
+            &format!("{base}tenants = ['equal', 'a=2']\n[[grid.fair]]\nname = 'with'\nrho = true\n"),
+            "s.toml",
+        )
+        .unwrap();
+        assert_eq!(s.axes[3].key, Some(Key::Tenants));
+        assert_eq!(s.axes[3].entries[1], Entry::Plain(Cell::Str("a=2".into())));
+        assert_eq!(
+            s.axes[4].entries,
+            [Entry::Compound { name: "with".into(), sets: vec![(Key::Rho, Cell::Bool(true))] }]
+        );
+        assert_eq!(
+            err(&format!("{base}tenants = [4]\n")),
+            "s.toml:5: grid.tenants[0]: expected a string, got an integer"
+        );
+        assert_eq!(err(&format!("{base}tenants = ''\n")), "s.toml:5: grid.tenants[0]: expected a non-empty string");
+        assert_eq!(err(&format!("{base}rho = 'yes'\n")), "s.toml:5: grid.rho[0]: expected true or false, got a string");
+        assert_eq!(
+            err(&format!("{base}rho = [true, true]\n")),
+            "s.toml:5: grid.rho[1]: the same value as grid.rho[0]: every run would run twice"
+        );
+        assert_eq!(
+            err(&format!("{base}rho = true\n[[grid.x]]\nname = 'a'\nrho = false\n")),
+            "s.toml:1: grid.rho: set by both grid.rho and grid.x: give each key one axis"
         );
     }
 }

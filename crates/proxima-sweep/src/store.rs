@@ -92,6 +92,8 @@ impl Store {
             "skip": i.skip,
             "limit": i.limit,
             "mix": i.mix,
+            "tenants": i.tenants,
+            "rho": i.rho,
         });
         write_atomic(
             &dir.join("params.json"),

@@ -5,7 +5,9 @@
 //! they are left out, and so is the per-tenant list (`tenants`): one column per tenant and
 //! field would make a table of hundreds of columns that differ between windows; each run's
 //! `summary.json` keeps it, and the cross-tenant figures (`jain_slowdown`, preemptions per
-//! job) are columns.
+//! job) are columns. A plan with runs that ask for ρ (`rho = true`) has the summary's
+//! `rho_max`, `rho_p50` and `rho_over_1` columns even where no run could measure it; the
+//! runs without ρ leave them empty.
 //!
 //! The table is a pure function of the plan and the summaries' text: the order in which
 //! runs finished, or where they ran, cannot change a byte of it. Numbers are written as
@@ -23,6 +25,10 @@ const LABELS: &[&str] = &["policy", "seed", "topology", "trace"];
 
 /// The summary's lists, left to `summary.json` (see the module documentation).
 const LISTS: &[&str] = &["tenants"];
+
+/// The summary's finish-time fairness figures, written only by runs that made their
+/// isolated runs (and measured some ρ).
+pub const RHO_COLUMNS: &[&str] = &["rho_max", "rho_p50", "rho_over_1"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -137,6 +143,14 @@ impl Table {
             }
             per_run.push(m.into_iter().collect());
         }
+        // They come last in a summary, so appending the missing ones keeps its order.
+        if plan.runs.iter().any(|r| r.inputs.rho) {
+            for name in RHO_COLUMNS {
+                if !metric_names.iter().any(|n| n == name) {
+                    metric_names.push(name.to_string());
+                }
+            }
+        }
         let mut rows: Vec<Vec<Option<Cell>>> = Vec::with_capacity(plan.runs.len());
         for (run, m) in plan.runs.iter().zip(&per_run) {
             let mut row = vec![Some(Cell::Str(run.id.clone()))];
@@ -149,7 +163,15 @@ impl Table {
         let columns = names
             .into_iter()
             .enumerate()
-            .map(|(i, name)| Column { name, kind: kind_of(rows.iter().filter_map(|r| r[i].as_ref())) })
+            .map(|(i, name)| {
+                // ρ is a ratio even in a column no run could fill.
+                let kind = if RHO_COLUMNS.contains(&name.as_str()) {
+                    Kind::Float
+                } else {
+                    kind_of(rows.iter().filter_map(|r| r[i].as_ref()))
+                };
+                Column { name, kind }
+            })
             .collect();
         Ok(Table { columns, rows })
     }

@@ -376,11 +376,7 @@ impl Dally {
         } else if self.options.delay == DelayMode::Off {
             Reason::TightestNow { tier }
         } else if tier <= w.base {
-            if waited_s > 0.0 {
-                Reason::GotWantedTier { tier, waited_s }
-            } else {
-                Reason::TightestNow { tier }
-            }
+            Reason::wanted_tier(tier, waited_s)
         } else {
             // Sensitive and placed looser than its tightest tier: its timers ran out (or were
             // worth nothing).

@@ -260,11 +260,7 @@ impl Policy for Slurm {
             };
             let tier = view.topo.tier_of(&gpus);
             let reason = if leaf_switches(view, &gpus) <= allowed {
-                if waited_s > 0.0 {
-                    Reason::GotWantedTier { tier, waited_s }
-                } else {
-                    Reason::TightestNow { tier }
-                }
+                Reason::wanted_tier(tier, waited_s)
             } else {
                 Reason::TimerExpired { tier, waited_s, slowdown: view.estimate_slowdown(job, &gpus) }
             };

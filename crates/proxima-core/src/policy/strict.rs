@@ -89,9 +89,7 @@ impl Policy for Strict {
         if let Some((job, size)) = next {
             let (tier, gpus) = view.cluster.place_tightest(view.topo, size).expect("its tier has room");
             let waited_s = (view.now - view.run(job).enqueued_at).as_secs_f64();
-            let reason =
-                if waited_s > 0.0 { Reason::GotWantedTier { tier, waited_s } } else { Reason::TightestNow { tier } };
-            out.push(Decision::Place { job, gpus, reason });
+            out.push(Decision::Place { job, gpus, reason: Reason::wanted_tier(tier, waited_s) });
             return;
         }
         for job in std::mem::take(&mut self.to_note) {
