@@ -66,9 +66,9 @@ const DEFAULT_RESTORE_S: f64 = 30.0;
 
 /// How many seeds of each main-grid scenario, the first ones, also get finish-time fairness
 /// ρ (one isolated run per tenant). On a 10,000-job Philly window the isolated runs cost
-/// less than a fifth of the shared run's CPU time (`docs/EXPERIMENTS.md`); five seeds keep
-/// the whole experiment's added CPU time near a tenth while giving ρ a spread over seeds.
-/// The quick plan's three seeds all get it.
+/// 0.02–0.04 CPU-s a run, about half the simulation's (`docs/EXPERIMENTS.md`); five seeds
+/// keep the whole experiment's added CPU time to a few tens of seconds while giving ρ a
+/// spread over seeds. The quick plan's three seeds all get it.
 const RHO_SEEDS: usize = 5;
 
 /// Rack-uplink oversubscription of the congested and the uncongested network.
