@@ -73,6 +73,7 @@ fn quick_paper_experiment_writes_report_and_figures_and_redraws_them_from_its_js
         "### rack-uplink oversubscription",
         "### checkpoint and restore cost",
         "## Oracle check of the auto-tuner",
+        "## Who pays: fairness per policy and per tenant",
         "## Full tables",
         "makespan lower bound",
         "makespan ÷ bound",
@@ -97,6 +98,29 @@ fn quick_paper_experiment_writes_report_and_figures_and_redraws_them_from_its_js
             let (r, lo, hi) =
                 (ci["ratio"].as_f64().unwrap(), ci["low"].as_f64().unwrap(), ci["high"].as_f64().unwrap());
             assert!(lo <= r + 1e-12 && r <= hi + 1e-12, "{c}");
+        }
+    }
+    // Finish-time fairness on every seed of the quick plan's Philly scenarios (several
+    // tenants), none on the synthetic ones (one tenant); per tenant, preemptions that add up
+    // to the runs'.
+    for s in scenarios {
+        let philly = s["scenario"]["trace"]["kind"] == "philly";
+        for row in s["rows"].as_array().unwrap() {
+            assert_eq!(row["rho_seeds"], if philly { 3 } else { 0 }, "{}", s["scenario"]["name"]);
+            assert_eq!(row["values"].get("rho_max").is_some(), philly);
+        }
+        let Some(table) = s.get("tenants") else {
+            assert!(!philly, "{}: a Philly scenario has a tenant table", s["scenario"]["name"]);
+            continue;
+        };
+        assert!(philly);
+        let tenants = table["tenants"].as_array().unwrap();
+        assert!(tenants.len() > 1);
+        for (k, policy) in table["policies"].as_array().unwrap().iter().enumerate() {
+            let sum: f64 = tenants.iter().map(|t| t["preemptions"][k]["mean"].as_f64().unwrap()).sum();
+            let row = s["rows"].as_array().unwrap().iter().find(|r| r["policy"] == *policy).unwrap();
+            let total = row["values"]["preemptions"]["mean"].as_f64().unwrap();
+            assert!((sum - total).abs() < 1e-6 * total.max(1.0), "{policy}: {sum} vs {total}");
         }
     }
     let parameters: Vec<&str> =

@@ -2,9 +2,10 @@
 //! seeds, ratios of means with confidence intervals, makespan bounds, the sweeps, the
 //! oracle check and the JCT distributions. A pure function of the runs.
 
-use super::execute::{metric_index, TaskResult, METRICS};
+use super::execute::{metric_index, rho_values, TaskResult, METRICS, RHO_METRICS};
 use super::plan::{Plan, ScenarioDef, Sweep, Task};
 use super::stats::{RatioCi, Resamples, Stat};
+use super::tenant_table::{tenant_table, TenantTable};
 use crate::metrics::nearest_rank_percentile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -15,7 +16,12 @@ pub struct PolicyRow {
     pub policy: String,
     /// The spec that ran (differs from `policy` in a restore-cost sweep).
     pub spec: String,
+    /// Per key of [`METRICS`], and of [`RHO_METRICS`] when some seeds have them (over
+    /// those seeds only: a key is absent when none has).
     pub values: BTreeMap<String, Stat>,
+    /// How many seeds' runs had finish-time fairness ρ (0: none, and no ρ keys).
+    #[serde(default)]
+    pub rho_seeds: u32,
 }
 
 /// `policy` against `baseline` on the same seeds: per metric with ratios, the ratio of
@@ -44,6 +50,10 @@ pub struct ScenarioReport {
     pub bounds: BoundStats,
     pub rows: Vec<PolicyRow>,
     pub comparisons: Vec<Comparison>,
+    /// Per tenant, when the scenario's jobs belong to several: preemptions and ρ under the
+    /// subject, the reference and the fair baselines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenants: Option<TenantTable>,
 }
 
 impl ScenarioReport {
@@ -125,8 +135,8 @@ impl Report {
     }
 }
 
-struct Results<'a> {
-    plan: &'a Plan,
+pub(super) struct Results<'a> {
+    pub(super) plan: &'a Plan,
     index: BTreeMap<(usize, &'a str, u64), usize>,
     results: &'a [TaskResult],
     resamples: BTreeMap<usize, Resamples>,
@@ -151,7 +161,31 @@ impl<'a> Results<'a> {
             .enumerate()
             .map(|(m, metric)| (metric.key.to_string(), Stat::of(&self.series(scenario, spec, m))))
             .collect();
-        PolicyRow { policy: policy.to_string(), spec: spec.to_string(), values }
+        PolicyRow { policy: policy.to_string(), spec: spec.to_string(), values, rho_seeds: 0 }
+    }
+
+    /// A main-grid row with its [`RHO_METRICS`]: the spread over the seeds whose runs have
+    /// them, and how many those are. Seeds without ρ are left out, not counted as a value.
+    fn row_with_rho(&self, scenario: usize, policy: &str) -> PolicyRow {
+        let mut row = self.row(scenario, policy, policy);
+        let per_seed: Vec<[f64; 2]> = self.plan.scenarios[scenario]
+            .seeds
+            .iter()
+            .filter_map(|&s| rho_values(&self.get(scenario, policy, s).summary))
+            .collect();
+        if !per_seed.is_empty() {
+            for (k, metric) in RHO_METRICS.iter().enumerate() {
+                let values: Vec<f64> = per_seed.iter().map(|v| v[k]).collect();
+                row.values.insert(metric.key.to_string(), Stat::of(&values));
+            }
+            row.rho_seeds = per_seed.len() as u32;
+        }
+        row
+    }
+
+    /// The runs of a policy on a scenario, in seed order.
+    pub(super) fn runs(&self, scenario: usize, policy: &str) -> Vec<&TaskResult> {
+        self.plan.scenarios[scenario].seeds.iter().map(|&s| self.get(scenario, policy, s)).collect()
     }
 
     fn comparison(
@@ -211,7 +245,7 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
         .main
         .iter()
         .map(|&s| {
-            let rows = plan.policies.iter().map(|p| r.row(s, p, p)).collect();
+            let rows = plan.policies.iter().map(|p| r.row_with_rho(s, p)).collect();
             let mut comparisons: Vec<Comparison> = plan
                 .policies
                 .iter()
@@ -229,6 +263,7 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
                 bounds: r.bounds(s, &plan.reference),
                 rows,
                 comparisons,
+                tenants: tenant_table(&r, s),
             }
         })
         .collect();

@@ -4,9 +4,11 @@
 use super::plan::{Plan, Task, TraceRef};
 use crate::engine::{JobStatus, Simulation};
 use crate::error::InputError;
+use crate::fairness::isolated::finish_time_fairness;
 use crate::metrics::Summary;
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
+use crate::run_files::RunRecord;
 use crate::topology::resolve_topology_arg;
 use crate::trace::synthetic::{generate, SyntheticSpec};
 use crate::trace::Trace;
@@ -27,11 +29,24 @@ pub const METRICS: &[Metric] = &[
     Metric { key: "preemptions", label: "preemptions", ratio: false },
     Metric { key: "unfinished", label: "unfinished jobs", ratio: false },
     // Fairness, cheap because the summary has it: Jain's index over the tenants' slowdowns
-    // and the preemptions of the job preempted most. Finish-time fairness ρ is left out: it
-    // would add a run per tenant to every run of the plan.
+    // and the preemptions of the job preempted most. Finish-time fairness ρ is in
+    // [`RHO_METRICS`]: only some runs have it.
     Metric { key: "jain_slowdown", label: "Jain (tenants' slowdowns)", ratio: false },
     Metric { key: "job_preemptions_max", label: "most preemptions of a job", ratio: false },
 ];
+
+/// Finish-time fairness, from the runs the plan gives isolated runs ([`Plan::computes_rho`])
+/// on scenarios with several tenants: the largest ρ of a job, and the share of jobs with
+/// ρ > 1. Other runs have no value, which the report says rather than count as 0 or 1.
+pub const RHO_METRICS: &[Metric] = &[
+    Metric { key: "rho_max", label: "max ρ", ratio: false },
+    Metric { key: "rho_over_1", label: "share of jobs with ρ > 1", ratio: false },
+];
+
+/// A run's [`RHO_METRICS`], when its isolated runs were made.
+pub fn rho_values(summary: &Summary) -> Option<[f64; 2]> {
+    Some([summary.rho_max?, summary.rho_over_1?])
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Metric {
@@ -92,6 +107,8 @@ impl Bounds {
 /// What one run gives the report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskResult {
+    /// With ρ (per run and per tenant) when the plan computes it for the task and the
+    /// scenario has several tenants.
     pub summary: Summary,
     /// Per entry of [`METRICS`].
     pub values: Vec<f64>,
@@ -125,7 +142,13 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     let policy = resolve_policy(&task.policy)?;
     let mut sim = Simulation::new(scenario, policy);
-    let summary = sim.run();
+    let mut summary = sim.run();
+    if plan.computes_rho(task) && tenants_with_jobs(sim.scenario()) > 1 {
+        let fairness = finish_time_fairness(sim.scenario(), &task.policy, sim.runs())?;
+        let mut record = RunRecord::with_summary(&sim, summary);
+        fairness.apply(&mut record);
+        summary = record.summary;
+    }
     let jobs = &sim.scenario().jobs;
     let (mut single, mut multi, mut restore) = ((0.0, 0u32), (0.0, 0u32), 0.0);
     let mut jcts = Vec::new();
@@ -163,6 +186,11 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
         })
         .collect();
     Ok(TaskResult { summary, values, bounds, jcts })
+}
+
+/// How many tenants have jobs in the scenario.
+fn tenants_with_jobs(scenario: &crate::engine::Scenario) -> usize {
+    scenario.jobs.iter().map(|j| j.tenant).collect::<std::collections::BTreeSet<_>>().len()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Experiments as data: which scenarios, policies, seeds, sweeps and oracle grids to run
 //! ([`plan`], [`paper`]), one run from its definition to its figures ([`execute`]), and how
 //! runs become the report: statistics over seeds ([`stats`]), aggregation ([`aggregate`]),
-//! the figures' data ([`figures`]) and the text of `report.md` and `report.json`
+//! the per-tenant table ([`tenant_table`]), the figures' data ([`figures`]) and the text of `report.md` and `report.json`
 //! ([`report`]).
 //!
 //! Running the plan is the caller's business (the CLI spreads runs over every core): this
@@ -10,14 +10,16 @@
 
 pub mod aggregate;
 pub mod execute;
+mod fairness_report;
 pub mod figures;
 pub mod paper;
 pub mod plan;
 pub mod report;
 pub mod stats;
+pub mod tenant_table;
 
 pub use aggregate::{aggregate, Report};
-pub use execute::{run_task, TaskResult, METRICS};
+pub use execute::{run_task, TaskResult, METRICS, RHO_METRICS};
 pub use paper::paper_plan;
 pub use plan::{Plan, ScenarioDef, ScenarioSet, Task, TraceRef};
 

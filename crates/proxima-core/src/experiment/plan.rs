@@ -171,6 +171,13 @@ pub struct Plan {
     pub cdf_scenarios: Vec<usize>,
     pub cdf_policies: Vec<String>,
     pub bootstrap: BootstrapSettings,
+    /// How many of each main-grid scenario's seeds, the first ones, also get finish-time
+    /// fairness ρ: one isolated run per tenant after the shared run
+    /// ([`crate::fairness::isolated`]). Sweeps and oracle grids never do (a run they share
+    /// with the main grid is the main grid's). Scenarios with a single tenant get none: its
+    /// share would be the whole cluster, and ρ would be 1 by construction.
+    #[serde(default)]
+    pub rho_seeds: usize,
 }
 
 /// One run to do.
@@ -229,6 +236,17 @@ impl Plan {
             s.seeds.truncate(count);
         }
         self
+    }
+
+    /// Whether a run also makes the isolated runs of finish-time fairness ρ: a main-grid
+    /// policy on a main-grid scenario, with one of the scenario's first
+    /// [`Plan::rho_seeds`] seeds. (Whether the scenario has several tenants is known only
+    /// once its jobs are read; [`super::execute::run_task`] checks it.)
+    pub fn computes_rho(&self, task: &Task) -> bool {
+        let seeds = &self.scenarios[task.scenario].seeds;
+        self.main.contains(&task.scenario)
+            && self.policies.contains(&task.policy)
+            && seeds.iter().take(self.rho_seeds).any(|&s| s == task.seed)
     }
 
     /// Whether a run keeps its per-job JCTs (for the CDF figure).

@@ -1,14 +1,14 @@
 //! `report.md` and `report.json`: the report as text, made only here, at the edge.
 
 use super::aggregate::{BoundStats, PolicyRow, Report, ScenarioReport};
-use super::execute::METRICS;
+use super::execute::{METRICS, RHO_METRICS};
 use super::figures::{FigureKind, SUMMARY_METRICS};
 use super::stats::{RatioCi, Stat};
 use std::fmt::Write;
 
 /// The label of a metric key.
-fn label(key: &str) -> &'static str {
-    METRICS.iter().find(|m| m.key == key).map(|m| m.label).unwrap_or("?")
+pub(super) fn label(key: &str) -> &'static str {
+    METRICS.iter().chain(RHO_METRICS).find(|m| m.key == key).map(|m| m.label).unwrap_or("?")
 }
 
 /// A ratio with three significant figures below 0.1.
@@ -48,8 +48,26 @@ pub fn fmt_seconds(s: f64) -> String {
     }
 }
 
+/// A ρ: two decimals up to 100, whole numbers above (a job of seconds that waited a day
+/// has a ρ in the tens of thousands).
+pub(super) fn fmt_rho_cell(rho: f64) -> String {
+    if rho >= 100.0 {
+        format!("{rho:.0}")
+    } else {
+        format!("{rho:.2}")
+    }
+}
+
+/// A table cell: the value over seeds, or — for a figure the runs do not have (ρ of a
+/// scenario with one tenant, or a report written before the metric existed).
+pub(super) fn fmt_cell(key: &str, s: Option<&Stat>) -> String {
+    s.map_or_else(|| "—".to_string(), |v| fmt_value(key, v))
+}
+
 fn fmt_value(key: &str, s: &Stat) -> String {
     match key {
+        "rho_max" => format!("{} ± {}", fmt_rho_cell(s.mean), fmt_rho_cell(s.sd)),
+        "rho_over_1" => format!("{:.1}% ± {:.1}", 100.0 * s.mean, 100.0 * s.sd),
         "preemptions" | "unfinished" | "job_preemptions_max" => format!("{:.0} ± {:.0}", s.mean, s.sd),
         "jain_slowdown" => format!("{:.3} ± {:.3}", s.mean, s.sd),
         "restore_s" | "comm_overhead_s" => format!("{:.0} h ± {:.0}", s.mean / 3600.0, s.sd / 3600.0),
@@ -58,7 +76,7 @@ fn fmt_value(key: &str, s: &Stat) -> String {
     }
 }
 
-fn header(md: &mut String, columns: &[&str]) {
+pub(super) fn header(md: &mut String, columns: &[&str]) {
     let _ = writeln!(md, "| {} |", columns.join(" | "));
     let _ = writeln!(
         md,
@@ -90,6 +108,8 @@ const VALUE_COLUMNS: &[&str] = &[
     "restore_s",
     "jain_slowdown",
     "job_preemptions_max",
+    "rho_max",
+    "rho_over_1",
 ];
 
 /// The ratio columns of the full tables.
@@ -101,8 +121,8 @@ impl Report {
         serde_json::to_string_pretty(self).expect("a report serialises")
     }
 
-    /// `report.md`: how to read it, the summary, the figures, the sweeps, the oracle check
-    /// and the full tables.
+    /// `report.md`: how to read it, the summary, the figures, the sweeps, the oracle check,
+    /// who pays (fairness per policy and per tenant) and the full tables.
     pub fn to_markdown(&self) -> String {
         let mut md = String::new();
         self.write_intro(&mut md);
@@ -110,6 +130,7 @@ impl Report {
         self.write_cdfs(&mut md);
         self.write_sweeps(&mut md);
         self.write_oracles(&mut md);
+        self.write_fairness(&mut md);
         self.write_full_tables(&mut md);
         md
     }
@@ -162,7 +183,8 @@ impl Report {
         );
         let _ = writeln!(
             md,
-            "- **Values** are mean ± sample standard deviation over seeds. Communication overhead and restore time are sums over jobs, in hours. Fairness: Jain's index over the tenants' mean slowdowns (1: every tenant slowed alike; 1 with a single tenant) and the preemptions of the job preempted most (docs/METRICS.md); finish-time fairness ρ is not computed here (it needs a run per tenant). — marks a figure the report was written without.",
+            "- **Values** are mean ± sample standard deviation over seeds. Communication overhead and restore time are sums over jobs, in hours. Fairness: Jain's index over the tenants' mean slowdowns (1: every tenant slowed alike; 1 with a single tenant) and the preemptions of the job preempted most (docs/METRICS.md); finish-time fairness ρ (max over jobs, and the share of jobs with ρ > 1) over the first {} seed(s) of each main-grid scenario, the ones with isolated runs. — marks a figure the runs do not have: ρ where all jobs belong to one tenant, or a figure the report was written without.",
+            self.rho_seed_count()
         );
         let _ = writeln!(
             md,
@@ -372,8 +394,9 @@ impl Report {
     fn value_cells(&self, row: &PolicyRow, bounds: &BoundStats) -> Vec<String> {
         let mut cells = Vec::new();
         for key in VALUE_COLUMNS {
-            // A report written before a metric existed has no value for it.
-            cells.push(row.values.get(*key).map_or_else(|| "—".to_string(), |v| fmt_value(key, v)));
+            // A report written before a metric existed has no value for it, nor has a row
+            // without isolated runs a ρ.
+            cells.push(fmt_cell(key, row.values.get(*key)));
             if *key == "makespan_s" {
                 cells.push(format!("{:.2}", row.values[*key].mean / bounds.makespan_s.mean));
             }

@@ -154,6 +154,7 @@ fn tiny_plan() -> Plan {
         cdf_scenarios: Vec::new(),
         cdf_policies: vec!["consolidate".into(), "dally".into()],
         bootstrap: BootstrapSettings { resamples: 500, seed: 9, confidence: 0.95 },
+        rho_seeds: 2,
     };
     for w in ["dev", "held"] {
         for o in [16.0, 1.0] {
@@ -197,8 +198,15 @@ fn a_tiny_plan_runs_and_reports() {
     assert!(results.iter().all(|r| r.values.len() == METRICS.len()));
     let kept = tasks.iter().zip(&results).filter(|(_, r)| !r.jcts.is_empty()).count();
     assert_eq!(kept, 2 * 3, "JCTs kept for the CDF's scenario and policies only");
+    // One tenant in a synthetic trace: the plan asks for ρ on two seeds, none is computed.
+    assert!(tasks.iter().any(|t| plan.computes_rho(t)));
+    assert!(results.iter().all(|r| r.summary.rho_max.is_none() && r.summary.rho_over_1.is_none()));
     let report = aggregate(&plan, &results);
     assert_eq!(report, aggregate(&plan, &results), "a pure function of the runs");
+    for sc in &report.scenarios {
+        assert!(sc.tenants.is_none(), "{}: one tenant, no tenant table", sc.scenario.name);
+        assert!(sc.rows.iter().all(|r| r.rho_seeds == 0 && !r.values.contains_key("rho_max")));
+    }
     assert_eq!(report.scenarios.len(), 4);
     assert_eq!(report.runs, 45);
     let sc = &report.scenarios[0];
@@ -275,10 +283,15 @@ fn fairness_columns_come_from_the_summaries_and_older_reports_still_render() {
     }
     let md = report.to_markdown();
     let table_header = md.lines().find(|l| l.starts_with("| policy | mean JCT |")).expect("a full table");
-    assert!(table_header.ends_with("| Jain (tenants' slowdowns) | most preemptions of a job |"), "{table_header}");
+    assert!(
+        table_header
+            .ends_with("| Jain (tenants' slowdowns) | most preemptions of a job | max ρ | share of jobs with ρ > 1 |"),
+        "{table_header}"
+    );
     let first = &sc.rows[0];
+    // The synthetic workloads have one tenant: no ρ, a dash.
     let want = format!(
-        "| {:.3} ± {:.3} | {:.0} ± {:.0} |",
+        "| {:.3} ± {:.3} | {:.0} ± {:.0} | — | — |",
         first.values["jain_slowdown"].mean,
         first.values["jain_slowdown"].sd,
         first.values["job_preemptions_max"].mean,
@@ -309,7 +322,7 @@ fn fairness_columns_come_from_the_summaries_and_older_reports_still_render() {
     let old = Report::from_json(&json.to_string()).expect("an older report reads");
     let md = old.to_markdown();
     let line = md.lines().find(|l| l.starts_with(&format!("| `{}` |", first.policy))).unwrap();
-    assert!(line.ends_with("| — | — |"), "{line}");
+    assert!(line.ends_with("| — | — | — | — |"), "{line}");
 }
 
 /// The parts a sweep spec can express run exactly the plan's runs, no more.
@@ -346,4 +359,175 @@ fn fewer_seeds_drop_only_runs_of_the_later_seeds() {
         full.tasks().into_iter().filter(|t| full.scenarios[t.scenario].seeds[..3].contains(&t.seed)).collect();
     assert_eq!(kept, want);
     assert_eq!(kept.len() * 10, full.tasks().len() * 3);
+}
+
+/// A trace of three tenants with known demand order (`big` asks for most GPU-time, then
+/// `mid`, then `small`), dense enough on 32 GPUs that preempting policies preempt.
+fn tenant_trace() -> crate::trace::Trace {
+    let mut csv = String::from("id,submit_s,gpus,duration_s,tenant\n");
+    let mut rng = crate::rng::Rng::new(7);
+    for i in 0..150u32 {
+        let (tenant, gpus) = match i % 5 {
+            0 | 1 => ("big", [4, 8, 8][rng.below(3) as usize]),
+            2 | 3 => ("mid", [1, 2, 4][rng.below(3) as usize]),
+            _ => ("small", 1),
+        };
+        let duration = 600 + rng.below(7200);
+        let _ = std::fmt::Write::write_fmt(&mut csv, format_args!("j{i},{},{gpus},{duration},{tenant}\n", i * 90));
+    }
+    crate::trace::parse_trace(&csv).expect("the test trace parses")
+}
+
+/// A plan on [`tenant_trace`] (given where the Philly trace would be): one scenario, three
+/// policies, three seeds, ρ on the first two, and a restore sweep that never gets ρ.
+fn tenant_plan() -> Plan {
+    let mut plan = tiny_plan();
+    plan.workloads = vec![Workload {
+        name: "tenants".into(),
+        set: ScenarioSet::Development,
+        racks: 2,
+        servers_per_rack: 4,
+        gpus_per_server: 4,
+        trace: TraceRef::Philly { skip: 0, limit: 150 },
+        load: "three tenants".into(),
+        seeds: vec![1, 2, 3],
+    }];
+    plan.scenarios.clear();
+    plan.main.clear();
+    plan.oracles.clear();
+    plan.cdf_scenarios.clear();
+    let s = plan.scenario_for("tenants", "tcp", 16.0);
+    plan.main.push(s);
+    plan.sweeps[0].workload = "tenants".into();
+    for point in &mut plan.sweeps[0].points {
+        point.scenario = s;
+    }
+    plan
+}
+
+fn run_all(plan: &Plan) -> (Vec<Task>, Vec<TaskResult>) {
+    let trace = tenant_trace();
+    let tasks = plan.tasks();
+    let results = tasks.iter().map(|t| run_task(plan, t, Some(&trace)).expect("runs")).collect();
+    (tasks, results)
+}
+
+/// The paper plan's ρ subset: main-grid policies on main-grid scenarios with the first
+/// seeds; never a sweep's own spec, an oversubscription only a sweep runs, or an oracle.
+#[test]
+fn the_rho_subset_is_the_main_grid_on_its_first_seeds() {
+    let p = paper_plan(false);
+    assert_eq!(p.rho_seeds, 5);
+    let tasks = p.tasks();
+    let chosen: Vec<&Task> = tasks.iter().filter(|t| p.computes_rho(t)).collect();
+    assert_eq!(chosen.len(), p.main.len() * p.policies.len() * 5);
+    for t in &chosen {
+        let seeds = &p.scenarios[t.scenario].seeds;
+        assert!(seeds[..5].contains(&t.seed) && p.main.contains(&t.scenario) && p.policies.contains(&t.policy));
+    }
+    let sweep_only = p.scenarios.iter().position(|s| s.oversub == 2.0).expect("a sweep point");
+    assert!(!p.computes_rho(&Task { scenario: sweep_only, policy: "dally".into(), seed: 1 }));
+    let main = p.main[0];
+    let first = p.scenarios[main].seeds[0];
+    let sixth = p.scenarios[main].seeds[5];
+    assert!(p.computes_rho(&Task { scenario: main, policy: "dally".into(), seed: first }));
+    assert!(!p.computes_rho(&Task { scenario: main, policy: "dally".into(), seed: sixth }));
+    assert!(!p.computes_rho(&Task { scenario: main, policy: "dally:restore_s=600".into(), seed: first }));
+    assert!(!p.computes_rho(&Task { scenario: main, policy: "dally:autotune=off,timers=0/0".into(), seed: first }));
+}
+
+/// End to end on three tenants: ρ where the plan asks for it and nowhere else, rows
+/// averaging it over the seeds that have it, and a tenant table whose preemptions add up
+/// to each run's.
+#[test]
+fn tenants_get_rho_and_a_preemption_table_that_adds_up() {
+    let plan = tenant_plan();
+    let (tasks, results) = run_all(&plan);
+    for (t, r) in tasks.iter().zip(&results) {
+        assert_eq!(r.summary.rho_max.is_some(), plan.computes_rho(t), "{t:?}");
+        assert_eq!(r.summary.tenants.iter().any(|x| x.rho.is_some()), plan.computes_rho(t), "{t:?}");
+        // Per run: the tenants' preemptions are the run's.
+        assert_eq!(r.summary.tenants.iter().map(|x| x.preemptions).sum::<u64>(), r.summary.preemptions);
+    }
+    assert!(tasks.iter().any(|t| t.seed == 3 && t.scenario == plan.main[0]), "a seed without ρ");
+    let report = aggregate(&plan, &results);
+    let sc = &report.scenarios[0];
+    for row in &sc.rows {
+        assert_eq!(row.rho_seeds, 2, "{}", row.policy);
+        let of = |seed: u64| {
+            let i = tasks.iter().position(|t| t.scenario == plan.main[0] && t.policy == row.spec && t.seed == seed);
+            results[i.unwrap()].summary.clone()
+        };
+        let want = Stat::of(&[of(1).rho_max.unwrap(), of(2).rho_max.unwrap()]);
+        assert_eq!(row.values["rho_max"], want, "{}", row.policy);
+        let want = Stat::of(&[of(1).rho_over_1.unwrap(), of(2).rho_over_1.unwrap()]);
+        assert_eq!(row.values["rho_over_1"], want, "{}", row.policy);
+    }
+    // Sweep rows never carry ρ.
+    assert!(report.sweeps[0].points.iter().flat_map(|p| &p.rows).all(|r| r.rho_seeds == 0));
+    let table = sc.tenants.as_ref().expect("three tenants, a table");
+    assert_eq!(table.policies, ["dally", "consolidate", "tiresias"]);
+    assert_eq!(table.rho_policies, ["dally", "consolidate"]);
+    let names: Vec<&str> = table.tenants.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["big", "mid", "small"], "by GPU-time asked for");
+    assert_eq!(table.tenants.iter().map(|t| t.jobs).sum::<f64>(), 150.0);
+    let mut preempted = 0.0;
+    for (k, policy) in table.policies.iter().enumerate() {
+        let sum: f64 = table.tenants.iter().map(|t| t.preemptions[k].mean).sum();
+        let total = sc.row(policy).unwrap().values["preemptions"].mean;
+        assert!((sum - total).abs() < 1e-9, "{policy}: tenants {sum}, run {total}");
+        preempted += total;
+    }
+    assert!(preempted > 0.0, "the trace makes some policy preempt, or the sum checks nothing");
+    for t in &table.tenants {
+        for rho in &t.rho {
+            let rho = rho.expect("every tenant completes jobs");
+            assert_eq!(rho.seeds, 2);
+            assert!(rho.rho.mean > 0.0);
+        }
+    }
+    let md = report.to_markdown();
+    assert!(md.contains("## Who pays"), "the fairness section");
+    assert!(md.contains("| big | 60 |"), "a tenant row");
+}
+
+/// Hand-computed: ρ over the seeds that have it; a policy with none gets no key and a dash,
+/// never a NaN in a mean or a 0.
+#[test]
+fn rho_is_averaged_over_the_seeds_that_have_it() {
+    let plan = tenant_plan();
+    let (tasks, mut results) = run_all(&plan);
+    let main = plan.main[0];
+    for (t, r) in tasks.iter().zip(results.iter_mut()) {
+        if t.scenario != main {
+            continue;
+        }
+        let s = &mut r.summary;
+        match (t.policy.as_str(), t.seed) {
+            ("dally", 1) => (s.rho_max, s.rho_over_1) = (Some(4.0), Some(0.5)),
+            ("dally", 2) => (s.rho_max, s.rho_over_1) = (None, None),
+            ("dally", 3) => (s.rho_max, s.rho_over_1) = (Some(2.0), Some(0.25)),
+            ("tiresias", _) => (s.rho_max, s.rho_over_1) = (None, None),
+            _ => {}
+        }
+    }
+    let report = aggregate(&plan, &results);
+    let sc = &report.scenarios[0];
+    let dally = sc.row("dally").unwrap();
+    assert_eq!(dally.rho_seeds, 2);
+    // Seeds 1 and 3: mean (4 + 2) / 2 = 3, sample sd √((1 + 1) / 1) = √2.
+    let rho = dally.values["rho_max"];
+    assert_eq!((rho.mean, rho.min, rho.max), (3.0, 2.0, 4.0));
+    assert!((rho.sd - 2f64.sqrt()).abs() < 1e-12);
+    assert_eq!(dally.values["rho_over_1"].mean, 0.375);
+    let tiresias = sc.row("tiresias").unwrap();
+    assert_eq!(tiresias.rho_seeds, 0);
+    assert!(!tiresias.values.contains_key("rho_max") && !tiresias.values.contains_key("rho_over_1"));
+    let md = report.to_markdown();
+    let line = md.lines().find(|l| l.starts_with("| `tiresias` |") && l.ends_with("| — | — |"));
+    assert!(line.is_some(), "tiresias' ρ cells are dashes");
+    let line = md.lines().find(|l| l.starts_with("| `dally` |") && l.ends_with("| 3.00 ± 1.41 | 37.5% ± 17.7 |"));
+    assert!(line.is_some(), "dally's ρ cells: mean ± sd over its two seeds");
+    // And the report survives its JSON.
+    assert_eq!(Report::from_json(&report.to_json()).unwrap().to_markdown(), md);
 }
