@@ -75,8 +75,11 @@ _proxima_light_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CO
 _proxima_unoptimised_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256
     CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
 
+# Neither tool needs TLS here: Trunk runs offline (Trunk.toml) and serves plain HTTP on
+# localhost, and wasm-bindgen-test-runner talks to a local chromedriver. Without their
+# default features they build without rustls and ring (and Trunk without its update check).
 _proxima_install_trunk() {
-    "${_proxima_unoptimised_cargo[@]}" install --locked trunk --version "$PROXIMA_TRUNK_VERSION"
+    "${_proxima_unoptimised_cargo[@]}" install --locked --no-default-features trunk --version "$PROXIMA_TRUNK_VERSION"
 }
 
 # Both wasm-bindgen and wasm-bindgen-test-runner, at version $1.
@@ -86,7 +89,7 @@ _proxima_wasm_bindgen_ok() {
 }
 
 _proxima_install_wasm_bindgen() {
-    "${_proxima_light_cargo[@]}" install wasm-bindgen-cli --version "$1"
+    "${_proxima_light_cargo[@]}" install --no-default-features wasm-bindgen-cli --version "$1"
 }
 
 _proxima_ensure_cargo_tools() {
@@ -115,7 +118,7 @@ _proxima_ensure_cargo_tools() {
         trunk_log="$(mktemp "${TMPDIR:-/tmp}/proxima-trunk-install.XXXXXX")"
         # cargo itself in the background (not a function in a subshell), so that
         # $! is cargo's pid and the kill below reaches it.
-        "${_proxima_unoptimised_cargo[@]}" install --locked trunk --version "$PROXIMA_TRUNK_VERSION" >"$trunk_log" 2>&1 &
+        "${_proxima_unoptimised_cargo[@]}" install --locked --no-default-features trunk --version "$PROXIMA_TRUNK_VERSION" >"$trunk_log" 2>&1 &
         trunk_pid=$!
         if ! _proxima_install_wasm_bindgen "$wbg"; then
             kill "$trunk_pid" 2>/dev/null || true
