@@ -344,10 +344,12 @@ fn list(names: &[&str]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
+    /// A summary of 10 jobs on 16 GPUs with these figures (the others zero), for the tests
+    /// of this table and of the per-tenant one.
+    pub(in crate::state) fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
         let mut s: Summary = serde_json::from_value(serde_json::json!({
             "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
             "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,

@@ -154,6 +154,7 @@ impl FairnessMeasure {
 
 #[cfg(test)]
 mod tests {
+    use super::super::summary::tests::summary;
     use super::*;
 
     fn tenant(name: &str, used_gpu_s: f64, quota_gpus: u32, rho: Option<f64>) -> TenantSummary {
@@ -186,13 +187,7 @@ mod tests {
 
     #[test]
     fn gpu_shares_split_the_used_time_and_the_cluster() {
-        let mut s: Summary = serde_json::from_value(serde_json::json!({
-            "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
-            "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,
-            "p95_jct_s": 0.0, "p99_jct_s": 0.0, "makespan_s": 0.0, "avg_queue_s": 0.0, "comm_overhead_s": 0.0,
-            "avg_gpu_util": 0.5, "preemptions": 0, "tier_counts": {}
-        }))
-        .expect("a summary");
+        let mut s = summary(0.0, 0.0, 0);
         s.tenants = vec![tenant("a", 30.0, 8, None), tenant("b", 10.0, 8, Some(1.5))];
         let shares = gpu_shares(&s);
         assert_eq!(shares, vec![GpuShare { used: 0.75, quota: 0.5 }, GpuShare { used: 0.25, quota: 0.5 }]);
