@@ -6,7 +6,7 @@
 
 use proxima_core::metrics::Summary;
 
-/// How a metric is written.
+/// How a metric is written, in the summary table and in the per-tenant table alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
     /// Seconds, written in s, min, h or d.
@@ -15,8 +15,20 @@ pub enum Unit {
     Fraction,
     /// A count, written in full.
     Count,
-    /// A number without unit (an index), three significant figures.
-    Index,
+    /// A number without unit (an index, a slowdown, ρ), three significant figures.
+    Plain,
+}
+
+impl Unit {
+    /// `v` for people: three significant figures and the unit.
+    pub fn format(self, v: f64) -> String {
+        match self {
+            Unit::Duration => duration(v),
+            Unit::Fraction => format!("{}%", sig3(v * 100.0)),
+            Unit::Count => count(v),
+            Unit::Plain => sig3(v),
+        }
+    }
 }
 
 /// Which way a metric is better.
@@ -53,12 +65,7 @@ impl Metric {
 
     /// The value for people: three significant figures and a unit.
     pub fn format(&self, v: f64) -> String {
-        match self.unit {
-            Unit::Duration => duration(v),
-            Unit::Fraction => format!("{}%", sig3(v * 100.0)),
-            Unit::Count => count(v),
-            Unit::Index => sig3(v),
-        }
+        self.unit.format(v)
     }
 
     /// What the direction says, for the row's heading.
@@ -119,7 +126,7 @@ pub const METRICS: &[Metric] = &[
     ),
     metric("avg_gpu_util", "GPU utilisation", Unit::Fraction, Better::Neither, real!(avg_gpu_util)),
     metric("preemptions", "preemptions", Unit::Count, Better::Lower, whole!(preemptions)),
-    metric("jain_slowdown", "Jain's index over tenants' slowdowns", Unit::Index, Better::Higher, real!(jain_slowdown)),
+    metric("jain_slowdown", "Jain's index over tenants' slowdowns", Unit::Plain, Better::Higher, real!(jain_slowdown)),
     metric("jobs_completed", "jobs completed", Unit::Count, Better::Higher, whole!(jobs_completed)),
     metric("jobs_rejected", "jobs rejected", Unit::Count, Better::Lower, whole!(jobs_rejected)),
     metric("jobs_unfinished", "jobs unfinished", Unit::Count, Better::Lower, whole!(jobs_unfinished)),
@@ -337,10 +344,12 @@ fn list(names: &[&str]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
+    /// A summary of 10 jobs on 16 GPUs with these figures (the others zero), for the tests
+    /// of this table and of the per-tenant one.
+    pub(in crate::state) fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
         let mut s: Summary = serde_json::from_value(serde_json::json!({
             "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
             "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,

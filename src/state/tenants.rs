@@ -4,18 +4,9 @@
 //!
 //! Pure: the panels render what these functions return, and tests check them natively.
 
-use super::summary::{count, duration, sig3};
+use super::summary::{sig3, Unit};
 use proxima_core::fairness::TenantSummary;
 use proxima_core::metrics::Summary;
-
-/// How a tenant's figure is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TenantUnit {
-    Duration,
-    Count,
-    /// A ratio without unit (slowdown, ρ), three significant figures.
-    Ratio,
-}
 
 /// A column of the per-tenant table: a key of a `summary.json` tenant, its heading, its
 /// unit and its value in a tenant (`None` where the summary has none, e.g. ρ without the
@@ -23,7 +14,7 @@ pub enum TenantUnit {
 pub struct TenantMetric {
     pub key: &'static str,
     pub label: &'static str,
-    pub unit: TenantUnit,
+    pub unit: Unit,
     value: fn(&TenantSummary) -> Option<f64>,
 }
 
@@ -37,26 +28,21 @@ impl TenantMetric {
     pub fn raw(&self, t: &TenantSummary) -> Option<String> {
         let v = self.value(t)?;
         Some(match self.unit {
-            TenantUnit::Count => format!("{}", v as u64),
+            Unit::Count => format!("{}", v as u64),
             _ => serde_json::to_string(&v).unwrap_or_default(),
         })
     }
 
     /// The value for people, or a dash where there is none.
     pub fn format(&self, v: Option<f64>) -> String {
-        match (v, self.unit) {
-            (None, _) => "–".into(),
-            (Some(v), TenantUnit::Duration) => duration(v),
-            (Some(v), TenantUnit::Count) => count(v),
-            (Some(v), TenantUnit::Ratio) => sig3(v),
-        }
+        v.map_or_else(|| "–".into(), |v| self.unit.format(v))
     }
 }
 
 const fn column(
     key: &'static str,
     label: &'static str,
-    unit: TenantUnit,
+    unit: Unit,
     value: fn(&TenantSummary) -> Option<f64>,
 ) -> TenantMetric {
     TenantMetric { key, label, unit, value }
@@ -65,14 +51,14 @@ const fn column(
 /// The columns of the per-tenant table, in order (GPU share used against quota is a column
 /// of its own, [`gpu_shares`]).
 pub const TENANT_METRICS: &[TenantMetric] = &[
-    column("jobs", "jobs", TenantUnit::Count, |t| Some(t.jobs as f64)),
-    column("avg_jct_s", "mean JCT", TenantUnit::Duration, |t| Some(t.avg_jct_s)),
-    column("p95_jct_s", "p95 JCT", TenantUnit::Duration, |t| Some(t.p95_jct_s)),
-    column("avg_queue_s", "mean time queued", TenantUnit::Duration, |t| Some(t.avg_queue_s)),
-    column("slowdown", "slowdown", TenantUnit::Ratio, |t| Some(t.slowdown)),
-    column("preemptions", "preemptions suffered", TenantUnit::Count, |t| Some(t.preemptions as f64)),
-    column("rho", "finish-time fairness ρ", TenantUnit::Ratio, |t| t.rho),
-    column("rho_max", "largest ρ of a job", TenantUnit::Ratio, |t| t.rho_max),
+    column("jobs", "jobs", Unit::Count, |t| Some(t.jobs as f64)),
+    column("avg_jct_s", "mean JCT", Unit::Duration, |t| Some(t.avg_jct_s)),
+    column("p95_jct_s", "p95 JCT", Unit::Duration, |t| Some(t.p95_jct_s)),
+    column("avg_queue_s", "mean time queued", Unit::Duration, |t| Some(t.avg_queue_s)),
+    column("slowdown", "slowdown", Unit::Plain, |t| Some(t.slowdown)),
+    column("preemptions", "preemptions suffered", Unit::Count, |t| Some(t.preemptions as f64)),
+    column("rho", "finish-time fairness ρ", Unit::Plain, |t| t.rho),
+    column("rho_max", "largest ρ of a job", Unit::Plain, |t| t.rho_max),
 ];
 
 /// A tenant's share of the GPU-time the run used, and its quota's share of the cluster.
@@ -168,6 +154,7 @@ impl FairnessMeasure {
 
 #[cfg(test)]
 mod tests {
+    use super::super::summary::tests::summary;
     use super::*;
 
     fn tenant(name: &str, used_gpu_s: f64, quota_gpus: u32, rho: Option<f64>) -> TenantSummary {
@@ -200,13 +187,7 @@ mod tests {
 
     #[test]
     fn gpu_shares_split_the_used_time_and_the_cluster() {
-        let mut s: Summary = serde_json::from_value(serde_json::json!({
-            "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
-            "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,
-            "p95_jct_s": 0.0, "p99_jct_s": 0.0, "makespan_s": 0.0, "avg_queue_s": 0.0, "comm_overhead_s": 0.0,
-            "avg_gpu_util": 0.5, "preemptions": 0, "tier_counts": {}
-        }))
-        .expect("a summary");
+        let mut s = summary(0.0, 0.0, 0);
         s.tenants = vec![tenant("a", 30.0, 8, None), tenant("b", 10.0, 8, Some(1.5))];
         let shares = gpu_shares(&s);
         assert_eq!(shares, vec![GpuShare { used: 0.75, quota: 0.5 }, GpuShare { used: 0.25, quota: 0.5 }]);

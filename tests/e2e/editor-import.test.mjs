@@ -4,28 +4,14 @@
 // whole rack", link widths and oversubscribed uplinks, the machine presets, and Fit.
 //
 // Run: node --test tests/e2e/editor-import.test.mjs   (after `trunk build --release`)
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDirectory } from './static-server.mjs';
-import { checkClean, choosePolicies, dist, launchBrowser, openPage, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, openPage, useSite, waitForApp } from './harness.mjs';
 
-let browser;
-let server;
-let origin;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-  origin = server.origin;
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 async function open() {
-  const opened = await openPage(browser, `${origin}/`, origin);
+  const opened = await openPage(site.browser, `${site.origin}/`, site.origin);
   await waitForApp(opened);
   // These tests start from the teaching cluster (16 GPUs), no longer the page's default.
   await opened.page.locator('#topology select').first().selectOption('teaching');
@@ -107,7 +93,7 @@ describe('the editor for real clusters', () => {
       await importFile(page, 'again.conf', 'SwitchName=leaf1 Nodes=node[01-04]\nSwitchName=leaf1 Nodes=node[05-08]\n');
       await page.waitForFunction(() => document.querySelector('[data-testid=editor-message]')?.textContent.startsWith('again.conf:2:'));
       assert.equal(await gpuCount(page), 32);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -141,7 +127,7 @@ describe('the editor for real clusters', () => {
       // Run is disabled while the cluster is invalid, with the same words beside it.
       assert.equal(await page.getByTestId('run-button').isDisabled(), true);
       assert.match(await page.locator('#run-blocked').textContent(), /uplink tor0 → spine: bandwidth must be/);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -188,7 +174,7 @@ describe('the editor for real clusters', () => {
       assert.equal(await editor(page).locator('[data-testid=editor-properties] .hint').first().textContent(), 'r0s0, r0s1');
       await setNumber(editor(page).locator('input[data-field="many-Gpus"]'), 1);
       assert.deepEqual([await gpusOf('r0s0'), await gpusOf('r0s1')], [1, 1]);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -216,7 +202,7 @@ describe('the editor for real clusters', () => {
         await page.waitForFunction((p) => document.querySelector('#topology select').value === p, preset);
         await fits(preset);
       }
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }

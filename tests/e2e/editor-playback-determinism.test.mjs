@@ -3,35 +3,17 @@
 // CLI (native), and the playback's frame rate on a 2,048-GPU cluster.
 //
 // Run: node --test tests/e2e/*.test.mjs   (scripts/test.sh builds dist/ and the CLI first)
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDirectory } from './static-server.mjs';
-import { checkClean, choosePolicies, cliBinary, dist, exported, launchBrowser, openPage, readSummaryTable, runAndWait, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, cliBinary, exported, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
 
-let browser;
-let server;
-let origin;
-let dir;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-  origin = server.origin;
-  dir = await mkdtemp(join(tmpdir(), 'proxima-e2e2-'));
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite({ tempPrefix: 'proxima-e2e2-' });
 
 async function open(path = '/') {
-  const opened = await openPage(browser, `${origin}${path}`, origin);
+  const opened = await openPage(site.browser, `${site.origin}${path}`, site.origin);
   await waitForApp(opened);
   return opened;
 }
@@ -47,19 +29,6 @@ async function useTeaching(page) {
 async function gpuCounts(page) {
   const view = page.getByTestId('topology-view');
   return [Number(await view.getByTestId('gpu-count').textContent()), await view.locator('[data-gpu]').count()];
-}
-
-async function setGenerator(page, jobs, load, seed) {
-  const gen = page.locator('.generator input');
-  for (const [i, v] of [[0, jobs], [1, load], [2, seed]]) {
-    await gen.nth(i).fill(String(v));
-    await gen.nth(i).dispatchEvent('change');
-  }
-}
-
-async function setSeed(page, seed) {
-  await page.getByTestId('seed-input').fill(String(seed));
-  await page.getByTestId('seed-input').dispatchEvent('change');
 }
 
 /** The introduction's trace (src/tour/mod.rs, `trace_csv`): a job that waits for a server. */
@@ -95,7 +64,7 @@ function hashEventFile(text) {
 
 /** `proxima run ... --events FILE --out DIR`: the summary, the printed hash and the file's hash. */
 function runCli(args) {
-  const out = join(dir, `cli-${Date.now()}-${Math.random().toString(16).slice(2)}`);
+  const out = join(site.dir, `cli-${Date.now()}-${Math.random().toString(16).slice(2)}`);
   const events = `${out}.jsonl`;
   const t0 = Date.now();
   const stdout = execFileSync(cliBinary(), ['run', ...args, '--events', events, '--out', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -137,13 +106,13 @@ describe('editor, playback, tour and determinism', () => {
       // ...and so does a share link.
       await page.getByTestId('share-button').click();
       const url = await page.getByTestId('share-link').inputValue();
-      const shared = await open(url.slice(origin.length));
+      const shared = await open(url.slice(site.origin.length));
       try {
         assert.deepEqual(await gpuCounts(shared.page), [24, 24]);
       } finally {
         await shared.context.close();
       }
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -174,7 +143,7 @@ describe('editor, playback, tour and determinism', () => {
       assert.equal(await link.getAttribute('aria-invalid'), null);
       assert.equal(await page.getByTestId('run-blocked').count(), 0, 'no reason left');
       await runAndWait(page, 1);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -193,12 +162,12 @@ describe('editor, playback, tour and determinism', () => {
       assert.equal(spec.gpu, 'A100');
       delete spec.collective;
       delete spec.gpu;
-      const topo = join(dir, 'intro-cluster.json');
+      const topo = join(site.dir, 'intro-cluster.json');
       await writeFile(topo, JSON.stringify(spec, null, 2));
       await page.getByTestId('topology-input').setInputFiles(topo);
       await page.waitForFunction(() => document.querySelector('#topology select').value === 'imported', null, { timeout: 10_000 });
       assert.deepEqual(await gpuCounts(page), [16, 16]);
-      const file = join(dir, 'waits.csv');
+      const file = join(site.dir, 'waits.csv');
       await writeFile(file, introTrace());
       await page.getByTestId('trace-input').setInputFiles(file);
       await page.getByTestId('trace-job-count').filter({ hasText: '150' }).waitFor();
@@ -225,7 +194,7 @@ describe('editor, playback, tour and determinism', () => {
       assert.equal(await page.getByTestId('delay-timer').count(), 0);
       assert.match(await page.getByTestId('job-details').textContent(), /got the server-local placement it waited 110 s for/);
       assert.ok(await page.getByTestId('timer-chart').isVisible());
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -251,7 +220,7 @@ describe('editor, playback, tour and determinism', () => {
       await page.getByTestId('tour').getByTestId('play-button').click();
       await page.waitForFunction(() => Number(document.querySelector('#tour [data-testid=time-slider]').value) > 70_900, null, { timeout: 10_000 });
       assert.equal(await page.getByTestId('summary-table').count(), 0, "the tour's runs are not the user's results");
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -284,13 +253,13 @@ describe('editor, playback, tour and determinism', () => {
       await runAndWait(page, 1);
       const edited = await page.getByTestId('summary-table').locator('td[data-event-hash]').getAttribute('data-event-hash');
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#topology button', { hasText: 'Export JSON' }).click()]);
-      const topo = join(dir, 'edited.json');
+      const topo = join(site.dir, 'edited.json');
       await writeFile(topo, await readFile(await download.path(), 'utf8'));
       const cli2 = runCli(['--topology', topo, '--trace', 'synthetic:jobs=400,load=1.2,seed=2', '--seed', '3', '--policy', 'dally']);
       assert.equal(edited, cli2.printed.hash);
       assert.equal(await exported(page, 'dally/summary.json'), await readFile(join(cli2.out, 'summary.json'), 'utf8'));
       console.log(`# determinism: edited teaching cluster (24 GPUs), 400 jobs, dally: ${cli2.printed.count} events, hash ${edited} in both`);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -340,7 +309,7 @@ describe('editor, playback, tour and determinism', () => {
       // browser itself gives fewer animation frames (10/s at load 20 on 2 cores, 60/s idle).
       // What the player controls is whether it draws on every frame it is given.
       assert.ok(drawn >= 0.8 * raf, `playback draws ${drawn.toFixed(1)} of ${raf.toFixed(1)} animation frames/s`);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }

@@ -4,30 +4,18 @@
 // point: dally ahead of consolidate on mean JCT, with its timers moved by the auto-tuner.
 //
 // Run: node --test tests/e2e/first-run.test.mjs   (after `trunk build --release`)
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDirectory } from './static-server.mjs';
-import { dist, launchBrowser, waitForApp } from './harness.mjs';
+import { useSite, waitForApp } from './harness.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /**
  * Opens the site with the page's .wasm held back until `release()` is called, every
  * `new Worker` counted in `window.__workers`, and requests to other origins blocked.
  */
 async function openHeld() {
-  const context = await browser.newContext();
+  const context = await site.browser.newContext();
   let release;
   const held = new Promise((ok) => {
     release = ok;
@@ -45,7 +33,7 @@ async function openHeld() {
   });
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
-    if (url.origin !== server.origin) return route.abort('blockedbyclient');
+    if (url.origin !== site.origin) return route.abort('blockedbyclient');
     // Only the page's module is held: the worker's is not asked for before a run.
     if (url.pathname.endsWith('.wasm') && !url.pathname.includes('worker')) await held;
     return route.continue();
@@ -55,7 +43,7 @@ async function openHeld() {
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
   });
-  await page.goto(`${server.origin}/`, { waitUntil: 'domcontentloaded' });
+  await page.goto(`${site.origin}/`, { waitUntil: 'domcontentloaded' });
   return { context, page, release, errors };
 }
 

@@ -1,11 +1,14 @@
 // Helpers shared by the end-to-end tests: launching Debian's Chromium, opening the site
 // in a fresh context that records every request, and driving and reading the app.
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serveDirectory } from './static-server.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dist = resolve(process.env.PROXIMA_DIST ?? join(repoRoot, 'dist'));
@@ -32,6 +35,30 @@ export async function launchBrowser() {
     `${dist}/index.html is missing: run \`trunk build --release\` first (scripts/test.sh does)`,
   );
   return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The set-up most test files share, registered as the file's `before` and `after` hooks:
+ * Chromium launched, dist/ served on a local port and, when `tempPrefix` is given, a
+ * fresh temporary directory named after it; all closed or removed after the file's tests.
+ * Call it at the top level of a test file. The handles (`browser`, `server`, `origin`,
+ * `dir`) are filled in on the returned object when the hook runs, so read them inside
+ * tests, not at import time.
+ */
+export function useSite({ tempPrefix = null } = {}) {
+  const site = { browser: null, server: null, origin: null, dir: null };
+  before(async () => {
+    site.browser = await launchBrowser();
+    site.server = await serveDirectory(dist);
+    site.origin = site.server.origin;
+    if (tempPrefix) site.dir = await mkdtemp(join(tmpdir(), tempPrefix));
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+    if (site.dir) await rm(site.dir, { recursive: true, force: true });
+  });
+  return site;
 }
 
 /**
@@ -91,6 +118,21 @@ export async function runAndWait(page, policies, timeout = 60_000) {
   await page.getByTestId('run-button').click();
   await page.getByTestId('summary-table').locator('thead th[data-policy]').nth(policies - 1).waitFor({ timeout });
   await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
+}
+
+/** Fills the synthetic trace generator's first three fields: jobs, load and its seed. */
+export async function setGenerator(page, jobs, load, seed) {
+  const gen = page.locator('.generator input');
+  for (const [i, v] of [[0, jobs], [1, load], [2, seed]]) {
+    await gen.nth(i).fill(String(v));
+    await gen.nth(i).dispatchEvent('change');
+  }
+}
+
+/** Sets the run's seed. */
+export async function setSeed(page, seed) {
+  await page.getByTestId('seed-input').fill(String(seed));
+  await page.getByTestId('seed-input').dispatchEvent('change');
 }
 
 /** Ticks exactly these policies in the policy list. */

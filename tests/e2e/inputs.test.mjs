@@ -6,33 +6,13 @@
 // link, corrupt saved state, a file above the size limit) follow. The results generate the
 // app section of docs/INPUTS.md; `UPDATE_DOCS=1 node --test tests/e2e/inputs.test.mjs`
 // rewrites it when the page's messages change.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serveDirectory } from './static-server.mjs';
+import { join } from 'node:path';
+import { repoRoot, useSite } from './harness.mjs';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = resolve(process.env.PROXIMA_DIST ?? join(repoRoot, 'dist'));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-let browser;
-let server;
-
-before(async () => {
-  assert.ok(existsSync(join(dist, 'index.html')), `${dist}/index.html is missing: run \`trunk build --release\` first`);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  server = await serveDirectory(dist);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const GOOD_TRACE = 'id,submit_s,gpus,model,duration_s\ngood-a,0,1,resnet50,60\ngood-b,10,2,vgg16,120\ngood-c,20,4,bert,30\n';
 
@@ -42,14 +22,14 @@ function bytesOf(file) {
 
 /** A fresh page with a known trace (3 jobs) and the `teaching` preset loaded. */
 async function freshPage() {
-  const context = await browser.newContext();
+  const context = await site.browser.newContext();
   // Only the site's own origin may answer.
   await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === server.origin ? route.continue() : route.abort('blockedbyclient'));
+    new URL(route.request().url()).origin === site.origin ? route.continue() : route.abort('blockedbyclient'));
   const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(`${server.origin}/`);
+  await page.goto(`${site.origin}/`);
   await page.getByTestId('run-button').waitFor();
   await page.locator('#topology select').first().selectOption('teaching');
   await page.getByTestId('trace-input').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(GOOD_TRACE) });
@@ -132,9 +112,9 @@ test('cases only the app has: tampered links, corrupt saved state, files above t
     ['share link of a newer version', '#s=9.eyJ0cCI6InRlYWNoaW5nIn0'],
     ['share link that is not base64', '#s=1.%%%%'],
   ]) {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.origin}/${fragment}`);
+    await page.goto(`${site.origin}/${fragment}`);
     await page.getByTestId('run-button').waitFor();
     const shown = await bannerText(page);
     assert.match(shown, /share link could not be read/);
@@ -150,9 +130,9 @@ test('cases only the app has: tampered links, corrupt saved state, files above t
     ['saved scenario from a newer version', JSON.stringify('9.eyJ0cCI6InRlYWNoaW5nIn0')],
     ['saved scenario stored bare, as earlier versions did, from a newer version', '9.eyJ0cCI6InRlYWNoaW5nIn0'],
   ]) {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${site.origin}/`);
     await page.getByTestId('run-button').waitFor();
     const key = await page.evaluate(() => Object.keys(localStorage)[0]);
     assert.ok(key, 'the page saves its scenario in local storage');

@@ -7,66 +7,35 @@
 // GPUs, 50 Gbit/s TCP NICs and 8:1 rack uplinks, 1,000 synthetic jobs at load 0.9.
 //
 // Run: node --test tests/e2e/playback.test.mjs   (scripts/test.sh builds dist/ and the CLI first)
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDirectory } from './static-server.mjs';
-import { checkClean, choosePolicies, cliBinary, dist, launchBrowser, openPage, runAndWait, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, cliBinary, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
 
 const CLUSTER = 'racks=2,servers=4,gpus=4,oversub=8,fabric=tcp';
 const JOBS = 1000;
 const LOAD = 0.9;
 const SEED = 1;
 
-let browser;
-let server;
-let origin;
-let dir;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-  origin = server.origin;
-  dir = await mkdtemp(join(tmpdir(), 'proxima-e2e-playback-'));
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite({ tempPrefix: 'proxima-e2e-playback-' });
 
 /** Opens the site in a context with this device pixel ratio. */
 async function open(deviceScaleFactor = 1) {
-  const context = await browser.newContext({ acceptDownloads: true, deviceScaleFactor, viewport: { width: 1440, height: 900 } });
-  const opened = await openPage(browser, `${origin}/`, origin, context);
+  const context = await site.browser.newContext({ acceptDownloads: true, deviceScaleFactor, viewport: { width: 1440, height: 900 } });
+  const opened = await openPage(site.browser, `${site.origin}/`, site.origin, context);
   await waitForApp(opened);
   return opened;
 }
 
 /** The cluster `spec` as the topology file the CLI writes, loaded into the page. */
 async function importCluster(page, spec) {
-  const file = join(dir, `${spec.replace(/[^a-z0-9]+/gi, '_')}.json`);
+  const file = join(site.dir, `${spec.replace(/[^a-z0-9]+/gi, '_')}.json`);
   await writeFile(file, execFileSync(cliBinary(), ['topologies', '--json', spec], { encoding: 'utf8' }));
   await page.getByTestId('topology-input').setInputFiles(file);
   await page.waitForFunction(() => document.querySelector('#topology select').value === 'imported', null, { timeout: 10_000 });
   return file;
-}
-
-async function setGenerator(page, jobs, load, seed) {
-  const gen = page.locator('.generator input');
-  for (const [i, v] of [[0, jobs], [1, load], [2, seed]]) {
-    await gen.nth(i).fill(String(v));
-    await gen.nth(i).dispatchEvent('change');
-  }
-}
-
-async function setSeed(page, seed) {
-  await page.getByTestId('seed-input').fill(String(seed));
-  await page.getByTestId('seed-input').dispatchEvent('change');
 }
 
 /** Every pane's time and policy. */
@@ -112,7 +81,7 @@ describe('playback you can project', () => {
       await player.waitFor();
 
       // The timer chart's count against the CLI's event log of the same scenario.
-      const cli = join(dir, 'cli');
+      const cli = join(site.dir, 'cli');
       const events = `${cli}.jsonl`;
       const out = execFileSync(
         cliBinary(),
@@ -196,7 +165,7 @@ describe('playback you can project', () => {
       await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=cluster-canvas]')].every((c) => c.dataset.dpr === '3'), null, { timeout: 10_000 });
       assertBacking(await canvasSizes(page), 3);
       await cdp.send('Emulation.clearDeviceMetricsOverride');
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await context.close();
     }
@@ -248,7 +217,7 @@ describe('playback you can project', () => {
         console.log(`# draw time at ${name} (${layout} layout, ${busy} busy GPUs): median ${median.toFixed(2)} ms, max ${samples[samples.length - 1].toFixed(2)} ms over ${samples.length} animation frames`);
         assert.ok(busy > 0, 'jobs run there');
         assert.ok(median < 33, `a frame draws in ${median} ms`);
-        checkClean(record, { origin, prefix: '/' });
+        checkClean(record, { origin: site.origin, prefix: '/' });
       } finally {
         await context.close();
       }

@@ -14,26 +14,14 @@
 // passes when one try has no task over 50 ms.
 //
 // Run: node --test tests/e2e/responsiveness.test.mjs   (scripts/test.sh builds dist/ first)
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDirectory } from './static-server.mjs';
-import { checkClean, dist, launchBrowser, openPage, waitForApp } from './harness.mjs';
+import { checkClean, openPage, useSite, waitForApp } from './harness.mjs';
 
 /** The longest a task of the page may take: the threshold of a long task. */
 const MAX_BLOCK_MS = 50;
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** Starts (or restarts) recording long tasks and the gaps between animation frames. */
 async function startProbe(page) {
@@ -75,11 +63,11 @@ function report(what, { tasks, maxGap }, extra) {
 async function tryUpTo3(what, attempt) {
   const longest = [];
   for (let i = 0; i < 3; i++) {
-    const opened = await openPage(browser, `${server.origin}/`, server.origin);
+    const opened = await openPage(site.browser, `${site.origin}/`, site.origin);
     try {
       await waitForApp(opened);
       longest.push(await attempt(opened.page));
-      checkClean(opened.record, { origin: server.origin, prefix: '/' });
+      checkClean(opened.record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }

@@ -5,31 +5,17 @@
 // has a problem, and the standard policy list.
 //
 // Run: node --test tests/e2e/results.test.mjs   (scripts/test.sh builds dist/ first)
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDirectory } from './static-server.mjs';
-import { checkClean, choosePolicies, dist, exported, launchBrowser, openPage, readSummaryTable, runAndWait, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, exported, openPage, readSummaryTable, runAndWait, useSite, waitForApp } from './harness.mjs';
 
-let browser;
-let server;
-let origin;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-  origin = server.origin;
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** The page at 1024×768, started. */
 async function open(path = '/') {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1024, height: 768 } });
-  const opened = await openPage(browser, `${origin}${path}`, origin, context);
+  const context = await site.browser.newContext({ acceptDownloads: true, viewport: { width: 1024, height: 768 } });
+  const opened = await openPage(site.browser, `${site.origin}${path}`, site.origin, context);
   await waitForApp(opened);
   return opened;
 }
@@ -178,7 +164,7 @@ describe('results for people', () => {
       assert.ok(zip.includes(Buffer.from(await exported(page, 'dally/summary.json'))), 'dally/summary.json is in the zip byte for byte');
       assert.ok(zip.includes(Buffer.from(await exported(page, 'compare.json'))), 'compare.json is in the zip byte for byte');
       console.log(`# Download all: ${zip.length} bytes, ${names.length} files`);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -199,7 +185,7 @@ describe('results for people', () => {
       assert.equal(await page.getByTestId('headline').getAttribute('data-subject'), 'dally');
       const n = table.dally.preemptions;
       assert.equal(sentence, `dally: mean JCT ${r.toFixed(2)}× consolidate, communication overhead ${overhead.toFixed(2)}×, ${n} preemption${n === 1 ? '' : 's'}.`);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }
@@ -227,7 +213,7 @@ describe('results for people', () => {
       await jobs.dispatchEvent('change');
       await page.getByTestId('run-blocked').waitFor({ state: 'detached' });
       await runAndWait(page, 1);
-      checkClean(record, { origin, prefix: '/' });
+      checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
     }

@@ -8,32 +8,16 @@
 //   legend in the per-tenant table's colours; with one tenant that choice is disabled.
 //
 // Run: PROXIMA_CLI=target/debug/proxima node --test tests/e2e/tenants.test.mjs
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { serveDirectory } from './static-server.mjs';
 import {
-  checkClean, choosePolicies, cliBinary, dist, exported, launchBrowser, openPage, readSummaryTable, runAndWait, waitForApp,
+  checkClean, choosePolicies, cliBinary, exported, openPage, readSummaryTable, runAndWait, useSite, waitForApp,
 } from './harness.mjs';
 
-let browser;
-let server;
-let dir;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await serveDirectory(dist);
-  dir = await mkdtemp(join(tmpdir(), 'proxima-tenants-'));
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite({ tempPrefix: 'proxima-tenants-' });
 
 const TENANTS = ['alpha', 'beta', 'gamma'];
 const POLICIES = ['fifo', 'dally'];
@@ -67,12 +51,12 @@ async function readTenantTable(page) {
 
 describe('tenants', () => {
   test('the per-tenant table, the fairness chart and Jain\'s index equal the CLI\'s summary.json', { timeout: 240_000 }, async () => {
-    const trace = join(dir, 'tenants.csv');
+    const trace = join(site.dir, 'tenants.csv');
     await writeFile(trace, traceCsv());
-    const { origin } = server;
-    const opened = await openPage(browser, `${origin}/`, origin);
+    const { origin } = site;
+    const opened = await openPage(site.browser, `${origin}/`, origin);
     const { page, record } = opened;
-    const out = join(dir, 'cli');
+    const out = join(site.dir, 'cli');
     try {
       await waitForApp(opened);
       await page.locator('#topology select').selectOption('teaching');
@@ -85,7 +69,7 @@ describe('tenants', () => {
 
       const t0 = Date.now();
       execFileSync(resolve(cliBinary()), ['compare', '--topology', 'teaching', '--trace', 'tenants.csv', '--seed', '1',
-        ...POLICIES.flatMap((p) => ['--policy', p]), '--out', out], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+        ...POLICIES.flatMap((p) => ['--policy', p]), '--out', out], { cwd: site.dir, stdio: ['ignore', 'ignore', 'pipe'] });
       console.log(`# the same with ${cliBinary()}: ${Date.now() - t0} ms`);
 
       const summaryTable = await readSummaryTable(page);
@@ -133,8 +117,8 @@ describe('tenants', () => {
   });
 
   test('the generator\'s tenants field, and playback coloured by tenant', { timeout: 240_000 }, async () => {
-    const { origin } = server;
-    const opened = await openPage(browser, `${origin}/`, origin);
+    const { origin } = site;
+    const opened = await openPage(site.browser, `${origin}/`, origin);
     const { page, record } = opened;
     const spec = 'synthetic:jobs=150,load=1.2,seed=1';
     try {
@@ -149,7 +133,7 @@ describe('tenants', () => {
       const error = page.locator('.generator .field-error');
       await error.waitFor();
       const message = await error.textContent();
-      const cli = spawnSync(resolve(cliBinary()), ['run', '--topology', 'teaching', '--trace', `${spec},tenants=16`, '--policy', 'fifo', '--out', join(dir, 'bad')], { encoding: 'utf8' });
+      const cli = spawnSync(resolve(cliBinary()), ['run', '--topology', 'teaching', '--trace', `${spec},tenants=16`, '--policy', 'fifo', '--out', join(site.dir, 'bad')], { encoding: 'utf8' });
       assert.notEqual(cli.status, 0);
       assert.equal(message, 'tenants: expected a whole number of tenants from 1 to 15, got \'16\'');
       assert.ok(cli.stderr.includes(message), `the CLI says: ${cli.stderr}`);
@@ -163,7 +147,7 @@ describe('tenants', () => {
       // The page ran the CLI's scenario: the watched policy's event-log hash is the CLI's.
       const watched = await page.getByTestId('playback-policy').locator('option:checked').textContent();
       const out = execFileSync(resolve(cliBinary()), ['run', '--topology', 'teaching', '--trace', `${spec},tenants=3`, '--seed', '1',
-        '--policy', watched, '--events', join(dir, 'events.jsonl'), '--out', join(dir, 'synthetic')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        '--policy', watched, '--events', join(site.dir, 'events.jsonl'), '--out', join(site.dir, 'synthetic')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       assert.equal(await page.getByTestId('event-hash').getAttribute('data-event-hash'), out.match(/event-log hash ([0-9a-f]{16})/)[1]);
       const tableColours = Object.fromEntries(await page.getByTestId('tenant-legend').locator('li')
         .evaluateAll((lis) => lis.map((li) => [li.dataset.tenant, li.dataset.colour])));

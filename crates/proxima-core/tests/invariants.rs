@@ -16,28 +16,18 @@
 //!
 //! `PROXIMA_PROPTEST_CASES` sets the number of cases (default 2,000).
 
+mod common;
+
+use common::sketch::{self, JobSketch};
 use proptest::prelude::*;
 use proxima_core::engine::{JobStatus, Simulation};
 use proxima_core::event::{Observer, SimEvent};
-use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
 use proxima_core::time::SimTime;
-use proxima_core::topology::resolve_topology_arg;
-use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
-use proxima_core::workload::{build_scenario, Job, ModelMix, WorkloadOptions};
+use proxima_core::workload::Job;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-
-/// A job before the cluster size is known: GPUs as a share of the cluster.
-#[derive(Clone, Debug)]
-struct JobSketch {
-    gap_s: f64,
-    /// 0 → 1 GPU, 1.0 → the whole cluster, above 1 → too large.
-    size: f64,
-    duration_s: f64,
-    model: Option<u8>,
-}
 
 fn job_sketch() -> impl Strategy<Value = JobSketch> {
     let gap = prop_oneof![3 => Just(0.0), 4 => 0.0..300.0f64, 1 => 1000.0..100_000.0f64];
@@ -49,6 +39,7 @@ fn job_sketch() -> impl Strategy<Value = JobSketch> {
         size,
         duration_s,
         model,
+        tenant: None,
     })
 }
 
@@ -253,34 +244,8 @@ impl Observer for Shared {
 }
 
 fn check_run(topology: &str, sketches: &[JobSketch], policy: &str, seed: u64) {
-    let topo = resolve_topology_arg(topology).unwrap();
-    let total = topo.gpu_count();
-    // Models named by the trace come from the cluster's own catalogue (that of its GPU); the
-    // mix, like every caller's, is given in built-in ids.
-    let catalog = Catalog::for_gpu_or_built_in(topo.gpu()).unwrap();
-    let names = catalog.names();
-    let mut t = 0.0;
-    let jobs: Vec<TraceJob> = sketches
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            t += s.gap_s;
-            let gpus = ((s.size * total as f64).ceil() as u32).max(1);
-            TraceJob {
-                name: format!("j{i}"),
-                submit_s: t,
-                gpus,
-                model: s.model.map(|m| names[m as usize % names.len()].to_string()),
-                work: TraceWork::DurationS(s.duration_s),
-                batch: None,
-                tenant: None,
-                line: i as u32 + 2,
-            }
-        })
-        .collect();
-    let trace = Trace { format: TraceFormat::ProximaCsv, jobs };
-    let options = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
-    let scenario = build_scenario(topo, &trace, &options, "random").unwrap();
+    let (scenario, _) = sketch::scenario(topology, sketches, seed);
+    let total = scenario.topology.gpu_count();
     let jobs = scenario.jobs.clone();
     let policy_box = resolve_policy(policy).unwrap();
     // The restore cost a preempted job pays, from the policy's canonical spec (policies that
@@ -325,12 +290,8 @@ fn check_run(topology: &str, sketches: &[JobSketch], policy: &str, seed: u64) {
     assert!(!sim.stalled());
 }
 
-fn cases() -> u32 {
-    std::env::var("PROXIMA_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: sketch::cases(2000), ..ProptestConfig::default() })]
 
     #[test]
     fn every_run_keeps_the_invariants(
@@ -346,7 +307,13 @@ proptest! {
 #[test]
 fn edge_cases_by_hand() {
     let burst: Vec<JobSketch> = (0..30)
-        .map(|i| JobSketch { gap_s: 0.0, size: (i % 5) as f64 / 4.0, duration_s: 100.0, model: Some(i as u8) })
+        .map(|i| JobSketch {
+            gap_s: 0.0,
+            size: (i % 5) as f64 / 4.0,
+            duration_s: 100.0,
+            model: Some(i as u8),
+            tenant: None,
+        })
         .collect();
     for policy in [
         "fifo",

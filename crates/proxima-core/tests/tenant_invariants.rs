@@ -13,26 +13,16 @@
 //!
 //! `PROXIMA_PROPTEST_CASES` sets the number of cases (default 300).
 
+mod common;
+
+use common::sketch::{self, JobSketch};
 use proptest::prelude::*;
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::fairness::isolated::finish_time_fairness;
-use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
 use proxima_core::tenants::{apply_spec, TenantSpec};
 use proxima_core::time::SimTime;
-use proxima_core::topology::resolve_topology_arg;
-use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
-
-#[derive(Clone, Debug)]
-struct JobSketch {
-    gap_s: f64,
-    /// 0 → 1 GPU, 1.0 → the whole cluster, above 1 → too large.
-    size: f64,
-    duration_s: f64,
-    tenant: u8,
-}
 
 fn job_sketch() -> impl Strategy<Value = JobSketch> {
     let gap = prop_oneof![3 => Just(0.0), 4 => 0.0..300.0f64, 1 => 1000.0..50_000.0f64];
@@ -42,7 +32,8 @@ fn job_sketch() -> impl Strategy<Value = JobSketch> {
         gap_s,
         size,
         duration_s,
-        tenant,
+        model: None,
+        tenant: Some(tenant),
     })
 }
 
@@ -91,29 +82,8 @@ fn policy() -> impl Strategy<Value = String> {
 }
 
 fn build(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), seed: u64) -> Scenario {
-    let topo = resolve_topology_arg(topology).unwrap();
-    let total = topo.gpu_count();
-    let mut t = 0.0;
-    let jobs: Vec<TraceJob> = sketches
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            t += s.gap_s;
-            TraceJob {
-                name: format!("j{i}"),
-                submit_s: t,
-                gpus: ((s.size * total as f64).ceil() as u32).max(1),
-                model: None,
-                work: TraceWork::DurationS(s.duration_s),
-                batch: None,
-                tenant: Some(format!("t{}", s.tenant)),
-                line: i as u32 + 2,
-            }
-        })
-        .collect();
-    let trace = Trace { format: TraceFormat::ProximaCsv, jobs };
-    let options = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
-    let mut sc = build_scenario(topo, &trace, &options, "random").unwrap();
+    let (mut sc, trace) = sketch::scenario(topology, sketches, seed);
+    let total = sc.topology.gpu_count();
     let (kind, shares) = spec;
     let spec = match kind {
         0 => TenantSpec::Equal,
@@ -208,12 +178,8 @@ fn check_run(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), polic
     }
 }
 
-fn cases() -> u32 {
-    std::env::var("PROXIMA_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: sketch::cases(300), ..ProptestConfig::default() })]
 
     #[test]
     fn tenant_sums_and_quotas_hold(
@@ -236,7 +202,8 @@ fn one_tenant_with_quotas_runs_as_without() {
             gap_s: (i % 3) as f64 * 40.0,
             size: (i % 5) as f64 / 5.0,
             duration_s: 100.0 + (i * 37 % 11) as f64 * 60.0,
-            tenant: 0,
+            model: None,
+            tenant: Some(0),
         })
         .collect();
     for policy in
