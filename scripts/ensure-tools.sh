@@ -13,7 +13,8 @@
 # What it expects on the machine: rustup/cargo, node >= 20 with npm, apt (Debian).
 # Everything else comes from the registries, at pinned versions:
 #   - the wasm32-unknown-unknown target            (rustup)
-#   - trunk 0.21.14                                (crates.io, cargo install --locked)
+#   - trunk 0.21.14                                (crates.io, cargo install --locked,
+#                                                   without default features)
 #   - wasm-bindgen-cli = wasm-bindgen in Cargo.lock (crates.io; without --locked: its own
 #     lock file pins a webpki-roots version that the registry here lacks)
 #   - chromium + chromium-driver                   (Debian; only when missing)
