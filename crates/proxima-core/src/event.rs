@@ -63,6 +63,17 @@ impl Reason {
         }
     }
 
+    /// Why a priority scheduler (no gain estimated) checkpoints `job`'s GPUs for `for_job`:
+    /// [`Reason::Reclaimed`] when the victim's tenant was borrowing them beyond its quota,
+    /// [`Reason::PreemptedFor`] otherwise.
+    pub fn preempted_for(for_job: JobId, tier: Tier, cost_s: f64, reclaimed: bool) -> Reason {
+        if reclaimed {
+            Reason::Reclaimed { for_job, cost_s }
+        } else {
+            Reason::PreemptedFor { for_job, tier, gain_s: 0.0, cost_s }
+        }
+    }
+
     /// A sentence for people, e.g. "waiting for a server-local placement, timer 42 s left;
     /// best now: cross-rack, estimated slowdown 1.8×".
     pub fn describe(&self, topo: &Topology) -> String {

@@ -600,11 +600,7 @@ impl Policy for Tiresias {
                 let cost_s = self.options.restore_s;
                 for job in victims {
                     let reclaimed = self.options.quota && self.book.is_borrowing(view, view.job(job).tenant);
-                    let reason = if reclaimed {
-                        Reason::Reclaimed { for_job, cost_s }
-                    } else {
-                        Reason::PreemptedFor { for_job, tier, gain_s: 0.0, cost_s }
-                    };
+                    let reason = Reason::preempted_for(for_job, tier, cost_s, reclaimed);
                     out.push(Decision::Preempt { job, restore_s: cost_s, reason });
                 }
                 return;
