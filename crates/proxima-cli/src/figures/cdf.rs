@@ -1,7 +1,7 @@
 //! The JCT distribution of each policy on one scenario (all seeds pooled), on a log time
 //! axis: JCTs run from minutes to weeks.
 
-use super::{fail, line_width, log_range, policy_color, short_number, FONT};
+use super::{draw_legend, fail, legend_mark, line_width, log_range, policy_color, short_number, FONT};
 use plotters::prelude::*;
 use proxima_core::experiment::aggregate::CdfReport;
 use proxima_core::experiment::Report;
@@ -41,16 +41,9 @@ pub fn draw(report: &Report, cdf: &CdfReport, title: &str) -> Result<String, Str
                 .draw_series(LineSeries::new(line, style))
                 .map_err(fail)?
                 .label(policy.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(3)));
+                .legend(legend_mark(color));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(0xAA, 0xAA, 0xAA))
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(fail)?;
+        draw_legend(&mut chart, SeriesLabelPosition::LowerRight, 13)?;
         root.present().map_err(fail)?;
     }
     Ok(svg)

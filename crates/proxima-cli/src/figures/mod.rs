@@ -54,6 +54,32 @@ pub(crate) fn line_width(policy: &str, subject: &str) -> u32 {
     }
 }
 
+/// The legend's mark for a series: a short line in its colour.
+pub(crate) fn legend_mark(color: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(3))
+}
+
+/// Draws a chart's legend the way every figure does: a light box at `position`.
+pub(crate) fn draw_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+    font_size: u32,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(RGBColor(0xAA, 0xAA, 0xAA))
+        .label_font((FONT, font_size))
+        .draw()
+        .map_err(fail)
+}
+
 /// A log-scale axis range that covers `values` (positive and finite ones) with a margin,
 /// clipped to `[floor, ceiling]`.
 pub(crate) fn log_range(values: impl Iterator<Item = f64>, floor: f64, ceiling: f64) -> (f64, f64) {

@@ -3,7 +3,10 @@
 //! at 1. The points are equally spaced along x (the swept values are about geometric),
 //! labelled with their values; the y axes are logarithmic.
 
-use super::{draw_tick_labels, fail, line_width, log_range, log_ticks, policy_color, short_number, FONT};
+use super::{
+    draw_legend, draw_tick_labels, fail, legend_mark, line_width, log_range, log_ticks, policy_color, short_number,
+    FONT,
+};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -66,17 +69,10 @@ pub fn draw(report: &Report, sweep: &SweepReport, title: &str) -> Result<String,
                 .draw_series(LineSeries::new(points.clone(), color.stroke_width(line_width(policy, subject))))
                 .map_err(fail)?
                 .label(policy.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(3)));
+                .legend(legend_mark(color));
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(fail)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(0xAA, 0xAA, 0xAA))
-            .label_font((FONT, 12))
-            .draw()
-            .map_err(fail)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, 12)?;
 
         // Right: the subject over each other policy, with intervals.
         let bounds = sweep.points.iter().flat_map(|p| {
@@ -126,16 +122,9 @@ pub fn draw(report: &Report, sweep: &SweepReport, title: &str) -> Result<String,
                 .draw_series(LineSeries::new(line, color.mix(0.6).stroke_width(1)))
                 .map_err(fail)?
                 .label(format!("÷ {baseline}"))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(3)));
+                .legend(legend_mark(color));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(0xAA, 0xAA, 0xAA))
-            .label_font((FONT, 12))
-            .draw()
-            .map_err(fail)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft, 12)?;
         canvas.present().map_err(fail)?;
     }
     Ok(svg)
