@@ -7,16 +7,17 @@
 #   proxima_ensure_tools               # everything
 #   proxima_ensure_tools --no-browser  # without Chromium: enough to build and serve
 #   proxima_ensure_tools --python      # also the Python test environment (.venv/)
+#   proxima_ensure_tools --python-only # only that (scripts/test.sh, in the background)
+#   proxima_ensure_tools --no-wasm-bindgen, --wasm-bindgen-only
+#                                      # without wasm-bindgen-cli, or only it (test.sh's
+#                                      # web lane installs it while the native lane runs)
 #
 # It can also be run on its own: `bash scripts/ensure-tools.sh [--no-browser]`.
 #
 # What it expects on the machine: rustup/cargo, node >= 20 with npm, apt (Debian).
 # Everything else comes from the registries, at pinned versions:
 #   - the wasm32-unknown-unknown target            (rustup)
-#   - trunk 0.21.14                                (crates.io, cargo install --locked,
-#                                                   without default features)
-#   - wasm-bindgen-cli = wasm-bindgen in Cargo.lock (crates.io; without --locked: its own
-#     lock file pins a webpki-roots version that the registry here lacks)
+#   - wasm-bindgen-cli = wasm-bindgen in Cargo.lock (crates.io)
 #   - chromium + chromium-driver                   (Debian; only when missing)
 #   - binaryen (wasm-opt) and playwright-core      (npm ci, pinned in package-lock.json)
 #   - with --python: a virtual environment .venv/ with maturin, pytest, ray, pandas,
@@ -24,7 +25,6 @@
 #     .venv/bin first on PATH
 
 PROXIMA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PROXIMA_TRUNK_VERSION="0.21.14"
 
 _proxima_log() { printf '[ensure-tools] %s\n' "$*" >&2; }
 
@@ -51,36 +51,24 @@ _proxima_ensure_rust() {
         rustup target add wasm32-unknown-unknown
     fi
 
-    # Trunk runs cargo offline (Trunk.toml), so every crate must be downloaded first.
-    # This is quick when nothing is missing; it also brings Cargo.lock up to date after
-    # someone changed a Cargo.toml, before we read wasm-bindgen's version from it.
+    # Brings Cargo.lock up to date after someone changed a Cargo.toml, before we read
+    # wasm-bindgen's version from it; quick when nothing is missing.
     (cd "$PROXIMA_ROOT" && cargo fetch --quiet)
 }
 
-_proxima_trunk_ok() {
-    [ "$(trunk --version 2>/dev/null || true)" = "trunk $PROXIMA_TRUNK_VERSION" ]
-}
-
-# Build tools need not be fast, only quick to build: with its own release profile (fat
-# LTO, one codegen unit) Trunk alone took 17.7 of a 29-minute cold set-up. Cargo reads
-# profile settings from the environment, and `cargo install` honours them. `env` execs
-# cargo, so in the background below $! is cargo's own pid.
-#
-# Trunk only starts cargo and wasm-bindgen and copies files, so it is built without
-# optimisation: 6.7 CPU-minutes instead of about 12 at opt-level 1. wasm-bindgen rewrites
-# every wasm file the build and the browser tests make, and without optimisation it took
-# 3.9x the CPU time on the page's wasm (1.04 s against 0.27 s), so it keeps opt-level 1
-# (2.9 CPU-minutes to build at opt-level 0 would save little).
+# A build tool need not be fast, only quick to build: Cargo reads profile settings from
+# the environment, and `cargo install` honours them, so wasm-bindgen-cli is built without
+# the fat LTO and single codegen unit of its own release profile. It keeps opt-level 1:
+# it rewrites every wasm file the site build and the browser tests make, and without
+# optimisation it took 3.9x the CPU time on the page's wasm (1.04 s against 0.27 s).
+# Without its default features it builds without rustls and ring: the test runner only
+# talks to a local chromedriver. (Not --locked: its lock file pins a webpki-roots version
+# that the registry here lacks.)
 _proxima_light_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
     CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
-_proxima_unoptimised_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
 
-# Neither tool needs TLS here: Trunk runs offline (Trunk.toml) and serves plain HTTP on
-# localhost, and wasm-bindgen-test-runner talks to a local chromedriver. Without their
-# default features they build without rustls and ring (and Trunk without its update check).
-_proxima_install_trunk() {
-    "${_proxima_unoptimised_cargo[@]}" install --locked --no-default-features trunk --version "$PROXIMA_TRUNK_VERSION"
+_proxima_install_wasm_bindgen() {
+    "${_proxima_light_cargo[@]}" install --no-default-features wasm-bindgen-cli --version "$1"
 }
 
 # Both wasm-bindgen and wasm-bindgen-test-runner, at version $1.
@@ -89,62 +77,20 @@ _proxima_wasm_bindgen_ok() {
         [ "$(wasm-bindgen-test-runner --version 2>/dev/null || true)" = "wasm-bindgen-test-runner $1" ]
 }
 
-_proxima_install_wasm_bindgen() {
-    "${_proxima_light_cargo[@]}" install --no-default-features wasm-bindgen-cli --version "$1"
-}
-
-_proxima_ensure_cargo_tools() {
-    local wbg need_trunk=0 need_wbg=0
+_proxima_ensure_wasm_bindgen() {
+    local wbg
     wbg="$(_proxima_lock_version wasm-bindgen)"
     if [ -z "$wbg" ]; then
         _proxima_log "no wasm-bindgen in Cargo.lock: cannot pick a wasm-bindgen-cli version"
         return 1
     fi
-    if _proxima_trunk_ok; then
-        _proxima_log "ok: trunk $PROXIMA_TRUNK_VERSION"
-    else
-        need_trunk=1
-    fi
     if _proxima_wasm_bindgen_ok "$wbg"; then
         _proxima_log "ok: wasm-bindgen-cli $wbg"
-    else
-        need_wbg=1
+        return 0
     fi
-
-    if [ "$need_trunk" = 1 ] && [ "$need_wbg" = 1 ]; then
-        # Side by side: each build ends in a long single-threaded stretch (trunk's fat
-        # LTO link above all), which leaves the other core to the other build.
-        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION and wasm-bindgen-cli $wbg side by side (~6 min on 2 idle cores)"
-        local trunk_log trunk_pid
-        trunk_log="$(mktemp "${TMPDIR:-/tmp}/proxima-trunk-install.XXXXXX")"
-        # cargo itself in the background (not a function in a subshell), so that
-        # $! is cargo's pid and the kill below reaches it.
-        "${_proxima_unoptimised_cargo[@]}" install --locked --no-default-features trunk --version "$PROXIMA_TRUNK_VERSION" >"$trunk_log" 2>&1 &
-        trunk_pid=$!
-        if ! _proxima_install_wasm_bindgen "$wbg"; then
-            kill "$trunk_pid" 2>/dev/null || true
-            wait "$trunk_pid" 2>/dev/null || true
-            rm -f "$trunk_log"
-            return 1
-        fi
-        _proxima_log "wasm-bindgen-cli installed; waiting for trunk"
-        if ! wait "$trunk_pid"; then
-            tail -n 60 "$trunk_log" >&2
-            _proxima_log "installing trunk failed (its last lines above)"
-            rm -f "$trunk_log"
-            return 1
-        fi
-        rm -f "$trunk_log"
-        _proxima_log "trunk installed"
-    elif [ "$need_trunk" = 1 ]; then
-        _proxima_log "installing trunk $PROXIMA_TRUNK_VERSION (~4 min on 2 idle cores)"
-        _proxima_install_trunk
-    elif [ "$need_wbg" = 1 ]; then
-        _proxima_log "installing wasm-bindgen-cli $wbg (~3 min on 2 cores)"
-        _proxima_install_wasm_bindgen "$wbg"
-    fi
+    _proxima_log "installing wasm-bindgen-cli $wbg (~3 min on 2 cores)"
+    _proxima_install_wasm_bindgen "$wbg"
     # Check again: another copy earlier on PATH would otherwise fail later, confusingly.
-    _proxima_trunk_ok || { _proxima_log "trunk --version is not $PROXIMA_TRUNK_VERSION after installing"; return 1; }
     _proxima_wasm_bindgen_ok "$wbg" || { _proxima_log "wasm-bindgen-cli is not $wbg after installing"; return 1; }
 }
 
@@ -167,7 +113,8 @@ _proxima_ensure_node_modules() {
         (cd "$PROXIMA_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
         printf '%s\n' "$want" >"$stamp"
     fi
-    # wasm-opt from binaryen@132 must win over any other wasm-opt (Debian's is too old).
+    # playwright-core and wasm-opt for the scripts; scripts/site.mjs calls binaryen@132's
+    # wasm-opt by its path here (Debian's is too old).
     case ":$PATH:" in
         *":$PROXIMA_ROOT/node_modules/.bin:"*) ;;
         *) export PATH="$PROXIMA_ROOT/node_modules/.bin:$PATH" ;;
@@ -218,17 +165,28 @@ _proxima_ensure_python() {
     esac
 }
 
+# Stops a background job and everything it started (cargo, rustc, pytest, Chromium):
+# for the scripts that run installs or test lanes side by side.
+proxima_stop_tree() {
+    local child
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do proxima_stop_tree "$child"; done
+    kill "$1" 2>/dev/null || true
+}
+
 proxima_ensure_tools() {
-    local browser=1 python=0 arg
+    local browser=1 python=0 wasm_bindgen=1 arg
     for arg in "$@"; do
         case "$arg" in
             --no-browser) browser=0 ;;
+            --no-wasm-bindgen) wasm_bindgen=0 ;;
             --python) python=1 ;;
+            --python-only) _proxima_ensure_python; return ;;
+            --wasm-bindgen-only) _proxima_ensure_wasm_bindgen; return ;;
             *) _proxima_log "unknown option: $arg"; return 2 ;;
         esac
     done
     _proxima_ensure_rust
-    _proxima_ensure_cargo_tools
+    if [ "$wasm_bindgen" = 1 ]; then _proxima_ensure_wasm_bindgen; fi
     _proxima_ensure_node_modules
     if [ "$browser" = 1 ]; then _proxima_ensure_browser; fi
     if [ "$python" = 1 ]; then _proxima_ensure_python; fi

@@ -5,10 +5,9 @@
 //
 //   node scripts/precompress.mjs [DIR]
 //
-// DIR defaults to $TRUNK_STAGING_DIR, set when Trunk runs this as its post_build hook
-// (Trunk.toml), and otherwise to dist/. Trunk runs the hook on every build; debug builds
-// ($TRUNK_PROFILE = debug) are skipped, since `trunk serve` serves them uncompressed and
-// the strongest settings cost a few seconds per build.
+// DIR defaults to dist/. scripts/site.mjs runs this on the staged site of every release
+// build; not on debug builds, which are served uncompressed, since the strongest
+// settings cost a few seconds per build.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
@@ -48,8 +47,4 @@ function precompress(dir) {
   console.error(`precompress: ${dir}: ${kb(before)} -> ${kb(brotli)} brotli, ${kb(gzip)} gzip`);
 }
 
-if (process.env.TRUNK_PROFILE === "debug") {
-  console.error("precompress: debug build, skipped");
-} else {
-  precompress(process.argv[2] ?? process.env.TRUNK_STAGING_DIR ?? "dist");
-}
+precompress(process.argv[2] ?? "dist");

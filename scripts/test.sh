@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Runs every test of Proxima, installing whatever is missing first
-# (scripts/ensure-tools.sh). Steps:
-#   0. style: formatting and lints                   cargo fmt --check, cargo clippy -D warnings
-#      (the native crates, then the web app for wasm32)
-#   1. native tests of the whole workspace           cargo test --workspace
-#   1b. the Python package, built (Cargo profile python-test) and installed into .venv/,
-#      and its tests (a two-node Ray cluster among them)                       pip install crates/proxima-py; pytest tests/python
-#   2. browser tests of the web app (headless Chromium) cargo test --target wasm32-unknown-unknown -p proxima-web
-#   3. release build of the site into dist/           trunk build --release
-#   4. end-to-end tests of dist/ in headless Chromium node --test tests/e2e/*.test.mjs
-#      (with the debug `proxima` CLI, which they compare the app's exports with)
-# Stops at the first failing step and exits non-zero.
+# (scripts/ensure-tools.sh). Two lanes run side by side, each in its order: on 2 cores
+# either lane alone leaves a core idle much of the time (a test run, a link, an LTO pass),
+# and each has a cargo target directory of its own, so neither waits for the other's lock.
+#
+#   native lane (target/)
+#     0. style                           cargo fmt --check; cargo clippy --workspace --all-targets -D warnings
+#     1. native tests                    cargo test --workspace
+#     2. the Python package, built in Cargo's dev profile and installed into .venv/, and
+#        its tests (a two-node Ray cluster among them)  pip install crates/proxima-py; pytest tests/python
+#   web lane (target/web/; its output is shown when it ends)
+#     0. style, the web app for wasm32   cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -D warnings
+#     1. browser tests (headless Chromium) cargo test --target wasm32-unknown-unknown -p proxima-web --tests
+#        (after installing wasm-bindgen-cli if it is missing)
+#     2. release build of the site       node scripts/site.mjs build --release  -> dist/
+#   then alone, since they measure how responsive the page stays:
+#     3. end-to-end tests of dist/       node --test tests/e2e/*.test.mjs
+#        (with the debug `proxima` CLI, which they compare the app's exports with)
+#
+# Stops at the first failure and exits non-zero.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -19,10 +27,59 @@ step() {
     printf '\n==> [%ss] %s\n' "$((SECONDS - start))" "$*" >&2
 }
 
+# Waits for a background job; on failure shows its output and stops here.
+join() {
+    local pid="$1" log="$2" what="$3"
+    if ! wait "$pid"; then
+        cat "$log" >&2
+        echo "$what failed (its output above)" >&2
+        exit 1
+    fi
+    cat "$log" >&2
+}
+
+# Stops here if the web lane has already failed, rather than at the end of the native lane.
+web_joined=0
+join_web_lane() {
+    if [ "$web_joined" = 0 ]; then join "$web_pid" "$logs/web" "the web lane"; fi
+    web_joined=1
+}
+check_web_lane() {
+    if ! kill -0 "$web_pid" 2>/dev/null; then join_web_lane; fi
+}
+
 step "tools"
 # shellcheck source=scripts/ensure-tools.sh
 source scripts/ensure-tools.sh
-proxima_ensure_tools --python
+proxima_ensure_tools --no-wasm-bindgen
+
+logs="$(mktemp -d "${TMPDIR:-/tmp}/proxima-test.XXXXXX")"
+# The Python test environment (mostly downloads: ray, pyarrow), in the background until
+# the native lane needs it.
+bash scripts/ensure-tools.sh --python-only >"$logs/python-env" 2>&1 &
+python_pid=$!
+
+step "web lane started in the background (output at the end, or in $logs/web)"
+web_target="${CARGO_TARGET_DIR:-$PWD/target}/web"
+(
+    export CARGO_TARGET_DIR="$web_target"
+    step "web lane: style: cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -D warnings"
+    cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -- -D warnings
+
+    step "web lane: browser tests: cargo test --target wasm32-unknown-unknown -p proxima-web --tests"
+    proxima_ensure_tools --wasm-bindgen-only
+    cargo test --target wasm32-unknown-unknown -p proxima-web --tests
+
+    step "web lane: release build: node scripts/site.mjs build --release"
+    node scripts/site.mjs build --release
+    for wasm_file in dist/*.wasm; do
+        printf '%s: %s bytes, %s bytes gzipped\n' "$wasm_file" \
+            "$(wc -c <"$wasm_file")" "$(gzip -9 -c "$wasm_file" | wc -c)" >&2
+    done
+    step "web lane: done"
+) >"$logs/web" 2>&1 &
+web_pid=$!
+trap 'proxima_stop_tree "$web_pid"; proxima_stop_tree "$python_pid"; rm -rf "$logs"' EXIT
 
 step "style: cargo fmt --all --check (workspace and fuzz/)"
 cargo fmt --all --check
@@ -30,30 +87,26 @@ cargo fmt --all --check
 
 step "style: cargo clippy --workspace --all-targets -D warnings (natively, the web app too)"
 # The web app's native build is what its unit tests run on; its wasm32-only code is
-# linted for that target in the next step.
+# linted for that target in the web lane.
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "style: cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -D warnings (the web app)"
-cargo clippy --target wasm32-unknown-unknown -p proxima-web --all-targets -- -D warnings
-
+check_web_lane
 step "native tests: cargo test --workspace"
 cargo test --workspace
 
+check_web_lane
 step "python tests: pip install crates/proxima-py (into .venv), pytest tests/python"
-# Built with the lighter `python-test` profile (Cargo.toml), not the release one users get.
-MATURIN_PEP517_ARGS="--profile python-test" \
+join "$python_pid" "$logs/python-env" "installing the Python test environment"
+export PATH="$PWD/.venv/bin:$PATH"
+# Built in Cargo's dev profile, not the release one users get: it shares the native
+# tests' compiled crates (2 of 3 minutes of a cold build saved), and the Python tests,
+# small simulations and a Ray cluster's start, took as long as with opt-level 2 (84 s).
+MATURIN_PEP517_ARGS="--profile dev" \
     python -m pip install --quiet --disable-pip-version-check --no-build-isolation ./crates/proxima-py
 python -m pytest -q tests/python
 
-step "browser tests: cargo test --target wasm32-unknown-unknown -p proxima-web --tests"
-cargo test --target wasm32-unknown-unknown -p proxima-web --tests
-
-step "release build: trunk build --release"
-trunk build --release
-for wasm_file in dist/*.wasm; do
-    printf '%s: %s bytes, %s bytes gzipped\n' "$wasm_file" \
-        "$(wc -c <"$wasm_file")" "$(gzip -9 -c "$wasm_file" | wc -c)" >&2
-done
+step "waiting for the web lane"
+join_web_lane
 
 step "end-to-end tests: node --test tests/e2e/*.test.mjs"
 # The end-to-end tests compare the app's exports with what the CLI writes, so they need

@@ -7,7 +7,7 @@
 # wasm32-unknown-unknown -p proxima-web --tests`, so that script does not run them twice;
 # this one is for whoever prefers wasm-pack. Nothing is downloaded at run time:
 #   - wasm-pack is installed from crates.io, pinned (below), built with the light profile
-#     scripts/ensure-tools.sh uses for trunk;
+#     scripts/ensure-tools.sh uses for wasm-bindgen-cli;
 #   - `--mode no-install` forbids wasm-pack to fetch tools: it takes `wasm-bindgen` and
 #     `wasm-bindgen-test-runner` from PATH, where scripts/ensure-tools.sh installed them at
 #     the version in Cargo.lock (wasm-pack checks that version and refuses another);

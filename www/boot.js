@@ -1,8 +1,7 @@
-// Starts the app. Trunk would inject an inline <script> for this, but the page's
-// Content-Security-Policy allows only the site's own files, so Trunk.toml's
-// `pattern_script` puts a tag for this file in its place, carrying the hashed names of
-// the wasm-bindgen module and the .wasm file. Both are resolved against the page, so
-// the site works under any sub-path.
+// Starts the app. The page's Content-Security-Policy allows only the site's own files,
+// so this is a file, not an inline script; its tag in index.html carries the hashed names
+// of the wasm-bindgen module and the .wasm file (scripts/site.mjs fills them in). Both
+// are resolved against the page, so the site works under any sub-path.
 //
 // It also shows a crash of the app. After a Rust panic the wasm module is in an unknown
 // state, so the message is drawn here, in plain DOM, with a button to reload; the
@@ -47,10 +46,9 @@ const tag = document.querySelector('script[data-proxima-js]');
 const base = document.baseURI;
 try {
   const { default: init } = await import(new URL(tag.dataset.proximaJs, base).href);
-  const wasm = await init({ module_or_path: new URL(tag.dataset.proximaWasm, base) });
+  await init({ module_or_path: new URL(tag.dataset.proximaWasm, base) });
   // The app has mounted: the static introduction and its loading line give way to it.
   document.getElementById('boot')?.remove();
-  dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 } catch (err) {
   // A panic while starting arrives here as a wasm trap, after the panic event.
   const loading = document.querySelector('#boot .loading');

@@ -15,7 +15,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::prelude::*;
 
 /// The worker's loader, relative to the page so that the site works under any sub-path.
-/// Trunk writes it (`data-loader-shim`) beside `worker.js` and `worker_bg.wasm`.
+/// scripts/site.mjs writes it beside `worker.js` and `worker_bg.wasm`.
 pub const WORKER_URL: &str = "./worker_loader.js";
 
 /// A message ready to post: the value and the buffers it moves.

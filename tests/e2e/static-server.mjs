@@ -1,4 +1,4 @@
-// A tiny static file server for the end-to-end tests: serves one directory on a free
+// A tiny static file server for the end-to-end tests and scripts/site.mjs: serves one directory on a free
 // port of 127.0.0.1, GET and HEAD only, with the content types the site needs
 // (`application/wasm` above all, or the browser refuses to compile the module
 // streaming). No directory listings: a directory answers with its index.html.
@@ -91,10 +91,11 @@ async function respond(root, req, res) {
 }
 
 /**
- * Serves `root` on a free port of 127.0.0.1. Resolves to `{ origin, close }`;
- * `close()` drops open connections and resolves once the server has stopped.
+ * Serves `root` on 127.0.0.1, on `port` or else a free port (scripts/site.mjs serve uses
+ * it too). Resolves to `{ origin, close }`; `close()` drops open connections and resolves
+ * once the server has stopped.
  */
-export async function serveDirectory(root) {
+export async function serveDirectory(root, port = 0) {
   const absRoot = resolve(root);
   const server = createServer((req, res) => {
     respond(absRoot, req, res).catch(() => {
@@ -104,11 +105,10 @@ export async function serveDirectory(root) {
   });
   await new Promise((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', ok);
+    server.listen(port, '127.0.0.1', ok);
   });
-  const { port } = server.address();
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${server.address().port}`,
     close: () =>
       new Promise((ok) => {
         server.close(() => ok());
