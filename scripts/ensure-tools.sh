@@ -68,7 +68,8 @@ _proxima_light_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CO
     CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
 
 _proxima_install_wasm_bindgen() {
-    "${_proxima_light_cargo[@]}" install --no-default-features wasm-bindgen-cli --version "$1"
+    "${_proxima_light_cargo[@]}" install --no-default-features wasm-bindgen-cli --version "$1" \
+        --bin wasm-bindgen --bin wasm-bindgen-test-runner
 }
 
 # Both wasm-bindgen and wasm-bindgen-test-runner, at version $1.
@@ -156,7 +157,9 @@ _proxima_ensure_python() {
             rm -rf "$venv"
             "$python" -m venv "$venv"
         fi
-        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+        # --no-compile: Python compiles what a test imports when it imports it, instead of
+        # every module of ray and pyarrow up front (CPU time a cold set-up is short of).
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile -r "$requirements"
         printf '%s\n' "$want" >"$stamp"
     fi
     case ":$PATH:" in
