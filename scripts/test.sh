@@ -5,8 +5,9 @@
 # and each has a cargo target directory of its own, so neither waits for the other's lock.
 #
 #   native lane (target/)
-#     0. style                           cargo fmt --check; cargo clippy --workspace --all-targets -D warnings
-#     1. native tests                    cargo test --workspace
+#     0. style                           cargo fmt --check
+#     1. native tests, compiled with Clippy's lints as errors
+#                                        RUSTC_WORKSPACE_WRAPPER=scripts/rustc-with-clippy.sh cargo test --workspace
 #     2. the Python package, built in Cargo's dev profile and installed into .venv/, and
 #        its tests (a two-node Ray cluster among them)  pip install crates/proxima-py; pytest tests/python
 #     3. end-to-end tests of dist/ in headless Chromium, once the web lane has built it,
@@ -91,13 +92,14 @@ step "style: cargo fmt --all --check (workspace and fuzz/)"
 cargo fmt --all --check
 (cd fuzz && cargo fmt --all --check)
 
-step "style: cargo clippy --workspace --all-targets -D warnings (natively, the web app too)"
-# The web app's native build is what its unit tests run on; its wasm32-only code is
-# linted for that target in the web lane.
-cargo clippy --workspace --all-targets -- -D warnings
+# Clippy's lints, as errors, on everything the native lane compiles of the workspace (the
+# web app's native build too; its wasm32-only code is linted in the web lane): one build
+# lints and compiles, instead of `cargo clippy --workspace --all-targets -- -D warnings`
+# and then `cargo test --workspace` (scripts/rustc-with-clippy.sh says why).
+export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/rustc-with-clippy.sh"
 
 check_web_lane
-step "native tests: cargo test --workspace"
+step "style and native tests: cargo test --workspace, linted by Clippy (-D warnings)"
 cargo test --workspace
 
 check_web_lane
@@ -138,7 +140,8 @@ done
 # that makes the dependency explicit, and PROXIMA_CLI finds it in any target directory.
 cargo build --quiet -p proxima-cli
 export PROXIMA_CLI="${PROXIMA_CLI:-${CARGO_TARGET_DIR:-target}/debug/proxima}"
-node --test "${other_e2e[@]}"
+# Two files at a time: these wait on the page more than they compute, and none times it.
+node --test --test-concurrency=2 "${other_e2e[@]}"
 
 step "waiting for the web lane"
 join_web_lane
