@@ -37,8 +37,12 @@
 //! by other tenants are at most the cluster less its own tenant's quota. So, at the end of
 //! every instant at which the policy decides, **no job within its tenant's quota waits for
 //! free GPUs while another tenant borrows**: for every such queued job of `g` GPUs, either
-//! `g` GPUs are free or no tenant uses more than its quota. The property tests check this
-//! invariant on random clusters, traces, tenants and policies (`tests/tenants.rs`).
+//! `g` GPUs are free or no tenant uses more than its quota. Without backfill this holds for
+//! the first such job in the queue's order only: the jobs behind it wait for it, as every
+//! job does in a queue without backfill, and it may itself wait with enough GPUs free for a
+//! tighter placement (`strict:backfill=off`), which reclaim, counting GPUs, does not make.
+//! The property tests check this invariant on random clusters, traces, tenants and policies
+//! (`tests/tenant_invariants.rs`).
 //!
 //! Counting, not placing: quotas count GPUs and reclaim frees enough of them; where the job
 //! then lands is the policy's business (a consolidating policy may still find the freed GPUs
