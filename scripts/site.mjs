@@ -135,7 +135,7 @@ async function bindgen(program, wasmFile, stage, release) {
 /**
  * www/index.html with every local file it names replaced by the built file's name (with
  * ./ in front, so the site works under any sub-path), and a Subresource Integrity hash on
- * every <link> to one, and without its comments. A name that is neither built nor in
+ * every <link> to one but a preload, and without its comments. A name that is neither built nor in
  * www/ is an error, not a broken page.
  */
 function renderIndex(names, stage) {
@@ -155,7 +155,8 @@ function renderIndex(names, stage) {
       if (attr === 'href' && element === 'link' && names[value]) file = names[value];
       return out;
     });
-    if (!file || / integrity=/.test(renamed)) return renamed;
+    // Not on rel=preload: Chromium ignores integrity there, and says so in the console.
+    if (!file || / integrity=/.test(renamed) || /\brel="preload"/.test(renamed)) return renamed;
     return renamed.replace(/\s*>$/, ` integrity="${integrity(readFileSync(join(stage, file)))}">`);
   });
 }
