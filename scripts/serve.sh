@@ -15,15 +15,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/ensure-tools.sh
 source scripts/ensure-tools.sh
 proxima_ensure_tools --no-browser --no-wasm-bindgen
-# On a fresh machine wasm-bindgen-cli is built while cargo compiles the site's debug build
-# (the command scripts/site.mjs runs first, which then finds it done): each build leaves
-# a core idle at times, which the other takes.
+# On a fresh machine wasm-bindgen-cli is built while cargo compiles the site (the cargo
+# step of scripts/site.mjs, which serve then finds done): each build leaves a core idle at
+# times, which the other takes.
 bash scripts/ensure-tools.sh --wasm-bindgen-only &
 wasm_bindgen_pid=$!
 trap 'proxima_stop_tree "$wasm_bindgen_pid"' EXIT
 case " $* " in
-    *" --release "*) ;;
-    *) cargo build --target wasm32-unknown-unknown -p proxima-web --bins ;;
+    *" --release "*) node scripts/site.mjs compile --release ;;
+    *) node scripts/site.mjs compile ;;
 esac
 wait "$wasm_bindgen_pid"
 trap - EXIT

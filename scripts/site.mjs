@@ -2,6 +2,7 @@
 //
 //   node scripts/site.mjs build [--release] [--dist DIR]   # dist/ by default
 //   node scripts/site.mjs serve [--release] [--port N]      # http://127.0.0.1:8080/
+//   node scripts/site.mjs compile [--release]               # only the cargo step of a build
 //
 // scripts/serve.sh and scripts/test.sh run it after scripts/ensure-tools.sh has put
 // wasm-bindgen (the version in Cargo.lock) and wasm-opt (node_modules/.bin) in place.
@@ -225,11 +226,12 @@ async function serve({ release, port }) {
   }
 }
 
-const USAGE = 'usage: node scripts/site.mjs build [--release] [--dist DIR] | serve [--release] [--port N]';
+const USAGE =
+  'usage: node scripts/site.mjs build [--release] [--dist DIR] | serve [--release] [--port N] | compile [--release]';
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
-  if (command !== 'build' && command !== 'serve') throw new Error(USAGE);
+  if (!['build', 'serve', 'compile'].includes(command)) throw new Error(USAGE);
   const options = { release: false, port: 8080, dist: undefined };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -248,6 +250,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const { command, ...options } = parseArgs(process.argv.slice(2));
     if (command === 'build') await build(options);
+    else if (command === 'compile') await compile(options.release);
     else await serve(options);
   } catch (err) {
     console.error(`site: ${err.message}`);
