@@ -6,7 +6,7 @@
 // Run: node --test tests/e2e/editor-import.test.mjs   (after `node scripts/site.mjs build --release`)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkClean, choosePolicies, openPage, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, eventually, openPage, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
 
@@ -113,20 +113,19 @@ describe('the editor for real clusters', () => {
       await uplink.locator('.hit').click();
       const bandwidth = editor(page).getByTestId('editor-properties').locator('input[type=number]').first();
       await setNumber(bandwidth, 50);
-      assert.equal(await uplink.getAttribute('data-oversub'), '8');
-      assert.match(await uplink.locator('.link-label').textContent(), /50 Gb\/s · 8:1/);
+      await eventually(() => uplink.getAttribute('data-oversub'), '8');
+      await eventually(() => uplink.locator('.link-label').textContent(), /50 Gb\/s · 8:1/);
       const width = async (i) => Number((await editor(page).locator(`[data-link="${i}"]`).getAttribute('class')).match(/bw-(\d)/)[1]);
       assert.ok((await width(0)) < (await width(1)), `uplink bw-${await width(0)}, server link bw-${await width(1)}`);
       // Zero: a problem, said with the element's label, not its place in the file.
       await setNumber(bandwidth, 0);
-      assert.equal(await uplink.getAttribute('aria-invalid'), 'true');
-      const problems = await page.getByTestId('topology-problems').textContent();
-      assert.match(problems, /uplink tor0 → spine: bandwidth must be a positive number of Gbit\/s, got 0/);
+      await eventually(() => uplink.getAttribute('aria-invalid'), 'true');
+      const problems = await eventually(() => page.getByTestId('topology-problems').textContent(), /uplink tor0 → spine: bandwidth must be a positive number of Gbit\/s, got 0/);
       assert.doesNotMatch(problems, /links\[/);
       await choosePolicies(page, ['fifo']);
       // Run is disabled while the cluster is invalid, with the same words beside it.
-      assert.equal(await page.getByTestId('run-button').isDisabled(), true);
-      assert.match(await page.locator('#run-blocked').textContent(), /uplink tor0 → spine: bandwidth must be/);
+      await eventually(() => page.getByTestId('run-button').isDisabled(), true);
+      await eventually(() => page.locator('#run-blocked').textContent(), /uplink tor0 → spine: bandwidth must be/);
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
@@ -141,25 +140,25 @@ describe('the editor for real clusters', () => {
       // One server set to 6 GPUs, then its rack.
       await editor(page).locator('[data-node="r0s0"] > rect').click({ position: { x: 4, y: 4 } });
       await setNumber(editor(page).getByTestId('editor-properties').locator('input[data-field^="ServerGpus"]'), 6);
-      assert.deepEqual([await gpusOf('r0s0'), await gpusOf('r0s1')], [6, 4]);
+      await eventually(async () => [await gpusOf('r0s0'), await gpusOf('r0s1')], [6, 4]);
       await editor(page).getByTestId('apply-to-rack').click();
-      assert.deepEqual([await gpusOf('r0s0'), await gpusOf('r0s1')], [6, 6]);
-      assert.equal(await gpuCount(page), 20);
+      await eventually(async () => [await gpusOf('r0s0'), await gpusOf('r0s1')], [6, 6]);
+      await eventually(() => gpuCount(page), 20);
       // Shift-click: two servers of the other rack, set at once (one undo step).
       await editor(page).locator('[data-node="r1s0"] > rect').click({ position: { x: 4, y: 4 } });
       await editor(page).locator('[data-node="r1s1"] > rect').click({ position: { x: 4, y: 4 }, modifiers: ['Shift'] });
-      assert.equal(await editor(page).getByTestId('multi-selection').textContent(), '2 servers selected');
+      await eventually(() => editor(page).getByTestId('multi-selection').textContent(), '2 servers selected');
       await setNumber(editor(page).locator('input[data-field="many-Gpus"]'), 2);
       await setNumber(editor(page).locator('input[data-field="many-Nic"]'), 100);
-      assert.deepEqual([await gpusOf('r1s0'), await gpusOf('r1s1'), await gpuCount(page)], [2, 2, 16]);
+      await eventually(async () => [await gpusOf('r1s0'), await gpusOf('r1s1'), await gpuCount(page)], [2, 2, 16]);
       const titles = await editor(page).locator('g.link title').allTextContents();
       assert.ok(titles.some((t) => t.startsWith('link r1s1 → tor1: 100 Gb/s')), titles.join('\n'));
       await page.getByTestId('undo-button').click();
       await page.getByTestId('undo-button').click();
-      assert.equal(await gpuCount(page), 20);
+      await eventually(() => gpuCount(page), 20);
       // A box drawn with Shift over rack 0's servers selects both (and nothing else).
       await editor(page).locator('[data-node="spine"] > rect').click({ position: { x: 4, y: 4 } });
-      assert.equal(await editor(page).getByTestId('multi-selection').count(), 0);
+      await eventually(() => editor(page).getByTestId('multi-selection').count(), 0);
       // The mouse works in the viewport: bring the drawing into it first.
       await editor(page).getByTestId('editor-svg').scrollIntoViewIfNeeded();
       const a = await editor(page).locator('[data-node="r0s0"] > rect').boundingBox();
@@ -170,10 +169,10 @@ describe('the editor for real clusters', () => {
       await page.mouse.move(b.x + b.width + 4, b.y + b.height + 4, { steps: 5 });
       await page.mouse.up();
       await page.keyboard.up('Shift');
-      assert.equal(await editor(page).getByTestId('multi-selection').textContent(), '2 servers selected');
-      assert.equal(await editor(page).locator('[data-testid=editor-properties] .hint').first().textContent(), 'r0s0, r0s1');
+      await eventually(() => editor(page).getByTestId('multi-selection').textContent(), '2 servers selected');
+      await eventually(() => editor(page).locator('[data-testid=editor-properties] .hint').first().textContent(), 'r0s0, r0s1');
       await setNumber(editor(page).locator('input[data-field="many-Gpus"]'), 1);
-      assert.deepEqual([await gpusOf('r0s0'), await gpusOf('r0s1')], [1, 1]);
+      await eventually(async () => [await gpusOf('r0s0'), await gpusOf('r0s1')], [1, 1]);
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await opened.context.close();
@@ -186,13 +185,12 @@ describe('the editor for real clusters', () => {
     try {
       const presets = await page.locator('#topology select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));
       for (const name of ['dgx-a100-pod', 'dgx-h100-pod', 'fat-tree-k8', 'rail-pod-oversub']) assert.ok(presets.includes(name), `${name} in ${presets}`);
+      // The cluster fills the view's width or its height, less the margins.
+      const filled = (d) => Math.max(d.used.width / d.view.width, d.used.height / d.view.height);
       const fits = async (what) => {
         await editor(page).getByTestId('fit-button').click();
-        const d = await drawnInside(page);
-        assert.deepEqual(d.outside, [], `${what}: drawn outside the view`);
-        // The cluster fills the view's width or its height, less the margins.
-        const filled = Math.max(d.used.width / d.view.width, d.used.height / d.view.height);
-        assert.ok(filled > 0.85, `${what}: the cluster uses ${(filled * 100).toFixed(0)}% of the view ${JSON.stringify(d)}`);
+        // The fitted view is drawn on a later render than the click: read until it is.
+        await eventually(() => drawnInside(page), (d) => d.outside.length === 0 && filled(d) > 0.85, `${what}: nothing drawn outside the view, and the cluster fills more than 85% of it`);
       };
       await fits('teaching');
       await page.getByTestId('add-rack-button').click();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkClean, choosePolicies, cliBinary, exported, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, cliBinary, eventually, exported, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite({ tempPrefix: 'proxima-e2e2-' });
 
@@ -80,19 +80,19 @@ describe('editor, playback, tour and determinism', () => {
     const { page, record } = opened;
     try {
       await useTeaching(page);
-      assert.deepEqual(await gpuCounts(page), [16, 16]);
+      await eventually(() => gpuCounts(page), [16, 16]);
       await page.getByTestId('add-rack-button').click();
-      assert.deepEqual(await gpuCounts(page), [24, 24]);
+      await eventually(() => gpuCounts(page), [24, 24]);
       await page.getByTestId('undo-button').click();
-      assert.deepEqual(await gpuCounts(page), [16, 16]);
+      await eventually(() => gpuCounts(page), [16, 16]);
       // The keyboard: a adds a rack, Ctrl+Z undoes, Ctrl+Y redoes.
       await page.locator('#topology-editor').focus();
       await page.keyboard.press('a');
-      assert.deepEqual(await gpuCounts(page), [24, 24]);
+      await eventually(() => gpuCounts(page), [24, 24]);
       await page.keyboard.press('Control+z');
-      assert.deepEqual(await gpuCounts(page), [16, 16]);
+      await eventually(() => gpuCounts(page), [16, 16]);
       await page.keyboard.press('Control+y');
-      assert.deepEqual(await gpuCounts(page), [24, 24]);
+      await eventually(() => gpuCounts(page), [24, 24]);
       // The next run uses the edited cluster.
       await choosePolicies(page, ['consolidate']);
       await runAndWait(page, 1);
@@ -108,7 +108,7 @@ describe('editor, playback, tour and determinism', () => {
       const url = await page.getByTestId('share-link').inputValue();
       const shared = await open(url.slice(site.origin.length));
       try {
-        assert.deepEqual(await gpuCounts(shared.page), [24, 24]);
+        await eventually(() => gpuCounts(shared.page), [24, 24]);
       } finally {
         await shared.context.close();
       }
@@ -127,21 +127,20 @@ describe('editor, playback, tour and determinism', () => {
       await bandwidth.fill('0');
       await bandwidth.dispatchEvent('change');
       const link = page.locator('[data-link="1"]');
-      assert.equal(await link.getAttribute('aria-invalid'), 'true');
-      const problems = await page.getByTestId('topology-problems').textContent();
-      assert.match(problems, /link r0s0 → tor0: bandwidth must be a positive number of Gbit\/s, got 0/);
+      await eventually(() => link.getAttribute('aria-invalid'), 'true');
+      await eventually(() => page.getByTestId('topology-problems').textContent(), /link r0s0 → tor0: bandwidth must be a positive number of Gbit\/s, got 0/);
       await choosePolicies(page, ['fifo']);
       // Run is disabled, with the reason beside it; the keyboard's Ctrl+Enter is refused
       // with the same reason in the error banner.
-      assert.ok(await page.getByTestId('run-button').isDisabled(), 'Run is disabled');
-      assert.match(await page.getByTestId('run-blocked').textContent(), /the edited cluster has 1 problem/);
+      await eventually(() => page.getByTestId('run-button').isDisabled(), true, 'Run is disabled');
+      await eventually(() => page.getByTestId('run-blocked').textContent(), /the edited cluster has 1 problem/);
       await page.locator('body').click({ position: { x: 1, y: 1 } });
       await page.keyboard.press('Control+Enter');
-      assert.match(await page.getByTestId('error-banner').textContent(), /the edited cluster has 1 problem/);
+      await eventually(() => page.getByTestId('error-banner').textContent(), /the edited cluster has 1 problem/);
       assert.equal(await page.getByTestId('summary-table').count(), 0, 'nothing ran');
       await page.getByTestId('undo-button').click();
-      assert.equal(await link.getAttribute('aria-invalid'), null);
-      assert.equal(await page.getByTestId('run-blocked').count(), 0, 'no reason left');
+      await eventually(() => link.getAttribute('aria-invalid'), null);
+      await eventually(() => page.getByTestId('run-blocked').count(), 0, 'no reason left');
       await runAndWait(page, 1);
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
@@ -166,7 +165,7 @@ describe('editor, playback, tour and determinism', () => {
       await writeFile(topo, JSON.stringify(spec, null, 2));
       await page.getByTestId('topology-input').setInputFiles(topo);
       await page.waitForFunction(() => document.querySelector('#topology select').value === 'imported', null, { timeout: 10_000 });
-      assert.deepEqual(await gpuCounts(page), [16, 16]);
+      await eventually(() => gpuCounts(page), [16, 16]);
       const file = join(site.dir, 'waits.csv');
       await writeFile(file, introTrace());
       await page.getByTestId('trace-input').setInputFiles(file);
@@ -186,13 +185,13 @@ describe('editor, playback, tour and determinism', () => {
       const left = Number(await timer.getAttribute('data-left-s'));
       assert.ok(left < 300 && left > 0, `the timer counts down: ${left} s left`);
       await page.locator('.queue .job-chip').first().click();
-      assert.match(await page.getByTestId('job-details').textContent(), /waiting for a server-local placement, timer \d+ s left; best now: cluster, estimated slowdown 1\.58×/);
+      await eventually(() => page.getByTestId('job-details').textContent(), /waiting for a server-local placement, timer \d+ s left; best now: cluster, estimated slowdown 1\.58×/);
       await page.getByTestId('play-button').click();
       // Step to the next event: the server frees at 120 s and the job gets it.
       await page.getByTestId('step-button').click();
-      assert.equal(Number(await slider.inputValue()), 120);
-      assert.equal(await page.getByTestId('delay-timer').count(), 0);
-      assert.match(await page.getByTestId('job-details').textContent(), /got the server-local placement it waited 110 s for/);
+      await eventually(async () => Number(await slider.inputValue()), 120);
+      await eventually(() => page.getByTestId('delay-timer').count(), 0);
+      await eventually(() => page.getByTestId('job-details').textContent(), /got the server-local placement it waited 110 s for/);
       assert.ok(await page.getByTestId('timer-chart').isVisible());
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {

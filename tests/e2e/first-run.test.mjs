@@ -6,7 +6,7 @@
 // Run: node --test tests/e2e/first-run.test.mjs   (after `node scripts/site.mjs build --release`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, waitForApp } from './harness.mjs';
+import { eventually, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
 
@@ -103,7 +103,7 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-link');
     await page.keyboard.press('Enter');
-    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'run-button');
+    await eventually(() => page.evaluate(() => document.activeElement?.dataset.testid), 'run-button');
 
     // The default run.
     const started = Date.now();
@@ -125,7 +125,7 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     const lessons = page.getByTestId('lessons');
     await lessons.locator('summary').click();
     await page.getByTestId('lesson-light-load').click();
-    assert.equal(await page.locator('.generator input').first().inputValue(), '300');
+    await eventually(() => page.locator('.generator input').first().inputValue(), '300');
     assert.deepEqual(errors, [], 'console or page errors');
   } finally {
     await context.close();

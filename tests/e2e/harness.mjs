@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from './static-server.mjs';
 
@@ -111,6 +112,32 @@ export function checkClean(record, { origin, prefix }) {
   assert.deepEqual(record.failed, [], 'failed requests');
   assert.deepEqual(record.pageErrors, [], 'uncaught errors in the page');
   assert.deepEqual(record.consoleErrors, [], 'console errors (CSP violations show up here)');
+}
+
+/**
+ * Reads `read()` until it gives `expected` (deep-equal; a match when `expected` is a
+ * RegExp; true from it when it is a function), then asserts it, so that a failure shows
+ * the last value read. The app renders
+ * on yew's scheduler, which hands the thread back to the browser every 16 ms, so what a
+ * click or a key changes may reach the DOM a task or two after Playwright's action has
+ * returned; one read right after the action races the render on a loaded machine.
+ */
+export async function eventually(read, expected, message, timeout = 10_000) {
+  const holds = (v) => {
+    if (expected instanceof RegExp) return typeof v === 'string' && expected.test(v);
+    if (typeof expected === 'function') return expected(v);
+    return isDeepStrictEqual(v, expected);
+  };
+  const end = Date.now() + timeout;
+  let actual = await read();
+  while (!holds(actual) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    actual = await read();
+  }
+  if (expected instanceof RegExp) assert.match(actual, expected, message);
+  else if (typeof expected === 'function') assert.ok(expected(actual), `${message ?? 'never held'}: ${JSON.stringify(actual)}`);
+  else assert.deepEqual(actual, expected, message);
+  return actual;
 }
 
 /** Presses Run and waits until the summary table has a column for each of `policies` policies and the run is over. */

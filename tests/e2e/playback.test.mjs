@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkClean, choosePolicies, cliBinary, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, cliBinary, eventually, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
 
 const CLUSTER = 'racks=2,servers=4,gpus=4,oversub=8,fabric=tcp';
 const JOBS = 1000;
@@ -117,26 +117,24 @@ describe('playback you can project', () => {
       const slider = page.getByTestId('time-slider');
       const t = Math.round(Number(await slider.getAttribute('max')) * 0.3);
       await slider.fill(String(t));
-      assert.equal(await playerTime(page), t);
-      assert.deepEqual(await paneTimes(page), [['dally', t]]);
+      await eventually(() => playerTime(page), t);
+      await eventually(() => paneTimes(page), [['dally', t]]);
       const watch = page.getByTestId('playback-policy');
       await watch.selectOption({ label: 'consolidate' });
       await page.waitForFunction(() => document.querySelector('[data-testid=playback-pane]').dataset.policy === 'consolidate');
-      assert.equal(await playerTime(page), t, 'switching the watched policy keeps the time');
-      assert.deepEqual(await paneTimes(page), [['consolidate', t]]);
+      await eventually(() => playerTime(page), t, 'switching the watched policy keeps the time');
+      await eventually(() => paneTimes(page), [['consolidate', t]]);
 
       // Both side by side at the same instant, and they move together.
       await page.getByTestId('playback-compare').selectOption({ label: 'dally' });
       await page.getByTestId('playback-pane').nth(1).waitFor();
-      assert.deepEqual(await paneTimes(page), [['consolidate', t], ['dally', t]]);
+      await eventually(() => paneTimes(page), [['consolidate', t], ['dally', t]]);
       await page.getByTestId('step-button').click();
-      const [[, t1], [, t2]] = await paneTimes(page);
-      assert.ok(t1 > t && t1 === t2, `stepped together: ${t1}, ${t2}`);
+      const [[, t1]] = await eventually(() => paneTimes(page), ([[, a], [, b]]) => a > t && a === b, 'stepped together');
       await page.getByTestId('play-button').click();
       await page.waitForTimeout(400);
       await page.getByTestId('play-button').click();
-      const [[, p1], [, p2]] = await paneTimes(page);
-      assert.ok(p1 > t1 && p1 === p2, `played together: ${p1}, ${p2}`);
+      await eventually(() => paneTimes(page), ([[, a], [, b]]) => a > t1 && a === b, 'played together');
       sizes = await canvasSizes(page);
       assert.equal(sizes.length, 2);
       assertBacking(sizes, 2);

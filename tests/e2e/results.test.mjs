@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { checkClean, choosePolicies, exported, openPage, readSummaryTable, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, eventually, exported, openPage, readSummaryTable, runAndWait, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
 
@@ -134,9 +134,9 @@ describe('results for people', () => {
 
       // Another baseline: the table and the headline follow it.
       await page.getByTestId('baseline-select').selectOption('fifo');
-      assert.equal(await page.getByTestId('summary-table').getAttribute('data-baseline'), 'fifo');
-      assert.equal(await headline.getAttribute('data-baseline'), 'fifo');
-      assert.equal(await page.locator('td[data-metric=avg_jct_s][data-policy=fifo] .ratio').textContent(), 'baseline');
+      await eventually(() => page.getByTestId('summary-table').getAttribute('data-baseline'), 'fifo');
+      await eventually(() => headline.getAttribute('data-baseline'), 'fifo');
+      await eventually(() => page.locator('td[data-metric=avg_jct_s][data-policy=fifo] .ratio').textContent(), 'baseline');
       await page.getByTestId('baseline-select').selectOption('consolidate');
 
       // Chart ticks at round values: 1, 2 or 5 times a power of ten in one unit, or the log axis's round durations.
