@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -79,6 +80,21 @@ def cpus(address):
     return float(m.group(1)) if m else 0.0
 
 
+def wait_for_listener(address: str, node, deadline: float):
+    """Waits until something listens on `address` (the head's GCS port): a connection
+    attempt costs nothing, where each `ray status` starts a Python that imports Ray (about
+    1.5 CPU-seconds, which a loaded machine feels)."""
+    host, port = address.rsplit(":", 1)
+    while time.monotonic() < deadline:
+        assert node.poll() is None, "the head node did not start"
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"nothing listens on {address}: the head node did not start")
+
+
 def running_task(node, name: str) -> bool:
     """Whether a worker process of `node` is running a task of the function `name` now:
     Ray titles a busy worker `ray::NAME`, an idle one `ray::IDLE`."""
@@ -105,13 +121,14 @@ def start_cluster(port: int, cpus_per_node: int = 1):
     worker = None
     try:
         deadline = time.monotonic() + 180
-        while cpus(address) < cpus_per_node and time.monotonic() < deadline:
-            assert head.poll() is None, "the head node did not start"
-            time.sleep(0.5)
+        # The worker node can join as soon as the head's GCS listens (`ray start` retries
+        # its first requests to it); both nodes then start side by side.
+        wait_for_listener(address, head, deadline)
         worker = start_node([f"--address={address}"], temp_dir, cpus_per_node)
         while cpus(address) < 2 * cpus_per_node and time.monotonic() < deadline:
+            assert head.poll() is None, "the head node stopped"
             assert worker.poll() is None, "the worker node did not start"
-            time.sleep(0.5)
+            time.sleep(1)
         assert cpus(address) == 2 * cpus_per_node, "the cluster did not reach its CPUs"
         yield {"address": address, "head": head, "worker": worker}
     finally:
