@@ -162,3 +162,37 @@ pub fn device_pixel_ratio() -> f64 {
         1.0
     }
 }
+
+/// Calls `changed` on the next animation frame whenever `element`'s box has changed size,
+/// until dropped: a panel can narrow without any window event (a second pane opened
+/// beside it), and what is drawn to fit it can follow before the next paint but one.
+pub struct ResizeWatch {
+    observer: web_sys::ResizeObserver,
+    // Held for as long as the observer may call it; it holds the frame asked for.
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl ResizeWatch {
+    /// `None` where the browser has no ResizeObserver (every current one has).
+    pub fn start(element: &web_sys::Element, changed: impl Fn() + 'static) -> Option<ResizeWatch> {
+        let changed = Rc::new(changed);
+        let next_frame = RefCell::new(None::<gloo::render::AnimationFrame>);
+        let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+            // On the next frame, not here: drawing to the new size can change the box's
+            // height, which the observer would then have to report within this same
+            // round, and the browser reports that as an error ("ResizeObserver loop
+            // completed with undelivered notifications").
+            let changed = changed.clone();
+            *next_frame.borrow_mut() = Some(gloo::render::request_animation_frame(move |_| changed()));
+        });
+        let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(element);
+        Some(ResizeWatch { observer, _callback: callback })
+    }
+}
+
+impl Drop for ResizeWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}

@@ -64,24 +64,28 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         racks: Scene::racks(topo),
     });
 
-    // Measure on mount, on resize (zoom changes the pixel ratio and fires it too), on
-    // entering or leaving full screen, and once a second for what fires no event (the
-    // window moved to a screen of another pixel ratio, the panel resized by the page).
+    // Measure on mount, whenever the box changes size (the window resized, a second pane
+    // opened beside this one, full screen entered or left; zoom changes the pixel ratio
+    // and fires the window's resize too), and once a second for what changes no size (the
+    // window moved to a screen of another pixel ratio).
     {
         let (box_ref, room) = (box_ref.clone(), room.clone());
         use_effect_with((), move |_| {
-            let measure = move || {
-                if let Some(m) = measure(&box_ref) {
-                    room.set(Some(m));
+            let measure = {
+                let box_ref = box_ref.clone();
+                move || {
+                    if let Some(m) = measure(&box_ref) {
+                        room.set(Some(m));
+                    }
                 }
             };
             measure();
-            let window = gloo::utils::window();
-            let (m2, m3) = (measure.clone(), measure.clone());
-            let on_resize = EventListener::new(&window, "resize", move |_| m2());
+            let (m2, m3, m4) = (measure.clone(), measure.clone(), measure.clone());
+            let on_resize = EventListener::new(&gloo::utils::window(), "resize", move |_| m2());
             let on_fullscreen = EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| m3());
+            let on_box_resize = box_ref.cast::<web_sys::Element>().and_then(|el| browser::ResizeWatch::start(&el, m4));
             let every_second = gloo::timers::callback::Interval::new(1000, measure);
-            move || drop((on_resize, on_fullscreen, every_second))
+            move || drop((on_resize, on_fullscreen, on_box_resize, every_second))
         });
     }
 

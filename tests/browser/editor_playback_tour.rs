@@ -334,3 +334,69 @@ async fn the_player_steps_shows_delay_timers_and_plays() {
     let details = q(&root, "[data-testid=job-details]").text_content().unwrap();
     assert!(details.contains("got the server-local placement it waited 110 s for"), "{details}");
 }
+
+/// The cluster's canvas fits a narrowed box on the next frames (a second pane opened
+/// beside it narrows its box without any window event), not at the once-a-second
+/// re-measure that catches a change of screen: its first tick comes 1 s after the mount.
+#[wasm_bindgen_test]
+async fn the_cluster_canvas_refits_when_its_box_narrows() {
+    let window = web_sys::window().unwrap();
+    let performance = window.performance().unwrap();
+    let document = window.document().unwrap();
+    let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    root.style().set_property("width", "900px").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let mounted = performance.now();
+    yew::Renderer::<PlayerHarness>::with_root(root.clone().into()).render();
+    yew::scheduler::flush().await;
+    let scale =
+        || -> f64 { q(&root, "[data-testid=cluster-canvas]").get_attribute("data-scale").unwrap().parse().unwrap() };
+    let wide = scale();
+    root.style().set_property("width", "200px").unwrap();
+    while scale() >= wide && performance.now() < mounted + 950.0 {
+        sleep(10).await;
+    }
+    let narrow = scale();
+    assert!(
+        narrow < wide,
+        "scale {wide} at 900 px, still {narrow} at 200 px {:.0} ms after the mount",
+        performance.now() - mounted
+    );
+}
+
+/// `ResizeWatch` calls back after its element's box changes size, and not after it is dropped.
+#[wasm_bindgen_test]
+async fn a_resize_watch_reports_a_changed_box_until_dropped() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let el: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    el.style().set_property("width", "300px").unwrap();
+    document.body().unwrap().append_child(&el).unwrap();
+    let calls = Rc::new(Cell::new(0));
+    let counted = calls.clone();
+    let watch = proxima_web::browser::ResizeWatch::start(&el, move || counted.set(counted.get() + 1))
+        .expect("a ResizeObserver");
+    // The observer reports the box once when it starts observing it.
+    for _ in 0..100 {
+        if calls.get() > 0 {
+            break;
+        }
+        sleep(10).await;
+    }
+    let first = calls.get();
+    assert!(first >= 1, "no call for the first observation");
+    el.style().set_property("width", "120px").unwrap();
+    for _ in 0..100 {
+        if calls.get() > first {
+            break;
+        }
+        sleep(10).await;
+    }
+    assert!(calls.get() > first, "no call after the box narrowed");
+    drop(watch);
+    let after = calls.get();
+    el.style().set_property("width", "60px").unwrap();
+    sleep(100).await;
+    assert_eq!(calls.get(), after, "called after it was dropped");
+}

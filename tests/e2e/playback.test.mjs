@@ -53,14 +53,23 @@ async function canvasSizes(page) {
   );
 }
 
-function assertBacking(sizes, dpr) {
-  assert.ok(sizes.length > 0, 'a canvas');
-  for (const s of sizes) {
-    assert.equal(s.dpr, dpr);
-    // Within a device pixel or so: CSS sizes are whole pixels, the backing store rounds.
-    assert.ok(Math.abs(s.width - s.cssWidth * dpr) <= dpr, `backing width ${s.width} for ${s.cssWidth} CSS px at ${dpr}`);
-    assert.ok(Math.abs(s.height - s.cssHeight * dpr) <= dpr, `backing height ${s.height} for ${s.cssHeight} CSS px at ${dpr}`);
-  }
+/**
+ * Whether every canvas (at least `count`) is backed by `dpr` device pixels per CSS pixel,
+ * within a device pixel or so: CSS sizes are whole pixels, the backing store rounds.
+ */
+function backed(sizes, dpr, count = 1) {
+  return (
+    sizes.length >= count &&
+    sizes.every((s) => s.dpr === dpr && Math.abs(s.width - s.cssWidth * dpr) <= dpr && Math.abs(s.height - s.cssHeight * dpr) <= dpr)
+  );
+}
+
+/**
+ * The canvases' sizes once they are backed at `dpr`: a canvas is re-measured and redrawn
+ * on a frame after its box changed size, not at once.
+ */
+function backedSizes(page, dpr, count = 1) {
+  return eventually(() => canvasSizes(page), (sizes) => backed(sizes, dpr, count), `${count} or more canvases backed at ${dpr} device pixels per CSS pixel`);
 }
 
 /** The slider's time as the page holds it (seconds). */
@@ -108,9 +117,8 @@ describe('playback you can project', () => {
       }
 
       // The cluster is the editor's graph, drawn sharp at 2 device pixels per CSS pixel.
-      let sizes = await canvasSizes(page);
+      let sizes = await backedSizes(page, 2);
       assert.equal(sizes[0].layout, 'graph');
-      assertBacking(sizes, 2);
       assert.ok(sizes[0].cssWidth > 600, `the canvas fills its panel: ${sizes[0].cssWidth} px`);
 
       // Set a time, switch the watched policy: the time stays.
@@ -135,9 +143,8 @@ describe('playback you can project', () => {
       await page.waitForTimeout(400);
       await page.getByTestId('play-button').click();
       await eventually(() => paneTimes(page), ([[, a], [, b]]) => a > t1 && a === b, 'played together');
-      sizes = await canvasSizes(page);
+      sizes = await backedSizes(page, 2, 2);
       assert.equal(sizes.length, 2);
-      assertBacking(sizes, 2);
       if (process.env.PROXIMA_SHOTS) await page.getByTestId('player').screenshot({ path: join(process.env.PROXIMA_SHOTS, 'side-by-side.png') });
 
       // Full screen, for a projector: the player fills the screen, the canvases grow and
@@ -150,8 +157,7 @@ describe('playback you can project', () => {
         null,
         { timeout: 10_000 },
       );
-      const full = await canvasSizes(page);
-      assertBacking(full, 2);
+      const full = await backedSizes(page, 2, 2);
       console.log(`# canvases: ${sizes.map((s) => `${s.cssWidth}×${s.cssHeight}`).join(', ')} CSS px in the page; ${full.map((s) => `${s.cssWidth}×${s.cssHeight}`).join(', ')} in full screen (1440×900 at DPR 2)`);
       if (process.env.PROXIMA_SHOTS) await page.screenshot({ path: join(process.env.PROXIMA_SHOTS, 'fullscreen.png') });
       await page.evaluate(() => document.exitFullscreen());
@@ -161,7 +167,7 @@ describe('playback you can project', () => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1440, height: 900, deviceScaleFactor: 3, mobile: false });
       await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=cluster-canvas]')].every((c) => c.dataset.dpr === '3'), null, { timeout: 10_000 });
-      assertBacking(await canvasSizes(page), 3);
+      await backedSizes(page, 3, 2);
       await cdp.send('Emulation.clearDeviceMetricsOverride');
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
