@@ -135,9 +135,9 @@ async function bindgen(program, wasmFile, stage, release) {
 
 /**
  * www/index.html with every local file it names replaced by the built file's name (with
- * ./ in front, so the site works under any sub-path), and a Subresource Integrity hash on
- * every <link> to one but a preload, and without its comments. A name that is neither built nor in
- * www/ is an error, not a broken page.
+ * ./ in front, so the site works under any sub-path), a Subresource Integrity hash on
+ * every <link> to one but a preload, and no comments. A name that is neither built nor
+ * in www/ is an error, not a broken page.
  */
 function renderIndex(names, stage) {
   // Its comments are for whoever edits it, not for every visitor.

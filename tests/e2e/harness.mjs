@@ -117,10 +117,10 @@ export function checkClean(record, { origin, prefix }) {
 /**
  * Reads `read()` until it gives `expected` (deep-equal; a match when `expected` is a
  * RegExp; true from it when it is a function), then asserts it, so that a failure shows
- * the last value read. The app renders
- * on yew's scheduler, which hands the thread back to the browser every 16 ms, so what a
- * click or a key changes may reach the DOM a task or two after Playwright's action has
- * returned; one read right after the action races the render on a loaded machine.
+ * the last value read. The app renders on yew's scheduler, which hands the thread back to
+ * the browser every 16 ms, so what a click or a key changes may reach the DOM a task or
+ * two after Playwright's action has returned; one read right after the action races the
+ * render on a loaded machine.
  */
 export async function eventually(read, expected, message, timeout = 10_000) {
   const holds = (v) => {

@@ -80,13 +80,13 @@ def cpus(address):
     return float(m.group(1)) if m else 0.0
 
 
-def wait_for_listener(address: str, node, deadline: float):
-    """Waits until something listens on `address` (the head's GCS port): a connection
-    attempt costs nothing, where each `ray status` starts a Python that imports Ray (about
-    1.5 CPU-seconds, which a loaded machine feels)."""
+def wait_for_gcs(address: str, head, deadline: float):
+    """Waits until the head node's GCS listens on `address`: a connection attempt costs
+    nothing, where each `ray status` starts a Python that imports Ray (about 1.5
+    CPU-seconds, which a loaded machine feels)."""
     host, port = address.rsplit(":", 1)
     while time.monotonic() < deadline:
-        assert node.poll() is None, "the head node did not start"
+        assert head.poll() is None, "the head node did not start"
         try:
             socket.create_connection((host, int(port)), timeout=1).close()
             return
@@ -123,7 +123,7 @@ def start_cluster(port: int, cpus_per_node: int = 1):
         deadline = time.monotonic() + 180
         # The worker node can join as soon as the head's GCS listens (`ray start` retries
         # its first requests to it); both nodes then start side by side.
-        wait_for_listener(address, head, deadline)
+        wait_for_gcs(address, head, deadline)
         worker = start_node([f"--address={address}"], temp_dir, cpus_per_node)
         while cpus(address) < 2 * cpus_per_node and time.monotonic() < deadline:
             assert head.poll() is None, "the head node stopped"
