@@ -2,7 +2,7 @@
 # Fuzzes one target (or all) for a while: scripts/fuzz.sh [TARGET|all] [SECONDS]
 # Targets: trace, topology_json, slurm, topology_arg, policy, share (see fuzz/fuzz_targets). New inputs that
 # grow coverage land in fuzz/corpus/TARGET; commit the interesting ones, since the corpus is
-# replayed by `cargo test` (crates/proxima-core/tests/fuzz_corpus.rs).
+# replayed by `cargo test` (crates/proxima-core/tests/integration/fuzz_corpus.rs).
 #
 # cargo-fuzz needs nightly compiler flags; this machine has one stable toolchain, so the
 # script sets RUSTC_BOOTSTRAP=1 for the fuzz build only. Not part of scripts/test.sh: fuzzing

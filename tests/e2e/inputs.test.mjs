@@ -1,5 +1,5 @@
 // The catalogue of bad inputs (tests/inputs/catalogue.json, shared with the CLI's test
-// crates/proxima-cli/tests/inputs.rs), fed to the built app in headless Chromium: every
+// crates/proxima-cli/tests/integration/inputs.rs), fed to the built app in headless Chromium: every
 // trace and topology file is loaded through the page's file inputs, and the page must show
 // the same `FILE:LINE: field: what` message as the CLI in its error banner while the
 // previous trace or topology stays in place. A few cases only the app has (a tampered share

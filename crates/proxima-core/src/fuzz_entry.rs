@@ -1,5 +1,5 @@
 //! Entry points for the fuzzers (`fuzz/`) and for the replay of their corpus as ordinary
-//! tests (`tests/fuzz_corpus.rs`): each takes arbitrary bytes and must never panic, hang or
+//! tests (`tests/integration/fuzz_corpus.rs`): each takes arbitrary bytes and must never panic, hang or
 //! allocate without bound, whatever the bytes are. Errors are fine; they are the point.
 
 use crate::model::Catalog;

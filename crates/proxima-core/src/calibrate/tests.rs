@@ -1,5 +1,5 @@
 //! Tests of the calibration on small hand-made tables (the real tables are in
-//! `tests/calibration.rs`).
+//! `tests/integration/calibration.rs`).
 
 use super::*;
 

@@ -42,7 +42,7 @@
 //! job does in a queue without backfill, and it may itself wait with enough GPUs free for a
 //! tighter placement (`strict:backfill=off`), which reclaim, counting GPUs, does not make.
 //! The property tests check this invariant on random clusters, traces, tenants and policies
-//! (`tests/tenant_invariants.rs`).
+//! (`tests/integration/tenant_invariants.rs`).
 //!
 //! Counting, not placing: quotas count GPUs and reclaim frees enough of them; where the job
 //! then lands is the policy's business (a consolidating policy may still find the freed GPUs

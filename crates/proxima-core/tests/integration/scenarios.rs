@@ -16,7 +16,7 @@ use proxima_core::policy::{resolve_policy, Decision, Policy, View};
 use proxima_core::time::SimTime;
 use proxima_core::topology::GpuId;
 use proxima_core::workload::{resolve, ModelMix, WorkloadOptions};
-mod common;
+use crate::common;
 
 use common::build::{cluster, scenario};
 use std::cell::RefCell;

@@ -2,7 +2,7 @@
 //! the folder is absent). The expected numbers are facts about those files, counted
 //! independently of Proxima (see `../shared/data/README.md`).
 
-mod common;
+use crate::common;
 
 use proxima_core::trace::{native, parse_trace, Trace, TraceFormat, TraceJob, TraceWork};
 use std::collections::BTreeMap;

@@ -29,14 +29,12 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
 
 /// One model: 1 s of compute per iteration, 1 GB of gradients (250 M fp32 parameters), no
 /// overlap. Model 0 of [`two_models`] too.
-#[allow(dead_code)]
 pub fn unit_model() -> Catalog {
     Catalog::from_models(vec![model("unit", 250.0)])
 }
 
 /// Model 0 as in [`unit_model`], model 1 the same compute with 1 MB of gradients: it does
 /// not care where it runs.
-#[allow(dead_code)]
 pub fn two_models() -> Catalog {
     Catalog::from_models(vec![model("unit", 250.0), model("tiny", 0.25)])
 }
@@ -44,7 +42,6 @@ pub fn two_models() -> Catalog {
 /// The communication parameters of hand-computed tests: every ring reaches line rate (so a
 /// ring alone on its links gets their full bandwidth, and `n` rings get `C / n` each), and
 /// no straggler wait. With the links' zero latency, every time is a few divisions.
-#[allow(dead_code)]
 pub fn textbook_comm() -> CommParams {
     CommParams::ideal()
 }
@@ -52,7 +49,6 @@ pub fn textbook_comm() -> CommParams {
 /// `racks` racks of `servers` servers of `gpus` GPUs; NVLink 800 Gbit/s (100 GB/s), NICs
 /// 80 Gbit/s (10 GB/s), uplinks `servers × 80 / oversub`, no latency anywhere; its
 /// `collective` block states [`textbook_comm`].
-#[allow(dead_code)]
 pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
     let comm = textbook_comm();
     let collective = CollectiveSpec {
@@ -94,7 +90,6 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
 }
 
 /// Jobs of the unit model: (submit s, GPUs, iterations).
-#[allow(dead_code)]
 pub fn scenario(topology: Topology, jobs: &[(f64, u32, f64)]) -> Scenario {
     let jobs: Vec<(f64, u32, f64, u16)> = jobs.iter().map(|&(s, g, i)| (s, g, i, 0)).collect();
     scenario_with(topology, unit_model(), &jobs)
@@ -102,7 +97,6 @@ pub fn scenario(topology: Topology, jobs: &[(f64, u32, f64)]) -> Scenario {
 
 /// Jobs (submit s, GPUs, iterations, model index) of any catalogue, timed with
 /// [`textbook_comm`] whatever the topology says.
-#[allow(dead_code)]
 pub fn scenario_with(topology: Topology, catalog: Catalog, jobs: &[(f64, u32, f64, u16)]) -> Scenario {
     let comm = textbook_comm();
     let mut ideal = IdealPlacements::default();

@@ -6,7 +6,7 @@
 //! reference, not fitted to. The real traces are read from `$PROXIMA_DATA` or
 //! `../shared/data`; without them the tests say so and pass, unless `PROXIMA_REQUIRE_DATA=1`.
 
-mod common;
+use crate::common;
 
 use proxima_core::efficiency::{fit_training, parse_progress_trace, EpochRow, POLLUX_APPLICATIONS};
 use proxima_core::policy::{resolve_policy, tiresias::POLLUX_SPEC};

@@ -13,7 +13,7 @@
 //!
 //! `PROXIMA_PROPTEST_CASES` sets the number of cases (default 300).
 
-mod common;
+use crate::common;
 
 use common::sketch::{self, JobSketch};
 use proptest::prelude::*;

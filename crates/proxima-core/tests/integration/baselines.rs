@@ -9,7 +9,7 @@
 //! - 2 GPUs on two servers of a rack: 1.1 s; 4 GPUs as 2 + 2: 1.15 s;
 //! - 2 GPUs in two racks behind 2:1 uplinks of one server each (5 GB/s): 1.2 s.
 
-mod common;
+use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
 use proxima_core::engine::{Scenario, Simulation};

@@ -4,9 +4,9 @@
 //! with no overlap; a 1-GPU job exchanges nothing, so it runs exactly one iteration per
 //! second; a 4-GPU ring over four servers' 10 GB/s NICs takes 2·3/4 · 1 GB / 10 GB/s = 0.15 s
 //! more per iteration. The property tests of the same module are in
-//! `tests/tenant_invariants.rs`.
+//! `tests/integration/tenant_invariants.rs`.
 
-mod common;
+use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
 use proxima_core::cluster::JobId;
@@ -129,7 +129,7 @@ fn borrowing_and_reclaiming_happen_at_the_hand_computed_times() {
     }
 }
 
-/// The preemption scenario of `tests/dally.rs` with tenants: T (A's, tiny model, so
+/// The preemption scenario of `tests/integration/dally.rs` with tenants: T (A's, tiny model, so
 /// insensitive; 3 GPUs) and U (B's, unit model, 3 GPUs) fill most of two 4-GPU servers at
 /// 0 s; S (B's, unit model, 2 GPUs, 1,000 iterations) arrives at 700 s, past T's minimum run
 /// time. Without tenants, dally checkpoints T so that S gets a server: S's gain, 1,010 s ×

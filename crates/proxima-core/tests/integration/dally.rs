@@ -10,7 +10,7 @@
 //! - 2 GPUs on two servers: 1 + 2·½·1 GB/10 GB/s = 1.1 s (slowdown 1.0891);
 //! - 3 GPUs in one server: 1 + 2·⅔·0.01 = 1.013333 s.
 
-mod common;
+use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
 use proxima_core::engine::Simulation;

@@ -5,7 +5,7 @@
 //! behaviour cannot pass unnoticed.
 //!
 //! Updating on purpose: when a change is meant to alter runs (a policy fix, a new event
-//! field), run `cargo test -p proxima-core --test golden`, check that the new figures are
+//! field), run `cargo test -p proxima-core --test integration -- golden::`, check that the new figures are
 //! explained by the change, copy them from the failure message into `GOLDEN` below, and say
 //! in the commit message and in CHANGELOG.md that results change and why. The same hash is
 //! printed by `proxima run --events FILE` for the scenario (see each row's command).
@@ -71,7 +71,7 @@ fn event_log_hashes_of_a_fixed_run_are_unchanged() {
     }
     assert!(
         changed.is_empty(),
-        "the runs changed; if that is intended, update GOLDEN in tests/golden.rs (see its header):\n  {}",
+        "the runs changed; if that is intended, update GOLDEN in tests/integration/golden.rs (see its header):\n  {}",
         changed.join("\n  ")
     );
 }

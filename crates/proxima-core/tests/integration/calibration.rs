@@ -4,7 +4,7 @@
 //! 90th percentile ≤ 25%, leave-one-model-out median ≤ 20%). The real files are read from
 //! `$PROXIMA_DATA` or `../shared/data`; without them those tests say so and pass.
 
-mod common;
+use crate::common;
 
 use proxima_core::calibrate::{
     calibrate_file, error_table, fit_compute, fit_shared, interpolated_percentile, leave_one_out, parse_placements,

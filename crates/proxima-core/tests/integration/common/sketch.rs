@@ -10,7 +10,6 @@ use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
 use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
 
 /// A job before the cluster size is known: GPUs as a share of the cluster.
-#[allow(dead_code)]
 #[derive(Clone, Debug)]
 pub struct JobSketch {
     /// Seconds after the previous job's submission.
@@ -27,7 +26,6 @@ pub struct JobSketch {
 
 /// The sketches as a trace on a cluster of `total` GPUs whose catalogue has these model
 /// `names`.
-#[allow(dead_code)]
 pub fn trace(sketches: &[JobSketch], total: u32, names: &[&str]) -> Trace {
     let mut t = 0.0;
     let jobs = sketches
@@ -52,7 +50,6 @@ pub fn trace(sketches: &[JobSketch], total: u32, names: &[&str]) -> Trace {
 
 /// The scenario of the sketches on `topology` (a `--topology` argument), with the trace it
 /// was built from.
-#[allow(dead_code)]
 pub fn scenario(topology: &str, sketches: &[JobSketch], seed: u64) -> (Scenario, Trace) {
     let topo = resolve_topology_arg(topology).unwrap();
     // Models named by the trace come from the cluster's own catalogue (that of its GPU); the
@@ -64,7 +61,6 @@ pub fn scenario(topology: &str, sketches: &[JobSketch], seed: u64) -> (Scenario,
 }
 
 /// The number of cases a property test runs: `PROXIMA_PROPTEST_CASES`, or `default`.
-#[allow(dead_code)]
 pub fn cases(default: u32) -> u32 {
     std::env::var("PROXIMA_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }

@@ -2,7 +2,7 @@
 //! `PROXIMA_REQUIRE_DATA=1` (as CI sets it). Checked on the helper every such test goes
 //! through, directly and by running this test binary again with the variables set.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -29,7 +29,7 @@ fn probe_reads_the_data_folder() {
 
 fn probe(require: Option<&str>) -> (bool, String) {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["--exact", "probe_reads_the_data_folder", "--ignored", "--nocapture", "--test-threads=1"]);
+    cmd.args(["--exact", "data_required::probe_reads_the_data_folder", "--ignored", "--nocapture", "--test-threads=1"]);
     cmd.env("PROXIMA_DATA", NOWHERE);
     match require {
         Some(v) => cmd.env("PROXIMA_REQUIRE_DATA", v),

@@ -16,7 +16,7 @@
 //!
 //! `PROXIMA_PROPTEST_CASES` sets the number of cases (default 2,000).
 
-mod common;
+use crate::common;
 
 use common::sketch::{self, JobSketch};
 use proptest::prelude::*;

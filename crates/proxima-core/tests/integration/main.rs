@@ -1,0 +1,19 @@
+//! The core's integration tests, in one test binary (one build and one link instead of one per
+//! file): each module is one subject, and `common` holds what they share.
+//!
+//! Run one subject with `cargo test -p proxima-core --test integration -- dally::`.
+
+mod common;
+mod baselines;
+mod calibration;
+mod dally;
+mod data_required;
+mod fuzz_corpus;
+mod golden;
+mod invariants;
+mod pollux;
+mod purity;
+mod scenarios;
+mod tenant_invariants;
+mod tenants;
+mod traces;
