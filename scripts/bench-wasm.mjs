@@ -8,7 +8,7 @@
 //
 //   node scripts/bench-wasm.mjs [--repeats N] [--separately] [--dist DIR ...]
 //
-// Needs: dist/ (node scripts/site.mjs build --release), target/release/examples/worker_bench (cargo build
+// Needs: dist/ (trunk build --release), target/release/examples/worker_bench (cargo build
 // --release --example worker_bench), target/release/proxima (cargo build --release -p
 // proxima-cli), the trace at $PROXIMA_DATA/philly/philly.csv or ../shared/data/philly/,
 // playwright-core (npm ci) and /usr/bin/chromium. A benchmark prints figures; it asserts
@@ -33,7 +33,7 @@ const repeatsArg = process.argv.indexOf('--repeats');
 const repeats = repeatsArg > 0 ? Number(process.argv[repeatsArg + 1]) : 5;
 
 for (const [what, path, how] of [
-  ...dists.map((d) => ['the site', join(d, 'index.html'), 'node scripts/site.mjs build --release']),
+  ...dists.map((d) => ['the site', join(d, 'index.html'), 'trunk build --release']),
   ['the CLI', proxima, 'cargo build --release -p proxima-cli'],
   ['the native worker', workerBench, 'cargo build --release --example worker_bench'],
   ['the Philly trace', philly, 'set PROXIMA_DATA to the data folder'],

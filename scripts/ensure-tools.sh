@@ -8,9 +8,10 @@
 #   proxima_ensure_tools --no-browser  # without Chromium: enough to build and serve
 #   proxima_ensure_tools --python      # also the Python test environment (.venv/)
 #   proxima_ensure_tools --python-only # only that (scripts/test.sh, in the background)
-#   proxima_ensure_tools --no-wasm-bindgen, --wasm-bindgen-only
-#                                      # without wasm-bindgen-cli, or only it (test.sh's
-#                                      # web lane installs it while the native lane runs)
+#   proxima_ensure_tools --no-cargo-tools, --cargo-tools-only [--with-wasm-pack]
+#                                      # without the tools cargo builds (wasm-bindgen-cli,
+#                                      # Trunk; wasm-pack when asked), or only them: they
+#                                      # build in the background while something else does
 #
 # It can also be run on its own: `bash scripts/ensure-tools.sh [--no-browser]`.
 #
@@ -18,6 +19,7 @@
 # Everything else comes from the registries, at pinned versions:
 #   - the wasm32-unknown-unknown target            (rustup)
 #   - wasm-bindgen-cli = wasm-bindgen in Cargo.lock (crates.io)
+#   - trunk, and wasm-pack when asked              (crates.io, versions below)
 #   - chromium + chromium-driver                   (Debian; only when missing)
 #   - binaryen (wasm-opt) and playwright-core      (npm ci, pinned in package-lock.json)
 #   - with --python: a virtual environment .venv/ with maturin, pytest, ray, pandas,
@@ -64,11 +66,39 @@ _proxima_ensure_rust() {
 # Without its default features it builds without rustls and ring: the test runner only
 # talks to a local chromedriver. (Not --locked: its lock file pins a webpki-roots version
 # that the registry here lacks.)
-_proxima_light_cargo=(env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 cargo)
+# `_proxima_light_cargo OPT_LEVEL ARGS...` runs cargo with that profile.
+_proxima_light_cargo() {
+    local opt_level="$1"
+    shift
+    env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt_level" CARGO_PROFILE_RELEASE_DEBUG=0 cargo "$@"
+}
+
+# Trunk builds and serves the site (Trunk.toml); wasm-pack runs the browser tests. 0.21 is
+# the last Trunk that builds with this toolchain (0.22 needs rustc 1.96.1).
+PROXIMA_TRUNK_VERSION="0.21.14"
+PROXIMA_WASM_PACK_VERSION="0.15.1"
+
+# Installs the cargo tool $1 at version $2 unless `$1 --version` already says so. Both are
+# built with the light profile above, at opt-level 0: neither does heavy work (Trunk hashes
+# and copies files and calls wasm-bindgen and wasm-opt; wasm-pack calls cargo and the test
+# runner), and the first optimisation level roughly doubles their build. Without their
+# default features: no TLS, since neither may download anything here (Trunk.toml sets
+# `offline`, wasm-pack runs with `--mode no-install`).
+_proxima_ensure_cargo_tool() {
+    local tool="$1" version="$2"
+    if [ "$("$tool" --version 2>/dev/null || true)" = "$tool $version" ]; then
+        _proxima_log "ok: $tool $version"
+        return 0
+    fi
+    _proxima_log "installing $tool $version (cargo install --locked)"
+    _proxima_light_cargo 0 install --quiet --locked --no-default-features "$tool" --version "$version"
+    [ "$("$tool" --version 2>/dev/null || true)" = "$tool $version" ] ||
+        { _proxima_log "$tool is not $version after installing"; return 1; }
+}
 
 _proxima_install_wasm_bindgen() {
-    "${_proxima_light_cargo[@]}" install --no-default-features wasm-bindgen-cli --version "$1" \
+    _proxima_light_cargo 1 install --quiet --no-default-features wasm-bindgen-cli --version "$1" \
         --bin wasm-bindgen --bin wasm-bindgen-test-runner
 }
 
@@ -114,8 +144,8 @@ _proxima_ensure_node_modules() {
         (cd "$PROXIMA_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
         printf '%s\n' "$want" >"$stamp"
     fi
-    # playwright-core and wasm-opt for the scripts; scripts/site.mjs calls binaryen@132's
-    # wasm-opt by its path here (Debian's is too old).
+    # playwright-core for the end-to-end tests, and binaryen@132's wasm-opt for Trunk,
+    # which finds it on PATH (Debian's is too old to read the module).
     case ":$PATH:" in
         *":$PROXIMA_ROOT/node_modules/.bin:"*) ;;
         *) export PATH="$PROXIMA_ROOT/node_modules/.bin:$PATH" ;;
@@ -176,20 +206,33 @@ proxima_stop_tree() {
     kill "$1" 2>/dev/null || true
 }
 
+# The tools cargo builds: wasm-bindgen-cli and Trunk, and wasm-pack when $1 is 1.
+_proxima_ensure_cargo_tools() {
+    _proxima_ensure_wasm_bindgen
+    _proxima_ensure_cargo_tool trunk "$PROXIMA_TRUNK_VERSION"
+    if [ "$1" = 1 ]; then _proxima_ensure_cargo_tool wasm-pack "$PROXIMA_WASM_PACK_VERSION"; fi
+}
+
 proxima_ensure_tools() {
-    local browser=1 python=0 wasm_bindgen=1 arg
+    local browser=1 python=0 cargo_tools=1 wasm_pack=0 arg
     for arg in "$@"; do
         case "$arg" in
             --no-browser) browser=0 ;;
-            --no-wasm-bindgen) wasm_bindgen=0 ;;
+            --no-cargo-tools) cargo_tools=0 ;;
+            --with-wasm-pack) wasm_pack=1 ;;
             --python) python=1 ;;
             --python-only) _proxima_ensure_python; return ;;
-            --wasm-bindgen-only) _proxima_ensure_wasm_bindgen; return ;;
+            --cargo-tools-only) cargo_tools=2 ;;
             *) _proxima_log "unknown option: $arg"; return 2 ;;
         esac
     done
+    if [ "$cargo_tools" = 2 ]; then
+        _proxima_ensure_rust
+        _proxima_ensure_cargo_tools "$wasm_pack"
+        return
+    fi
     _proxima_ensure_rust
-    if [ "$wasm_bindgen" = 1 ]; then _proxima_ensure_wasm_bindgen; fi
+    if [ "$cargo_tools" = 1 ]; then _proxima_ensure_cargo_tools "$wasm_pack"; fi
     _proxima_ensure_node_modules
     if [ "$browser" = 1 ]; then _proxima_ensure_browser; fi
     if [ "$python" = 1 ]; then _proxima_ensure_python; fi

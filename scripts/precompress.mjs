@@ -5,12 +5,13 @@
 //
 //   node scripts/precompress.mjs [DIR]
 //
-// DIR defaults to dist/. scripts/site.mjs runs this on the staged site of every release
-// build; not on debug builds, which are served uncompressed, since the strongest
-// settings cost a few seconds per build.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+// Trunk runs it as a post-build hook (Trunk.toml) on the staged site, which it names in
+// TRUNK_STAGING_DIR, and it then does nothing unless the build is a release build
+// (TRUNK_PROFILE): debug builds are served uncompressed, since the strongest settings
+// cost a few seconds per build. Run by hand, DIR defaults to dist/.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|svg|json|txt|map)$/;
 // Below this size the headers of a compressed response outweigh what it saves.
@@ -47,4 +48,7 @@ function precompress(dir) {
   console.error(`precompress: ${dir}: ${kb(before)} -> ${kb(brotli)} brotli, ${kb(gzip)} gzip`);
 }
 
-precompress(process.argv[2] ?? "dist");
+const staging = process.env.TRUNK_STAGING_DIR;
+if (process.argv[2]) precompress(process.argv[2]);
+else if (!staging) precompress('dist');
+else if (process.env.TRUNK_PROFILE === 'release') precompress(staging);

@@ -14,12 +14,12 @@
 #        except those that time the page   node --test tests/e2e/*.test.mjs
 #        (with the debug `proxima` CLI, which they compare the app's exports with)
 #   web lane (target/web/; its output is shown when it ends)
-#     0. wasm-bindgen-cli, installed if missing
-#     1. release build of the site       node scripts/site.mjs build --release  -> dist/
+#     0. wasm-bindgen-cli, Trunk and wasm-pack, installed if missing
+#     1. release build of the site       trunk build --release  -> dist/
 #     2. browser tests (headless Chromium), compiled with Clippy's lints as errors, and the
 #        example's build the same way (the web app's style for wasm32)
-#                                        cargo build --target wasm32-unknown-unknown -p proxima-web --examples
-#                                        cargo test --target wasm32-unknown-unknown -p proxima-web --tests
+#                                        cargo build --target wasm32-unknown-unknown --examples
+#                                        wasm-pack test --headless --chrome
 #   then alone, on a quiet machine:
 #     4. the end-to-end tests that time the page (responsiveness, frame rates)
 #
@@ -57,7 +57,7 @@ check_web_lane() {
 step "tools"
 # shellcheck source=scripts/ensure-tools.sh
 source scripts/ensure-tools.sh
-proxima_ensure_tools --no-wasm-bindgen
+proxima_ensure_tools --no-cargo-tools
 
 logs="$(mktemp -d "${TMPDIR:-/tmp}/proxima-test.XXXXXX")"
 # The Python test environment (mostly downloads: ray, pyarrow), in the background until
@@ -69,12 +69,12 @@ step "web lane started in the background (output at the end, or in $logs/web)"
 web_target="${CARGO_TARGET_DIR:-$PWD/target}/web"
 (
     export CARGO_TARGET_DIR="$web_target"
-    step "web lane: wasm-bindgen-cli"
-    proxima_ensure_tools --wasm-bindgen-only
+    step "web lane: wasm-bindgen-cli, Trunk, wasm-pack"
+    proxima_ensure_tools --cargo-tools-only --with-wasm-pack
 
     # First, so that the native lane's end-to-end tests can start as early as possible.
-    step "web lane: release build: node scripts/site.mjs build --release"
-    node scripts/site.mjs build --release
+    step "web lane: release build: trunk build --release"
+    trunk build --release
     for wasm_file in dist/*.wasm; do
         printf '%s: %s bytes, %s bytes gzipped\n' "$wasm_file" \
             "$(wc -c <"$wasm_file")" "$(gzip -9 -c "$wasm_file" | wc -c)" >&2
@@ -86,15 +86,18 @@ web_target="${CARGO_TARGET_DIR:-$PWD/target}/web"
     # library with and without cfg(test), both binaries, the tests) through clippy-driver,
     # and the example's build does the rest. That covers what `cargo clippy --target
     # wasm32-unknown-unknown -p proxima-web --all-targets -- -D warnings` checks without
-    # type-checking every dependency once more, which took 121 s of a cold run. Not for
-    # the release build above: its cargo would then rebuild the workspace's crates
-    # whenever it is run without the wrapper.
+    # type-checking every dependency once more. Not for the release build above: its cargo
+    # would then rebuild the workspace's crates whenever it is run without the wrapper.
     export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/rustc-with-clippy.sh"
     step "web lane: style, the example for wasm32: cargo build --target wasm32-unknown-unknown -p proxima-web --examples, linted by Clippy"
     cargo build --target wasm32-unknown-unknown -p proxima-web --examples
 
-    step "web lane: browser tests, linted by Clippy: cargo test --target wasm32-unknown-unknown -p proxima-web --tests"
-    cargo test --target wasm32-unknown-unknown -p proxima-web --tests
+    # wasm-pack takes wasm-bindgen-test-runner from PATH at the version in Cargo.lock
+    # (--mode no-install: it downloads nothing) and Debian's chromedriver. It asks
+    # crates.io at most once a day whether a newer wasm-pack exists; where it cannot reach
+    # the API it says so and carries on.
+    step "web lane: browser tests, linted by Clippy: wasm-pack test --headless --chrome"
+    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install . -- --tests
     step "web lane: done"
 ) >"$logs/web" 2>&1 &
 web_pid=$!

@@ -1,7 +1,7 @@
 // Starts the app. The page's Content-Security-Policy allows only the site's own files,
 // so this is a file, not an inline script; its tag in index.html carries the hashed names
-// of the wasm-bindgen module and the .wasm file (scripts/site.mjs fills them in). Both
-// are resolved against the page, so the site works under any sub-path.
+// of the wasm-bindgen module and the .wasm file (Trunk writes the tag: pattern_script in
+// Trunk.toml). Both are resolved against the page, so the site works under any sub-path.
 //
 // It also shows a crash of the app. After a Rust panic the wasm module is in an unknown
 // state, so the message is drawn here, in plain DOM, with a button to reload; the

@@ -1,5 +1,5 @@
-//! The worker: a second binary of this package that scripts/site.mjs builds into `worker.js` +
-//! `worker_bg.wasm` (with `worker_loader.js` to start it; see `www/index.html`). The page
+//! The worker: a second binary of this package that Trunk builds into `worker.js` +
+//! `worker_bg.wasm` (`www/worker_loader.js` starts it; see `www/index.html`). The page
 //! starts two: one for simulation runs, one for describing and checking traces.
 //!
 //! It listens for [`ToWorker`] messages, handles each to the end in one go (the page
@@ -46,5 +46,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("the Proxima worker runs in a browser; build the site with `node scripts/site.mjs build`");
+    eprintln!("the Proxima worker runs in a browser; build the site with `trunk build`");
 }

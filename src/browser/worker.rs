@@ -15,7 +15,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::prelude::*;
 
 /// The worker's loader, relative to the page so that the site works under any sub-path.
-/// scripts/site.mjs writes it beside `worker.js` and `worker_bg.wasm`.
+/// It is `www/worker_loader.js`, which Trunk copies beside `worker.js` and `worker_bg.wasm`.
 pub const WORKER_URL: &str = "./worker_loader.js";
 
 /// A message ready to post: the value and the buffers it moves.

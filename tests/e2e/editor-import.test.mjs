@@ -3,7 +3,7 @@
 // changes nothing), problems named by the element's label, multi-select and "apply to the
 // whole rack", link widths and oversubscribed uplinks, the machine presets, and Fit.
 //
-// Run: node --test tests/e2e/editor-import.test.mjs   (after `node scripts/site.mjs build --release`)
+// Run: node --test tests/e2e/editor-import.test.mjs   (after `trunk build --release`)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkClean, choosePolicies, eventually, openPage, useSite, waitForApp } from './harness.mjs';

@@ -3,7 +3,7 @@
 // run, lets the keyboard reach Run through the skip link, and the default run shows the
 // point: dally ahead of consolidate on mean JCT, with its timers moved by the auto-tuner.
 //
-// Run: node --test tests/e2e/first-run.test.mjs   (after `node scripts/site.mjs build --release`)
+// Run: node --test tests/e2e/first-run.test.mjs   (after `trunk build --release`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, useSite, waitForApp } from './harness.mjs';

@@ -33,7 +33,7 @@ export const CHROMIUM_ARGS = [
 export async function launchBrowser() {
   assert.ok(
     existsSync(join(dist, 'index.html')),
-    `${dist}/index.html is missing: run \`node scripts/site.mjs build --release\` first (scripts/test.sh does)`,
+    `${dist}/index.html is missing: run \`trunk build --release\` first (scripts/test.sh does)`,
   );
   return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
 }

@@ -1,4 +1,4 @@
-// End-to-end tests of the built site (dist/, from `node scripts/site.mjs build --release`): each test
+// End-to-end tests of the built site (dist/, from `trunk build --release`): each test
 // serves it from a local static server and drives Debian's Chromium, headless, with
 // playwright-core. The site is opened twice: at the server's root and under a
 // sub-path (/proxima/), which only works if every URL in it is relative.

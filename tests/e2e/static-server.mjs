@@ -1,4 +1,4 @@
-// A tiny static file server for the end-to-end tests and scripts/site.mjs: serves one directory on a free
+// A tiny static file server for the end-to-end tests and the measuring scripts: serves one directory on a free
 // port of 127.0.0.1, GET and HEAD only, with the content types the site needs
 // (`application/wasm` above all, or the browser refuses to compile the module
 // streaming). No directory listings: a directory answers with its index.html.
@@ -91,8 +91,7 @@ async function respond(root, req, res) {
 }
 
 /**
- * Serves `root` on 127.0.0.1, on `port` or else a free port (scripts/site.mjs serve uses
- * it too). Resolves to `{ origin, close }`; `close()` drops open connections and resolves
+ * Serves `root` on 127.0.0.1, on `port` or else a free port. Resolves to `{ origin, close }`; `close()` drops open connections and resolves
  * once the server has stopped.
  */
 export async function serveDirectory(root, port = 0) {

@@ -1,4 +1,4 @@
-// End-to-end tests of tenants in the page (dist/, from `node scripts/site.mjs build --release`):
+// End-to-end tests of tenants in the page (dist/, from `trunk build --release`):
 // - a trace file in Proxima's CSV format with a `tenant` column (docs/FORMATS.md) runs in
 //   the page and through the CLI, and the per-tenant table, the fairness chart and Jain's
 //   index row show exactly the CLI's summary.json figures;
