@@ -42,11 +42,25 @@ document.addEventListener('click', (e) => {
   run.focus();
 });
 
+// The .wasm is fetched here, with the integrity hash and the CORS mode of the preload Trunk
+// wrote for it: a fetch that matched neither would download the module a second time
+// (Chromium warns that the preload went unused), and this way the module is checked
+// against its hash as the style sheets and the glue are.
+function fetchWasm(url) {
+  const preload = [...document.querySelectorAll('link[rel=preload][as=fetch]')].find(
+    (link) => link.href === url.href,
+  );
+  const integrity = preload?.integrity ?? '';
+  return fetch(url, { integrity, mode: 'cors', credentials: 'same-origin' });
+}
+
 const tag = document.querySelector('script[data-proxima-js]');
 const base = document.baseURI;
 try {
-  const { default: init } = await import(new URL(tag.dataset.proximaJs, base).href);
-  await init({ module_or_path: new URL(tag.dataset.proximaWasm, base) });
+  // `glue.default`, not `{ default: init }`: Trunk's minifier cannot parse `default` as a
+  // property name in a pattern.
+  const glue = await import(new URL(tag.dataset.proximaJs, base).href);
+  await glue.default({ module_or_path: fetchWasm(new URL(tag.dataset.proximaWasm, base)) });
   // The app has mounted: the static introduction and its loading line give way to it.
   document.getElementById('boot')?.remove();
 } catch (err) {
