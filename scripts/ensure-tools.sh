@@ -181,9 +181,11 @@ _proxima_ensure_python() {
         _proxima_log "ok: .venv (tests/python/requirements.txt unchanged)"
     else
         _proxima_log "installing the Python test environment into .venv (pip; ~750 MB, mostly ray and pyarrow)"
-        # A venv belongs to the Python that made it: make it anew when that changed; else
+        # A venv belongs to the Python that made it: make it anew when that changed, or
+        # when it has no pip (a set-up stopped while venv was still installing it); else
         # pip installs only what differs from the pins.
-        if [ "$("$venv/bin/python" --version 2>&1 || true)" != "$("$python" --version 2>&1)" ]; then
+        if [ "$("$venv/bin/python" --version 2>&1 || true)" != "$("$python" --version 2>&1)" ] ||
+            ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
             rm -rf "$venv"
             "$python" -m venv "$venv"
         fi

@@ -97,7 +97,7 @@ web_target="${CARGO_TARGET_DIR:-$PWD/target}/web"
     # crates.io at most once a day whether a newer wasm-pack exists; where it cannot reach
     # the API it says so and carries on.
     step "web lane: browser tests, linted by Clippy: wasm-pack test --headless --chrome"
-    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install . -- --tests
+    wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install
     step "web lane: done"
 ) >"$logs/web" 2>&1 &
 web_pid=$!
