@@ -171,7 +171,7 @@ pub fn representative_loss(levels: &LevelProfile, view: &View, model: &ModelProf
 /// Where the network-sensitive scheduler puts `job` within `tier` now, if it fits: on one
 /// server, the best fit (no network is involved). Wider, each node of the tier that holds
 /// the job is filled preferring children whose link up is coolest (the highest rate a new
-/// ring would get on it, up to what the job's ring reaches alone), and the node whose
+/// ring would get on it, up to what the job's hosts can drive), and the node whose
 /// placement gives the fastest estimated iteration wins, best fit breaking ties. With an
 /// idle network this is exactly the consolidation baseline's best fit.
 pub fn cool_placement(levels: &LevelProfile, view: &View, job: JobId, tier: Tier) -> Option<Vec<GpuId>> {
@@ -179,7 +179,7 @@ pub fn cool_placement(levels: &LevelProfile, view: &View, job: JobId, tier: Tier
     if tier == Tier::SERVER {
         return view.cluster.place_within(view.topo, n, tier);
     }
-    // What the job's ring reaches alone at this tier: a link that gives it that much is as
+    // What the job's hosts can drive at this tier: a link that gives it that much is as
     // good as an idle one.
     let cap = levels.shape(n, tier, None).map(|s| view.comm.ring_cap(&s)).unwrap_or(f64::INFINITY);
     let rank = |c: NodeId| match view.topo.node(c).uplink {
