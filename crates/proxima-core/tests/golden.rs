@@ -31,7 +31,10 @@ const SEED: u64 = 1;
 const GOLDEN: &[(&str, u64, &str)] = &[
     ("fifo", 1800, "5fd38f2f8e3e3072"),
     ("consolidate", 1800, "8380ecd7b5e269bd"),
-    ("dally", 2360, "d66a3966cd6027b0"),
+    ("dally", 2355, "5a1efa330148cb9a"),
+    // The oracle ablation is `dally` as it was before remaining run times were estimated:
+    // its hash must stay the one `dally` had then.
+    ("dally:runtime=oracle", 2360, "d66a3966cd6027b0"),
     ("consolidate:migrate=on", 1816, "e73f6a7ff9cc42f3"),
     ("strict", 2259, "34f59a2ade32015a"),
     ("slurm", 2713, "a26cb7a87be647b4"),
