@@ -54,9 +54,9 @@ impl Lesson {
 /// guided tour's third step: on the synthetic traces here the timers' length changes mean
 /// JCT by well under 1%, so no synthetic scenario teaches it honestly yet. "A wait that
 /// pays" is gone for the same kind of reason: since `dally` estimates run times instead of
-/// reading them, its bounded waits against `dally:delay=off` on this cluster (1,000 jobs,
-/// load 0.9 or 1.2, seeds 1–10) cost as often as they pay, from 0.75× to 1.56× the mean
-/// JCT, so one seed's gain would teach luck.
+/// reading them, its bounded waits on this cluster (1,000 jobs at load 0.9 and at 1.2,
+/// seeds 1–10) change nothing on half the seeds and otherwise go either way, from 0.73× to
+/// 1.56× the mean JCT of `dally:delay=off`, so one seed's gain would teach luck.
 pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "first-run",
