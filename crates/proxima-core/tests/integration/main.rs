@@ -3,9 +3,9 @@
 //!
 //! Run one subject with `cargo test -p proxima-core --test integration -- dally::`.
 
-mod common;
 mod baselines;
 mod calibration;
+mod common;
 mod dally;
 mod data_required;
 mod fuzz_corpus;

@@ -7,6 +7,7 @@
 //! flat ring through all N GPUs at the speed of the slowest link it crosses:
 //! 2(N−1)/N · 1 GB / B.
 
+use crate::common;
 use proxima_core::cluster::JobId;
 use proxima_core::comm::CommParams;
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
@@ -16,7 +17,6 @@ use proxima_core::policy::{resolve_policy, Decision, Policy, View};
 use proxima_core::time::SimTime;
 use proxima_core::topology::{GpuId, Topology};
 use proxima_core::workload::{resolve, ModelMix, WorkloadOptions};
-use crate::common;
 
 use common::build::{cluster, scenario};
 use std::cell::RefCell;
