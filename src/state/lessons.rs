@@ -50,75 +50,68 @@ impl Lesson {
 }
 
 /// The lessons, in the order the page shows them. All use the first run's congested cluster
-/// (32 GPUs, 8:1 uplinks, TCP) unless they say otherwise. "A timer too short" is the
+/// (32 GPUs, 32:1 uplinks, TCP) unless they say otherwise. "A timer too short" is the
 /// guided tour's third step: on the synthetic traces here the timers' length changes mean
-/// JCT by well under 1%, so no synthetic scenario teaches it honestly yet.
+/// JCT by well under 1%, so no synthetic scenario teaches it honestly yet. "A wait that
+/// pays" is gone for the same kind of reason: since `dally` estimates run times instead of
+/// reading them, its bounded waits on this cluster (1,000 jobs at load 0.9 and at 1.2,
+/// seeds 1–10) change nothing on half the seeds and otherwise go either way, from 0.73× to
+/// 1.56× the mean JCT of `dally:delay=off`, so one seed's gain would teach luck.
 pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "first-run",
         title: "Dally against consolidation",
-        explanation: "On a loaded cluster whose racks share thin uplinks, a job spread over two racks trains several times slower. Consolidation takes the tightest placement free now; Dally lets sensitive jobs wait a bounded time for a better one and preempts to make room.",
+        explanation: "On a loaded cluster whose racks share thin uplinks, a job spread over both racks trains up to three times slower. Consolidation takes the tightest placement free now; Dally lets sensitive jobs wait a bounded time for a better one and preempts to make room.",
         watch: "Mean JCT and communication overhead of dally against consolidate, and the timer chart: the auto-tuner moves the timers during the run.",
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
         policies: &["fifo", "consolidate", "dally"],
         claims: &[
-            Claim::MeanJctBelow { policy: "dally", other: "consolidate", ratio: 0.8 },
+            Claim::MeanJctBelow { policy: "dally", other: "consolidate", ratio: 0.85 },
             Claim::TimerChanges { policy: "dally", at_least: 1 },
         ],
     },
     Lesson {
         id: "shared-uplink",
         title: "Contention on a shared uplink",
-        explanation: "FIFO takes the first free GPUs wherever they are, so many jobs straddle the racks and share the 8:1 uplinks. Consolidation keeps each job inside a server or a rack when it can, and the gradient exchanges stop competing.",
-        watch: "Communication overhead: fifo's is more than twice consolidate's, and its mean JCT is higher.",
+        explanation: "FIFO takes the first free GPUs wherever they are, so many jobs straddle the racks and share the 32:1 uplinks. Consolidation keeps each job inside a server or a rack when it can, and the gradient exchanges stop competing.",
+        watch: "Communication overhead: fifo's is more than five times consolidate's, and its mean JCT more than twice as long.",
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
         policies: &["fifo", "consolidate"],
         claims: &[
-            Claim::OverheadBelow { policy: "consolidate", other: "fifo", ratio: 0.5 },
-            Claim::MeanJctBelow { policy: "consolidate", other: "fifo", ratio: 0.95 },
+            Claim::OverheadBelow { policy: "consolidate", other: "fifo", ratio: 0.2 },
+            Claim::MeanJctBelow { policy: "consolidate", other: "fifo", ratio: 0.5 },
         ],
-    },
-    Lesson {
-        id: "wait-pays",
-        title: "A wait that pays",
-        explanation: "With its delay timers off (dally:delay=off) Dally still preempts, but no job waits for a tighter placement. Both runs end with about the same communication overhead, yet without the bounded waits jobs spend twice as long in the queue on average.",
-        watch: "Mean JCT and mean queueing time of dally against dally:delay=off: the short waits cut the time in the queue overall.",
-        topology: DEFAULT_TOPOLOGY,
-        jobs: 1000,
-        load: 0.9,
-        policies: &["dally:delay=off", "dally"],
-        claims: &[Claim::MeanJctBelow { policy: "dally", other: "dally:delay=off", ratio: 0.8 }],
     },
     Lesson {
         id: "preemption-pays",
         title: "A preemption that pays",
         explanation: "When the queue is long, Dally preempts a job that tolerates a scattered placement to free a tight one for a sensitive job. The preempted job loses a little, the sensitive one gains much more.",
-        watch: "Preemptions and mean JCT of dally against dally:preempt=off.",
+        watch: "Preemptions and mean JCT of dally against dally:preempt=off: a few dozen preemptions cut mean JCT by more than a seventh.",
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
         policies: &["dally:preempt=off", "dally"],
-        claims: &[Claim::MeanJctBelow { policy: "dally", other: "dally:preempt=off", ratio: 0.8 }],
+        claims: &[Claim::MeanJctBelow { policy: "dally", other: "dally:preempt=off", ratio: 0.85 }],
     },
     Lesson {
         id: "preemption-costs",
         title: "A preemption that does not pay",
-        explanation: "With fewer jobs and less load the queue is short: a tight placement would soon have come free anyway, so preempting for one gains little. Each preemption still costs the stopped job its wait to get GPUs back and the time to restore its checkpoint.",
-        watch: "Mean JCT, communication overhead and preemptions of dally against dally:preempt=off: the preemptions cut the overhead but make mean JCT about a third longer.",
-        topology: DEFAULT_TOPOLOGY,
+        explanation: "On uplinks oversubscribed 64:1 a job spread over both racks is slow enough that Dally preempts to keep sensitive jobs tight, but with fewer jobs and less load the queue is short and a tight placement would soon have come free anyway. Each preemption still costs the stopped job its wait to get GPUs back and the time to restore its checkpoint.",
+        watch: "Mean JCT, mean queueing, communication overhead and preemptions of dally against dally:preempt=off: the preemptions all but remove the overhead, yet jobs queue more than three times as long and mean JCT is more than a quarter longer.",
+        topology: "racks=2,servers=4,gpus=4,oversub=64,fabric=tcp",
         jobs: 600,
         load: 0.7,
         policies: &["dally:preempt=off", "dally"],
-        claims: &[Claim::MeanJctBelow { policy: "dally:preempt=off", other: "dally", ratio: 0.85 }],
+        claims: &[Claim::MeanJctBelow { policy: "dally:preempt=off", other: "dally", ratio: 0.8 }],
     },
     Lesson {
         id: "auto-tuner",
         title: "The auto-tuner finding its level",
-        explanation: "Both runs start with 5-second delay timers: one keeps them, the other lets the auto-tuner revisit them every ten minutes of simulated time. The tuner moves the timers about 20 times, yet mean JCT stays the same: on this cluster what pays is waiting at all and preempting, not the exact length of the wait.",
+        explanation: "Both runs start with 5-second delay timers: one keeps them, the other lets the auto-tuner revisit them every ten minutes of simulated time. The tuner moves the timers about ten times, yet mean JCT stays the same: on this cluster what pays is preempting, not the length of the wait.",
         watch: "The timer chart of dally:timers=5/5: the marks where the tuner moved a timer and the levels it chose; mean JCT equal to the static run's.",
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,

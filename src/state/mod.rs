@@ -46,7 +46,7 @@ pub const STANDARD_POLICIES: &[(&str, &str)] = &[
     ("strict", "first come, first served with backfill; every job waits for its tightest tier"),
     ("slurm", "waits up to 300 s for a placement under one leaf switch, then takes the tightest free"),
     ("tiresias", "discretised 2D-LAS by attained GPU-time, preemptive (Tiresias)"),
-    ("srtf", "shortest remaining ideal time first, preemptive; an oracle reference"),
+    ("srtf", "shortest remaining ideal time first, preemptive; clairvoyant (reads true run times), a reference"),
     ("random", "first come, first served with backfill; free GPUs drawn at random"),
     ("dally", "network-sensitive: delay timers, preemption, auto-tuned timers"),
     ("dally:preempt=off", "Dally without preemption"),

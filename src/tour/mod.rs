@@ -196,9 +196,11 @@ mod tests {
         assert_eq!(wait.waited_s[0], (SHORT_JOB_S - SENSITIVE_AT_S) as f64);
         assert_eq!(wait.jct_s[0], (SHORT_JOB_S - SENSITIVE_AT_S + SENSITIVE_S) as f64);
         assert!(wait.jct_s[0] < consolidate.jct_s[0]);
-        // A 60 s timer gives up before the server frees: worse than not waiting at all.
+        // Timers of 60 s and 30 s give up before the server frees: worse than not waiting at
+        // all. In the first episode no job has completed, so there is no run-time estimate to
+        // cap the budgets, and the job waits out both timers.
         assert_eq!(short.tier[0], "cluster");
-        assert!(short.waited_s[0] >= 60.0 && short.waited_s[0] < 61.0, "{}", short.waited_s[0]);
+        assert!(short.waited_s[0] >= 90.0 && short.waited_s[0] < 91.0, "{}", short.waited_s[0]);
         assert!(short.jct_s[0] > consolidate.jct_s[0]);
         // The tuner, starting at 30 s, raises the server timer past the 110 s wait.
         assert!(tuned.tier[0] != "server");

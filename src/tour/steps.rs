@@ -84,7 +84,7 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
     out.push(Step {
         title: "A timer too short".into(),
         paragraphs: vec![format!(
-            "Now the server timer is 60 s. Job {job} waits {}, gives up {} before the server frees, and takes a {} placement anyway: it completes after {}, {} A timer is worth its wait only if a tight placement tends to appear within it.",
+            "Now the timers are 60 s for a server and 30 s for a rack, and no job has completed yet from which Dally could estimate how long this one will run, so nothing cuts them short. Job {job} waits {}, gives up {} before the server frees, and takes a {} placement anyway: it completes after {}, {} A timer is worth its wait only if a tight placement tends to appear within it.",
             secs(short.waited_s[0]),
             secs((free_at - SENSITIVE_AT_S as f64 - short.waited_s[0]).max(0.0)),
             short.tier[0],

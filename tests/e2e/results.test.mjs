@@ -171,7 +171,7 @@ describe('results for people', () => {
   });
 
   test('a congested cluster: the headline says by how much dally beats consolidate', { timeout: 120_000 }, async () => {
-    const code = shareCode({ tf: 'racks=2,servers=4,gpus=4,oversub=8,fabric=tcp', g: [1000, 0.9, 1], p: ['consolidate', 'dally'], s: 1 });
+    const code = shareCode({ tf: 'racks=2,servers=4,gpus=4,oversub=32,fabric=tcp', g: [1000, 0.9, 1], p: ['consolidate', 'dally'], s: 1 });
     const opened = await open(`/#s=${code}`);
     const { page, record } = opened;
     try {

@@ -8,7 +8,8 @@
 //! Allocating or releasing a GPU touches only its ancestors.
 //!
 //! Every ring that spans servers is a flow on the network links it crosses, with a demand
-//! cap (what it reaches alone) and a rate, the max-min fair share ([`crate::maxmin`]).
+//! cap (what its hosts can drive) and a rate, the max-min fair share of the links' nominal
+//! bandwidth ([`crate::maxmin`]).
 //! When a ring comes or goes, [`ClusterState::reshare`] re-solves the rings coupled to it:
 //! the connected component of rings and links reachable from the links that changed, since
 //! a change on one link can move rates on links it does not touch.
@@ -75,7 +76,7 @@ struct ReshareScratch {
     rates: Vec<f64>,
 }
 
-/// A ring on the network: the links it crosses, what it reaches alone, what it gets.
+/// A ring on the network: the links it crosses, what its hosts can drive, what it gets.
 #[derive(Clone, Debug)]
 struct Ring {
     links: Vec<LinkId>,

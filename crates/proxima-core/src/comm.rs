@@ -11,17 +11,22 @@
 //! iter  = c_eff + max(0, sync − ov · c_eff)        the backward pass hides up to ov · c_eff of it
 //! ```
 //!
-//! `B` is the ring's bandwidth. Alone, a ring reaches its *cap*: the minimum over the links
-//! it crosses (its GPUs' NVLink or PCIe links, and on more than one server every NIC and
-//! switch uplink between them) of `efficiency · C`, where `C` is the link's nominal
-//! bandwidth and `efficiency` the fraction of a link one ring reaches on its own
-//! ([`CommParams`], one value for GPU links and one for network links). On a server with
-//! several NICs (one per GPU or pair of GPUs, as in NVSwitch servers with InfiniBand), a ring
-//! drives only as many of them as it has GPUs there. Rings that share network links get
-//! their max-min fair share ([`crate::maxmin`], solved by [`crate::cluster::ClusterState`]),
-//! never more than their cap. `α` is the latency of the ring's slowest step. `σ`
-//! (cluster-wide) is how much a synchronous step waits for stragglers; `ov` (per model) is
-//! how much exchange the backward pass hides.
+//! `B` is the ring's bandwidth. What limits it is split between the hosts and the switches.
+//! A ring's *cap* is what its hosts can drive: the minimum over its GPUs' NVLink or PCIe links
+//! and, on more than one server, over its servers' network links (their NICs) of
+//! `efficiency · C`, where `C` is the link's nominal bandwidth and `efficiency` the fraction
+//! of it one ring reaches from the host ([`CommParams`], one value for GPU links and one for
+//! NICs). On a server with several NICs (one per GPU or pair of GPUs, as in NVSwitch servers
+//! with InfiniBand), a ring drives only as many of them as it has GPUs there. The efficiency
+//! describes the host's software stack (NCCL over TCP sockets reaches a tenth of a NIC, over
+//! RDMA nearly all of it), so it applies where the ring enters the network and nowhere else:
+//! switch links (rack uplinks, aggregation, core) carry their full nominal bandwidth. Every
+//! network link a ring crosses, NICs and switch links alike, is shared max-min fairly among
+//! the rings crossing it ([`crate::maxmin`], solved by [`crate::cluster::ClusterState`]), each
+//! ring asking for its cap. Alone on idle links a ring therefore runs at its cap or at its
+//! slowest switch link's nominal bandwidth, whichever is smaller. `α` is the latency of the
+//! ring's slowest step. `σ` (cluster-wide) is how much a synchronous step waits for
+//! stragglers; `ov` (per model) is how much exchange the backward pass hides.
 //!
 //! This form ("E1") and its parameters were fitted to measured step times of four models on
 //! 1–16 GPUs; `docs/CALIBRATION.md` has the method, the values and the error. Two parts of
@@ -58,7 +63,8 @@ pub const POLLUX_STRAGGLER: f64 = 0.2288;
 pub struct CommParams {
     /// Fraction of a GPU link's (NVLink, PCIe) nominal bandwidth one ring reaches, in (0, 1].
     pub intra_efficiency: f64,
-    /// Fraction of a network link's nominal bandwidth one ring reaches, in (0, 1].
+    /// Fraction of a server's network link (its NICs) one ring reaches, in (0, 1]. Switch
+    /// links beyond the NICs give rings their full nominal bandwidth.
     pub inter_efficiency: f64,
     /// `σ`: a synchronous step of `N` replicas computes `1 + σ(N^¼ − 1)` times as long as
     /// one replica, because every step waits for the slowest. Zero or more.
@@ -127,9 +133,12 @@ pub struct PlacementShape {
     pub max_per_server: u32,
     /// Slowest GPU link (NVLink, PCIe) of the job's GPUs, nominal bytes/s.
     pub gpu_link_bytes_per_s: f64,
-    /// Slowest network link (NIC, uplink) the ring crosses, nominal bytes/s, counting of a
-    /// server's NICs only those its GPUs there drive; infinite on one server.
-    pub net_link_bytes_per_s: f64,
+    /// Slowest server network link (the NICs of a server) the ring crosses, nominal bytes/s,
+    /// counting of a server's NICs only those its GPUs there drive; infinite on one server.
+    pub nic_bytes_per_s: f64,
+    /// Slowest switch link (rack uplink, aggregation, core) the ring crosses, nominal
+    /// bytes/s; infinite when its servers hang under one switch.
+    pub switch_link_bytes_per_s: f64,
     /// The ring's share of the network links it crosses (max-min fair among the rings on
     /// them), bytes/s; infinite on one server or when not shared.
     pub net_share_bytes_per_s: f64,
@@ -187,21 +196,26 @@ impl PlacementShape {
 }
 
 impl CommParams {
-    /// What the ring reaches alone (its demand cap), bytes/s: the per-ring limit of its
-    /// slowest link.
+    /// What the ring's hosts can drive (its demand cap), bytes/s: `intra_efficiency` of its
+    /// slowest GPU link and, across servers, `inter_efficiency` of its slowest NIC link. This
+    /// is what the ring asks of the max-min sharing; switch links are not in it, because the
+    /// sharing gives each of them its nominal capacity.
     pub fn ring_cap(&self, shape: &PlacementShape) -> f64 {
-        self.ring_bytes_per_s(&shape.with_share(f64::INFINITY))
-    }
-
-    /// The ring's bandwidth, bytes/s: its cap, or its share of the network if smaller.
-    pub fn ring_bytes_per_s(&self, shape: &PlacementShape) -> f64 {
         let mut bw = self.intra_efficiency * shape.gpu_link_bytes_per_s;
         // On one server the network terms are infinite; skipping them also keeps a zero
         // efficiency from turning `0 · ∞` into NaN.
         if shape.servers > 1 {
-            bw = bw.min(self.inter_efficiency * shape.net_link_bytes_per_s).min(shape.net_share_bytes_per_s);
+            bw = bw.min(self.inter_efficiency * shape.nic_bytes_per_s);
         }
         bw
+    }
+
+    /// The ring's bandwidth, bytes/s: its cap, its slowest switch link's nominal bandwidth,
+    /// or its share of the network, whichever is smallest. A share from the max-min sharing
+    /// never exceeds the switch links' capacity; the switch term gives a ring alone on idle
+    /// links (no share set) the rate the sharing would give it.
+    pub fn ring_bytes_per_s(&self, shape: &PlacementShape) -> f64 {
+        self.ring_cap(shape).min(shape.switch_link_bytes_per_s).min(shape.net_share_bytes_per_s)
     }
 
     /// Seconds of gradient exchange per iteration, before any overlap.
@@ -239,19 +253,26 @@ pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId]) -> PlacementS
         gpu_lat = gpu_lat.max(link.latency_us * 1e-6);
     }
     let max_per_server = servers.iter().map(|&(_, k)| k).max().unwrap_or(0);
-    let mut net_bw = f64::INFINITY;
+    let mut nic_bw = f64::INFINITY;
+    let mut switch_bw = f64::INFINITY;
     for &l in links {
         let link = topo.link(l);
         let child = topo.node(link.child);
-        let mut c = link.bytes_per_s();
-        if child.kind == NodeKind::Server && child.nics > 1 {
-            // The server's link is the sum of its NICs; the ring's GPUs there reach at most
-            // as many of them as there are GPUs.
+        let c = link.bytes_per_s();
+        if child.kind != NodeKind::Server {
+            // A switch's link up: raw capacity, whatever the hosts' stack reaches.
+            switch_bw = switch_bw.min(c);
+            continue;
+        }
+        // A server's link up is the sum of its NICs; the ring's GPUs there drive at most as
+        // many of them as there are GPUs.
+        let mut driven = c;
+        if child.nics > 1 {
             if let Ok(i) = servers.binary_search_by(|&(s, _)| s.cmp(&link.child)) {
-                c = c * servers[i].1.min(child.nics) as f64 / child.nics as f64;
+                driven = c * servers[i].1.min(child.nics) as f64 / child.nics as f64;
             }
         }
-        net_bw = net_bw.min(c);
+        nic_bw = nic_bw.min(driven);
     }
     // A step inside a server crosses one GPU link; a step between servers crosses the
     // network path between them, which is the slowest step of a ring that has any.
@@ -271,7 +292,8 @@ pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId]) -> PlacementS
         servers: servers.len() as u32,
         max_per_server,
         gpu_link_bytes_per_s: gpu_bw,
-        net_link_bytes_per_s: net_bw,
+        nic_bytes_per_s: nic_bw,
+        switch_link_bytes_per_s: switch_bw,
         net_share_bytes_per_s: f64::INFINITY,
         step_latency_s: step_latency,
     }
@@ -364,7 +386,7 @@ mod tests {
             servers.dedup();
             let mut links = Vec::new();
             t.inter_server_links(&servers, &mut links);
-            shape_of(&t, &gpus, &links).net_link_bytes_per_s
+            shape_of(&t, &gpus, &links).nic_bytes_per_s
         };
         assert_eq!(ring(&[0, 8]), 25e9);
         assert_eq!(ring(&[0, 1, 2, 3, 8, 9, 10, 11]), 100e9);

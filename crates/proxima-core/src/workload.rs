@@ -426,11 +426,11 @@ mod tests {
         let topo = resolve_topology_arg("rdma-2048").unwrap();
         let (tier, shape) = IdealPlacements::default().get(&topo, 9).unwrap();
         assert_eq!((tier, shape.servers, shape.max_per_server), (Tier(1), 2, 5));
-        assert_eq!(shape.net_link_bytes_per_s, 100e9);
+        assert_eq!(shape.nic_bytes_per_s, 100e9);
         // With one NIC per server nothing changes: 8 + 1 on oversub-2048.
         let topo = resolve_topology_arg("oversub-2048").unwrap();
         let (_, shape) = IdealPlacements::default().get(&topo, 9).unwrap();
-        assert_eq!((shape.max_per_server, shape.net_link_bytes_per_s), (8, 25e9));
+        assert_eq!((shape.max_per_server, shape.nic_bytes_per_s), (8, 25e9));
     }
 
     #[test]

@@ -40,12 +40,15 @@ const POLICIES: &[&str] = &[
     "slurm",
     "dally",
     // Ablations: no preemption; static timers; delay scheduling alone; preemption without
-    // delay; delay for every job regardless of its sensitivity.
+    // delay; delay for every job regardless of its sensitivity; the clairvoyant dally, which
+    // reads each job's true remaining run time instead of estimating it (not the "oracle" of
+    // best static timers below).
     "dally:preempt=off",
     "dally:autotune=off",
     "dally:preempt=off,autotune=off",
     "dally:delay=off",
     "dally:delay=all",
+    "dally:runtime=oracle",
 ];
 
 const REFERENCE: &str = "consolidate";

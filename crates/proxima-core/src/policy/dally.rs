@@ -7,7 +7,10 @@
 //!    to the whole cluster. Its budget at tier `t` is the tier's timer capped by what waiting
 //!    can win: its remaining ideal run time × (slowdown at `t+1` − slowdown at `t`), the
 //!    slowdowns computed by the communication model on the cluster as loaded now, on the
-//!    links the placement it would get now would cross ([`super::sensitivity`]). A job whose
+//!    links the placement it would get now would cross ([`super::sensitivity`]). The
+//!    remaining run time is estimated from the jobs completed so far and the service the job
+//!    has attained ([`super::runtime`]); while nothing is known (no job has completed yet),
+//!    the budget is the tier's full timer, as in classical delay scheduling. A job whose
 //!    loss (its worst slowdown spread beyond its tightest tier, over its slowdown there) is
 //!    below `threshold` is insensitive and takes what is free at once. Waiting jobs never
 //!    block the queue: others behind them are placed meanwhile. `delay=off` makes nobody
@@ -42,7 +45,8 @@
 //! `autotune=on|off` [on], `timers=SERVER_S/RACK_S[/...]` [300/150: the static timers, or
 //! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
 //! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600], `quota=on|off` [off; reclaimed
-//! jobs pay `restore_s`].
+//! jobs pay `restore_s`], `runtime=estimate|oracle` [estimate; `oracle` reads each job's true
+//! remaining run time from the trace, for ablation only].
 
 mod options;
 mod preempt;
@@ -51,6 +55,7 @@ mod quotas;
 pub use options::{DallyOptions, DelayMode, DEFAULT_TIMERS_S};
 
 use super::quota::QuotaBook;
+use super::runtime::RemainingTime;
 use super::sensitivity::{cool_placement, sensitivity, LevelProfile, Sensitivity};
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
@@ -85,8 +90,9 @@ struct Waiter {
     deadline: Option<SimTime>,
     kind: WaitKind,
     sens: Option<Sensitivity>,
-    /// Remaining ideal run time when the wait began.
-    remaining_ideal_s: f64,
+    /// Remaining ideal run time when the wait began, as the policy knows it (`None`: no
+    /// estimate yet).
+    remaining_ideal_s: Option<f64>,
 }
 
 impl Waiter {
@@ -128,6 +134,8 @@ pub struct Dally {
     realised_median: Vec<f64>,
     /// Who uses what, under `quota=on`.
     book: Option<QuotaBook>,
+    /// Remaining run times: estimated from completions, or the oracle's.
+    remaining: RemainingTime,
 }
 
 /// Weight of the newest queueing delay in [`Dally::recent_wait_s`]: about the last 50
@@ -146,6 +154,7 @@ impl Dally {
             timers: options.timers_s.clone(),
             tuner: TimerTuner::new(0, TUNER_WINDOW, 5.0, 3600.0),
             book: options.quota.then(QuotaBook::default),
+            remaining: RemainingTime::new(options.runtime),
             options,
             levels: None,
             waiters: BTreeMap::new(),
@@ -243,12 +252,12 @@ impl Dally {
     /// What waiting at `tier` can win: the remaining ideal run time × (the slowdown at the
     /// next looser tier − the slowdown at `tier`). A representative slowdown is corrected by
     /// the ratio realised placements at that tier showed; the slowdown of the placement the
-    /// job would get now is taken as it is.
+    /// job would get now is taken as it is. `None` without an estimate of the remaining time.
     fn gain(&self, w: &Waiter, tier: Tier) -> Option<f64> {
         let s = w.sens.as_ref()?;
         let looser = Tier(tier.0 + 1);
         let correction = if s.placeable == Some(looser) { 1.0 } else { self.realised_ratio(looser) };
-        let gain = w.remaining_ideal_s * (s.at(looser) * correction - s.at(tier));
+        let gain = w.remaining_ideal_s? * (s.at(looser) * correction - s.at(tier));
         gain.is_finite().then_some(gain)
     }
 
@@ -273,7 +282,7 @@ impl Dally {
         self.ensure_levels(view);
         let sens = sensitivity(self.levels(), view, job);
         let base = sens.as_ref().map(|s| s.base).unwrap_or(top);
-        let remaining_ideal_s = (j.iterations - run.done).max(0.0) * j.ideal_iter_s.unwrap_or(0.0);
+        let remaining_ideal_s = self.remaining.remaining_ideal_s(view, job, run.done);
         let sensitive = sens.as_ref().is_some_and(|s| s.loss() >= self.options.threshold);
         let waits = match self.options.delay {
             DelayMode::Sensitive => sensitive,
@@ -431,6 +440,7 @@ impl Policy for Dally {
         if let Some(book) = &mut self.book {
             book.on_event(event, view);
         }
+        self.remaining.on_event(event, view);
         match event {
             SimEvent::Arrived { job } => self.start_wait(view, *job),
             SimEvent::Preempted { job, .. } => {

@@ -13,6 +13,7 @@ pub mod migrate;
 pub mod placement;
 pub mod quota;
 pub mod random;
+pub mod runtime;
 pub mod sensitivity;
 pub mod slurm;
 pub mod srtf;
@@ -226,7 +227,7 @@ pub const POLICIES: &[PolicyInfo] = &[
     },
     PolicyInfo {
         name: "srtf",
-        summary: "shortest remaining (ideal) time first, preemptive, tightest placement free now: an oracle reference (the Tiresias simulator's 'shortest')",
+        summary: "shortest remaining (ideal) time first, preemptive, tightest placement free now: clairvoyant, it reads every job's true remaining run time from the trace, which no real scheduler knows; a reference only (the Tiresias simulator's 'shortest')",
         options: "preempt=on (off: shortest job first, no preemption), restore_s=30, quota=off (on: tenants' quotas)",
     },
     PolicyInfo {
@@ -237,7 +238,7 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "dally",
         summary: "network-sensitive: delay scheduling for consolidation, network-sensitive preemption, auto-tuned delay timers (arXiv:2401.16492)",
-        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600, quota=off (on: tenants' quotas; its preemption takes another tenant's job only from a borrower, for a job within quota; reclaimed jobs pay restore_s)",
+        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600, quota=off (on: tenants' quotas; its preemption takes another tenant's job only from a borrower, for a job within quota; reclaimed jobs pay restore_s), runtime=estimate (remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only)",
     },
 ];
 
@@ -352,7 +353,9 @@ pub(crate) fn on_off(b: bool) -> &'static str {
 }
 
 /// The remaining ideal run time of a job at `now`, in whole microseconds (rounded up): the
-/// work left times the iteration time at its tightest placement. What `srtf` orders by.
+/// work left times the iteration time at its tightest placement. What `srtf` orders by. It
+/// reads the job's true iterations from the trace: clairvoyant, for `srtf` only (other
+/// policies ask [`runtime::RemainingTime`]).
 pub(crate) fn remaining_ideal(view: &View, job: JobId) -> SimTime {
     let j = view.job(job);
     let left = (j.iterations - view.run(job).progress_at(view.now)).max(0.0);

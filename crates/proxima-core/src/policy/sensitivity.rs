@@ -67,13 +67,20 @@ impl LevelProfile {
             return None;
         }
         let servers = if tier.0 == 0 { 1 } else { n.div_ceil(self.gpus_per_server).max(2).min(n) };
-        let mut net = f64::INFINITY;
+        let mut nic = f64::INFINITY;
+        let mut switch_link = f64::INFINITY;
         let mut share = f64::INFINITY;
         // A ring step between servers goes up to the tier's switch and down again.
         let mut step_latency = if tier.0 == 0 { self.latency_s[0] } else { 0.0 };
         for level in 1..=tier.0 as usize {
             let load = cluster.map(|c| c.mean_jobs_at_level(level as u8)).unwrap_or(0.0);
-            net = net.min(self.bytes_per_s[level]);
+            // Level 1 is the servers' NICs, where the ring's efficiency applies; above it
+            // are switch links, which give their nominal bandwidth.
+            if level == 1 {
+                nic = self.bytes_per_s[level];
+            } else {
+                switch_link = switch_link.min(self.bytes_per_s[level]);
+            }
             share = share.min(self.bytes_per_s[level] / (load + 1.0));
             step_latency += 2.0 * self.latency_s[level];
         }
@@ -82,7 +89,8 @@ impl LevelProfile {
             servers,
             max_per_server: n.div_ceil(servers),
             gpu_link_bytes_per_s: self.bytes_per_s[0],
-            net_link_bytes_per_s: net,
+            nic_bytes_per_s: nic,
+            switch_link_bytes_per_s: switch_link,
             net_share_bytes_per_s: share,
             step_latency_s: step_latency,
         })
@@ -163,7 +171,7 @@ pub fn representative_loss(levels: &LevelProfile, view: &View, model: &ModelProf
 /// Where the network-sensitive scheduler puts `job` within `tier` now, if it fits: on one
 /// server, the best fit (no network is involved). Wider, each node of the tier that holds
 /// the job is filled preferring children whose link up is coolest (the highest rate a new
-/// ring would get on it, up to what the job's ring reaches alone), and the node whose
+/// ring would get on it, up to what the job's hosts can drive), and the node whose
 /// placement gives the fastest estimated iteration wins, best fit breaking ties. With an
 /// idle network this is exactly the consolidation baseline's best fit.
 pub fn cool_placement(levels: &LevelProfile, view: &View, job: JobId, tier: Tier) -> Option<Vec<GpuId>> {
@@ -171,7 +179,7 @@ pub fn cool_placement(levels: &LevelProfile, view: &View, job: JobId, tier: Tier
     if tier == Tier::SERVER {
         return view.cluster.place_within(view.topo, n, tier);
     }
-    // What the job's ring reaches alone at this tier: a link that gives it that much is as
+    // What the job's hosts can drive at this tier: a link that gives it that much is as
     // good as an idle one.
     let cap = levels.shape(n, tier, None).map(|s| view.comm.ring_cap(&s)).unwrap_or(f64::INFINITY);
     let rank = |c: NodeId| match view.topo.node(c).uplink {
@@ -206,13 +214,16 @@ mod tests {
         assert_eq!(l.base_tier(17), None);
         let s = l.shape(4, Tier(0), None).unwrap();
         assert_eq!((s.servers, s.max_per_server), (1, 4));
-        assert_eq!(s.net_link_bytes_per_s, f64::INFINITY);
+        assert_eq!((s.nic_bytes_per_s, s.switch_link_bytes_per_s), (f64::INFINITY, f64::INFINITY));
         let s = l.shape(4, Tier(1), None).unwrap();
         assert_eq!((s.servers, s.max_per_server), (2, 2));
-        assert_eq!((s.net_link_bytes_per_s, s.net_share_bytes_per_s), (25e9, 25e9));
-        // Across racks the bottleneck is the 2:1 oversubscribed uplink: 2 x 200 / 2 Gbit/s.
+        assert_eq!(
+            (s.nic_bytes_per_s, s.switch_link_bytes_per_s, s.net_share_bytes_per_s),
+            (25e9, f64::INFINITY, 25e9)
+        );
+        // Across racks the ring also crosses the 2:1 oversubscribed uplink: 2 x 200 / 2 Gbit/s.
         let s = l.shape(4, Tier(2), None).unwrap();
-        assert_eq!((s.net_link_bytes_per_s, s.net_share_bytes_per_s), (25e9, 25e9));
+        assert_eq!((s.nic_bytes_per_s, s.switch_link_bytes_per_s, s.net_share_bytes_per_s), (25e9, 25e9, 25e9));
         let s = l.shape(8, Tier(2), None).unwrap();
         assert_eq!((s.servers, s.max_per_server), (2, 4));
         assert!(l.shape(6, Tier(0), None).is_none());

@@ -1,7 +1,9 @@
 //! `srtf`: shortest remaining time first, for reference — a scheduler that knows every job's
 //! remaining work, which no real scheduler does (Tiresias, NSDI 2019, compares with it for
 //! the same reason; its simulator's `shortest` scheme, SymbioticLab/Tiresias
-//! `simulator/run_sim.py`).
+//! `simulator/run_sim.py`). It is clairvoyant by definition: it reads each job's true
+//! iterations from the trace, and has no `runtime=estimate` as `dally` has
+//! ([`super::runtime`]).
 //!
 //! A job's remaining time is its remaining work at its ideal iteration time (tightest
 //! placement, no contention). Jobs are ordered by it, shortest first (ties: a running job

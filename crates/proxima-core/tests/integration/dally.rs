@@ -1,5 +1,10 @@
 //! The network-sensitive scheduler on scenarios computed by hand.
 //!
+//! The rules that weigh a job's remaining run time are stated with that time known
+//! (`runtime=oracle`), so that their figures follow from the trace by hand; what the default
+//! estimate makes of the same scenarios, and that it never reads the future, is tested
+//! at the end.
+//!
 //! Units as in `common::build`: the unit model computes 1 s per iteration and exchanges
 //! 1 GB with no overlap; NVLink gives 100 GB/s, NICs 10 GB/s, no latency, rings reach line
 //! rate and nobody straggles. The exchange is a flat ring of all N GPUs at the speed of its
@@ -61,7 +66,7 @@ fn delay_scheduling_waits_for_a_server_and_wins() {
     // Delay scheduling: C's budget for a server is min(300 s, 1,010 s × (1.0891 − 1)) = 90 s.
     // A ends at 10 × 1.013333 = 10.133334 s (rounded up to the microsecond), freeing server 0:
     // C takes it and runs 1,000 × 1.01 s, done at 1,020.133334 s.
-    let (dally, log) = run("dally:preempt=off,autotune=off", waiting_scenario(10.0));
+    let (dally, log) = run("dally:preempt=off,autotune=off,runtime=oracle", waiting_scenario(10.0));
     let c = &dally.runs()[2];
     assert!(close(secs(c.first_start), 10.133334), "{}", secs(c.first_start));
     assert!(close(secs(c.end), 1020.133334), "{}", secs(c.end));
@@ -97,7 +102,7 @@ fn delay_scheduling_waits_for_a_server_and_wins() {
 fn a_short_timer_cuts_a_losing_wait_short() {
     // A runs long, so no server frees up. With timers of 30 s C waits 30 s, then takes the
     // spread placement at 31 s: done at 31 + 1,100 = 1,131 s, instead of waiting ~10,000 s.
-    let (dally, log) = run("dally:preempt=off,autotune=off,timers=30/15", waiting_scenario(10_000.0));
+    let (dally, log) = run("dally:preempt=off,autotune=off,timers=30/15,runtime=oracle", waiting_scenario(10_000.0));
     let c = &dally.runs()[2];
     assert!(close(secs(c.first_start), 31.0), "{}", secs(c.first_start));
     assert!(close(secs(c.end), 1131.0), "{}", secs(c.end));
@@ -106,7 +111,7 @@ fn a_short_timer_cuts_a_losing_wait_short() {
     assert!(log.iter().any(|(t, e)| *t == 31.0
         && matches!(e, SimEvent::Placed { job, reason: Reason::TimerExpired { waited_s, .. }, .. } if job.0 == 2 && close(*waited_s, 30.0))));
     // Without the short timer the budget is the break-even 90 s.
-    let (dally, _) = run("dally:preempt=off,autotune=off", waiting_scenario(10_000.0));
+    let (dally, _) = run("dally:preempt=off,autotune=off,runtime=oracle", waiting_scenario(10_000.0));
     assert!(close(secs(dally.runs()[2].first_start), 91.0));
 }
 
@@ -141,7 +146,7 @@ fn preemption_scenario() -> proxima_core::engine::Scenario {
 fn a_preemption_that_pays_happens() {
     // S's gain from a server: 1,010 s × (1.0891 − 1) = 90 s > the 30 s restore cost of T.
     // T is checkpointed; S takes server 0 at once and ends at 700 + 1,010 s.
-    let (dally, log) = run("dally:autotune=off", preemption_scenario());
+    let (dally, log) = run("dally:autotune=off,runtime=oracle", preemption_scenario());
     let (t, s) = (&dally.runs()[0], &dally.runs()[2]);
     assert_eq!(t.preemptions, 1);
     assert_eq!(s.first_start, Some(SimTime::from_secs_f64(700.0)));
@@ -168,14 +173,14 @@ fn a_preemption_that_pays_happens() {
 fn a_preemption_that_does_not_pay_does_not_happen() {
     // With a restore cost of 100 s the 90 s gain is not worth it: no preemption, and S
     // waits its 90 s budget, then runs spread.
-    let (dally, _) = run("dally:autotune=off,restore_s=100", preemption_scenario());
+    let (dally, _) = run("dally:autotune=off,restore_s=100,runtime=oracle", preemption_scenario());
     assert_eq!(dally.summary().preemptions, 0);
     assert!(close(secs(dally.runs()[2].first_start), 790.0));
     // Guard rail: before T has run its minimum time, it is not preempted either.
-    let (early, _) = run("dally:autotune=off,min_run_s=1000", preemption_scenario());
+    let (early, _) = run("dally:autotune=off,min_run_s=1000,runtime=oracle", preemption_scenario());
     assert_eq!(early.summary().preemptions, 0);
     // And with preemption off, never.
-    let (off, _) = run("dally:preempt=off,autotune=off", preemption_scenario());
+    let (off, _) = run("dally:preempt=off,autotune=off,runtime=oracle", preemption_scenario());
     assert_eq!(off.summary().preemptions, 0);
 }
 
@@ -184,15 +189,15 @@ fn a_scattered_job_moves_when_room_appears() {
     // C starts spread at 31 s (short timers) and would gain 0.09 s per remaining iteration
     // on a server: far more than the 30 s restore cost, once a server frees up.
     // If A runs long, no room appears before C ends (1,131 s): it stays spread.
-    let (dally, _) = run("dally:autotune=off,timers=30/15", waiting_scenario(10_000.0));
+    let (dally, _) = run("dally:autotune=off,timers=30/15,runtime=oracle", waiting_scenario(10_000.0));
     let c = &dally.runs()[2];
     assert_eq!((c.placements, c.preemptions), (1, 0));
     // A ends at 500 × 1.013333 = 506.67 s, but C has run only 476 s there, less than its
     // minimum run time of 600 s: the guard rail keeps it where it is.
-    let (dally, _) = run("dally:autotune=off,timers=30/15", waiting_scenario(500.0));
+    let (dally, _) = run("dally:autotune=off,timers=30/15,runtime=oracle", waiting_scenario(500.0));
     assert_eq!(dally.runs()[2].preemptions, 0);
     // With a minimum run time of 0 it moves as soon as A's GPUs free up.
-    let (dally, log) = run("dally:autotune=off,timers=30/15,min_run_s=0", waiting_scenario(500.0));
+    let (dally, log) = run("dally:autotune=off,timers=30/15,min_run_s=0,runtime=oracle", waiting_scenario(500.0));
     let c = &dally.runs()[2];
     assert_eq!((c.placements, c.preemptions), (2, 1));
     assert_eq!(c.tier.map(|t| t.0), Some(0));
@@ -260,12 +265,19 @@ fn every_variant_parses_and_names_its_options() {
         "dally:autotune=off,timers=60/30",
         "dally:delay=off",
         "dally:delay=all",
+        "dally:runtime=oracle",
+        "dally:runtime=estimate,quota=on",
     ] {
         let p = resolve_policy(spec).unwrap();
         assert!(p.spec().starts_with("dally:delay="), "{}", p.spec());
         // The canonical spec resolves to the same policy.
         assert_eq!(resolve_policy(&p.spec()).unwrap().spec(), p.spec());
     }
+    // Every canonical spec says whether the run knew the future; estimating is the default.
+    assert!(resolve_policy("dally").unwrap().spec().contains(",runtime=estimate"));
+    assert!(resolve_policy("dally:runtime=oracle").unwrap().spec().contains(",runtime=oracle"));
+    let bad = resolve_policy("dally:runtime=future").err().unwrap();
+    assert_eq!((bad.field.as_str(), bad.message.as_str()), ("runtime", "expected estimate or oracle, got 'future'"));
     assert_eq!(resolve_policy("dally:timers=abc").err().unwrap().field, "timers");
     assert_eq!(resolve_policy("dally:preempt=maybe").err().unwrap().field, "preempt");
     assert_eq!(resolve_policy("dally:delay=sometimes").err().unwrap().field, "delay");
@@ -326,7 +338,8 @@ fn sensitivity_sees_the_hot_uplink_a_placement_would_cross() {
         .collect();
     jobs.push((6.0, 2, 1e6, 0)); // H
     jobs.push((11.0, 2, 1000.0, 0)); // J
-    let (sim, log) = run("dally:autotune=off", scenario_with(cluster(3, 2, 1, 2.0), two_models(), &jobs));
+    let (sim, log) =
+        run("dally:autotune=off,runtime=oracle", scenario_with(cluster(3, 2, 1, 2.0), two_models(), &jobs));
     assert_eq!(placed_gpus(&log, 6), vec![1, 2], "H");
     match first_wait(&log, 7) {
         Some((t, Reason::WaitingForTier { wanted, left_s, best_now, slowdown })) => {
@@ -367,7 +380,8 @@ fn a_wide_job_on_hot_uplinks_moves_to_a_rack_when_one_frees_up() {
         .collect();
     jobs.push((6.0, 2, 1e6, 1)); // H
     jobs.push((11.0, 4, 2000.0, 0)); // J
-    let (sim, log) = run("dally:autotune=off,timers=0/0", scenario_with(cluster(3, 2, 2, 2.0), two_models(), &jobs));
+    let (sim, log) =
+        run("dally:autotune=off,timers=0/0,runtime=oracle", scenario_with(cluster(3, 2, 2, 2.0), two_models(), &jobs));
     let j = &sim.runs()[13];
     assert!(close(secs(j.first_start), 11.0));
     assert_eq!((j.placements, j.preemptions, j.tier.map(|t| t.0)), (2, 1, Some(1)));
@@ -435,7 +449,10 @@ fn max_preempt_bounds_how_often_a_job_is_checkpointed() {
     let mut jobs = vec![(0.0, 3, 100_000.0, 1), (0.0, 3, 100_000.0, 0), (700.0, 2, 1000.0, 0)];
     jobs.push((1400.0, 2, 1000.0, 0));
     // With max_preempt=2 T is checkpointed again and S2 starts at once on server 0.
-    let (two, log) = run("dally:autotune=off,max_preempt=2", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs));
+    let (two, log) = run(
+        "dally:autotune=off,max_preempt=2,runtime=oracle",
+        scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs),
+    );
     assert_eq!(two.runs()[0].preemptions, 2);
     assert!(log.0.borrow().iter().any(|(t, e)| *t == 1400.0
         && matches!(e, SimEvent::Preempted { job, reason: Reason::PreemptedFor { for_job, gain_s, cost_s, .. }, .. }
@@ -443,13 +460,19 @@ fn max_preempt_bounds_how_often_a_job_is_checkpointed() {
     assert_eq!(two.runs()[3].first_start, Some(SimTime::from_secs_f64(1400.0)));
     // With max_preempt=1 T is spared: S2 waits (its 190 s budget runs out with nothing free)
     // until S ends at 700 + 1,010 s and frees its server.
-    let (one, _) = run("dally:autotune=off,max_preempt=1", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs));
+    let (one, _) = run(
+        "dally:autotune=off,max_preempt=1,runtime=oracle",
+        scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs),
+    );
     assert_eq!(one.runs()[0].preemptions, 1);
     assert!(close(secs(one.runs()[2].end), 1710.0));
     assert_eq!(one.runs()[3].first_start, Some(SimTime::from_secs_f64(1710.0)));
     assert_eq!(one.runs()[3].tier.map(|t| t.0), Some(0));
     // And with max_preempt=0 nobody is ever preempted.
-    let (zero, _) = run("dally:autotune=off,max_preempt=0", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs));
+    let (zero, _) = run(
+        "dally:autotune=off,max_preempt=0,runtime=oracle",
+        scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs),
+    );
     assert_eq!(zero.summary().preemptions, 0);
 }
 
@@ -470,7 +493,8 @@ fn the_queueing_delay_a_victim_will_suffer_counts_against_a_preemption() {
         (4020.0, 3, 100_000.0, 0), // B
         (4720.0, 2, 1000.0, 0),    // S
     ];
-    let (sim, log) = run("dally:autotune=off", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs));
+    let (sim, log) =
+        run("dally:autotune=off,runtime=oracle", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs));
     assert_eq!(sim.runs()[1].first_start, Some(SimTime::from_secs_f64(4000.0)));
     assert_eq!(sim.summary().preemptions, 0);
     assert!(close(secs(sim.runs()[4].first_start), 4810.0), "{}", secs(sim.runs()[4].first_start));
@@ -478,7 +502,8 @@ fn the_queueing_delay_a_victim_will_suffer_counts_against_a_preemption() {
     assert!(log.0.borrow().iter().all(|(_, e)| !matches!(e, SimEvent::Preempted { .. })));
     // Without the queue (Q and W gone) the same preemption costs only the restore: it
     // happens at 4,720 s.
-    let (calm, _) = run("dally:autotune=off", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs[2..]));
+    let (calm, _) =
+        run("dally:autotune=off,runtime=oracle", scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs[2..]));
     assert_eq!(calm.summary().preemptions, 1);
     assert_eq!(calm.runs()[2].first_start, Some(SimTime::from_secs_f64(4720.0)));
 }
@@ -489,11 +514,11 @@ fn preemption_without_delay_and_delay_for_everyone() {
     // gain does not pay for it) S starts spread at once at 700 s instead of waiting its 90 s
     // budget; with the default 30 s restore preempting T still pays, and S gets server 0 at
     // 700 s, as with delay.
-    let (off, _) = run("dally:delay=off,autotune=off,restore_s=100", preemption_scenario());
+    let (off, _) = run("dally:delay=off,autotune=off,restore_s=100,runtime=oracle", preemption_scenario());
     assert_eq!(off.summary().preemptions, 0);
     assert_eq!(off.runs()[2].first_start, Some(SimTime::from_secs_f64(700.0)));
     assert_eq!(off.runs()[2].tier.map(|t| t.0), Some(1));
-    let (off, _) = run("dally:delay=off,autotune=off", preemption_scenario());
+    let (off, _) = run("dally:delay=off,autotune=off,runtime=oracle", preemption_scenario());
     assert_eq!(off.runs()[0].preemptions, 1);
     assert_eq!(
         (off.runs()[2].first_start, off.runs()[2].tier.map(|t| t.0)),
@@ -509,10 +534,10 @@ fn preemption_without_delay_and_delay_for_everyone() {
             &[(0.0, 3, 10.0, 0), (0.0, 3, 100_000.0, 0), (1.0, 2, 1000.0, 1)],
         )
     };
-    let (all, _) = run("dally:delay=all,autotune=off", sc());
+    let (all, _) = run("dally:delay=all,autotune=off,runtime=oracle", sc());
     assert!(close(secs(all.runs()[2].first_start), 10.133334), "{}", secs(all.runs()[2].first_start));
     assert_eq!(all.runs()[2].tier.map(|t| t.0), Some(0));
-    let (on, _) = run("dally:autotune=off", sc());
+    let (on, _) = run("dally:autotune=off,runtime=oracle", sc());
     assert_eq!(on.runs()[2].first_start, Some(SimTime::from_secs_f64(1.0)));
 }
 
@@ -574,4 +599,105 @@ fn the_tuner_lowers_timers_when_waits_do_not_pay() {
     assert!(!moves.is_empty(), "the timer never moved");
     assert_eq!(moves[0], (300.0, 150.0), "first move: down by the factor-of-two limit");
     assert!(moves.iter().all(|(old, new)| new < old), "{moves:?}");
+}
+
+/// A (3 GPUs, 10 iterations) and B (3 GPUs, long) take a server each at 0 s; E (1 GPU,
+/// 2 iterations of 1 s) takes one of the two GPUs left and completes at 2 s. C (2 GPUs,
+/// `c_iterations`) arrives at 3 s, when only a spread placement is free.
+fn estimate_scenario(c_iterations: f64) -> proxima_core::engine::Scenario {
+    scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, 10.0), (0.0, 3, 100_000.0), (0.0, 1, 2.0), (3.0, 2, c_iterations)])
+}
+
+#[test]
+fn the_budget_comes_from_completed_jobs_not_from_the_trace() {
+    // By 3 s only E has completed, after 2 ideal seconds, and no 2-GPU job has: C, which has
+    // run 0 s, expects to run 2 s (the mean of everyone's completed jobs). Its budget for a
+    // server is 2 s × (1.1/1.01 − 1) = 0.178218 s; nothing frees up by then, and it takes the
+    // spread placement at 3.178218 s. The oracle knows C's 1,010 s: a 90 s budget, and C gets
+    // server 0 when A ends at 10.133334 s.
+    let (estimate, log) = run("dally:autotune=off", estimate_scenario(1000.0));
+    let budget = 2.0 * (1.1 / 1.01 - 1.0);
+    let c = &estimate.runs()[3];
+    assert!(close(secs(c.first_start), 3.0 + budget), "{}", secs(c.first_start));
+    assert_eq!(c.tier.map(|t| t.0), Some(1));
+    match first_wait(&log, 3) {
+        Some((3.0, Reason::WaitingForTier { left_s, .. })) => assert!(close(left_s, budget), "{left_s}"),
+        other => panic!("C should wait for a server: {other:?}"),
+    }
+    let (oracle, _) = run("dally:autotune=off,runtime=oracle", estimate_scenario(1000.0));
+    let c = &oracle.runs()[3];
+    assert!(close(secs(c.first_start), 10.133334), "{}", secs(c.first_start));
+    assert_eq!(c.tier.map(|t| t.0), Some(0));
+    // Before any job has completed there is no estimate: C of `waiting_scenario` waits its
+    // server timer in full (300 s; A frees server 0 at 10.133334 s), as in classical delay
+    // scheduling, instead of the oracle's 90 s budget.
+    let (cold, log) = run("dally:autotune=off", waiting_scenario(10.0));
+    match first_wait(&log, 2) {
+        Some((1.0, Reason::WaitingForTier { left_s, .. })) => assert_eq!(left_s, 300.0),
+        other => panic!("C should wait for a server: {other:?}"),
+    }
+    assert!(close(secs(cold.runs()[2].first_start), 10.133334));
+}
+
+/// Every event strictly before `until`, as the JSON lines `proxima run --events` writes.
+fn events_before(log: &Log, until: f64) -> Vec<String> {
+    log.0
+        .borrow()
+        .iter()
+        .take_while(|(t, _)| *t < until)
+        .map(|(t, e)| format!("{t} {}", serde_json::to_string(e).unwrap()))
+        .collect()
+}
+
+#[test]
+fn dally_does_not_read_a_waiting_jobs_true_run_time() {
+    // Two runs of the golden scenario that differ only in one job's true length: until that
+    // job completes (in the run where it is shorter) nothing a real scheduler sees differs,
+    // so every decision must be the same. The jobs checked are the first few that wait for a
+    // tighter tier after some job has completed and whose length sways the oracle (their
+    // budget, or a preemption for them, depends on it): the check has teeth.
+    use proxima_core::cluster::JobId;
+    use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+    let input = ScenarioInput::new(
+        TopologyInput::Argument("racks=2,servers=2,gpus=4,oversub=8,fabric=tcp".into()),
+        TraceInput::Synthetic("synthetic:jobs=600,load=2".into()),
+        1,
+    );
+    let base = build_scenario(&input).unwrap();
+    let twins = |policy: &str, job: JobId| {
+        let mut longer = base.clone();
+        longer.jobs[job.0 as usize].iterations *= 3.0;
+        let (short, short_log) = run(policy, base.clone());
+        let (_, long_log) = run(policy, longer);
+        let until = secs(short.runs()[job.0 as usize].end);
+        (events_before(&short_log, until), events_before(&long_log, until))
+    };
+    let (_, log) = run("dally:runtime=oracle", base.clone());
+    let first_completion = log.0.borrow().iter().find(|(_, e)| matches!(e, SimEvent::Completed { .. })).unwrap().0;
+    let waiting: Vec<JobId> = log
+        .0
+        .borrow()
+        .iter()
+        .filter_map(|(t, e)| match e {
+            SimEvent::Waiting { job, reason: Reason::WaitingForTier { .. } } if *t > first_completion => Some(*job),
+            _ => None,
+        })
+        .take(12)
+        .collect();
+    let swaying: Vec<JobId> = waiting
+        .into_iter()
+        .filter(|&job| {
+            let (short, long) = twins("dally:runtime=oracle", job);
+            short != long
+        })
+        .take(4)
+        .collect();
+    assert!(!swaying.is_empty(), "the oracle's decisions depend on some waiting job's length");
+    for job in swaying {
+        let (short, long) = twins("dally", job);
+        assert!(short.len() > 100, "{} events before job {} ends", short.len(), job.0);
+        if let Some(i) = (0..short.len().max(long.len())).find(|&i| short.get(i) != long.get(i)) {
+            panic!("dally's runs part at event {i} (job {}):\n  {:?}\n  {:?}", job.0, short.get(i), long.get(i));
+        }
+    }
 }

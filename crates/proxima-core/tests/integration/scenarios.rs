@@ -15,7 +15,7 @@ use proxima_core::event::{EventHasher, Observer, Reason, SimEvent};
 use proxima_core::model::Catalog;
 use proxima_core::policy::{resolve_policy, Decision, Policy, View};
 use proxima_core::time::SimTime;
-use proxima_core::topology::GpuId;
+use proxima_core::topology::{GpuId, Topology};
 use proxima_core::workload::{resolve, ModelMix, WorkloadOptions};
 
 use common::build::{cluster, scenario};
@@ -327,4 +327,56 @@ fn same_seed_gives_identical_runs() {
         let (_, h3) = run(8, policy);
         assert_ne!(h1, h3, "another seed assigns other models");
     }
+}
+
+/// Seconds per iteration of each ring right after all of them start at 0 s, each ring a job
+/// of the unit model placed on the given GPUs, timed with `comm`.
+fn iteration_times_at_start(topo: Topology, comm: &CommParams, rings: &[&[u32]]) -> Vec<f64> {
+    let jobs: Vec<(f64, u32, f64)> = rings.iter().map(|g| (0.0, g.len() as u32, 10.0)).collect();
+    let script = rings.iter().enumerate().map(|(j, g)| (0.0, place(j as u32, g))).collect();
+    let mut input = scenario(topo, &jobs);
+    input.comm = comm.clone();
+    let mut sim = Simulation::new(input, Box::new(Scripted { script }));
+    let rates = Rates::default();
+    sim.add_observer(Box::new(rates.clone()));
+    sim.run();
+    (0..rings.len() as u32).map(|j| rates.at(j, 0.0)).collect()
+}
+
+#[test]
+fn ring_efficiency_applies_at_the_host_and_switch_links_give_their_capacity() {
+    // Rings here reach half of a NIC (10 GB/s nominal, 5 GB/s for one ring) and all of
+    // NVLink. Two racks of four 4-GPU servers, uplinks 4 × 80 / oversub Gbit/s. A two-GPU
+    // ring inside rack 0 (servers r0s0 and r0s1, GPUs 0 and 4) runs at min(100, 0.5 × 10) =
+    // 5 GB/s: 1 + 2·½ · 1 GB / 5 GB/s = 1.2 s per iteration.
+    let comm = CommParams { intra_efficiency: 1.0, inter_efficiency: 0.5, straggler: 0.0 };
+    let in_rack = iteration_times_at_start(cluster(2, 4, 4, 2.0), &comm, &[&[0, 4]])[0];
+    assert!(close(in_rack, 1.2), "{in_rack}");
+    // The same ring across racks (GPUs 0 and 16, servers r0s0 and r1s0) alone on idle
+    // uplinks is exactly as fast, whether the uplink is wider than the NIC (2:1, 160 Gbit/s
+    // = 20 GB/s) or narrower than the NIC but wider than what one ring drives through it
+    // (5:1, 64 Gbit/s = 8 GB/s): the host limit is 5 GB/s either way. Charging the efficiency
+    // on the 8 GB/s uplink would give 4 GB/s and 1.25 s.
+    for oversub in [2.0, 5.0] {
+        let across = iteration_times_at_start(cluster(2, 4, 4, oversub), &comm, &[&[0, 16]])[0];
+        assert_eq!(across, in_rack, "oversub {oversub}");
+    }
+    // An uplink narrower than the ring's host limit gives its nominal bandwidth: at 16:1 it
+    // carries 20 Gbit/s = 2.5 GB/s, so 1 + 1 / 2.5 = 1.4 s (not 0.5 × 2.5 GB/s and 1.8 s).
+    let narrow = iteration_times_at_start(cluster(2, 4, 4, 16.0), &comm, &[&[0, 16]])[0];
+    assert!(close(narrow, 1.4), "{narrow}");
+    // Rings sharing the 8 GB/s uplinks of 5:1 get max-min shares of its full capacity. A
+    // (GPUs 0, 16) and B (GPUs 4, 20) cross both uplinks; C (GPUs 5, 8) and D (GPUs 6, 12)
+    // stay in rack 0 but share r0s1's NIC with B. That NIC carries B, C and D, each asking
+    // for 5 GB/s of its 10: 10/3 GB/s each. The uplinks carry A and B; B is held to 10/3, so
+    // A gets the rest, 8 − 10/3 = 14/3 GB/s, below its host limit of 5.
+    // Iterations: A 1 + 3/14 s, the others 1 + 3/10 = 1.3 s.
+    let shared = iteration_times_at_start(cluster(2, 4, 4, 5.0), &comm, &[&[0, 16], &[4, 20], &[5, 8], &[6, 12]]);
+    assert!(close(shared[0], 1.0 + 3.0 / 14.0), "A: {}", shared[0]);
+    for (j, &t) in shared.iter().enumerate().skip(1) {
+        assert!(close(t, 1.3), "ring {j}: {t}");
+    }
+    // Without C and D, A and B split the uplinks evenly: 4 GB/s each, 1.25 s.
+    let pair = iteration_times_at_start(cluster(2, 4, 4, 5.0), &comm, &[&[0, 16], &[4, 20]]);
+    assert!(pair.iter().all(|&t| close(t, 1.25)), "{pair:?}");
 }

@@ -133,7 +133,8 @@ fn borrowing_and_reclaiming_happen_at_the_hand_computed_times() {
 /// insensitive; 3 GPUs) and U (B's, unit model, 3 GPUs) fill most of two 4-GPU servers at
 /// 0 s; S (B's, unit model, 2 GPUs, 1,000 iterations) arrives at 700 s, past T's minimum run
 /// time. Without tenants, dally checkpoints T so that S gets a server: S's gain, 1,010 s ×
-/// (1.0891 − 1) ≈ 90 s, beats the 30 s restore.
+/// (1.0891 − 1) ≈ 90 s, beats the 30 s restore. The runs know S's remaining time
+/// (`runtime=oracle`), as the hand-computed scenarios of `tests/dally.rs` do.
 fn network_preemption(quotas: &str) -> Scenario {
     let jobs = [(0.0, 3, 100_000.0, 1), (0.0, 3, 100_000.0, 0), (700.0, 2, 1000.0, 0)];
     with_tenants(scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs), &["A", "B"], &[0, 1, 1], quotas)
@@ -150,17 +151,17 @@ fn dally_never_takes_a_tenant_below_its_quota_to_serve_a_borrower() {
     };
     // Without quotas: T is checkpointed at 700 s, S runs on server 0 from 700 s, 1,000
     // iterations of 1 s + 2·½ · 1 GB / 100 GB/s = 1.01 s, to 1,710 s.
-    let (t, u, start, end) = run("dally:autotune=off", "A=4,B=4");
+    let (t, u, start, end) = run("dally:autotune=off,runtime=oracle", "A=4,B=4");
     assert_eq!((t, u, start), (1, 0, 700.0));
     assert!((end - 1710.0).abs() < 1e-6, "{end}");
     // Quotas of 4 each: A holds 3 of its 4 GPUs, B 3 of its 4, and S would take B to 5: S
     // borrows, so T, within A's guarantee, is no victim for it. S waits its 90 s budget for a
     // server and then runs spread over the two free GPUs, one on each server, from 790 s.
-    let (t, u, start, _) = run("dally:autotune=off,quota=on", "A=4,B=4");
+    let (t, u, start, _) = run("dally:autotune=off,quota=on,runtime=oracle", "A=4,B=4");
     assert_eq!((t, u, start), (0, 0, 790.0));
     // A guaranteed 2 (so it borrows one GPU) and B 6 (S is within quota): T is taken, as
     // without quotas.
-    let (t, u, start, end) = run("dally:autotune=off,quota=on", "A=2,B=6");
+    let (t, u, start, end) = run("dally:autotune=off,quota=on,runtime=oracle", "A=2,B=6");
     assert_eq!((t, u, start), (1, 0, 700.0));
     assert!((end - 1710.0).abs() < 1e-6, "{end}");
 }

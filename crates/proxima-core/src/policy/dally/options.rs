@@ -1,6 +1,7 @@
 //! The options of `dally`, parsed from its spec and printed back in canonical form.
 
 use crate::error::InputError;
+use crate::policy::runtime::RuntimeKnowledge;
 use crate::policy::PolicySpec;
 
 /// Default timers, in seconds, for the server tier and the rack tier (further tiers repeat
@@ -48,6 +49,9 @@ pub struct DallyOptions {
     pub tune_every_s: f64,
     /// Tenants' quotas respected (`quota=on`, [`super::quotas`]).
     pub quota: bool,
+    /// Where remaining run times come from (`runtime=estimate|oracle`,
+    /// [`crate::policy::runtime`]).
+    pub runtime: RuntimeKnowledge,
 }
 
 impl DallyOptions {
@@ -86,16 +90,18 @@ impl DallyOptions {
             max_preempt: spec.take_u32("max_preempt", 2)?,
             tune_every_s: spec.take_f64("tune_every_s", 600.0, 1.0)?,
             quota: spec.take_bool("quota", false)?,
+            runtime: RuntimeKnowledge::from_spec(spec)?,
         })
     }
 
     /// The canonical spec, every option spelled out (`quota` only when on, so that the
-    /// specs of runs without quotas read as they always did).
+    /// specs of runs without quotas read as they always did; `runtime` always, so that no
+    /// spec hides whether the run knew the future).
     pub fn spec(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let timers: Vec<String> = self.timers_s.iter().map(|t| format!("{t}")).collect();
         format!(
-            "dally:delay={},preempt={},autotune={},timers={},threshold={},starve_s={},restore_s={},min_run_s={},max_preempt={},tune_every_s={}",
+            "dally:delay={},preempt={},autotune={},timers={},threshold={},starve_s={},restore_s={},min_run_s={},max_preempt={},tune_every_s={},runtime={}",
             self.delay.name(),
             on(self.preempt),
             on(self.autotune),
@@ -105,7 +111,8 @@ impl DallyOptions {
             self.restore_s,
             self.min_run_s,
             self.max_preempt,
-            self.tune_every_s
+            self.tune_every_s,
+            self.runtime.name()
         ) + if self.quota { ",quota=on" } else { "" }
     }
 }

@@ -4,7 +4,9 @@
 //! sensitive running jobs there were checkpointed, and its estimated gain (remaining ideal
 //! run time × the slowdown it would suffer otherwise minus the one it would get there)
 //! exceeds the cost, those jobs are preempted; they requeue with their progress and pay
-//! `restore_s` when they restart. The cost is `restore_s` per preempted job, plus, for a job
+//! `restore_s` when they restart. The remaining run time is the one the policy knows
+//! ([`crate::policy::runtime`]); while it has no estimate yet, nobody is preempted or moved,
+//! since the cost is certain and the gain unknown. The cost is `restore_s` per preempted job, plus, for a job
 //! that will not fit in the GPUs still free, the queueing delay jobs have recently seen (it
 //! will wait too). Victims must be less sensitive than the waiting job by a margin, both
 //! judged by their loss from representative placements on the network as it is at that
@@ -49,8 +51,7 @@ impl Dally {
             },
             None => sens.worst(),
         };
-        let remaining =
-            (view.job(job).iterations - view.run(job).done).max(0.0) * view.job(job).ideal_iter_s.unwrap_or(0.0);
+        let Some(remaining) = self.remaining.remaining_ideal_s(view, job, view.run(job).done) else { return false };
         let gain = remaining * (otherwise - sens.at(w.base));
         let restore = self.options.restore_s;
         if gain <= restore {
@@ -179,7 +180,9 @@ impl Dally {
             return false;
         }
         let Some(gpus) = cool_placement(self.levels(), view, job, tier) else { return false };
-        let remaining = (j.iterations - run.progress_at(view.now)).max(0.0) * ideal;
+        let Some(remaining) = self.remaining.remaining_ideal_s(view, job, run.progress_at(view.now)) else {
+            return false;
+        };
         let gain = remaining * (run.iter_s / ideal - view.estimate_slowdown(job, &gpus));
         let cost = self.options.restore_s;
         if gain <= cost {
