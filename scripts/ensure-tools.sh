@@ -59,19 +59,12 @@ _proxima_ensure_rust() {
 }
 
 # A build tool need not be fast, only quick to build: Cargo reads profile settings from
-# the environment, and `cargo install` honours them, so wasm-bindgen-cli is built without
-# the fat LTO and single codegen unit of its own release profile. It keeps opt-level 1:
-# it rewrites every wasm file the site build and the browser tests make, and without
-# optimisation it took 3.9x the CPU time on the page's wasm (1.04 s against 0.27 s).
-# Without its default features it builds without rustls and ring: the test runner only
-# talks to a local chromedriver. (Not --locked: its lock file pins a webpki-roots version
-# that the registry here lacks.)
-# `_proxima_light_cargo OPT_LEVEL ARGS...` runs cargo with that profile.
+# the environment, and `cargo install` honours them, so the tools are built without the
+# fat LTO and single codegen unit of their own release profiles, and without optimisation.
+# `_proxima_light_cargo ARGS...` runs cargo with that profile.
 _proxima_light_cargo() {
-    local opt_level="$1"
-    shift
     env CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-        CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt_level" CARGO_PROFILE_RELEASE_DEBUG=0 cargo "$@"
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0 cargo "$@"
 }
 
 # Trunk builds and serves the site (Trunk.toml); wasm-pack runs the browser tests. 0.21 is
@@ -79,10 +72,9 @@ _proxima_light_cargo() {
 PROXIMA_TRUNK_VERSION="0.21.14"
 PROXIMA_WASM_PACK_VERSION="0.15.1"
 
-# Installs the cargo tool $1 at version $2 unless `$1 --version` already says so. Both are
-# built with the light profile above, at opt-level 0: neither does heavy work (Trunk hashes
-# and copies files and calls wasm-bindgen and wasm-opt; wasm-pack calls cargo and the test
-# runner), and the first optimisation level roughly doubles their build. Without their
+# Installs the cargo tool $1 at version $2 unless `$1 --version` already says so, with the
+# light profile above: neither does heavy work (Trunk hashes and copies files and calls
+# wasm-bindgen and wasm-opt; wasm-pack calls cargo and the test runner). Without their
 # default features: no TLS, since neither may download anything here (Trunk.toml sets
 # `offline`, wasm-pack runs with `--mode no-install`).
 _proxima_ensure_cargo_tool() {
@@ -92,14 +84,30 @@ _proxima_ensure_cargo_tool() {
         return 0
     fi
     _proxima_log "installing $tool $version (cargo install --locked)"
-    _proxima_light_cargo 0 install --quiet --locked --no-default-features "$tool" --version "$version"
+    _proxima_light_cargo install --quiet --locked --no-default-features "$tool" --version "$version"
     [ "$("$tool" --version 2>/dev/null || true)" = "$tool $version" ] ||
         { _proxima_log "$tool is not $version after installing"; return 1; }
 }
 
+# wasm-bindgen rewrites every wasm file of the site and of the browser tests, so the crates
+# that do that work (walrus and the wasm-bindgen passes over the module) get opt-level 1:
+# without it wasm-bindgen took about 4x the CPU time on the page's debug module (8 s
+# against 2 s), and with it only on them the install takes about 30% less CPU time than
+# all at opt-level 1, for 2.4-2.8 s on that module. Without its default features it builds
+# without rustls and ring: the test runner only talks to a local chromedriver. (Not
+# --locked: its lock file pins a webpki-roots version that the registry here lacks.)
+_proxima_wasm_bindgen_hot_crates=(walrus wasmparser wasm-encoder wasm-bindgen-cli-support
+    wasm-bindgen-wasm-interpreter wasm-bindgen-wasm-conventions wasm-bindgen-externref-xform
+    wasm-bindgen-multi-value-xform wasm-bindgen-threads-xform wasm-bindgen-shared id-arena
+    leb128 hashbrown indexmap)
+
 _proxima_install_wasm_bindgen() {
-    _proxima_light_cargo 1 install --quiet --no-default-features wasm-bindgen-cli --version "$1" \
-        --bin wasm-bindgen --bin wasm-bindgen-test-runner
+    local config=() crate
+    for crate in "${_proxima_wasm_bindgen_hot_crates[@]}"; do
+        config+=(--config "profile.release.package.$crate.opt-level=1")
+    done
+    _proxima_light_cargo install --quiet "${config[@]}" --no-default-features wasm-bindgen-cli \
+        --version "$1" --bin wasm-bindgen --bin wasm-bindgen-test-runner
 }
 
 # Both wasm-bindgen and wasm-bindgen-test-runner, at version $1.
