@@ -34,7 +34,7 @@ a JSON file, or a Slurm topology.conf (tree form) as\n\
 `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]` (GPUs per\n\
 node, default 8; link defaults as in the parametric form), or the Lingjun dataset's topo.csv\n\
 (ip,DSW,PSW,ASW) as `lingjun:PATH[,...]` with the same options.\n\
-A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
+A trace is a CSV/JSON file (Philly, Tiresias, Pollux, Acme or Proxima format, detected from\n\
 the header) or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`. A policy is\n\
 `NAME[:key=value,...]`; `quota=on` makes a policy respect the tenants' quotas."
 )]
