@@ -1,6 +1,6 @@
-//! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree form)
-//! with what the file does not say (GPUs per node, NICs and their bandwidth, the fabric),
-//! or a topology JSON file, chosen or dropped on the editor. The core reads both, as the
+//! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree form) or
+//! a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), with what the file does not
+//! say (GPUs per node, NICs and their bandwidth, the fabric), or a topology JSON file, chosen or dropped on the editor. The core reads both, as the
 //! CLI's `--topology slurm:PATH,...` and `--topology FILE` do; a file it refuses changes
 //! nothing, and its error names the file, the line and the key
 //! (`topology.conf:3: Switches: unknown switch 's2' ...`).
@@ -9,7 +9,7 @@ use super::{EditAction, Editor};
 use crate::Shared;
 use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::{SlurmOptions, DEFAULT_SLURM_GPUS};
+use proxima_core::topology::{SlurmOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -26,6 +26,9 @@ impl Editor {
             TopologyInput::File { name: name.to_string(), text: text.to_string() }
         } else {
             match SlurmOptions::parse(options) {
+                Ok(options) if is_lingjun(text) => {
+                    TopologyInput::Lingjun { name: name.to_string(), text: text.to_string(), options }
+                }
                 Ok(options) => TopologyInput::Slurm { name: name.to_string(), text: text.to_string(), options },
                 Err(e) => {
                     self.message = Some(format!("Slurm options: {e}"));
@@ -43,6 +46,14 @@ impl Editor {
             Err(e) => self.message = Some(e.to_string()),
         }
     }
+}
+
+/// Whether a file is a Lingjun `topo.csv`: its first line is the dataset's header. A
+/// `topology.conf` line has `Key=Value` pairs, so the two cannot be confused.
+fn is_lingjun(text: &str) -> bool {
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    let first = text.lines().next().unwrap_or("").trim();
+    first.replace(' ', "").eq_ignore_ascii_case(LINGJUN_HEADER)
 }
 
 #[derive(Properties, PartialEq)]
@@ -137,7 +148,7 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
     html! {
         <div class={classes!("editor-import", over.then_some("over"))} data-testid="topology-import"
              ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
-            <label class="file-button">{ "Import Slurm topology.conf or JSON…" }
+            <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv or JSON…" }
                 <input type="file" accept=".conf,.txt,.json,text/plain,application/json" onchange={on_file}
                        data-testid="slurm-input" />
             </label>

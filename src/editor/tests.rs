@@ -412,6 +412,22 @@ fn several_servers_are_set_at_once_and_a_rack_takes_one_servers_settings() {
 }
 
 #[test]
+fn a_lingjun_file_is_told_by_its_header_and_imported() {
+    let csv = "ip,DSW,PSW,ASW\nh1,G1,P1,S1\nh2,G1,P1,S1\nh3,G1,P2,S1\n";
+    let ed = editor("teaching");
+    let good =
+        run(ed.clone(), [EditAction::Import { name: "topo.csv".into(), text: csv.into(), options: "gpus=8".into() }]);
+    assert!(good.problems.is_empty());
+    assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (5, 3, 24));
+    let bad = run(
+        ed.clone(),
+        [EditAction::Import { name: "topo.csv".into(), text: csv.replace("h3", "h1"), options: "gpus=8".into() }],
+    );
+    assert_eq!(bad.doc, ed.doc);
+    assert_eq!(bad.message.as_deref(), Some("topo.csv:4: ip: host 'h1' is already on line 2"));
+}
+
+#[test]
 fn a_slurm_file_replaces_the_cluster_only_when_it_reads() {
     let conf = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
     let ed = editor("teaching");

@@ -79,5 +79,17 @@ pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
         names: ArgumentNames::Flags,
         tenants: args.tenants.map(str::to_string),
     };
-    Ok(build_scenario(&input)?)
+    let scenario = build_scenario(&input)?;
+    // Rows the trace reader left out are no error, but the user should know the trace
+    // shrank; stderr keeps them apart from the results.
+    for s in &scenario.trace_skipped {
+        eprintln!(
+            "note: {}: {} {} left out (the first on line {})",
+            scenario.trace_label,
+            s.rows,
+            s.reason.label(),
+            s.first_line
+        );
+    }
+    Ok(scenario)
 }

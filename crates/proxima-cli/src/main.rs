@@ -32,8 +32,9 @@ A topology is a preset name (see `proxima topologies`), a parametric spec\n\
 `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`,\n\
 a JSON file, or a Slurm topology.conf (tree form) as\n\
 `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]` (GPUs per\n\
-node, default 8; link defaults as in the parametric form).\n\
-A trace is a CSV/JSON file (Philly, Tiresias, Pollux or Proxima format, detected from\n\
+node, default 8; link defaults as in the parametric form), or the Lingjun dataset's topo.csv\n\
+(ip,DSW,PSW,ASW) as `lingjun:PATH[,...]` with the same options.\n\
+A trace is a CSV/JSON file (Philly, Tiresias, Pollux, Acme or Proxima format, detected from\n\
 the header) or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`. A policy is\n\
 `NAME[:key=value,...]`; `quota=on` makes a policy respect the tenants' quotas."
 )]
@@ -131,7 +132,7 @@ enum Command {
     },
     /// List the topology presets.
     Topologies {
-        /// Print one preset (or a parametric spec, or `slurm:PATH[,...]`) as JSON in the
+        /// Print one preset (or a parametric spec, `slurm:PATH[,...]` or `lingjun:PATH[,...]`) as JSON in the
         /// topology file format.
         #[arg(long)]
         json: Option<String>,
@@ -151,8 +152,8 @@ enum Command {
 
 #[derive(Args)]
 struct ScenarioFlags {
-    /// Preset name, parametric spec, JSON file, or `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`
-    /// for a Slurm topology.conf.
+    /// Preset name, parametric spec, JSON file, `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`
+    /// for a Slurm topology.conf, or `lingjun:PATH[,...]` (same options) for a Lingjun topo.csv.
     #[arg(long)]
     topology: String,
     /// Trace file or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`.

@@ -48,6 +48,9 @@ pub struct Scenario {
     pub trace_label: String,
     /// The tenants the jobs belong to, with their quotas.
     pub tenants: Tenants,
+    /// The trace's rows that made no job (CPU-only jobs, jobs that never ran), for front
+    /// ends to report: the run is right without them, but its user should know.
+    pub trace_skipped: Vec<crate::trace::Skipped>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]

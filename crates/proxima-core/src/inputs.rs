@@ -12,7 +12,9 @@ use crate::error::InputError;
 use crate::model::Catalog;
 use crate::share::TopologyChoice;
 use crate::tenants::{self, TenantSpec};
-use crate::topology::{read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec};
+use crate::topology::{
+    read_lingjun_topology, read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec,
+};
 use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::tenant_mix;
 use crate::trace::{parse_trace, Trace};
@@ -98,6 +100,9 @@ pub enum TopologyInput {
     /// The text of a Slurm `topology.conf` (the topology/tree form), the file's name, and
     /// what the file does not say: GPUs per node, NIC and NVLink bandwidth.
     Slurm { name: String, text: String, options: SlurmOptions },
+    /// The text of a Lingjun `topo.csv` (`ip,DSW,PSW,ASW`, one row per host), the file's
+    /// name, and the same options as for Slurm: GPUs per host, NIC and NVLink bandwidth.
+    Lingjun { name: String, text: String, options: SlurmOptions },
     /// A description in hand: drawn in the app's editor, or carried by a share link.
     Spec(TopologySpec),
 }
@@ -190,12 +195,27 @@ pub fn read_topology_file(name: &str, text: &str) -> Result<TopologySpec, Source
 /// `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`.
 pub const SLURM_PREFIX: &str = "slurm:";
 
+/// The prefix of a topology argument that names a Lingjun `topo.csv`:
+/// `lingjun:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`.
+pub const LINGJUN_PREFIX: &str = "lingjun:";
+
 /// The path and options of a `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]` argument,
 /// or `None` for an argument without the prefix. The path ends at the first comma followed
 /// by `key=`, so a path may hold commas but not `,key=`. Front ends that take paths (the
 /// CLI, the Python package) read the file and make a [`TopologyInput::Slurm`].
 pub fn slurm_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    let rest = argument.strip_prefix(SLURM_PREFIX)?;
+    file_argument(SLURM_PREFIX, argument)
+}
+
+/// The path and options of a `lingjun:PATH[,options]` argument, split and checked as
+/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
+pub fn lingjun_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
+    file_argument(LINGJUN_PREFIX, argument)
+}
+
+/// A `PREFIX:PATH[,key=value...]` argument's path and options; errors name the prefix's word.
+fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str, SlurmOptions), InputError>> {
+    let rest = argument.strip_prefix(prefix)?;
     let split = rest
         .match_indices(',')
         .map(|(i, _)| i)
@@ -205,9 +225,10 @@ pub fn slurm_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), Inp
         None => (rest, ""),
     };
     if path.trim().is_empty() {
+        let word = prefix.trim_end_matches(':');
         return Some(Err(InputError::new(
-            "slurm",
-            "expected a file after slurm: (the form is slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B])",
+            word,
+            format!("expected a file after {prefix} (the form is {prefix}PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B])"),
         )));
     }
     Some(SlurmOptions::parse(options).map(|o| (path, o)))
@@ -217,6 +238,14 @@ pub fn slurm_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), Inp
 /// the line (`topology.conf:7: Nodes: ...`).
 pub fn read_slurm_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
     let mut spec = read_slurm_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
+    spec.name = name.to_string();
+    Ok(spec)
+}
+
+/// A Lingjun `topo.csv`'s description, named after the file; errors name the file, the
+/// line and the column (`topo.csv:7: ASW: empty: ...`).
+pub fn read_lingjun_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+    let mut spec = read_lingjun_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
     spec.name = name.to_string();
     Ok(spec)
 }
@@ -233,6 +262,10 @@ pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Top
         }
         TopologyInput::Slurm { name, text, options } => {
             let spec = read_slurm_file(name, text, options)?;
+            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        }
+        TopologyInput::Lingjun { name, text, options } => {
+            let spec = read_lingjun_file(name, text, options)?;
             Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
         }
         TopologyInput::Spec(spec) => {

@@ -337,6 +337,7 @@ pub fn build_scenario(
         seed: options.seed,
         trace_label: trace_label.to_string(),
         tenants,
+        trace_skipped: trace.skipped.clone(),
     })
 }
 
@@ -395,6 +396,7 @@ mod tests {
         let mut catalog = Catalog::built_in();
         let trace = Trace {
             format: TraceFormat::ProximaCsv,
+            skipped: Vec::new(),
             jobs: vec![
                 job("late", 500.0, 1, Some("resnet50"), TraceWork::DurationS(100.0)),
                 job("early", 100.0, 1, Some("resnet50"), TraceWork::Iterations(7.0)),
@@ -441,6 +443,7 @@ mod tests {
         assert_eq!(topo.gpu(), Some("A100"));
         let trace = Trace {
             format: TraceFormat::Philly,
+            skipped: Vec::new(),
             jobs: (0..40).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
         };
         let built_in = Catalog::built_in();
@@ -467,6 +470,7 @@ mod tests {
         };
         let trace = Trace {
             format: TraceFormat::Pollux,
+            skipped: Vec::new(),
             jobs: vec![at("a", 6, Some(2052)), at("b", 6, Some(2052)), at("c", 4, Some(2052)), at("d", 4, None)],
         };
         let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
@@ -488,6 +492,7 @@ mod tests {
         let mut catalog = Catalog::built_in();
         let trace = Trace {
             format: TraceFormat::ProximaCsv,
+            skipped: Vec::new(),
             jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))],
         };
         let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
@@ -501,6 +506,7 @@ mod tests {
         let mut catalog = Catalog::built_in();
         let trace = Trace {
             format: TraceFormat::Philly,
+            skipped: Vec::new(),
             jobs: (0..50).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
         };
         let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };

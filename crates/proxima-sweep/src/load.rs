@@ -33,12 +33,17 @@ pub fn names_a_file(arg: &str) -> bool {
     arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file())
 }
 
-/// A topology argument as the CLI takes it: a JSON file, or a Slurm `topology.conf` given
-/// as `slurm:PATH[,options]`, is read now.
+/// A topology argument as the CLI takes it: a JSON file, a Slurm `topology.conf` given
+/// as `slurm:PATH[,options]` or a Lingjun `topo.csv` given as `lingjun:PATH[,options]`, is
+/// read now.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
     if let Some(slurm) = inputs::slurm_argument(arg) {
         let (path, options) = slurm.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
         return Ok(TopologyInput::Slurm { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(lingjun) = inputs::lingjun_argument(arg) {
+        let (path, options) = lingjun.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Lingjun { name: path.to_string(), text: read_text(path)?, options });
     }
     Ok(if names_a_file(arg) {
         TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
@@ -142,5 +147,20 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let e = topology_input(&format!("slurm:{},gpus=0", path.display())).unwrap_err();
         assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
+    }
+
+    #[test]
+    fn a_lingjun_argument_reads_the_file_with_its_options() {
+        let path = std::env::temp_dir().join(format!("proxima-sweep-lingjun-{}.csv", std::process::id()));
+        std::fs::write(&path, "ip,DSW,PSW,ASW\nh1,G,P,S\n").unwrap();
+        match topology_input(&format!("lingjun:{},gpus=2", path.display())).unwrap() {
+            TopologyInput::Lingjun { name, options, .. } => {
+                assert_eq!((name, options.gpus), (path.display().to_string(), 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
+        let e = topology_input(&format!("lingjun:{},oversub=2", path.display())).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "oversub"));
     }
 }

@@ -130,6 +130,7 @@ pub fn isolated_plans(shared: &Scenario) -> Result<Vec<IsolatedPlan>, InputError
             seed: shared.seed,
             trace_label: format!("{} (tenant {name} alone)", shared.trace_label),
             tenants: Tenants::single(&name, share_gpus, shared.tenants.basis()),
+            trace_skipped: Vec::new(),
         };
         plans.push(IsolatedPlan { tenant, share_gpus, jobs, scenario });
     }

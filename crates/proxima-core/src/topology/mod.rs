@@ -4,7 +4,7 @@
 //! Users describe a topology as switches, servers (with their GPU count) and links between
 //! them ([`TopologySpec`], the JSON format), as a parametric spec
 //! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F]`),
-//! by a preset name, or with a Slurm `topology.conf`, which is read into a [`TopologySpec`].
+//! by a preset name, with a Slurm `topology.conf` or a Lingjun `topo.csv`, which are read into a [`TopologySpec`].
 //! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
 //! a description with the first of them, or derives everything else: the GPUs as leaves of
 //! a rooted tree, the tiers (server, rack, cluster, more if the tree is deeper), and the path
@@ -22,6 +22,9 @@
 //! - `slurm.rs`, `slurm_tree.rs`, `hostlist.rs`, `slurm_options.rs`: Slurm's `topology.conf`
 //!   (tree form) with its host-list ranges, read by [`read_slurm_topology`] with
 //!   [`SlurmOptions`];
+//! - `lingjun.rs`: the production topology of Alibaba's Lingjun dataset (`topo.csv`: each
+//!   host's ToR, aggregation and core switch), read by [`read_lingjun_topology`] with the
+//!   same [`SlurmOptions`];
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -30,6 +33,7 @@
 mod build;
 mod check;
 mod hostlist;
+mod lingjun;
 mod nodes;
 mod parametric;
 mod presets;
@@ -41,6 +45,7 @@ mod spec;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
+pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
@@ -50,5 +55,7 @@ pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, M
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod lingjun_tests;
 #[cfg(test)]
 mod slurm_tests;

@@ -8,6 +8,7 @@
 //!
 //! The format is detected from the header line; see [`parse_trace`] and `docs/FORMATS.md`.
 
+pub mod acme;
 pub(crate) mod csv; // also reads calibration tables (crate::calibrate)
 pub mod native;
 mod outline;
@@ -64,6 +65,9 @@ pub enum TraceFormat {
     Tiresias,
     /// `name,time,application,num_replicas,batch_size`: Pollux workloads.
     Pollux,
+    /// `job_id,user,node_num,gpu_num,...,submit_time,...,duration,...`: the Acme traces of
+    /// Seren and Kalos.
+    Acme,
     /// Proxima's own CSV: `id,submit_s,gpus,model,duration_s` (or `iterations`), optionally
     /// `batch` and `tenant`.
     ProximaCsv,
@@ -79,6 +83,7 @@ impl TraceFormat {
             TraceFormat::Philly => "Philly CSV",
             TraceFormat::Tiresias => "Tiresias CSV",
             TraceFormat::Pollux => "Pollux workload CSV",
+            TraceFormat::Acme => "Acme CSV",
             TraceFormat::ProximaCsv => "Proxima CSV",
             TraceFormat::ProximaJson => "Proxima JSON",
             TraceFormat::Synthetic => "synthetic",
@@ -86,11 +91,51 @@ impl TraceFormat {
     }
 }
 
-/// A parsed trace: its format and its jobs in file order.
+/// A parsed trace: its format, its jobs in file order, and the rows it read but made no job
+/// of.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trace {
     pub format: TraceFormat,
     pub jobs: Vec<TraceJob>,
+    /// Rows left out on purpose, by reason, for front ends to report (a CPU-only job is no
+    /// error, but a user should know the trace shrank).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
+}
+
+impl Trace {
+    /// A trace that left no row out.
+    pub fn new(format: TraceFormat, jobs: Vec<TraceJob>) -> Trace {
+        Trace { format, jobs, skipped: Vec::new() }
+    }
+}
+
+/// Why a reader made no job of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// The job asked for no GPU (Acme's `gpu_num` 0).
+    CpuOnly,
+    /// The job never ran (Acme's `duration` 0 or empty), e.g. cancelled while queued.
+    NeverRan,
+}
+
+impl SkipReason {
+    /// What the rows are, for a note such as `3 CPU-only jobs (gpu_num 0) left out`.
+    pub fn label(self) -> &'static str {
+        match self {
+            SkipReason::CpuOnly => "CPU-only jobs (gpu_num 0)",
+            SkipReason::NeverRan => "jobs that never ran (duration 0)",
+        }
+    }
+}
+
+/// Rows a reader left out for one reason: how many, and the first one's line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub reason: SkipReason,
+    pub rows: u32,
+    pub first_line: u32,
 }
 
 /// The trace a CSV reader collected, or the error that the table had a header but no rows
@@ -99,7 +144,7 @@ pub(crate) fn from_rows(format: TraceFormat, jobs: Vec<TraceJob>, header_line: u
     if jobs.is_empty() {
         return Err(InputError::at_line(header_line, "header", "no jobs: the file has a header but no rows"));
     }
-    Ok(Trace { format, jobs })
+    Ok(Trace::new(format, jobs))
 }
 
 /// Parses a trace, detecting the format from its first line (a JSON document starts with
@@ -119,7 +164,9 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
     let columns: Vec<String> =
         header.split(',').map(|c| c.trim().trim_matches('"').trim().to_ascii_lowercase()).collect();
     let has = |name: &str| columns.iter().any(|c| c == name);
-    if has("timestamp") && has("duration") && has("num_gpus") {
+    if has("job_id") && has("gpu_num") && has("submit_time") && has("duration") {
+        acme::parse(text)
+    } else if has("timestamp") && has("duration") && has("num_gpus") {
         philly::parse(text)
     } else if has("job_id") && has("num_gpu") && has("submit_time") {
         tiresias::parse(text)
@@ -137,7 +184,7 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
             1,
             "header",
             format!(
-                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size) or Proxima (id,submit_s,gpus,model,duration_s) CSV"
+                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV"
             ),
         ))
     }

@@ -307,7 +307,7 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
     if jobs.is_empty() {
         return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "no jobs: the list is empty"));
     }
-    Ok(Trace { format: TraceFormat::ProximaJson, jobs })
+    Ok(Trace::new(TraceFormat::ProximaJson, jobs))
 }
 
 /// The text of a JSON number, so that it goes through the same checks as a CSV field.
@@ -447,6 +447,7 @@ mod tests {
     fn sample() -> Trace {
         Trace {
             format: TraceFormat::ProximaCsv,
+            skipped: Vec::new(),
             jobs: vec![
                 job("a", 0.0, 4, Some("resnet50"), TraceWork::DurationS(3600.0), 2),
                 job("b, \"quoted\"", 0.1 + 0.2, 1, None, TraceWork::Iterations(1234.5), 3),
@@ -462,7 +463,7 @@ mod tests {
         assert!(text.starts_with("id,submit_s,gpus,model,duration_s,iterations\n"), "{text}");
         assert_eq!(parse_csv(&text).unwrap(), t);
         // A single kind of work writes a single work column.
-        let only = Trace { format: TraceFormat::ProximaCsv, jobs: vec![t.jobs[0].clone()] };
+        let only = Trace::new(TraceFormat::ProximaCsv, vec![t.jobs[0].clone()]);
         assert_eq!(to_csv(&only), "id,submit_s,gpus,model,duration_s\na,0,4,resnet50,3600\n");
         assert_eq!(parse_csv(&to_csv(&only)).unwrap(), only);
     }
@@ -534,7 +535,7 @@ mod tests {
                 job(&format!("j{i}"), rng.next_f64() * 1.0e7, 1, None, work, 0)
             })
             .collect();
-        let t = Trace { format: TraceFormat::ProximaCsv, jobs };
+        let t = Trace::new(TraceFormat::ProximaCsv, jobs);
         let unlined = |t: Trace| t.jobs.into_iter().map(|j| TraceJob { line: 0, ..j }).collect::<Vec<_>>();
         assert_eq!(unlined(parse_csv(&to_csv(&t)).unwrap()), t.jobs);
         assert_eq!(unlined(parse_json(&to_json(&t)).unwrap()), t.jobs);

@@ -267,7 +267,7 @@ pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
             line: 0,
         })
         .collect();
-    Trace { format: TraceFormat::Synthetic, jobs }
+    Trace::new(TraceFormat::Synthetic, jobs)
 }
 
 /// Every job's draws, in job order.

@@ -16,4 +16,5 @@ mod purity;
 mod scenarios;
 mod tenant_invariants;
 mod tenants;
+mod topologies;
 mod traces;

@@ -280,6 +280,7 @@ fn same_seed_gives_identical_runs() {
     let catalog = Catalog::built_in();
     let trace = proxima_core::trace::Trace {
         format: proxima_core::trace::TraceFormat::Synthetic,
+        skipped: Vec::new(),
         jobs: (0..200)
             .map(|i| proxima_core::trace::TraceJob {
                 name: format!("j{i}"),
@@ -305,6 +306,7 @@ fn same_seed_gives_identical_runs() {
             seed,
             trace_label: "t".into(),
             tenants: Default::default(),
+            trace_skipped: Vec::new(),
         };
         let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
         let hasher = Rc::new(RefCell::new(EventHasher::default()));

@@ -115,5 +115,14 @@ pub fn scenario_with(topology: Topology, catalog: Catalog, jobs: &[(f64, u32, f6
             tenant: TenantId(0),
         })
         .collect();
-    Scenario { topology, catalog, comm, jobs, seed: 0, trace_label: "test".into(), tenants: Tenants::default() }
+    Scenario {
+        topology,
+        catalog,
+        comm,
+        jobs,
+        seed: 0,
+        trace_label: "test".into(),
+        tenants: Tenants::default(),
+        trace_skipped: Vec::new(),
+    }
 }

@@ -45,7 +45,7 @@ pub fn trace(sketches: &[JobSketch], total: u32, names: &[&str]) -> Trace {
             }
         })
         .collect();
-    Trace { format: TraceFormat::ProximaCsv, jobs }
+    Trace::new(TraceFormat::ProximaCsv, jobs)
 }
 
 /// The scenario of the sketches on `topology` (a `--topology` argument), with the trace it
