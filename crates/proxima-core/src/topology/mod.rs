@@ -44,7 +44,7 @@ pub use check::{check, key_label, ElementRef, Problem};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
-pub use slurm::read_slurm_topology;
+pub use slurm::{read_slurm_topology, SlurmTopology};
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 

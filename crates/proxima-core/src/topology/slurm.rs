@@ -30,9 +30,10 @@
 //!   of every node below it.
 //! - With `LinkSpeed`, a line's value is the relative speed of the links from that switch to
 //!   each of its children, and the units are scaled so that the fastest leaf switch's value
-//!   is the node's link. Values must then be on every line; the same value on every line says
-//!   nothing relative (it is also Slurm's default of 1, which `scontrol show topology`
-//!   prints) and is taken as no value.
+//!   is the node's link. The same value on every line says nothing relative (it is also
+//!   Slurm's default of 1, which `scontrol show topology` prints) and is taken as no value.
+//!   Values on some lines only are ignored on every line, with a warning: a line without
+//!   one has no speed relative to the others, and Slurm does not use them either.
 //! - Parallel switches, several switches listing the same children (the spines of a fat
 //!   tree, Slurm's own second example), become one switch whose link to each child carries
 //!   the sum of their links, as Proxima models parallel uplinks.
@@ -54,11 +55,20 @@ use std::collections::BTreeMap;
 /// Slurm's limit on a switch name (`HOST_NAME_MAX` in `switch_record.c`).
 const MAX_SWITCH_NAME: usize = 64;
 
+/// What a `topology.conf` reads into: the cluster, and what the reader accepted but did not
+/// use, each with its line and key (the CLI prints them to stderr as warnings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlurmTopology {
+    pub spec: TopologySpec,
+    pub warnings: Vec<InputError>,
+}
+
 /// The cluster a `topology.conf` (topology/tree form) describes, with the options for what
 /// the file does not say. The description has no name (the caller names it after the
-/// file). Errors carry the line (of the first physical line of a continued one) and the
-/// key, spelt as Slurm spells it (`Nodes`, `Switches`, `SwitchName`, `LinkSpeed`).
-pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<TopologySpec, InputError> {
+/// file). Errors and warnings carry the line (of the first physical line of a continued
+/// one) and the key, spelt as Slurm spells it (`Nodes`, `Switches`, `SwitchName`,
+/// `LinkSpeed`).
+pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTopology, InputError> {
     let mut reader = Reader {
         switches: Vec::new(),
         by_name: BTreeMap::new(),
@@ -74,7 +84,9 @@ pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<Topolog
             reader.switches.push(switch);
         }
     }
-    build_spec(&reader.switches, &reader.by_name, options)
+    let mut warnings = Vec::new();
+    let spec = build_spec(&reader.switches, &reader.by_name, options, &mut warnings)?;
+    Ok(SlurmTopology { spec, warnings })
 }
 
 /// The text of each logical line with its first physical line's number: comments cut at
