@@ -19,9 +19,9 @@
 //!   [`Node`]s and [`Link`]s;
 //! - `spec.rs`: the JSON format ([`TopologySpec`] and its parts), read and written;
 //! - `parametric.rs`: the parametric form ([`ParametricSpec`]);
-//! - `slurm.rs`, `slurm_tree.rs`, `hostlist.rs`, `slurm_options.rs`: Slurm's `topology.conf`
-//!   (tree form) with its host-list ranges, read by [`read_slurm_topology`] with
-//!   [`SlurmOptions`];
+//! - `slurm.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`, `slurm_options.rs`:
+//!   Slurm's `topology.conf` (tree and block forms) with its host-list ranges, read by
+//!   [`read_slurm_topology`] with [`SlurmOptions`];
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -35,6 +35,7 @@ mod parametric;
 mod presets;
 mod queries;
 mod slurm;
+mod slurm_block;
 mod slurm_options;
 mod slurm_tree;
 mod spec;
@@ -50,5 +51,7 @@ pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, M
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod slurm_block_tests;
 #[cfg(test)]
 mod slurm_tests;

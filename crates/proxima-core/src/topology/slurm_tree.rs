@@ -339,7 +339,7 @@ fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {
 
 /// Names as a host list: `s[4-7]` when they share a prefix and end in numbers of one width,
 /// else the names joined by commas.
-fn compress(names: &[&str]) -> String {
+pub(super) fn compress(names: &[&str]) -> String {
     fn split(n: &str) -> (&str, &str) {
         let digits = n.len() - n.bytes().rev().take_while(u8::is_ascii_digit).count();
         (&n[..digits], &n[digits..])
