@@ -80,6 +80,9 @@ pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTo
         options,
     };
     for (line, text) in logical_lines(text) {
+        if reader.form.is_none() && reader.switches.is_empty() {
+            refuse_yaml(line, &text)?;
+        }
         let pairs = key_values(&text, line)?;
         if pairs.is_empty() {
             continue;
@@ -97,6 +100,22 @@ pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTo
         _ => build_spec(&reader.switches, &reader.by_name, options, &mut reader.warnings)?,
     };
     Ok(SlurmTopology { spec, warnings: reader.warnings })
+}
+
+/// A `topology.yaml` (Slurm 25.05 and later, `doc/man/man5/topology.yaml.5`), told by its
+/// first line (`---`, or a list entry `- topology: NAME`), which Proxima does not read yet:
+/// refused with what to write instead, rather than with a puzzling syntax error.
+fn refuse_yaml(line: u32, text: &str) -> Result<(), InputError> {
+    let text = text.trim();
+    let entry = text.strip_prefix('-').map(str::trim_start);
+    if text == "---" || entry.is_some_and(|e| e.starts_with("topology:")) {
+        return Err(InputError::at_line(
+            line,
+            "topology",
+            "this is a topology.yaml, which Proxima does not read yet: write the topology you want simulated as topology.conf lines (a tree: entry's switches as SwitchName=... Switches= or Nodes= lines, a block: entry's blocks as BlockName=... Nodes= lines and its block_sizes as BlockSizes=)",
+        ));
+    }
+    Ok(())
 }
 
 /// The plugin a file is written for. slurmctld reads `topology.conf` with the keys of the
