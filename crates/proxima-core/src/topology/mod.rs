@@ -19,9 +19,9 @@
 //!   [`Node`]s and [`Link`]s;
 //! - `spec.rs`: the JSON format ([`TopologySpec`] and its parts), read and written;
 //! - `parametric.rs`: the parametric form ([`ParametricSpec`]);
-//! - `slurm.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`, `slurm_options.rs`:
-//!   Slurm's `topology.conf` (tree and block forms) with its host-list ranges, read by
-//!   [`read_slurm_topology`] with [`SlurmOptions`];
+//! - `slurm.rs`, `slurm_form.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`,
+//!   `slurm_options.rs`: Slurm's `topology.conf` (tree and block forms) with its host-list
+//!   ranges, read by [`read_slurm_topology`] with [`SlurmOptions`];
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -36,6 +36,7 @@ mod presets;
 mod queries;
 mod slurm;
 mod slurm_block;
+mod slurm_form;
 mod slurm_options;
 mod slurm_tree;
 mod spec;

@@ -28,7 +28,8 @@
 //! switches: the file says nothing of how they are wired, and at full bisection they would
 //! change no bandwidth.
 
-use super::slurm::{canonical, other_key, Reader};
+use super::slurm::Reader;
+use super::slurm_form::{canonical, other_key};
 use super::slurm_tree::{build_spec, compress, Children, SwitchLine};
 use super::spec::TopologySpec;
 use crate::error::InputError;
