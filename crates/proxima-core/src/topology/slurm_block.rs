@@ -55,7 +55,7 @@ impl Reader<'_> {
                 self.warnings.push(InputError::at_line(
                     line,
                     "BlockSizes",
-                    format!("given again (first on line {earlier}): Slurm uses the last value, and so does Proxima"),
+                    format!("given again (earlier on line {earlier}): Slurm uses the last value, and so does Proxima"),
                 ));
             }
             self.block_sizes = Some((line, sizes));

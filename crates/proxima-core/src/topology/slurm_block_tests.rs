@@ -75,7 +75,7 @@ fn what_slurm_accepts_and_proxima_does_not_use_is_a_warning() {
     assert_eq!(
         warnings,
         [
-            (Some(5), "BlockSizes", "given again (first on line 4): Slurm uses the last value, and so does Proxima"),
+            (Some(5), "BlockSizes", "given again (earlier on line 4): Slurm uses the last value, and so does Proxima"),
             (Some(2), "Nodes", "block 'b2' has no nodes: Slurm accepts it, and it adds nothing to the cluster"),
             (
                 Some(3),
