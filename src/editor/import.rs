@@ -1,13 +1,15 @@
-//! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree form) or
-//! a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), with what the file does not
-//! say (GPUs per node, NICs and their bandwidth, the fabric), or a topology JSON file, chosen or dropped on the editor. The core reads both, as the
+//! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree or
+//! topology/block form) or a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), with
+//! what the file does not say (GPUs per node, NICs and their bandwidth, the fabric), or a
+//! topology JSON file, chosen or dropped on the editor. The core reads them, as the
 //! CLI's `--topology slurm:PATH,...` and `--topology FILE` do; a file it refuses changes
 //! nothing, and its error names the file, the line and the key
-//! (`topology.conf:3: Switches: unknown switch 's2' ...`).
+//! (`topology.conf:3: Switches: unknown switch 's2' ...`). What the core accepts but does not
+//! use follows the import's message as warnings, as the CLI prints them to stderr.
 
 use super::{EditAction, Editor};
 use crate::Shared;
-use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
+use proxima_core::inputs::{build_topology, topology_warnings, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
 use proxima_core::topology::{SlurmOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
 use web_sys::HtmlInputElement;
@@ -41,7 +43,8 @@ impl Editor {
                 let spec = topology.spec().clone();
                 let (switches, servers) = (spec.switches.len(), spec.servers.len());
                 self.load_checked(TopologyChoice::Custom(spec), Shared::new(topology));
-                self.message = Some(format!("Imported {name}: {switches} switches, {servers} servers."));
+                let warnings: String = topology_warnings(&input).iter().map(|w| format!(" Warning: {w}.")).collect();
+                self.message = Some(format!("Imported {name}: {switches} switches, {servers} servers.{warnings}"));
             }
             Err(e) => self.message = Some(e.to_string()),
         }

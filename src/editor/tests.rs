@@ -446,13 +446,27 @@ fn a_slurm_file_replaces_the_cluster_only_when_it_reads() {
     assert_eq!(bad.doc, ed.doc);
     assert!(bad.message.unwrap().starts_with("Slurm options: gpus:"));
     let good = run(
-        ed,
+        ed.clone(),
         [EditAction::Import { name: "t.conf".into(), text: conf.into(), options: "gpus=2,nics=2,nic_gbps=100".into() }],
     );
     assert!(good.problems.is_empty());
     assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (3, 4, 8));
     assert_eq!(good.server_value("n1", ServerField::Nic), Some(200.0));
     assert!(matches!(good.doc.choice, TopologyChoice::Custom(_)));
+    assert_eq!(good.message.as_deref(), Some("Imported t.conf: 3 switches, 4 servers."));
+    // A block file reads through the same core function; what it does not use is a warning.
+    let blocks = run(
+        ed,
+        [EditAction::Import {
+            name: "b.conf".into(),
+            text: "BlockName=b1 Nodes=n[1-2]\nBlockName=b2\n".into(),
+            options: "gpus=4".into(),
+        }],
+    );
+    assert_eq!(
+        blocks.message.as_deref(),
+        Some("Imported b.conf: 1 switches, 2 servers. Warning: b.conf:2: Nodes: block 'b2' has no nodes: Slurm accepts it, and it adds nothing to the cluster.")
+    );
     let back = run(good, [EditAction::Undo]);
     assert_eq!(back.gpu_count(), 16);
 }

@@ -5,7 +5,8 @@
 
 use proxima_core::engine::Scenario;
 use proxima_core::inputs::{
-    build_scenario, build_topology, ArgumentNames, ScenarioInput, SourcedError, TopologyInput, TraceInput,
+    build_scenario, build_topology, topology_warnings, ArgumentNames, ScenarioInput, SourcedError, TopologyInput,
+    TraceInput,
 };
 use proxima_core::topology::Topology;
 use proxima_core::InputError;
@@ -43,8 +44,14 @@ pub fn read_text(path: &str) -> Result<String, UsageError> {
 /// A `--topology` argument: a Slurm `topology.conf` (`slurm:PATH[,gpus=N,...]`), a JSON
 /// file, else a preset name or parametric spec (the rule is `proxima_sweep::load`'s,
 /// shared with sweeps and the Python package).
+/// What the file's reader accepted but did not use goes to stderr as warnings
+/// (`warning: topology.conf:2: LinkSpeed: ...`), before the command goes on.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
-    Ok(load::topology_input(arg)?)
+    let input = load::topology_input(arg)?;
+    for warning in topology_warnings(&input) {
+        eprintln!("warning: {warning}");
+    }
+    Ok(input)
 }
 
 /// A `--trace` argument: a synthetic spec, else a file.

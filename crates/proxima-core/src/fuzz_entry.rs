@@ -52,7 +52,8 @@ pub fn topology_json(data: &[u8]) {
 pub fn slurm(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let options = SlurmOptions { gpus: 256, ..SlurmOptions::default() };
-    let Ok(mut spec) = read_slurm_topology(text, &options) else { return };
+    let Ok(read) = read_slurm_topology(text, &options) else { return };
+    let mut spec = read.spec;
     assert!(spec.servers.len() <= 4096);
     spec.servers.iter_mut().for_each(|s| s.gpus = 1);
     let topo =

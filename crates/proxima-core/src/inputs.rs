@@ -237,7 +237,7 @@ fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str,
 /// A Slurm `topology.conf`'s description, named after the file; errors name the file and
 /// the line (`topology.conf:7: Nodes: ...`).
 pub fn read_slurm_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
-    let mut spec = read_slurm_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
+    let mut spec = read_slurm_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
     spec.name = name.to_string();
     Ok(spec)
 }
@@ -248,6 +248,19 @@ pub fn read_lingjun_file(name: &str, text: &str, options: &SlurmOptions) -> Resu
     let mut spec = read_lingjun_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
     spec.name = name.to_string();
     Ok(spec)
+}
+
+/// What a topology input's reader accepted but did not use, named after the file
+/// (`topology.conf:2: LinkSpeed: ...`): front ends show them as warnings before they build
+/// the cluster with [`build_topology`]. Inputs other than Slurm files have none, and so has
+/// a Slurm file that is refused (its error comes from [`build_topology`]).
+pub fn topology_warnings(input: &TopologyInput) -> Vec<SourcedError> {
+    match input {
+        TopologyInput::Slurm { name, text, options } => read_slurm_topology(text, options)
+            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 /// The cluster of a topology input.
@@ -442,6 +455,18 @@ mod tests {
             build_topology(&bad, ArgumentNames::Flags).unwrap_err().to_string(),
             "t.conf:3: Switches: unknown switch 's2' (no line SwitchName=s2)"
         );
+    }
+
+    #[test]
+    fn a_slurm_files_warnings_name_the_file_and_the_line() {
+        let text =
+            "SwitchName=s0 Nodes=n[1-2] LinkSpeed=10\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
+        let input = TopologyInput::Slurm { name: "t.conf".into(), text: text.into(), options: SlurmOptions::default() };
+        let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("t.conf:2: LinkSpeed: missing here but given on line 1"), "{warnings:?}");
+        assert!(build_topology(&input, ArgumentNames::Flags).is_ok());
+        assert!(topology_warnings(&TopologyInput::Argument("teaching".into())).is_empty());
     }
 
     #[test]

@@ -19,6 +19,8 @@ struct Case {
     code: i32,
     /// A part of stderr (code 2) or stdout (code 0) that must appear.
     expect: String,
+    /// A warning that must appear on stderr of an input that is accepted (code 0).
+    warning: Option<String>,
 }
 
 fn repo_root() -> PathBuf {
@@ -71,6 +73,7 @@ fn cases() -> Vec<Case> {
             args: c["args"].as_array().expect("args").iter().map(|a| a.as_str().expect("arg").to_string()).collect(),
             code: c["exit"].as_i64().expect("exit") as i32,
             expect: c["expect"].as_str().expect("expect").to_string(),
+            warning: c.get("warning").map(|w| w.as_str().expect("warning").to_string()),
         })
         .collect()
 }
@@ -112,6 +115,9 @@ fn every_bad_input_gets_a_clear_error_and_exit_code_2() {
         let shown = if case.code == 0 { &stdout } else { &stderr };
         assert_eq!(code, case.code, "{}: exit code; stderr: {stderr}", case.name);
         assert!(shown.contains(&case.expect), "{}: expected `{}` in:\n{shown}", case.name, case.expect);
+        if let Some(warning) = &case.warning {
+            assert!(stderr.contains(warning), "{}: expected the warning `{warning}` in:\n{stderr}", case.name);
+        }
         let line = if case.code == 0 {
             shown.lines().find(|l| l.contains(&case.expect)).unwrap_or("").trim().to_string()
         } else {

@@ -19,9 +19,9 @@
 //!   [`Node`]s and [`Link`]s;
 //! - `spec.rs`: the JSON format ([`TopologySpec`] and its parts), read and written;
 //! - `parametric.rs`: the parametric form ([`ParametricSpec`]);
-//! - `slurm.rs`, `slurm_tree.rs`, `hostlist.rs`, `slurm_options.rs`: Slurm's `topology.conf`
-//!   (tree form) with its host-list ranges, read by [`read_slurm_topology`] with
-//!   [`SlurmOptions`];
+//! - `slurm.rs`, `slurm_form.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`,
+//!   `slurm_options.rs`: Slurm's `topology.conf` (tree and block forms) with its host-list
+//!   ranges, read by [`read_slurm_topology`] with [`SlurmOptions`];
 //! - `lingjun.rs`: the production topology of Alibaba's Lingjun dataset (`topo.csv`: each
 //!   host's ToR, aggregation and core switch), read by [`read_lingjun_topology`] with the
 //!   same [`SlurmOptions`];
@@ -39,6 +39,8 @@ mod parametric;
 mod presets;
 mod queries;
 mod slurm;
+mod slurm_block;
+mod slurm_form;
 mod slurm_options;
 mod slurm_tree;
 mod spec;
@@ -49,7 +51,7 @@ pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
-pub use slurm::read_slurm_topology;
+pub use slurm::{read_slurm_topology, SlurmTopology};
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 
@@ -57,5 +59,7 @@ pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, M
 mod check_tests;
 #[cfg(test)]
 mod lingjun_tests;
+#[cfg(test)]
+mod slurm_block_tests;
 #[cfg(test)]
 mod slurm_tests;

@@ -1,5 +1,6 @@
-//! Slurm's `topology.conf` in the form of its `topology/tree` plugin, read into a
-//! [`TopologySpec`]:
+//! Slurm's `topology.conf` in the form of its `topology/tree` plugin (this file and
+//! `slurm_tree.rs`) or of its `topology/block` plugin (`slurm_block.rs`), read into a
+//! [`TopologySpec`]; a file is of one form, told by its keys ([`Form`]). The tree form:
 //!
 //! ```text
 //! SwitchName=s0 Nodes=node[01-16]
@@ -30,9 +31,10 @@
 //!   of every node below it.
 //! - With `LinkSpeed`, a line's value is the relative speed of the links from that switch to
 //!   each of its children, and the units are scaled so that the fastest leaf switch's value
-//!   is the node's link. Values must then be on every line; the same value on every line says
-//!   nothing relative (it is also Slurm's default of 1, which `scontrol show topology`
-//!   prints) and is taken as no value.
+//!   is the node's link. The same value on every line says nothing relative (it is also
+//!   Slurm's default of 1, which `scontrol show topology` prints) and is taken as no value.
+//!   Values on some lines only are ignored on every line, with a warning: a line without
+//!   one has no speed relative to the others, and Slurm does not use them either.
 //! - Parallel switches, several switches listing the same children (the spines of a fat
 //!   tree, Slurm's own second example), become one switch whose link to each child carries
 //!   the sum of their links, as Proxima models parallel uplinks.
@@ -42,9 +44,10 @@
 //! children differ (Slurm keeps the last parent), separate trees with no common root (Slurm
 //! accepts them but runs no job across them unless `TopoOptional` is set; Proxima would
 //! have to invent the link between them), a switch with neither nodes nor switches, and
-//! the other plugins' lines.
+//! the ring plugin's lines.
 
 use super::hostlist::{self, HostlistError};
+use super::slurm_form::{canonical, foreign_key, refuse_yaml, Form};
 use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{build_spec, Children, SwitchLine};
 use super::spec::{TopologySpec, MAX_GPUS};
@@ -54,27 +57,51 @@ use std::collections::BTreeMap;
 /// Slurm's limit on a switch name (`HOST_NAME_MAX` in `switch_record.c`).
 const MAX_SWITCH_NAME: usize = 64;
 
-/// The cluster a `topology.conf` (topology/tree form) describes, with the options for what
-/// the file does not say. The description has no name (the caller names it after the
-/// file). Errors carry the line (of the first physical line of a continued one) and the
-/// key, spelt as Slurm spells it (`Nodes`, `Switches`, `SwitchName`, `LinkSpeed`).
-pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<TopologySpec, InputError> {
+/// What a `topology.conf` reads into: the cluster, and what the reader accepted but did not
+/// use, each with its line and key (the CLI prints them to stderr as warnings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlurmTopology {
+    pub spec: TopologySpec,
+    pub warnings: Vec<InputError>,
+}
+
+/// The cluster a `topology.conf` (topology/tree or topology/block form) describes, with the
+/// options for what the file does not say. The description has no name (the caller names
+/// it after the file). Errors and warnings carry the line (of the first physical line of a
+/// continued one) and the key, spelt as Slurm spells it (`Nodes`, `Switches`,
+/// `SwitchName`, `LinkSpeed`, `BlockName`, `BlockSizes`).
+pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTopology, InputError> {
     let mut reader = Reader {
+        form: None,
         switches: Vec::new(),
         by_name: BTreeMap::new(),
         node_owner: BTreeMap::new(),
         budget: max_nodes(options) as usize,
+        block_sizes: None,
+        warnings: Vec::new(),
         options,
     };
     for (line, text) in logical_lines(text) {
+        if reader.form.is_none() && reader.switches.is_empty() {
+            refuse_yaml(line, &text)?;
+        }
         let pairs = key_values(&text, line)?;
-        if !pairs.is_empty() {
-            let switch = reader.switch_line(line, &pairs)?;
-            reader.by_name.insert(switch.name.clone(), reader.switches.len());
-            reader.switches.push(switch);
+        if pairs.is_empty() {
+            continue;
+        }
+        match reader.form_of(line, &pairs)? {
+            Form::Tree => {
+                let switch = reader.switch_line(line, &pairs)?;
+                reader.add(switch);
+            }
+            Form::Block => reader.block_line(line, &pairs)?,
         }
     }
-    build_spec(&reader.switches, &reader.by_name, options)
+    let spec = match reader.form {
+        Some((Form::Block, _)) => reader.block_spec()?,
+        _ => build_spec(&reader.switches, &reader.by_name, options, &mut reader.warnings)?,
+    };
+    Ok(SlurmTopology { spec, warnings: reader.warnings })
 }
 
 /// The text of each logical line with its first physical line's number: comments cut at
@@ -107,7 +134,7 @@ fn logical_lines(text: &str) -> Vec<(u32, String)> {
 /// may surround `=`, as Slurm's parser allows.
 fn key_values(text: &str, line: u32) -> Result<Vec<(String, String)>, InputError> {
     const KEYS_HINT: &str =
-        "a topology/tree line is SwitchName=NAME with Nodes=HOSTLIST or Switches=HOSTLIST, and optionally LinkSpeed=N";
+        "a topology/tree line is SwitchName=NAME with Nodes=HOSTLIST or Switches=HOSTLIST, and optionally LinkSpeed=N; a topology/block line is BlockName=NAME Nodes=HOSTLIST or BlockSizes=N,...";
     let mut pairs = Vec::new();
     let mut rest = text.trim_start();
     while !rest.is_empty() {
@@ -153,19 +180,57 @@ fn max_nodes(options: &SlurmOptions) -> u32 {
     MAX_GPUS / options.gpus.max(1)
 }
 
-struct Reader<'a> {
-    options: &'a SlurmOptions,
-    switches: Vec<SwitchLine>,
-    by_name: BTreeMap<String, usize>,
+pub(super) struct Reader<'a> {
+    pub(super) options: &'a SlurmOptions,
+    /// The file's form, and the line that set it.
+    form: Option<(Form, u32)>,
+    /// The switches (or blocks) read so far, and their indices by name.
+    pub(super) switches: Vec<SwitchLine>,
+    pub(super) by_name: BTreeMap<String, usize>,
     /// Each node read so far, with the switch line it hangs from.
     node_owner: BTreeMap<String, usize>,
     /// Names the host lists of the file may still expand to: nodes and switches together,
     /// at most as many as the cluster may have nodes, so that a huge range is refused
     /// before it is expanded.
     budget: usize,
+    /// A block file's `BlockSizes`, in nodes, with its line.
+    pub(super) block_sizes: Option<(u32, Vec<u32>)>,
+    /// What was read but is not used, each on its line and key.
+    pub(super) warnings: Vec<InputError>,
 }
 
 impl Reader<'_> {
+    /// The form of a line: the file's, set by its first line with a key of one form only.
+    /// A line of the other form is refused, as slurmctld refuses it.
+    fn form_of(&mut self, line: u32, pairs: &[(String, String)]) -> Result<Form, InputError> {
+        let this = Form::of_line(pairs);
+        match (self.form, this) {
+            (None, Some((form, _))) => {
+                self.form = Some((form, line));
+                Ok(form)
+            }
+            (None, None) => Ok(Form::Tree),
+            (Some((form, _)), None) => Ok(form),
+            (Some((form, _)), Some((other, _))) if other == form => Ok(form),
+            (Some((form, first)), Some((other, key))) => Err(InputError::at_line(
+                line,
+                canonical(key),
+                format!(
+                    "a {} key in a {} file (line {first} sets the form): slurmctld reads topology.conf with one plugin's keys and refuses the others', so a file has lines such as {} or such as {}, not both",
+                    other.plugin(),
+                    form.plugin(),
+                    form.example(),
+                    other.example()
+                ),
+            )),
+        }
+    }
+
+    pub(super) fn add(&mut self, switch: SwitchLine) {
+        self.by_name.insert(switch.name.clone(), self.switches.len());
+        self.switches.push(switch);
+    }
+
     /// One `SwitchName=...` line, checked on its own and against the lines before it.
     fn switch_line(&mut self, line: u32, pairs: &[(String, String)]) -> Result<SwitchLine, InputError> {
         let mut name = None;
@@ -221,20 +286,30 @@ impl Reader<'_> {
         Ok(SwitchLine { name: name.to_string(), line, children, link_speed })
     }
 
-    fn check_name(&self, line: u32, name: &str) -> Result<(), InputError> {
-        let problem = if name.len() > MAX_SWITCH_NAME {
+    /// A switch's or block's name: one name, new, and for a switch at most Slurm's length.
+    pub(super) fn check_name(&self, line: u32, name: &str) -> Result<(), InputError> {
+        let (unit, key) = self.unit();
+        let problem = if unit == "switch" && name.len() > MAX_SWITCH_NAME {
             Some(format!("'{name}' is longer than the {MAX_SWITCH_NAME} characters Slurm allows"))
         } else if name.contains(['[', ']', ',']) {
-            Some(format!("'{name}' is not one name: a line names one switch (ranges belong in Switches= and Nodes=)"))
+            Some(format!("'{name}' is not one name: a line names one {unit} (ranges belong in Switches= and Nodes=)"))
         } else {
             self.by_name
                 .get(name)
-                .map(|&i| format!("switch '{name}' is already defined on line {}", self.switches[i].line))
+                .map(|&i| format!("{unit} '{name}' is already defined on line {}", self.switches[i].line))
         };
-        problem.map_or(Ok(()), |message| Err(InputError::at_line(line, "SwitchName", message)))
+        problem.map_or(Ok(()), |message| Err(InputError::at_line(line, key, message)))
     }
 
-    fn expand(&mut self, line: u32, key: &str, list: &str) -> Result<Vec<String>, InputError> {
+    /// What a line of the file names, and the key that names it.
+    fn unit(&self) -> (&'static str, &'static str) {
+        match self.form {
+            Some((Form::Block, _)) => ("block", "BlockName"),
+            _ => ("switch", "SwitchName"),
+        }
+    }
+
+    pub(super) fn expand(&mut self, line: u32, key: &str, list: &str) -> Result<Vec<String>, InputError> {
         hostlist::expand(list, &mut self.budget).map_err(|e| {
             let message = match e {
                 HostlistError::Invalid(message) => message,
@@ -248,8 +323,9 @@ impl Reader<'_> {
         })
     }
 
-    /// A leaf switch's nodes: each once in the whole file. The line is the next switch.
-    fn nodes(&mut self, line: u32, list: &str) -> Result<Vec<String>, InputError> {
+    /// A leaf switch's (or block's) nodes: each once in the whole file. The line is the next
+    /// switch.
+    pub(super) fn nodes(&mut self, line: u32, list: &str) -> Result<Vec<String>, InputError> {
         let nodes = self.expand(line, "Nodes", list)?;
         let this = self.switches.len();
         for node in &nodes {
@@ -263,8 +339,8 @@ impl Reader<'_> {
                         line,
                         "Nodes",
                         format!(
-                            "node '{node}' is also under switch '{}' (line {}); Proxima models trees, so a node hangs from one switch (for several network rails, list each node under one switch and give nics the number of rails)",
-                            other.name, other.line
+                            "node '{node}' is also under {} '{}' (line {}); Proxima models trees, so a node hangs from one switch (for several network rails, list each node under one switch and give nics the number of rails)",
+                            self.unit().0, other.name, other.line
                         ),
                     ));
                 }
@@ -274,26 +350,5 @@ impl Reader<'_> {
             }
         }
         Ok(nodes)
-    }
-}
-
-/// A key that is not one of the tree plugin's, with what it most likely is.
-fn foreign_key(line: u32, key: &str, lower: &str) -> InputError {
-    let message = match lower {
-        "blockname" | "blocksizes" => "this is a topology/block line; Proxima reads the topology/tree form (SwitchName=... with Nodes= or Switches=)".to_string(),
-        "ringname" => "this is a topology/ring line; Proxima reads the topology/tree form (SwitchName=... with Nodes= or Switches=)".to_string(),
-        "include" => "Proxima reads one file: put the included file's lines in its place".to_string(),
-        _ => "unknown key (a topology/tree line has SwitchName, Switches, Nodes and LinkSpeed)".to_string(),
-    };
-    InputError::at_line(line, key, message)
-}
-
-/// The key as Slurm's documentation spells it.
-fn canonical(key: &str) -> &'static str {
-    match key.to_ascii_lowercase().as_str() {
-        "switchname" => "SwitchName",
-        "nodes" => "Nodes",
-        "switches" => "Switches",
-        _ => "LinkSpeed",
     }
 }

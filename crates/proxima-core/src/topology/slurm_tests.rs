@@ -10,7 +10,7 @@ fn options(gpus: u32, nic_gbps: f64) -> SlurmOptions {
 }
 
 fn read(text: &str) -> TopologySpec {
-    read_slurm_topology(text, &options(4, 100.0)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    read_slurm_topology(text, &options(4, 100.0)).unwrap_or_else(|e| panic!("{e}\n{text}")).spec
 }
 
 fn refused(text: &str) -> (Option<u32>, String, String) {
@@ -143,10 +143,10 @@ SwitchName=core1 Switches=agg1,agg3\nSwitchName=core2 Switches=agg2,agg4
 #[test]
 fn nics_and_the_fabric_come_from_the_options() {
     let text = "SwitchName=a Nodes=n[1-2]\nSwitchName=b Nodes=n[3-4]\nSwitchName=t Switches=a,b\n";
-    let spec = read_slurm_topology(text, &SlurmOptions::parse("nics=8,nic_gbps=400").unwrap()).unwrap();
+    let spec = read_slurm_topology(text, &SlurmOptions::parse("nics=8,nic_gbps=400").unwrap()).unwrap().spec;
     assert_eq!((bandwidth(&spec, "n1", "a"), bandwidth(&spec, "a", "t")), (3200.0, 6400.0));
     assert!(spec.servers.iter().all(|s| s.nics == 8));
-    let tcp = read_slurm_topology(text, &SlurmOptions::parse("fabric=tcp,gpus=4").unwrap()).unwrap();
+    let tcp = read_slurm_topology(text, &SlurmOptions::parse("fabric=tcp,gpus=4").unwrap()).unwrap().spec;
     let parametric = ParametricSpec::parse("racks=1,servers=1,gpus=4,fabric=tcp").unwrap().to_spec();
     assert_eq!((&tcp.collective, &tcp.gpu), (&parametric.collective, &parametric.gpu));
     assert_eq!(bandwidth(&tcp, "n1", "a"), bandwidth(&parametric, "r0s0", "tor0"));
@@ -158,7 +158,7 @@ fn link_speeds_scale_to_the_nic() {
     // Leaves at 100 and 50 units, the top switch's links at 200: with a 400 Gbit/s NIC the
     // units are 4 Gbit/s.
     let text = "SwitchName=a Nodes=n[1-2] LinkSpeed=100\nSwitchName=b Nodes=n[3-4] LinkSpeed=50\nSwitchName=t Switches=a,b LinkSpeed=200\n";
-    let spec = read_slurm_topology(text, &options(8, 400.0)).unwrap();
+    let spec = read_slurm_topology(text, &options(8, 400.0)).unwrap().spec;
     assert_eq!(
         [
             bandwidth(&spec, "n1", "a"),
@@ -171,6 +171,28 @@ fn link_speeds_scale_to_the_nic() {
     // The same value everywhere says nothing relative (Slurm's default is 1): full bisection.
     let same = read("SwitchName=a Nodes=n[1-2] LinkSpeed=1\nSwitchName=b Nodes=n[3-4] LinkSpeed=1\nSwitchName=t Switches=a,b LinkSpeed=1\n");
     assert_eq!((bandwidth(&same, "n1", "a"), bandwidth(&same, "a", "t")), (100.0, 200.0));
+}
+
+#[test]
+fn link_speeds_on_some_lines_only_are_ignored_everywhere_with_a_warning() {
+    // Slurm accepts LinkSpeed on any line (topology.conf(5): "an optional value") and does
+    // not use it; a line without one has no speed relative to the others, so none is used.
+    let partial =
+        "SwitchName=a Nodes=n[1-2] LinkSpeed=100\nSwitchName=b Nodes=n[3-4]\nSwitchName=t Switches=a,b LinkSpeed=200\n";
+    let read = read_slurm_topology(partial, &options(8, 400.0)).unwrap();
+    assert_eq!(
+        [bandwidth(&read.spec, "n1", "a"), bandwidth(&read.spec, "n4", "b"), bandwidth(&read.spec, "a", "t")],
+        [400.0, 400.0, 800.0]
+    );
+    let [warning] = &read.warnings[..] else { panic!("{:?}", read.warnings) };
+    assert_eq!((warning.line, warning.field.as_str()), (Some(2), "LinkSpeed"));
+    assert!(warning.message.starts_with("missing here but given on line 1: LinkSpeed is relative"), "{warning}");
+    // The same file with LinkSpeed on every line uses it, and warns of nothing.
+    let full = partial.replace("n[3-4]", "n[3-4] LinkSpeed=50");
+    let read = read_slurm_topology(&full, &options(8, 400.0)).unwrap();
+    assert_eq!((bandwidth(&read.spec, "n4", "b"), read.warnings.len()), (200.0, 0));
+    // A file without LinkSpeed warns of nothing either.
+    assert!(read_slurm_topology(SITE, &options(4, 100.0)).unwrap().warnings.is_empty());
 }
 
 #[test]
@@ -205,14 +227,15 @@ fn every_refusal_names_the_line_and_the_key() {
         ("Nodes=n[1-2]\n".into(), 1, "SwitchName", "missing: each line names a switch, as in SwitchName=s0 Nodes=node[01-16]"),
         ("SwitchName=s0 SwitchName=s1 Nodes=n1\n".into(), 1, "SwitchName", "given twice on this line"),
         ("SwitchName=s0 Nodes=n1 Colour=red\n".into(), 1, "Colour", "unknown key (a topology/tree line has SwitchName, Switches, Nodes and LinkSpeed)"),
-        ("BlockName=b1 Nodes=node[01-04]\n".into(), 1, "BlockName", "this is a topology/block line; Proxima reads the topology/tree form (SwitchName=... with Nodes= or Switches=)"),
+        (format!("{leaf}BlockName=b1 Nodes=m[01-04]\n"), 3, "BlockName", "a topology/block key in a topology/tree file (line 1 sets the form): slurmctld reads topology.conf with one plugin's keys and refuses the others'"),
+        ("SwitchName=s0 Nodes=n1 BlockName=b1\n".into(), 1, "BlockName", "a topology/block key on a topology/tree line: a file is of one form"),
+        ("SwitchName=s0 Nodes=n1 RingName=r0\n".into(), 1, "RingName", "this is a topology/ring line; Proxima reads the topology/tree and topology/block forms"),
         ("SwitchName=s0 Nodes=\n".into(), 1, "Nodes", "the value is empty"),
         ("SwitchName=s0 Nodes= LinkSpeed=3\n".into(), 1, "Nodes", "'LinkSpeed=3' is not a value (values hold no '='): is the value before it missing?"),
         ("SwitchName=s0 Nodes=\"n1\n".into(), 1, "Nodes", "the quote is not closed on this line"),
         ("SwitchName=s0 n1\n".into(), 1, "n1", "expected Key=Value"),
         ("SwitchName=s0 Nodes=n1 LinkSpeed=fast\n".into(), 1, "LinkSpeed", "expected a positive whole number, got 'fast'"),
         ("SwitchName=s0 Nodes=n1 LinkSpeed=0\n".into(), 1, "LinkSpeed", "expected a positive whole number, got '0'"),
-        (format!("{leaf}SwitchName=t Switches=s[0-1] LinkSpeed=10\n"), 1, "LinkSpeed", "missing here but given on line 3: LinkSpeed is relative, so Proxima needs it on every line or on none"),
         (format!("{leaf}SwitchName=t Switches=s[0-1]\nSwitchName=u Switches=s[0-1],t\n"), 4, "Switches", "switch 's0' is under both 't' (line 3) and 'u', which do not list the same switches"),
         ("SwitchName=a Switches=b\nSwitchName=b Switches=a\n".into(), 2, "Switches", "switch 'b' lists 'a', which leads back to 'b': the switches must form a tree"),
         ("SwitchName=s0 Nodes=s0\n".into(), 1, "Nodes", "node 's0' has the name of switch 's0' (line 1)"),
@@ -246,7 +269,7 @@ fn too_many_nodes_are_refused_at_the_line_that_crosses_the_limit_before_expandin
         "'m[1-100000]' names too many hosts: at 8 GPUs per node a cluster has at most 131072 nodes (Proxima supports 1048576 GPUs)"
     );
     // With one GPU per node the same file is fine.
-    assert_eq!(read_slurm_topology(text, &options(1, 100.0)).unwrap().servers.len(), 200_000);
+    assert_eq!(read_slurm_topology(text, &options(1, 100.0)).unwrap().spec.servers.len(), 200_000);
     let e = read_slurm_topology("SwitchName=a Nodes=n[1-99999999999]\n", &options(1, 100.0)).unwrap_err();
     assert!(e.message.starts_with("'n[1-99999999999]' names too many hosts"), "{e}");
 }

@@ -49,6 +49,7 @@ pub(super) fn build_spec(
     lines: &[SwitchLine],
     by_name: &BTreeMap<String, usize>,
     options: &SlurmOptions,
+    warnings: &mut Vec<InputError>,
 ) -> Result<TopologySpec, InputError> {
     if lines.is_empty() {
         return Err(InputError::new(
@@ -56,7 +57,7 @@ pub(super) fn build_spec(
             "no switches: a topology/tree file has lines such as SwitchName=s0 Nodes=node[01-16]",
         ));
     }
-    let speeds = link_speeds(lines, options)?;
+    let speeds = link_speeds(lines, options, warnings);
     let children = resolve_children(lines, by_name)?;
     check_acyclic(lines, &children)?;
     let mut tree = Tree { lines, children, group: (0..lines.len()).collect() };
@@ -66,30 +67,32 @@ pub(super) fn build_spec(
 }
 
 /// Each line's link speed in Gbit/s, when the file's `LinkSpeed`s say anything: on every
-/// line or none, scaled so the fastest leaf switch's value is a node's link (`nics ×
-/// nic_gbps`).
-fn link_speeds(lines: &[SwitchLine], options: &SlurmOptions) -> Result<Option<Vec<f64>>, InputError> {
-    let given: Vec<&SwitchLine> = lines.iter().filter(|l| l.link_speed.is_some()).collect();
-    let Some(first) = given.first() else { return Ok(None) };
+/// line, scaled so the fastest leaf switch's value is a node's link (`nics × nic_gbps`).
+/// On some lines only they say nothing Proxima can scale (a line without one has no value,
+/// and Slurm's default of 1 is no speed relative to the others), so they are ignored on
+/// every line, with a warning at the first line without one.
+fn link_speeds(lines: &[SwitchLine], options: &SlurmOptions, warnings: &mut Vec<InputError>) -> Option<Vec<f64>> {
+    let first = lines.iter().find(|l| l.link_speed.is_some())?;
     if let Some(missing) = lines.iter().find(|l| l.link_speed.is_none()) {
-        return Err(InputError::at_line(
+        warnings.push(InputError::at_line(
             missing.line,
             "LinkSpeed",
             format!(
-                "missing here but given on line {}: LinkSpeed is relative, so Proxima needs it on every line or on none",
+                "missing here but given on line {}: LinkSpeed is relative and Slurm does not use it, so with it on some lines only Proxima ignores it on every line and gives the switches full bisection",
                 first.line
             ),
         ));
+        return None;
     }
     let speed = |l: &SwitchLine| l.link_speed.unwrap_or(1) as f64;
     if lines.iter().all(|l| l.link_speed == first.link_speed) {
-        return Ok(None);
+        return None;
     }
     let fastest_leaf = lines.iter().filter(|l| matches!(l.children, Children::Nodes(_))).map(speed).fold(0.0, f64::max);
     if fastest_leaf == 0.0 {
-        return Ok(None);
+        return None;
     }
-    Ok(Some(lines.iter().map(|l| options.node_link_gbps() * (speed(l) / fastest_leaf)).collect()))
+    Some(lines.iter().map(|l| options.node_link_gbps() * (speed(l) / fastest_leaf)).collect())
 }
 
 /// The child switches of each line, by index: every name known, none listed twice, none
@@ -336,7 +339,7 @@ fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {
 
 /// Names as a host list: `s[4-7]` when they share a prefix and end in numbers of one width,
 /// else the names joined by commas.
-fn compress(names: &[&str]) -> String {
+pub(super) fn compress(names: &[&str]) -> String {
     fn split(n: &str) -> (&str, &str) {
         let digits = n.len() - n.bytes().rev().take_while(u8::is_ascii_digit).count();
         (&n[..digits], &n[digits..])
