@@ -54,9 +54,9 @@ def test_catalogue_case(cli, tmp_path, monkeypatch, case):
     # The parts put together give the text again.
     where = f"{e.file}:{e.line}" if e.line is not None else e.file
     assert str(e) == f"{where}: {e.field}: {e.message}"
-    # A Slurm topology's errors name its file, without `slurm:` and the options.
-    slurm_file = topology.removeprefix("slurm:").split(",")[0]
-    assert e.file in (topology, slurm_file, trace, "--topology", "--trace", "--policy", "--tenants")
+    # A Slurm or Lingjun topology's errors name its file, without the prefix and the options.
+    topology_file = topology.removeprefix("slurm:").removeprefix("lingjun:").split(",")[0]
+    assert e.file in (topology, topology_file, trace, "--topology", "--trace", "--policy", "--tenants")
     # It survives pickling (Ray ships exceptions between processes).
     again = pickle.loads(pickle.dumps(e))
     assert (type(again), str(again), again.file, again.line, again.field) == (
