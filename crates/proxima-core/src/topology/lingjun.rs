@@ -27,7 +27,6 @@
 use super::slurm_options::SlurmOptions;
 use super::spec::{
     default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS,
-    TOPOLOGY_FORMAT_VERSION,
 };
 use crate::error::InputError;
 use crate::trace::csv::Table;
@@ -149,15 +148,7 @@ fn dataset_spelling(mut e: InputError) -> InputError {
 /// The description, walking down from the core switch (switch 0): switches and hosts in
 /// the order the file first names them, every uplink at full bisection.
 fn spec(switches: &[Switch], options: &SlurmOptions) -> TopologySpec {
-    let mut spec = TopologySpec {
-        version: Some(TOPOLOGY_FORMAT_VERSION),
-        name: String::new(),
-        switches: Vec::new(),
-        servers: Vec::new(),
-        links: Vec::new(),
-        collective: Some(options.fabric.collective()),
-        gpu: Some(options.fabric.gpu().to_string()),
-    };
+    let mut spec = options.empty_spec();
     let root = match switches[0].children[..] {
         [only] => only,
         _ => 0,

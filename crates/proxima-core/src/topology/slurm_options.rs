@@ -2,7 +2,7 @@
 //! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=rdma|tcp`.
 
 use super::parametric::{Fabric, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
-use super::spec::MAX_GPUS;
+use super::spec::{TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 use crate::error::InputError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -137,6 +137,22 @@ fn parse_gbps(key: &str, value: &str) -> Result<f64, InputError> {
             key,
             format!("must be a positive number of Gbit/s, at most {MAX_OPTION_GBPS}, got '{value}'"),
         )),
+    }
+}
+
+impl SlurmOptions {
+    /// A description of this fabric with no switch, server or link yet: what the readers of
+    /// files that name only the shape of a cluster (Slurm's, Lingjun's) fill in.
+    pub(crate) fn empty_spec(&self) -> TopologySpec {
+        TopologySpec {
+            version: Some(TOPOLOGY_FORMAT_VERSION),
+            name: String::new(),
+            switches: Vec::new(),
+            servers: Vec::new(),
+            links: Vec::new(),
+            collective: Some(self.fabric.collective()),
+            gpu: Some(self.fabric.gpu().to_string()),
+        }
     }
 }
 

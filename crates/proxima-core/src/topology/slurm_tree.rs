@@ -3,10 +3,7 @@
 //! `slurm.rs` for the rules and `docs/FORMATS.md` for the reasons).
 
 use super::slurm_options::SlurmOptions;
-use super::spec::{
-    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
-    TOPOLOGY_FORMAT_VERSION,
-};
+use super::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec};
 use crate::error::InputError;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -251,15 +248,7 @@ impl Tree<'_> {
     /// The description, walking down from the root: switches in the order they are
     /// reached, each one's children in the order its line lists them.
     fn spec(&self, root: usize, speeds: &Option<Vec<f64>>, options: &SlurmOptions) -> TopologySpec {
-        let mut spec = TopologySpec {
-            version: Some(TOPOLOGY_FORMAT_VERSION),
-            name: String::new(),
-            switches: Vec::new(),
-            servers: Vec::new(),
-            links: Vec::new(),
-            collective: Some(options.fabric.collective()),
-            gpu: Some(options.fabric.gpu().to_string()),
-        };
+        let mut spec = options.empty_spec();
         let names: BTreeMap<usize, String> = self.groups().into_iter().map(|g| (g, self.group_name(g))).collect();
         let below = self.nic_bandwidth_below(options);
         let mut stack = vec![root];
