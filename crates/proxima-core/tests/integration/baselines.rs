@@ -12,6 +12,7 @@
 use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
+use common::record::{close, run_logged, Log};
 use proxima_core::engine::{Scenario, Simulation};
 use proxima_core::event::{Observer, Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
@@ -19,25 +20,10 @@ use proxima_core::time::SimTime;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-5
-}
-
-#[derive(Clone, Default)]
-struct Log(Rc<RefCell<Vec<(f64, SimEvent)>>>);
-
-impl Observer for Log {
-    fn observe(&mut self, now: SimTime, event: &SimEvent) {
-        self.0.borrow_mut().push((now.as_secs_f64(), event.clone()));
-    }
-}
-
+/// A run that must finish every job without stalling.
 fn run(policy: &str, sc: Scenario) -> (Simulation, Log) {
-    let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
-    let log = Log::default();
-    sim.add_observer(Box::new(log.clone()));
-    let s = sim.run();
-    assert_eq!(s.jobs_unfinished, 0, "{policy}");
+    let (sim, log) = run_logged(policy, sc);
+    assert_eq!(sim.summary().jobs_unfinished, 0, "{policy}");
     assert!(!sim.stalled(), "{policy}");
     (sim, log)
 }

@@ -2,8 +2,8 @@
 //!
 //! The rules that weigh a job's remaining run time are stated with that time known
 //! (`runtime=oracle`), so that their figures follow from the trace by hand; what the default
-//! estimate makes of the same scenarios, and that it never reads the future, is tested
-//! at the end.
+//! estimate makes of the same scenarios, and that it never reads the future, is tested in
+//! `dally_estimate.rs`.
 //!
 //! Units as in `common::build`: the unit model computes 1 s per iteration and exchanges
 //! 1 GB with no overlap; NVLink gives 100 GB/s, NICs 10 GB/s, no latency, rings reach line
@@ -18,43 +18,19 @@
 use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
-use proxima_core::engine::Simulation;
-use proxima_core::event::{Observer, PolicyNote, Reason, SimEvent};
+use common::record::{close, run_logged as run, Log};
+use proxima_core::event::{PolicyNote, Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
 use proxima_core::time::SimTime;
-use std::cell::RefCell;
-use std::rc::Rc;
 
-fn secs(t: Option<SimTime>) -> f64 {
+pub(crate) fn secs(t: Option<SimTime>) -> f64 {
     t.expect("set").as_secs_f64()
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-5
-}
-
-/// Collects every event with its time.
-#[derive(Clone, Default)]
-struct Log(Rc<RefCell<Vec<(f64, SimEvent)>>>);
-
-impl Observer for Log {
-    fn observe(&mut self, now: SimTime, event: &SimEvent) {
-        self.0.borrow_mut().push((now.as_secs_f64(), event.clone()));
-    }
-}
-
-fn run(policy: &str, sc: proxima_core::engine::Scenario) -> (Simulation, Log) {
-    let mut sim = Simulation::new(sc, resolve_policy(policy).unwrap());
-    let log = Log::default();
-    sim.add_observer(Box::new(log.clone()));
-    sim.run();
-    (sim, log)
 }
 
 /// A (3 GPUs, 10 iterations) and B (3 GPUs, long) fill most of both servers at 0 s, leaving
 /// one GPU free on each. C (2 GPUs, 1,000 iterations) arrives at 1 s: right now it can only
 /// run spread over the two servers.
-fn waiting_scenario(a_iterations: f64) -> proxima_core::engine::Scenario {
+pub(crate) fn waiting_scenario(a_iterations: f64) -> proxima_core::engine::Scenario {
     scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, a_iterations), (0.0, 3, 100_000.0), (1.0, 2, 1000.0)])
 }
 
@@ -297,7 +273,7 @@ fn placed_gpus(log: &Log, job: u32) -> Vec<u32> {
 }
 
 /// The time and reason of `job`'s first wait for a tier.
-fn first_wait(log: &Log, job: u32) -> Option<(f64, Reason)> {
+pub(crate) fn first_wait(log: &Log, job: u32) -> Option<(f64, Reason)> {
     log.0.borrow().iter().find_map(|(t, e)| match e {
         SimEvent::Waiting { job: j, reason: r @ Reason::WaitingForTier { .. } } if j.0 == job => Some((*t, r.clone())),
         _ => None,
@@ -599,105 +575,4 @@ fn the_tuner_lowers_timers_when_waits_do_not_pay() {
     assert!(!moves.is_empty(), "the timer never moved");
     assert_eq!(moves[0], (300.0, 150.0), "first move: down by the factor-of-two limit");
     assert!(moves.iter().all(|(old, new)| new < old), "{moves:?}");
-}
-
-/// A (3 GPUs, 10 iterations) and B (3 GPUs, long) take a server each at 0 s; E (1 GPU,
-/// 2 iterations of 1 s) takes one of the two GPUs left and completes at 2 s. C (2 GPUs,
-/// `c_iterations`) arrives at 3 s, when only a spread placement is free.
-fn estimate_scenario(c_iterations: f64) -> proxima_core::engine::Scenario {
-    scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, 10.0), (0.0, 3, 100_000.0), (0.0, 1, 2.0), (3.0, 2, c_iterations)])
-}
-
-#[test]
-fn the_budget_comes_from_completed_jobs_not_from_the_trace() {
-    // By 3 s only E has completed, after 2 ideal seconds, and no 2-GPU job has: C, which has
-    // run 0 s, expects to run 2 s (the mean of everyone's completed jobs). Its budget for a
-    // server is 2 s × (1.1/1.01 − 1) = 0.178218 s; nothing frees up by then, and it takes the
-    // spread placement at 3.178218 s. The oracle knows C's 1,010 s: a 90 s budget, and C gets
-    // server 0 when A ends at 10.133334 s.
-    let (estimate, log) = run("dally:autotune=off", estimate_scenario(1000.0));
-    let budget = 2.0 * (1.1 / 1.01 - 1.0);
-    let c = &estimate.runs()[3];
-    assert!(close(secs(c.first_start), 3.0 + budget), "{}", secs(c.first_start));
-    assert_eq!(c.tier.map(|t| t.0), Some(1));
-    match first_wait(&log, 3) {
-        Some((3.0, Reason::WaitingForTier { left_s, .. })) => assert!(close(left_s, budget), "{left_s}"),
-        other => panic!("C should wait for a server: {other:?}"),
-    }
-    let (oracle, _) = run("dally:autotune=off,runtime=oracle", estimate_scenario(1000.0));
-    let c = &oracle.runs()[3];
-    assert!(close(secs(c.first_start), 10.133334), "{}", secs(c.first_start));
-    assert_eq!(c.tier.map(|t| t.0), Some(0));
-    // Before any job has completed there is no estimate: C of `waiting_scenario` waits its
-    // server timer in full (300 s; A frees server 0 at 10.133334 s), as in classical delay
-    // scheduling, instead of the oracle's 90 s budget.
-    let (cold, log) = run("dally:autotune=off", waiting_scenario(10.0));
-    match first_wait(&log, 2) {
-        Some((1.0, Reason::WaitingForTier { left_s, .. })) => assert_eq!(left_s, 300.0),
-        other => panic!("C should wait for a server: {other:?}"),
-    }
-    assert!(close(secs(cold.runs()[2].first_start), 10.133334));
-}
-
-/// Every event strictly before `until`, as the JSON lines `proxima run --events` writes.
-fn events_before(log: &Log, until: f64) -> Vec<String> {
-    log.0
-        .borrow()
-        .iter()
-        .take_while(|(t, _)| *t < until)
-        .map(|(t, e)| format!("{t} {}", serde_json::to_string(e).unwrap()))
-        .collect()
-}
-
-#[test]
-fn dally_does_not_read_a_waiting_jobs_true_run_time() {
-    // Two runs of the golden scenario that differ only in one job's true length: until that
-    // job completes (in the run where it is shorter) nothing a real scheduler sees differs,
-    // so every decision must be the same. The jobs checked are the first few that wait for a
-    // tighter tier after some job has completed and whose length sways the oracle (their
-    // budget, or a preemption for them, depends on it): the check has teeth.
-    use proxima_core::cluster::JobId;
-    use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
-    let input = ScenarioInput::new(
-        TopologyInput::Argument("racks=2,servers=2,gpus=4,oversub=8,fabric=tcp".into()),
-        TraceInput::Synthetic("synthetic:jobs=600,load=2".into()),
-        1,
-    );
-    let base = build_scenario(&input).unwrap();
-    let twins = |policy: &str, job: JobId| {
-        let mut longer = base.clone();
-        longer.jobs[job.0 as usize].iterations *= 3.0;
-        let (short, short_log) = run(policy, base.clone());
-        let (_, long_log) = run(policy, longer);
-        let until = secs(short.runs()[job.0 as usize].end);
-        (events_before(&short_log, until), events_before(&long_log, until))
-    };
-    let (_, log) = run("dally:runtime=oracle", base.clone());
-    let first_completion = log.0.borrow().iter().find(|(_, e)| matches!(e, SimEvent::Completed { .. })).unwrap().0;
-    let waiting: Vec<JobId> = log
-        .0
-        .borrow()
-        .iter()
-        .filter_map(|(t, e)| match e {
-            SimEvent::Waiting { job, reason: Reason::WaitingForTier { .. } } if *t > first_completion => Some(*job),
-            _ => None,
-        })
-        .take(12)
-        .collect();
-    let swaying: Vec<JobId> = waiting
-        .into_iter()
-        .filter(|&job| {
-            let (short, long) = twins("dally:runtime=oracle", job);
-            short != long
-        })
-        .take(4)
-        .collect();
-    assert!(!swaying.is_empty(), "the oracle's decisions depend on some waiting job's length");
-    for job in swaying {
-        let (short, long) = twins("dally", job);
-        assert!(short.len() > 100, "{} events before job {} ends", short.len(), job.0);
-        if let Some(i) = (0..short.len().max(long.len())).find(|&i| short.get(i) != long.get(i)) {
-            panic!("dally's runs part at event {i} (job {}):\n  {:?}\n  {:?}", job.0, short.get(i), long.get(i));
-        }
-    }
 }

@@ -7,6 +7,7 @@ mod baselines;
 mod calibration;
 mod common;
 mod dally;
+mod dally_estimate;
 mod data_required;
 mod fuzz_corpus;
 mod golden;

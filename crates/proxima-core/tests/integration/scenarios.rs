@@ -19,15 +19,12 @@ use proxima_core::topology::{GpuId, Topology};
 use proxima_core::workload::{resolve, ModelMix, WorkloadOptions};
 
 use common::build::{cluster, scenario};
+use common::record::close;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 fn end_of(sim: &Simulation, job: u32) -> f64 {
     sim.runs()[job as usize].end.expect("job finished").as_secs_f64()
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-5
 }
 
 /// A policy that does what it is told at given times, for testing the engine alone.

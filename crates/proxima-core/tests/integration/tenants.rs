@@ -9,26 +9,15 @@
 use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
+use common::record::Log;
 use proxima_core::cluster::JobId;
 use proxima_core::engine::{Scenario, Simulation};
-use proxima_core::event::{Observer, Reason, SimEvent};
+use proxima_core::event::{Reason, SimEvent};
 use proxima_core::fairness::isolated::{finish_time_fairness, isolated_plans};
 use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
 use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
 use proxima_core::tenants::{TenantId, TenantSpec, Tenants};
-use proxima_core::time::SimTime;
-use std::cell::RefCell;
-use std::rc::Rc;
-
-#[derive(Clone, Default)]
-struct Log(Rc<RefCell<Vec<(f64, SimEvent)>>>);
-
-impl Observer for Log {
-    fn observe(&mut self, now: SimTime, event: &SimEvent) {
-        self.0.borrow_mut().push((now.as_secs_f64(), event.clone()));
-    }
-}
 
 /// Gives the jobs of a hand-built scenario their tenants and the tenants their quotas.
 fn with_tenants(mut sc: Scenario, names: &[&str], of_job: &[u32], spec: &str) -> Scenario {

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 
 pub mod build;
+pub mod record;
 pub mod sketch;
 
 use std::path::PathBuf;
