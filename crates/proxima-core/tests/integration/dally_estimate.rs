@@ -59,7 +59,8 @@ fn events_before(log: &Log, until: f64) -> Vec<String> {
 
 #[test]
 fn dally_does_not_read_a_waiting_jobs_true_run_time() {
-    // Two runs of the golden scenario that differ only in one job's true length: until that
+    // Two runs of the golden scenario's jobs on its cluster at 8:1 (where waits and
+    // preemptions are frequent) that differ only in one job's true length: until that
     // job completes (in the run where it is shorter) nothing a real scheduler sees differs,
     // so every decision must be the same. The jobs checked are the first few that wait for a
     // tighter tier after some job has completed and whose length sways the oracle (their
