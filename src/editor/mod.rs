@@ -15,16 +15,21 @@
 //! - [`check`]: every problem of a description, on its element (the core finds them);
 //! - [`graph`]: the description as a tree, for drawing and navigation;
 //! - [`names`]: ids for new racks, servers and switches;
-//! - [`layout`]: the drawing; [`view`]: the component.
+//! - [`layout`]: the drawing; [`pointer`]: pan, zoom and gestures on it; [`keys`]: what
+//!   each key does; [`view`]: the component.
 
 mod check;
 mod edits;
+#[cfg(test)]
+mod gesture_tests;
 pub mod graph;
 pub mod import;
+mod keys;
 pub mod layout;
 mod multi;
 mod names;
 mod navigate;
+mod pointer;
 mod properties;
 #[cfg(test)]
 mod tests;

@@ -13,99 +13,15 @@
 //! need thousands of closures.
 
 use super::import::TopologyImport;
-use super::layout::{layout_with_drag, BoxKind, Drawing, GPU_SIZE, MARGIN};
+use super::keys::{command_for, KeyCommand, HELP};
+use super::layout::{layout_with_drag, BoxKind, Drawing, GPU_SIZE};
+use super::pointer::{centre_of, Pointer, PointerInput};
 use super::properties::{ProblemList, PropertiesPanel};
-use super::{Direction, EditAction, Editor, Element};
+use super::{EditAction, Editor, Element};
 use crate::Shared;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// The drawing's height on the page before it is fitted, in CSS pixels.
-const VIEW_H: f64 = 380.0;
-/// Fit makes the drawing's height follow the cluster's shape, between these.
-const MIN_VIEW_H: f64 = 180.0;
-const MAX_VIEW_H: f64 = 560.0;
-/// Room left around a fitted cluster, in CSS pixels.
-const FIT_PAD: f64 = 10.0;
-/// Fit does not enlarge a small cluster beyond this.
-const MAX_FIT_ZOOM: f64 = 2.0;
-const MIN_ZOOM: f64 = 0.02;
-const MAX_ZOOM: f64 = 4.0;
-/// Pointer travel, in pixels, below which a press is a click rather than a drag.
-const CLICK_SLOP: f64 = 4.0;
-/// How far Shift+arrow moves the selected node.
-const NUDGE: f64 = 10.0;
-
-/// Pan and zoom: drawing coordinates to screen pixels are `p * k + (tx, ty)`; `h` is the
-/// drawing's height on the page.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct View {
-    k: f64,
-    tx: f64,
-    ty: f64,
-    h: f64,
-}
-
-impl Default for View {
-    fn default() -> Self {
-        View { k: 1.0, tx: 0.0, ty: 0.0, h: VIEW_H }
-    }
-}
-
-impl View {
-    /// The whole cluster in view with a small margin: as large as the width allows (up to
-    /// [`MAX_FIT_ZOOM`]), and the drawing only as tall as the cluster then is, so that no
-    /// server is cut off and no wide band stays empty.
-    fn fit(d: &Drawing, width: f64) -> View {
-        let x0 = d.nodes.iter().map(|b| b.x).fold(MARGIN, f64::min);
-        let y0 = d.nodes.iter().map(|b| b.y).fold(MARGIN, f64::min);
-        let (w, h) = ((d.width - MARGIN - x0).max(1.0), (d.height - MARGIN - y0).max(1.0));
-        let k = ((width - 2.0 * FIT_PAD) / w).min((MAX_VIEW_H - 2.0 * FIT_PAD) / h).min(MAX_FIT_ZOOM);
-        let k = k.max(MIN_ZOOM);
-        let view_h = (h * k + 2.0 * FIT_PAD).clamp(MIN_VIEW_H, MAX_VIEW_H);
-        View { k, tx: (width - w * k) / 2.0 - x0 * k, ty: (view_h - h * k) / 2.0 - y0 * k, h: view_h }
-    }
-
-    /// Zooms by `factor` keeping the point (x, y) of the screen where it is.
-    fn zoom(self, factor: f64, x: f64, y: f64) -> View {
-        let k = (self.k * factor).clamp(MIN_ZOOM, MAX_ZOOM);
-        let f = k / self.k;
-        View { k, tx: x - (x - self.tx) * f, ty: y - (y - self.ty) * f, h: self.h }
-    }
-}
-
-/// A press on the drawing, until it is released.
-#[derive(Clone, Debug, PartialEq)]
-enum Press {
-    Pan {
-        x0: f64,
-        y0: f64,
-        view: View,
-        moved: bool,
-    },
-    /// Shift and a press on the background: a box that selects what it touches.
-    Box {
-        x0: f64,
-        y0: f64,
-        x: f64,
-        y: f64,
-    },
-    Node {
-        target: Option<Element>,
-        node: String,
-        x0: f64,
-        y0: f64,
-        dx: f64,
-        dy: f64,
-        moved: bool,
-        shift: bool,
-    },
-    Other {
-        target: Option<Element>,
-        x0: f64,
-        y0: f64,
-    },
-}
 
 #[derive(Properties, PartialEq)]
 pub struct TopologyEditorProps {
@@ -138,361 +54,278 @@ fn local(svg: &NodeRef, e: &MouseEvent) -> (f64, f64) {
     }
 }
 
-/// The editor: toolbar, drawing, problems and properties.
+fn viewport_width(svg: &NodeRef) -> f64 {
+    svg.cast::<web_sys::Element>().map(|e| e.client_width() as f64).unwrap_or(600.0)
+}
+
+/// Whether a key event belongs to a field or a button of the editor rather than to it.
+fn key_is_for_a_control(e: &KeyboardEvent) -> bool {
+    let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+    let in_field = matches!(tag.as_deref(), Some("INPUT" | "TEXTAREA" | "SELECT"));
+    // A focused button answers Enter and Space itself.
+    let on_button = tag.as_deref() == Some("BUTTON") && matches!(e.key().as_str(), "Enter" | " ");
+    in_field || on_button || e.alt_key()
+}
+
+/// The editor: toolbar, drawing, problems and properties. The pointer's state lives in one
+/// [`Pointer`] changed only by its `apply`; the component turns browser events into
+/// [`PointerInput`]s, redraws when the view or a gesture's drawing changed, and sends the
+/// edits `apply` returns to the page.
 #[component]
 pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     let ed = props.editor.clone();
     let edit = props.edit.clone();
-    let view = use_state(View::default);
-    let press = use_mut_ref(|| None::<Press>);
-    // The node being dragged and by how much (drawing units), for the live drawing.
-    let drag = use_state(|| None::<(String, f64, f64)>);
+    let pointer = use_mut_ref(Pointer::default);
+    let redraw = use_force_update();
     let svg_ref = use_node_ref();
-    // The selection box being drawn, in screen pixels: x, y, width, height.
-    let rubber = use_state(|| None::<(f64, f64, f64, f64)>);
-    let last_hit = use_mut_ref(|| None::<Element>);
 
-    let drawing: Shared<Drawing> = {
-        let drag = (*drag).clone();
-        let memo = use_memo((ed.clone(), drag), |(ed, drag)| {
-            Shared::new(layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
-        });
-        (*memo).clone()
-    };
+    let drag = pointer.borrow().drag.clone();
+    let drawing: Shared<Drawing> = (*use_memo((ed.clone(), drag), |(ed, drag)| {
+        Shared::new(layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
+    }))
+    .clone();
 
-    // Fit the drawing to the viewport for a new cluster (and on the first render), not
-    // when a rack unfolds: then the view stays where users were looking.
-    {
-        let view = view.clone();
-        let svg_ref = svg_ref.clone();
-        let spec = &ed.doc.spec;
-        let shape = spec.switches.len() + spec.servers.len();
-        let d = drawing.clone();
-        use_effect_with(shape, move |_| {
-            if let Some(el) = svg_ref.cast::<web_sys::Element>() {
-                let width = el.client_width() as f64;
-                if width > 0.0 {
-                    let fitted = View::fit(&d, width);
-                    if fitted != *view {
-                        view.set(fitted);
-                    }
-                }
-            }
-        });
-    }
-
-    let viewport_width =
-        move |svg: &NodeRef| svg.cast::<web_sys::Element>().map(|e| e.client_width() as f64).unwrap_or(600.0);
-
-    // Keep the selection in view: keyboard users walk the tree with the arrows, and the
-    // drawing pans to follow them (on big clusters the selection is often off screen).
-    {
-        let (view, svg_ref, d) = (view.clone(), svg_ref.clone(), drawing.clone());
-        use_effect_with(ed.selection.clone(), move |selection| {
-            let Some(sel) = selection else { return };
-            let point = match sel {
-                Element::Node(id) => d.nodes.iter().find(|b| b.id == *id).map(|b| (b.x + b.w / 2.0, b.y + b.h / 2.0)),
-                Element::Gpu(server, k) => {
-                    d.gpus.iter().find(|g| g.server == *server && g.index == *k).map(|g| (g.x, g.y))
-                }
-                Element::Link(i) => {
-                    d.links.iter().find(|l| l.index == *i).map(|l| ((l.x1 + l.x2) / 2.0, (l.y1 + l.y2) / 2.0))
-                }
+    // One way in for every input: apply it, redraw if what is drawn changed, send its edit.
+    let send: Rc<dyn Fn(PointerInput)> = {
+        let (pointer, ed, edit, d) = (pointer.clone(), ed.clone(), edit.clone(), drawing.clone());
+        Rc::new(move |input| {
+            let (action, changed) = {
+                let mut p = pointer.borrow_mut();
+                let before = (p.view, p.drag.clone(), p.rubber);
+                let action = p.apply(input, &ed, &d);
+                (action, before != (p.view, p.drag.clone(), p.rubber))
             };
-            let Some((x, y)) = point else { return };
-            let width = viewport_width(&svg_ref);
-            let v = *view;
-            let (sx, sy) = (x * v.k + v.tx, y * v.k + v.ty);
-            let margin = 24.0;
-            if sx < margin || sx > width - margin || sy < margin || sy > v.h - margin {
-                view.set(View { tx: width / 2.0 - x * v.k, ty: v.h / 2.0 - y * v.k, ..v });
+            if changed {
+                redraw.force_update();
             }
-        });
-    }
-
-    let on_pointer_down = {
-        let (press, view, svg_ref, last_hit) = (press.clone(), view.clone(), svg_ref.clone(), last_hit.clone());
-        Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 {
-                return;
-            }
-            let (x, y) = local(&svg_ref, &e);
-            let target = element_of(e.target());
-            *last_hit.borrow_mut() = target.clone();
-            let node = match &target {
-                Some(Element::Node(id)) | Some(Element::Gpu(id, _)) => Some(id.clone()),
-                _ => None,
-            };
-            let shift = e.shift_key();
-            *press.borrow_mut() = Some(match (node, &target) {
-                (Some(node), _) => Press::Node { target, node, x0: x, y0: y, dx: 0.0, dy: 0.0, moved: false, shift },
-                (None, None) if shift => Press::Box { x0: x, y0: y, x, y },
-                (None, None) => Press::Pan { x0: x, y0: y, view: *view, moved: false },
-                (None, Some(_)) => Press::Other { target, x0: x, y0: y },
-            });
-            if let Some(el) = svg_ref.cast::<web_sys::Element>() {
-                let _ = el.set_pointer_capture(e.pointer_id());
-            }
-        })
-    };
-    let on_pointer_move = {
-        let (press, view, svg_ref, drag, rubber) =
-            (press.clone(), view.clone(), svg_ref.clone(), drag.clone(), rubber.clone());
-        Callback::from(move |e: PointerEvent| {
-            let mut p = press.borrow_mut();
-            let Some(state) = p.as_mut() else { return };
-            let (x, y) = local(&svg_ref, &e);
-            match state {
-                Press::Box { x0, y0, x: bx, y: by } => {
-                    (*bx, *by) = (x, y);
-                    rubber.set(Some((x0.min(x), y0.min(y), (x - *x0).abs(), (y - *y0).abs())));
-                }
-                Press::Pan { x0, y0, view: v0, moved } => {
-                    if *moved || (x - *x0).abs() > CLICK_SLOP || (y - *y0).abs() > CLICK_SLOP {
-                        *moved = true;
-                        view.set(View { tx: v0.tx + x - *x0, ty: v0.ty + y - *y0, ..*v0 });
-                    }
-                }
-                Press::Node { node, x0, y0, dx, dy, moved, .. } => {
-                    if !*moved && ((x - *x0).abs() > CLICK_SLOP || (y - *y0).abs() > CLICK_SLOP) {
-                        *moved = true;
-                    }
-                    if *moved {
-                        *dx = (x - *x0) / view.k;
-                        *dy = (y - *y0) / view.k;
-                        drag.set(Some((node.clone(), *dx, *dy)));
-                    }
-                }
-                Press::Other { .. } => {}
-            }
-        })
-    };
-    let on_pointer_up = {
-        let (press, drag, edit, ed, view, rubber, d) =
-            (press.clone(), drag.clone(), edit.clone(), ed.clone(), view.clone(), rubber.clone(), drawing.clone());
-        Callback::from(move |_e: PointerEvent| {
-            let Some(state) = press.borrow_mut().take() else { return };
-            let click = |target: Option<Element>| match (&ed.linking_from, &target) {
-                (Some(_), Some(Element::Node(id))) | (Some(_), Some(Element::Gpu(id, _))) => {
-                    edit.emit(EditAction::LinkTo(id.clone()))
-                }
-                _ => edit.emit(EditAction::Select(target)),
-            };
-            match state {
-                Press::Node { node, dx, dy, moved: true, .. } => {
-                    drag.set(None);
-                    edit.emit(EditAction::Move { node, dx, dy });
-                }
-                Press::Node { node, shift: true, .. } => edit.emit(EditAction::ToggleSelect(node)),
-                Press::Node { target, .. } | Press::Other { target, .. } => click(target),
-                Press::Box { x0, y0, x, y } => {
-                    rubber.set(None);
-                    // The box in drawing units; every node box it touches is selected.
-                    let v = *view;
-                    let (ax, bx) = ((x0.min(x) - v.tx) / v.k, (x0.max(x) - v.tx) / v.k);
-                    let (ay, by) = ((y0.min(y) - v.ty) / v.k, (y0.max(y) - v.ty) / v.k);
-                    let hit: Vec<String> = d
-                        .nodes
-                        .iter()
-                        .filter(|b| b.x <= bx && b.x + b.w >= ax && b.y <= by && b.y + b.h >= ay)
-                        .map(|b| b.id.clone())
-                        .collect();
-                    edit.emit(EditAction::SelectNodes(hit));
-                }
-                // A press on the background that did not pan clears the selection.
-                Press::Pan { moved: false, .. } if ed.selection.is_some() => edit.emit(EditAction::Select(None)),
-                Press::Pan { .. } => {}
-            }
-        })
-    };
-    // The pointer is captured by the <svg> during a press, so a double click's own target
-    // is the <svg>: use what the last press hit.
-    let on_dblclick = {
-        let (edit, last_hit) = (edit.clone(), last_hit.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(Element::Node(id)) = last_hit.borrow().clone() {
-                edit.emit(EditAction::ToggleCollapse(id));
-            }
-        })
-    };
-    let on_wheel = {
-        let (view, svg_ref) = (view.clone(), svg_ref.clone());
-        Callback::from(move |e: WheelEvent| {
-            e.prevent_default();
-            let (x, y) = local(&svg_ref, &e);
-            let factor = (-e.delta_y() * 0.0015).exp();
-            view.set(view.zoom(factor, x, y));
-        })
-    };
-    let zoom_by = |factor: f64| {
-        let (view, svg_ref) = (view.clone(), svg_ref.clone());
-        Callback::from(move |_: MouseEvent| {
-            let w = viewport_width(&svg_ref);
-            view.set(view.zoom(factor, w / 2.0, view.h / 2.0));
-        })
-    };
-    let fit = {
-        let (view, svg_ref, d) = (view.clone(), svg_ref.clone(), drawing.clone());
-        Callback::from(move |_: MouseEvent| view.set(View::fit(&d, viewport_width(&svg_ref))))
-    };
-
-    // Keys, while the focus is in the editor but not in one of its fields.
-    let on_key = {
-        let (edit, ed, view, svg_ref, d) = (edit.clone(), ed.clone(), view.clone(), svg_ref.clone(), drawing.clone());
-        Callback::from(move |e: KeyboardEvent| {
-            let in_field = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-            // A focused button answers Enter and Space itself.
-            let on_button = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| el.tag_name() == "BUTTON");
-            if in_field || e.alt_key() || (on_button && matches!(e.key().as_str(), "Enter" | " ")) {
-                return;
-            }
-            let ctrl = e.ctrl_key() || e.meta_key();
-            let selected_node = match &ed.selection {
-                Some(Element::Node(id)) => Some(id.clone()),
-                _ => None,
-            };
-            let action = match (e.key().as_str(), ctrl, e.shift_key()) {
-                ("z", true, false) | ("Z", true, false) => Some(EditAction::Undo),
-                ("z", true, true) | ("Z", true, true) | ("y", true, _) | ("Y", true, _) => Some(EditAction::Redo),
-                (_, true, _) => None,
-                ("ArrowUp", _, false) => Some(EditAction::SelectMove(Direction::Up)),
-                ("ArrowDown", _, false) => Some(EditAction::SelectMove(Direction::Down)),
-                ("ArrowLeft", _, false) => Some(EditAction::SelectMove(Direction::Left)),
-                ("ArrowRight", _, false) => Some(EditAction::SelectMove(Direction::Right)),
-                (arrow @ ("ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight"), _, true) => {
-                    selected_node.clone().map(|node| {
-                        let (dx, dy) = match arrow {
-                            "ArrowUp" => (0.0, -NUDGE),
-                            "ArrowDown" => (0.0, NUDGE),
-                            "ArrowLeft" => (-NUDGE, 0.0),
-                            _ => (NUDGE, 0.0),
-                        };
-                        EditAction::Move { node, dx, dy }
-                    })
-                }
-                ("a", _, _) => Some(EditAction::AddRack),
-                ("s", _, _) => Some(EditAction::AddServer),
-                ("g", _, _) => Some(EditAction::AddGpu),
-                ("w", _, _) => Some(EditAction::AddSwitch),
-                ("l", _, _) | ("Enter", _, _) if ed.linking_from.is_some() => {
-                    selected_node.clone().map(EditAction::LinkTo)
-                }
-                ("l", _, _) => Some(EditAction::StartLink),
-                ("Delete" | "Backspace", _, _) => Some(EditAction::Delete),
-                ("Escape", _, _) if ed.linking_from.is_some() => Some(EditAction::CancelLink),
-                ("Escape", _, _) => Some(EditAction::Select(None)),
-                ("c" | "Enter", _, false) => selected_node.clone().map(EditAction::ToggleCollapse),
-                ("C", _, true) => Some(EditAction::CollapseAll(true)),
-                ("E", _, true) => Some(EditAction::CollapseAll(false)),
-                ("+" | "=", _, _) => {
-                    let w = viewport_width(&svg_ref);
-                    view.set(view.zoom(1.25, w / 2.0, view.h / 2.0));
-                    e.prevent_default();
-                    None
-                }
-                ("-" | "_", _, _) => {
-                    let w = viewport_width(&svg_ref);
-                    view.set(view.zoom(0.8, w / 2.0, view.h / 2.0));
-                    e.prevent_default();
-                    None
-                }
-                ("0", _, _) => {
-                    view.set(View::fit(&d, viewport_width(&svg_ref)));
-                    e.prevent_default();
-                    // The page's own "0" does nothing, so there is nothing to stop.
-                    None
-                }
-                _ => None,
-            };
             if let Some(a) = action {
-                e.prevent_default();
-                e.stop_propagation();
                 edit.emit(a);
             }
         })
     };
 
-    let button =
-        |label: &'static str, key: &'static str, testid: Option<&'static str>, action: EditAction, enabled: bool| {
-            let edit = edit.clone();
-            html! {
-                <button type="button" data-testid={testid} disabled={!enabled} aria-keyshortcuts={key}
-                        title={format!("{label} ({key})")}
-                        onclick={Callback::from(move |_| edit.emit(action.clone()))}>{ label }</button>
+    // Fit the drawing to the viewport for a new cluster (and on the first render), not
+    // when a rack unfolds: then the view stays where users were looking.
+    {
+        let (send, svg_ref) = (send.clone(), svg_ref.clone());
+        let shape = ed.doc.spec.switches.len() + ed.doc.spec.servers.len();
+        use_effect_with(shape, move |_| {
+            let width = svg_ref.cast::<web_sys::Element>().map(|el| el.client_width() as f64).unwrap_or(0.0);
+            if width > 0.0 {
+                send(PointerInput::Fit { width });
             }
-        };
-    let has_selection = ed.selection.is_some();
-    let v = *view;
-    let gpu_total = ed.gpu_count();
+        });
+    }
+    // Keep the selection in view: keyboard users walk the tree with the arrows, and the
+    // drawing pans to follow them (on big clusters the selection is often off screen).
+    {
+        let (send, svg_ref, d) = (send.clone(), svg_ref.clone(), drawing.clone());
+        use_effect_with(ed.selection.clone(), move |selection| {
+            if let Some((x, y)) = selection.as_ref().and_then(|sel| centre_of(&d, sel)) {
+                send(PointerInput::Follow { x, y, width: viewport_width(&svg_ref) });
+            }
+        });
+    }
+
+    let on = SvgHandlers::new(&send, &svg_ref);
+    // Zoom around the viewport's middle, or fit: the toolbar's buttons and keys.
+    let on_zoom = {
+        let (send, svg_ref, pointer) = (send.clone(), svg_ref.clone(), pointer.clone());
+        Callback::from(move |factor: Option<f64>| {
+            let width = viewport_width(&svg_ref);
+            let h = pointer.borrow().view.h;
+            send(match factor {
+                Some(factor) => PointerInput::Zoom { factor, x: width / 2.0, y: h / 2.0 },
+                None => PointerInput::Fit { width },
+            });
+        })
+    };
+    let on_key = {
+        let (edit, ed, on_zoom) = (edit.clone(), ed.clone(), on_zoom.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            if key_is_for_a_control(&e) {
+                return;
+            }
+            let Some(command) = command_for(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key(), &ed) else { return };
+            e.prevent_default();
+            match command {
+                KeyCommand::Edit(a) => {
+                    e.stop_propagation();
+                    edit.emit(a);
+                }
+                KeyCommand::Zoom(factor) => on_zoom.emit(Some(factor)),
+                KeyCommand::Fit => on_zoom.emit(None),
+            }
+        })
+    };
+
+    let (v, rubber) = {
+        let p = pointer.borrow();
+        (p.view, p.rubber)
+    };
     let linking = ed.linking_from.clone();
     html! {
         <div class="editor" id="topology-editor" tabindex="0" onkeydown={on_key}
              aria-label="Topology editor. Arrow keys move the selection; A add rack, S add server, G add GPU, W add switch, L link, Delete, Ctrl+Z undo, Ctrl+Y redo.">
-            <div class="editor-toolbar" role="toolbar" aria-label="Edit the cluster">
-                { button("Add rack", "a", Some("add-rack-button"), EditAction::AddRack, true) }
-                { button("Add server", "s", Some("add-server-button"), EditAction::AddServer, true) }
-                { button("Add GPU", "g", Some("add-gpu-button"), EditAction::AddGpu, has_selection) }
-                { button("Add switch", "w", Some("add-switch-button"), EditAction::AddSwitch, true) }
-                if linking.is_some() {
-                    { button("Cancel link", "Escape", Some("link-button"), EditAction::CancelLink, true) }
-                } else {
-                    { button("Link…", "l", Some("link-button"), EditAction::StartLink, matches!(ed.selection, Some(Element::Node(_)))) }
-                }
-                { button("Delete", "Delete", Some("delete-button"), EditAction::Delete, has_selection) }
-                { button("Undo", "Control+Z", Some("undo-button"), EditAction::Undo, ed.can_undo()) }
-                { button("Redo", "Control+Y", Some("redo-button"), EditAction::Redo, ed.can_redo()) }
-                <span class="toolbar-gap"></span>
-                { button("Collapse racks", "Shift+C", None, EditAction::CollapseAll(true), true) }
-                { button("Expand all", "Shift+E", None, EditAction::CollapseAll(false), !ed.collapsed.is_empty()) }
-                <button type="button" onclick={zoom_by(1.25)} aria-keyshortcuts="+" title="Zoom in (+)">{ "+" }</button>
-                <button type="button" onclick={zoom_by(0.8)} aria-keyshortcuts="-" title="Zoom out (-)">{ "−" }</button>
-                <button type="button" onclick={fit} aria-keyshortcuts="0" title="Fit the cluster in view (0)" data-testid="fit-button">{ "Fit" }</button>
-            </div>
+            <EditorToolbar editor={ed.clone()} edit={edit.clone()} zoom={on_zoom} />
             <TopologyImport edit={edit.clone()} />
-            <p class="editor-status" aria-live="polite">
-                <strong data-testid="gpu-count">{ gpu_total.to_string() }</strong>{ " GPUs. " }
-                if let Some(from) = &linking {
-                    <span class="linking">{ format!("Linking from {from}: click the other end, or select it and press Enter (Esc cancels). ") }</span>
-                }
-                if let Some(m) = &ed.message {
-                    <span class="editor-message" data-testid="editor-message">{ m.clone() }</span>
-                }
-            </p>
+            { status(&ed) }
             <svg ref={svg_ref} class={classes!("editor-svg", linking.is_some().then_some("linking"))} width="100%" height={format!("{:.0}", v.h)}
                  data-testid="editor-svg"
                  role="img" aria-label={drawing.caption.clone()}
-                 onpointerdown={on_pointer_down} onpointermove={on_pointer_move} onpointerup={on_pointer_up}
-                 ondblclick={on_dblclick} onwheel={on_wheel}>
+                 onpointerdown={on.down} onpointermove={on.moved} onpointerup={on.up}
+                 ondblclick={on.double} onwheel={on.wheel}>
                 <g transform={format!("translate({:.1} {:.1}) scale({:.4})", v.tx, v.ty, v.k)}>
                     <DrawingLayer drawing={drawing.clone()} />
                 </g>
-                if let Some((x, y, w, h)) = *rubber {
+                if let Some((x, y, w, h)) = rubber {
                     <rect class="rubber" x={f(x)} y={f(y)} width={f(w)} height={f(h)} />
                 }
             </svg>
-            <p class="hint">{ drawing.caption.clone() }{ " Drag nodes to move them, drag the background to pan, scroll to zoom, double-click a rack or server to fold it. Shift-click adds a node to the selection, Shift-drag selects with a box. Lines are thicker for faster links; an uplink narrower than the NICs below it is orange and shows its oversubscription." }</p>
+            <p class="hint">{ drawing.caption.clone() }{ " " }{ HINT }</p>
             <ProblemList editor={ed.clone()} edit={edit.clone()} />
-            <PropertiesPanel editor={ed.clone()} edit={edit.clone()} />
-            <details class="keys">
-                <summary>{ "Editor keys" }</summary>
-                <dl>
-                    <dt><kbd>{ "←" }</kbd><kbd>{ "↑" }</kbd><kbd>{ "→" }</kbd><kbd>{ "↓" }</kbd></dt><dd>{ "select: parent, first child, previous, next" }</dd>
-                    <dt><kbd>{ "Shift" }</kbd>{ " + arrows" }</dt><dd>{ "move the selected node" }</dd>
-                    <dt><kbd>{ "a" }</kbd>{ " / " }<kbd>{ "s" }</kbd>{ " / " }<kbd>{ "g" }</kbd>{ " / " }<kbd>{ "w" }</kbd></dt><dd>{ "add a rack / a server / a GPU / a switch" }</dd>
-                    <dt><kbd>{ "l" }</kbd></dt><dd>{ "link the selected node to another: select it and press Enter" }</dd>
-                    <dt><kbd>{ "Delete" }</kbd></dt><dd>{ "delete the selection (a rack goes with its servers)" }</dd>
-                    <dt><kbd>{ "c" }</kbd>{ ", " }<kbd>{ "Enter" }</kbd>{ " / " }<kbd>{ "Shift+C" }</kbd>{ ", " }<kbd>{ "Shift+E" }</kbd></dt><dd>{ "fold or unfold the selection / collapse all racks, expand all" }</dd>
-                    <dt><kbd>{ "Ctrl+Z" }</kbd>{ " / " }<kbd>{ "Ctrl+Y" }</kbd></dt><dd>{ "undo / redo" }</dd>
-                    <dt><kbd>{ "+" }</kbd>{ " / " }<kbd>{ "-" }</kbd>{ " / " }<kbd>{ "0" }</kbd></dt><dd>{ "zoom in / out / fit" }</dd>
-                    <dt><kbd>{ "Esc" }</kbd></dt><dd>{ "cancel a link, or clear the selection" }</dd>
-                </dl>
-            </details>
+            <PropertiesPanel editor={ed.clone()} edit={edit} />
+            { keys_help() }
+        </div>
+    }
+}
+
+/// What the drawing's caption adds: how to work it.
+const HINT: &str = "Drag nodes to move them, drag the background to pan, scroll to zoom, double-click a rack or server to fold it. Shift-click adds a node to the selection, Shift-drag selects with a box. Lines are thicker for faster links; an uplink narrower than the NICs below it is orange and shows its oversubscription.";
+
+/// The pointer handlers of the `<svg>`: each turns its event into a [`PointerInput`].
+struct SvgHandlers {
+    down: Callback<PointerEvent>,
+    moved: Callback<PointerEvent>,
+    up: Callback<PointerEvent>,
+    double: Callback<MouseEvent>,
+    wheel: Callback<WheelEvent>,
+}
+
+impl SvgHandlers {
+    fn new(send: &Rc<dyn Fn(PointerInput)>, svg_ref: &NodeRef) -> SvgHandlers {
+        let down = {
+            let (send, svg_ref) = (send.clone(), svg_ref.clone());
+            Callback::from(move |e: PointerEvent| {
+                if e.button() != 0 {
+                    return;
+                }
+                let (x, y) = local(&svg_ref, &e);
+                send(PointerInput::Down { x, y, target: element_of(e.target()), shift: e.shift_key() });
+                if let Some(el) = svg_ref.cast::<web_sys::Element>() {
+                    let _ = el.set_pointer_capture(e.pointer_id());
+                }
+            })
+        };
+        let moved = {
+            let (send, svg_ref) = (send.clone(), svg_ref.clone());
+            Callback::from(move |e: PointerEvent| {
+                let (x, y) = local(&svg_ref, &e);
+                send(PointerInput::Move { x, y });
+            })
+        };
+        let up = {
+            let send = send.clone();
+            Callback::from(move |_: PointerEvent| send(PointerInput::Up))
+        };
+        let double = {
+            let send = send.clone();
+            Callback::from(move |_: MouseEvent| send(PointerInput::DoubleClick))
+        };
+        let wheel = {
+            let (send, svg_ref) = (send.clone(), svg_ref.clone());
+            Callback::from(move |e: WheelEvent| {
+                e.prevent_default();
+                let (x, y) = local(&svg_ref, &e);
+                send(PointerInput::Zoom { factor: (-e.delta_y() * 0.0015).exp(), x, y });
+            })
+        };
+        SvgHandlers { down, moved, up, double, wheel }
+    }
+}
+
+/// The line above the drawing: the GPU count, a link being made, the last message.
+fn status(ed: &Editor) -> Html {
+    let linking = &ed.linking_from;
+    html! {
+    <p class="editor-status" aria-live="polite">
+        <strong data-testid="gpu-count">{ ed.gpu_count().to_string() }</strong>{ " GPUs. " }
+        if let Some(from) = &linking {
+            <span class="linking">{ format!("Linking from {from}: click the other end, or select it and press Enter (Esc cancels). ") }</span>
+        }
+        if let Some(m) = &ed.message {
+            <span class="editor-message" data-testid="editor-message">{ m.clone() }</span>
+        }
+    </p>
+    }
+}
+
+/// The keys, listed from [`HELP`].
+fn keys_help() -> Html {
+    html! {
+    <details class="keys">
+        <summary>{ "Editor keys" }</summary>
+        <dl>
+            { for HELP.iter().map(|(keys, what)| html! {
+                <>
+                    <dt>{ for keys.iter().enumerate().map(|(i, k)| html! {
+                        <>{ if i > 0 { " / " } else { "" } }<kbd>{ *k }</kbd></>
+                    }) }</dt>
+                    <dd>{ *what }</dd>
+                </>
+            }) }
+        </dl>
+    </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ToolbarProps {
+    editor: Shared<Editor>,
+    edit: Callback<EditAction>,
+    /// Zoom by a factor around the viewport's middle, or fit (`None`).
+    zoom: Callback<Option<f64>>,
+}
+
+/// The editor's buttons: each sends an edit, or zooms.
+#[component]
+fn EditorToolbar(props: &ToolbarProps) -> Html {
+    let ed = &props.editor;
+    let button = |label: &'static str, key: &'static str, testid: &'static str, action: EditAction, enabled: bool| {
+        let edit = props.edit.clone();
+        let testid = (!testid.is_empty()).then_some(testid);
+        html! {
+            <button type="button" data-testid={testid} disabled={!enabled} aria-keyshortcuts={key}
+                    title={format!("{label} ({key})")}
+                    onclick={Callback::from(move |_| edit.emit(action.clone()))}>{ label }</button>
+        }
+    };
+    let zoom = |factor: Option<f64>| {
+        let zoom = props.zoom.clone();
+        Callback::from(move |_: MouseEvent| zoom.emit(factor))
+    };
+    let has_selection = ed.selection.is_some();
+    let node_selected = matches!(ed.selection, Some(Element::Node(_)));
+    html! {
+        <div class="editor-toolbar" role="toolbar" aria-label="Edit the cluster">
+            { button("Add rack", "a", "add-rack-button", EditAction::AddRack, true) }
+            { button("Add server", "s", "add-server-button", EditAction::AddServer, true) }
+            { button("Add GPU", "g", "add-gpu-button", EditAction::AddGpu, has_selection) }
+            { button("Add switch", "w", "add-switch-button", EditAction::AddSwitch, true) }
+            if ed.linking_from.is_some() {
+                { button("Cancel link", "Escape", "link-button", EditAction::CancelLink, true) }
+            } else {
+                { button("Link…", "l", "link-button", EditAction::StartLink, node_selected) }
+            }
+            { button("Delete", "Delete", "delete-button", EditAction::Delete, has_selection) }
+            { button("Undo", "Control+Z", "undo-button", EditAction::Undo, ed.can_undo()) }
+            { button("Redo", "Control+Y", "redo-button", EditAction::Redo, ed.can_redo()) }
+            <span class="toolbar-gap"></span>
+            { button("Collapse racks", "Shift+C", "", EditAction::CollapseAll(true), true) }
+            { button("Expand all", "Shift+E", "", EditAction::CollapseAll(false), !ed.collapsed.is_empty()) }
+            <button type="button" onclick={zoom(Some(1.25))} aria-keyshortcuts="+" title="Zoom in (+)">{ "+" }</button>
+            <button type="button" onclick={zoom(Some(0.8))} aria-keyshortcuts="-" title="Zoom out (-)">{ "−" }</button>
+            <button type="button" onclick={zoom(None)} aria-keyshortcuts="0" title="Fit the cluster in view (0)" data-testid="fit-button">{ "Fit" }</button>
         </div>
     }
 }
