@@ -1,24 +1,25 @@
 //! The app component: owns the state (a reducer), the two workers (simulation runs, and
 //! trace descriptions and checks) and the browser effects (saving the scenario, share
-//! links, files, downloads, keys), and lays out the panels.
+//! links, files, downloads, keys), and lays out the panels. The browser effects are in
+//! [`effects`], the callbacks handed to the panels in [`handlers`].
 //!
 //! Callbacks handed to the panels are made once (they read the latest state through a
 //! handle kept in a ref), so a panel re-renders only when what it shows changes.
 
+mod effects;
+mod handlers;
+
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
-use crate::editor::EditAction;
 use crate::panels::{
     use_run_feedback, Banners, Intro, Lessons, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel,
 };
-use crate::protocol::{FileData, FromWorker, ToWorker};
+use crate::protocol::{FromWorker, ToWorker};
 use crate::state::results::RunState;
 use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
 use crate::tour::view::TourView;
-use crate::tour::{self, TourAction};
-use gloo::events::{EventListener, EventListenerOptions};
-use gloo::timers::callback::Timeout;
-use proxima_core::metrics::result_dir_name;
+use effects::use_page_effects;
+use handlers::use_page_handlers;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -161,163 +162,8 @@ pub fn App() -> Html {
         use_memo(scenario_key.clone(), move |_| state.problems())
     };
     let done = use_run_feedback(&state.results);
-    // Remember the scenario on every change; a scenario with an invalid field keeps the
-    // last valid one.
-    {
-        let state = state.clone();
-        use_effect_with(scenario_key, move |_| {
-            if let Some(scenario) = state.shared_scenario() {
-                browser::save_scenario(&proxima_core::share::encode(&scenario));
-            }
-        });
-    }
-
-    // Describe the generator's trace in the checks worker, a moment after the last key.
-    {
-        let checks = checks.clone();
-        use_effect_with(state.trace.synthetic_wanted.clone(), move |wanted| {
-            let timeout = wanted.clone().map(|w| {
-                Timeout::new(PREVIEW_DEBOUNCE_MS, move || {
-                    checks.post(&ToWorker::PreviewSynthetic { id: w.id, spec: w.spec, gpus: w.gpus })
-                })
-            });
-            move || drop(timeout)
-        });
-    }
-
-    // Check a trace file that was read, against the cluster.
-    {
-        let (checks, latest) = (checks.clone(), latest.clone());
-        use_effect_with(state.trace.checking.clone(), move |checking| {
-            if let Some(c) = checking {
-                let topology = current(&latest).cluster.input();
-                checks.post(&ToWorker::CheckTrace { id: c.id, topology, name: c.name.clone(), data: c.data.clone() });
-            }
-        });
-    }
-
-    // Keys, and share links opened in this tab (only the fragment changes).
-    {
-        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_effect_with((), move |_| {
-            let window = gloo::utils::window();
-            let keys = {
-                let dispatch = dispatch.clone();
-                // Not passive: some keys stop the browser's own action.
-                EventListener::new_with_options(
-                    &window,
-                    "keydown",
-                    EventListenerOptions::enable_prevent_default(),
-                    move |e| {
-                        if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
-                            on_key(e, &current(&latest), &sim, &dispatch);
-                        }
-                    },
-                )
-            };
-            let hash = EventListener::new(&window, "hashchange", move |_| {
-                if let Some(code) = browser::share_code_in_url() {
-                    match proxima_core::share::decode(&code) {
-                        Ok(scenario) => dispatch.emit(Action::Restore {
-                            scenario,
-                            notice: Some("Restored the scenario from the link.".into()),
-                        }),
-                        Err(e) => dispatch.emit(Action::Error(format!("This share link could not be read: {e}."))),
-                    }
-                }
-            });
-            move || drop((keys, hash))
-        });
-    }
-
-    let on_run = {
-        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| start_run(&current(&latest), &sim, &dispatch))
-    };
-    let on_cancel = {
-        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| cancel_run(&current(&latest), &sim, &dispatch))
-    };
-    let on_share = {
-        let (latest, dispatch) = (latest.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| match current(&latest).shared_scenario() {
-            Some(s) => {
-                let url = browser::set_share_code_in_url(&proxima_core::share::encode(&s));
-                // The clipboard may be refused (permissions, no focus); the link is shown
-                // for copying anyway.
-                let _ = gloo::utils::window().navigator().clipboard().write_text(&url);
-                dispatch.emit(Action::ShareLinkMade(url));
-            }
-            None => dispatch.emit(Action::Error("Fix the fields marked in the scenario before sharing it.".into())),
-        })
-    };
-    // A trace file is not read here: the checks worker reads it (and a run's worker reads
-    // it again), so its megabytes never pass through the page's thread.
-    let on_trace_file = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |file: File, _| {
-            let (name, size) = (file.name(), file.size() as u64);
-            if size > MAX_TRACE_BYTES {
-                dispatch.emit(Action::TraceFileRefused { message: too_large(&name, size) });
-            } else {
-                dispatch.emit(Action::TraceFileChosen { name, data: FileData::of_blob(file.into()) });
-            }
-        })
-    };
-    let on_topology_file = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |file: File, _| {
-            read_file_then(file, dispatch.clone(), |name, bytes| match String::from_utf8(bytes) {
-                Ok(text) => Action::ImportTopology { name, text },
-                Err(_) => Action::Error(format!("{name}: encoding: not valid UTF-8; save the file as UTF-8")),
-            })
-        })
-    };
-    let on_export_topology = {
-        let latest = latest.clone();
-        use_callback((), move |_: (), _| {
-            // The editor's description, so that work in progress with problems can be saved too.
-            let state = current(&latest);
-            let spec = &state.cluster.editor.doc.spec;
-            let name = if spec.name.is_empty() { "topology".to_string() } else { result_dir_name(&spec.name) };
-            browser::download(&format!("{name}.json"), "application/json", (spec.to_json() + "\n").as_bytes());
-        })
-    };
-    let on_export_scenario = {
-        let (latest, dispatch) = (latest.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| match current(&latest).scenario_json() {
-            Some(text) => browser::download("scenario.json", "application/json", text.as_bytes()),
-            None => dispatch.emit(Action::Error("Fix the fields marked in the scenario before exporting it.".into())),
-        })
-    };
-    let scenario_json = {
-        let latest = latest.clone();
-        use_callback((), move |_: (), _| current(&latest).scenario_json())
-    };
-    let on_tour = {
-        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| {
-            let run_id = current(&latest).next_id;
-            sim.post(&ToWorker::Run(tour::request(run_id)));
-            dispatch.emit(Action::Tour(TourAction::Started { run_id }));
-            // Bring the tour into view once it has rendered.
-            wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
-        })
-    };
-    let on_edit = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |edit: EditAction, _| dispatch.emit(Action::Edit(edit)))
-    };
-    let on_tour_action = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |a: TourAction, _| dispatch.emit(Action::Tour(a)))
-    };
-    let on_error = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |message: String, _| dispatch.emit(Action::Error(message)))
-    };
-    let on_download =
-        use_callback((), |(name, mime, bytes): crate::panels::Download, _| browser::download(&name, &mime, &bytes));
+    use_page_effects(&state, scenario_key, &latest, &sim, &checks, &dispatch);
+    let h = use_page_handlers(&latest, &sim, &dispatch);
 
     let s = &*state;
     html! {
@@ -337,20 +183,20 @@ pub fn App() -> Html {
                     <a href="#results-panel">{ "3 Results" }</a>
                 </nav>
             </header>
-            <Intro {on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
+            <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
             <Lessons dispatch={dispatch.clone()} />
             if let Some(tour) = &s.tour {
-                <TourView tour={tour.clone()} act={on_tour_action} />
+                <TourView tour={tour.clone()} act={h.on_tour_action} />
             }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
             <main class="panels">
                 <ScenarioPanel cluster={s.cluster.clone()} trace={s.trace.clone()} mix={s.mix.clone()}
-                               dispatch={dispatch.clone()} {on_edit} {on_topology_file} {on_trace_file} {on_export_topology} />
+                               dispatch={dispatch.clone()} on_edit={h.on_edit} on_topology_file={h.on_topology_file} on_trace_file={h.on_trace_file} on_export_topology={h.on_export_topology} />
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
-                          cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} {on_run} {on_cancel} {on_share} />
+                          cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} on_run={h.on_run} on_cancel={h.on_cancel} on_share={h.on_share} />
                 <PlaybackSection results={s.results.clone()} />
-                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} {on_download}
-                              {on_export_scenario} {scenario_json} {on_error} />
+                <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} on_download={h.on_download}
+                              on_export_scenario={h.on_export_scenario} scenario_json={h.scenario_json} on_error={h.on_error} />
             </main>
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>

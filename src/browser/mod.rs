@@ -166,6 +166,13 @@ pub fn device_pixel_ratio() -> f64 {
 /// Calls `changed` on the next animation frame whenever `element`'s box has changed size,
 /// until dropped: a panel can narrow without any window event (a second pane opened
 /// beside it), and what is drawn to fit it can follow before the next paint but one.
+///
+/// The box is watched in device pixels (`device-pixel-content-box`), so one observer sees
+/// every change the canvas must follow: the window or a pane resized, full screen entered
+/// or left, the browser zoomed, and the window moved to a screen of another pixel ratio
+/// (the CSS size stays, the device size does not). A browser without that box option
+/// (Safari) watches the CSS box instead, and a change of screen there is noticed at the
+/// next draw.
 pub struct ResizeWatch {
     observer: web_sys::ResizeObserver,
     // Held for as long as the observer may call it; it holds the frame asked for.
@@ -186,7 +193,14 @@ impl ResizeWatch {
             *next_frame.borrow_mut() = Some(gloo::render::request_animation_frame(move |_| changed()));
         });
         let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-        observer.observe(element);
+        // Called through Reflect so that a browser refusing the option throws into a
+        // `Result` here rather than through the bindings, which would abort the page.
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"box".into(), &"device-pixel-content-box".into());
+        let observe = js_sys::Reflect::get(&observer, &"observe".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+        if observe.call2(&observer, element, &options).is_err() {
+            observer.observe(element);
+        }
         Some(ResizeWatch { observer, _callback: callback })
     }
 }

@@ -9,7 +9,6 @@ use super::{Frame, Playback};
 use crate::browser;
 use crate::editor::layout::GPU_SIZE;
 use crate::Shared;
-use gloo::events::EventListener;
 use std::collections::BTreeMap;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -64,10 +63,9 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         racks: Scene::racks(topo),
     });
 
-    // Measure on mount, whenever the box changes size (the window resized, a second pane
-    // opened beside this one, full screen entered or left; zoom changes the pixel ratio
-    // and fires the window's resize too), and once a second for what changes no size (the
-    // window moved to a screen of another pixel ratio).
+    // Measure on mount and whenever the box changes size in device pixels: one observer
+    // sees the window or a pane resized, full screen, zoom and a change of screen
+    // ([`browser::ResizeWatch`]).
     {
         let (box_ref, room) = (box_ref.clone(), room.clone());
         use_effect_with((), move |_| {
@@ -80,12 +78,8 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
                 }
             };
             measure();
-            let (m2, m3, m4) = (measure.clone(), measure.clone(), measure.clone());
-            let on_resize = EventListener::new(&gloo::utils::window(), "resize", move |_| m2());
-            let on_fullscreen = EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| m3());
-            let on_box_resize = box_ref.cast::<web_sys::Element>().and_then(|el| browser::ResizeWatch::start(&el, m4));
-            let every_second = gloo::timers::callback::Interval::new(1000, measure);
-            move || drop((on_resize, on_fullscreen, on_box_resize, every_second))
+            let watch = box_ref.cast::<web_sys::Element>().and_then(|el| browser::ResizeWatch::start(&el, measure));
+            move || drop(watch)
         });
     }
 

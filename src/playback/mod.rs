@@ -13,12 +13,13 @@
 //! - [`player`]: the player's reducer (play, step, seek, select);
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
-//! - [`view`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the components
-//!   that show it.
+//! - [`view`], [`controls`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
+//!   components that show it.
 
 pub mod canvas;
 pub mod cluster;
 pub mod colours;
+pub mod controls;
 pub mod grid;
 pub mod player;
 mod queries;

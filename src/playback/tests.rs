@@ -344,3 +344,18 @@ fn by_tenant_every_running_job_wears_its_tenants_look() {
     assert_eq!(single.tenants_shown(), [0]);
     assert_eq!(single.log.tenants, ["default"]);
 }
+
+#[test]
+fn player_keys_leave_fields_and_buttons_their_own_keys() {
+    use super::controls::key_action;
+    assert_eq!(key_action(" ", "DIV", 90.0), Some(PlayerAction::TogglePlay));
+    assert_eq!(key_action("End", "DIV", 90.0), Some(PlayerAction::Seek(90.0)));
+    assert_eq!(key_action("ArrowLeft", "CANVAS", 90.0), Some(PlayerAction::StepBack));
+    // A focused button presses itself with Space; a field keeps arrows and Home for editing.
+    assert_eq!(key_action(" ", "BUTTON", 90.0), None);
+    assert_eq!(key_action("ArrowRight", "INPUT", 90.0), None);
+    assert_eq!(key_action("Home", "SELECT", 90.0), None);
+    // Escape clears the selection from anywhere in the player.
+    assert_eq!(key_action("Escape", "INPUT", 90.0), Some(PlayerAction::Select(None)));
+    assert_eq!(key_action("x", "DIV", 90.0), None);
+}

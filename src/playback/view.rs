@@ -13,10 +13,10 @@
 
 use super::cluster::ClusterCanvas;
 use super::colours::ColourBy;
+use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
 use super::timer_chart::TimerChart;
 use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks, TenantLegend};
-use super::{Frame, Playback, Player, PlayerAction, NO_JOB, SPEEDS};
-use crate::browser::{self, AnimationLoop};
+use super::{Frame, Playback, Player, PlayerAction, NO_JOB};
 use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
 use crate::protocol::PolicyResult;
@@ -157,18 +157,6 @@ pub struct PlayerProps {
     pub other_title: Option<String>,
 }
 
-/// Frame timing, kept outside the render so that measuring does not re-render.
-#[derive(Default)]
-struct FrameStats {
-    frames: u64,
-    /// When the current frame's work began (the animation frame's callback).
-    started_ms: Option<f64>,
-    /// Sum and count of frame work times over the current second.
-    work_sum: f64,
-    work_n: u32,
-    window_start: f64,
-}
-
 /// One run's player.
 #[component]
 pub fn PlayerView(props: &PlayerProps) -> Html {
@@ -186,25 +174,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
     let colour_by = use_state(ColourBy::default);
-    let stats = use_mut_ref(FrameStats::default);
-
-    // While playing, a tick per animation frame.
-    {
-        let dispatch = player.dispatcher();
-        let stats = stats.clone();
-        use_effect_with(player.playing, move |playing| {
-            let mut last: Option<f64> = None;
-            let looping = playing.then(|| {
-                AnimationLoop::start(move |t| {
-                    stats.borrow_mut().started_ms = Some(browser::now_ms());
-                    let dt = last.map(|l| t - l).unwrap_or(0.0);
-                    last = Some(t);
-                    dispatch.dispatch(PlayerAction::Tick(dt));
-                })
-            });
-            move || drop(looping)
-        });
-    }
+    use_play_loop(player.playing, player.dispatcher(), root_ref.clone(), frame.clone());
 
     // Another policy chosen to watch or to show beside: the same instant in it.
     {
@@ -214,43 +184,6 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
     }
 
-    // Count frames and their work after every render of a new frame (the canvases draw
-    // in their own effects, which run first).
-    {
-        let root_ref = root_ref.clone();
-        let stats = stats.clone();
-        use_effect_with(frame.clone(), move |_| {
-            let now = browser::now_ms();
-            let mut s = stats.borrow_mut();
-            s.frames += 1;
-            if let Some(start) = s.started_ms.take() {
-                s.work_sum += now - start;
-                s.work_n += 1;
-            }
-            let root = root_ref.cast::<web_sys::Element>();
-            // The count on every frame, so that a reader timing a few seconds of play (the
-            // end-to-end test) is not off by up to a second's frames; the work time as a
-            // mean over a second.
-            if let Some(root) = &root {
-                let _ = root.set_attribute("data-frames", &s.frames.to_string());
-            }
-            if now - s.window_start > 1000.0 {
-                if let Some(root) = root {
-                    if s.work_n > 0 {
-                        let _ = root.set_attribute("data-frame-ms", &format!("{:.2}", s.work_sum / s.work_n as f64));
-                    }
-                }
-                s.window_start = now;
-                s.work_sum = 0.0;
-                s.work_n = 0;
-            }
-        });
-    }
-
-    let act = |a: PlayerAction| {
-        let d = player.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
-    };
     let on_slider = {
         let d = player.dispatcher();
         Callback::from(move |e: InputEvent| {
@@ -258,43 +191,16 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             d.dispatch(PlayerAction::Seek(v));
         })
     };
-    let on_speed = {
-        let d = player.dispatcher();
-        Callback::from(move |e: Event| {
-            if let Ok(s) = e.target_unchecked_into::<HtmlSelectElement>().value().parse::<f64>() {
-                d.dispatch(PlayerAction::SetSpeed(s));
-            }
-        })
-    };
-    let on_colour_by = {
-        let colour_by = colour_by.clone();
-        Callback::from(move |e: Event| {
-            let by = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
-                "tenant" => ColourBy::Tenant,
-                _ => ColourBy::Job,
-            };
-            colour_by.set(by);
-        })
-    };
     // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
     // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
-    let one_tenant = tenants_shown <= 1;
-    let by = if one_tenant { ColourBy::Job } else { *colour_by };
-    let one_tenant_why = one_tenant.then(|| {
+    let by = if tenants_shown <= 1 { ColourBy::Job } else { *colour_by };
+    let one_tenant_why = (tenants_shown <= 1).then(|| {
         let name = pb.log.tenants.first().map_or("default", String::as_str);
         format!(
             "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike."
         )
     });
-    let on_find_job = {
-        let d = player.dispatcher();
-        let jobs = pb.log.jobs.len() as u32;
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            d.dispatch(PlayerAction::Select(v.trim().parse::<u32>().ok().filter(|&j| j < jobs)));
-        })
-    };
     let on_gpu = {
         let d = player.dispatcher();
         Callback::from(move |g: Option<u32>| match g {
@@ -314,84 +220,34 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         })
     };
     let on_key = {
-        let d = player.dispatcher();
-        let end = player.end_s();
+        let (d, end) = (player.dispatcher(), player.end_s());
         Callback::from(move |e: KeyboardEvent| {
-            let tag = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .map(|el| el.tag_name())
-                .unwrap_or_default();
-            let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
-            // A focused button answers Space itself.
-            if tag == "BUTTON" && e.key() == " " {
-                return;
-            }
-            let action = match e.key().as_str() {
-                " " | "k" if !in_field => Some(PlayerAction::TogglePlay),
-                "." | "ArrowRight" if !in_field => Some(PlayerAction::StepNext),
-                "," | "ArrowLeft" if !in_field => Some(PlayerAction::StepBack),
-                "Home" if !in_field => Some(PlayerAction::Seek(0.0)),
-                "End" if !in_field => Some(PlayerAction::Seek(end)),
-                "Escape" => Some(PlayerAction::Select(None)),
-                _ => None,
-            };
-            if let Some(a) = action {
+            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+            if let Some(a) = key_action(&e.key(), tag.as_deref().unwrap_or(""), end) {
                 e.prevent_default();
                 e.stop_propagation();
                 d.dispatch(a);
             }
         })
     };
-
-    let t = player.time_s();
-    let end = player.end_s();
     let on_select = {
         let d = player.dispatcher();
         Callback::from(move |job: Option<u32>| d.dispatch(PlayerAction::Select(job)))
     };
-    let cut_notice = pb.log.cut_at_us.map(|cut| {
-        format!(
-            "Playback covers the first {} of this run's {} ({} events): longer logs are cut so that the page stays responsive. The summary and the hash cover the whole run.",
-            duration(cut as f64 / 1e6),
-            duration(pb.log.end_us as f64 / 1e6),
-            pb.log.events.len()
-        )
-    });
+
+    let (t, end) = (player.time_s(), player.end_s());
+    let pane = |pb: &Shared<Playback>, frame: &Shared<Frame>, title: &Option<String>| {
+        html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} /> }
+    };
     html! {
         <div class="player" ref={root_ref} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
              aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
-            if let Some(n) = cut_notice {
+            if let Some(n) = cut_notice(&pb) {
                 <p class="notice-inline" role="status">{ n }</p>
             }
-            <div class="player-controls">
-                <button type="button" class="primary" data-testid="play-button" onclick={act(PlayerAction::TogglePlay)} aria-keyshortcuts="Space">
-                    { if player.playing { "Pause" } else { "Play" } }
-                </button>
-                <button type="button" onclick={act(PlayerAction::StepBack)} aria-keyshortcuts="ArrowLeft" title="Previous event (←)">{ "◀ Step" }</button>
-                <button type="button" data-testid="step-button" onclick={act(PlayerAction::StepNext)} aria-keyshortcuts="ArrowRight" title="Next event (→)">{ "Step ▶" }</button>
-                <label>{ "Speed " }
-                    <select onchange={on_speed} data-testid="speed-select">
-                        { for SPEEDS.iter().map(|(s, label)| html! { <option value={s.to_string()} selected={*s == player.speed}>{ *label }</option> }) }
-                    </select>
-                </label>
-                // A disabled control shows no tooltip of its own in some browsers: the label
-                // carries the reason too.
-                <label title={one_tenant_why.clone()}>
-                    { "Colour by " }
-                    <select onchange={on_colour_by} data-testid="colour-by" disabled={one_tenant} title={one_tenant_why}
-                            aria-describedby="playback-colour-key">
-                        <option value="job" selected={by == ColourBy::Job}>{ "job" }</option>
-                        <option value="tenant" selected={by == ColourBy::Tenant}>{ format!("tenant ({tenants_shown})") }</option>
-                    </select>
-                </label>
-                <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(t), clock(end)) }</span>
-                <button type="button" data-testid="fullscreen-button" onclick={on_fullscreen} title="Show the player on the whole screen (Esc leaves)">{ "Full screen" }</button>
-                <label class="find-job">{ "Job # " }
-                    <input type="number" min="0" step="1" data-testid="find-job" onchange={on_find_job}
-                           value={player.selected.map(|j| j.to_string()).unwrap_or_default()} aria-label="Select a job by number" />
-                </label>
-            </div>
+            <PlayerControls dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} time_s={t} end_s={end}
+                            selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
+                            on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen} />
             <div class="timeline">
                 <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
                        value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
@@ -400,24 +256,15 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             </div>
             <div class="player-body">
             <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
-                <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={props.title.clone()} />
+                { pane(&pb, &frame, &props.title) }
                 if let Some((opb, oframe)) = &player.other {
-                    <Pane playback={opb.clone()} frame={oframe.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={props.other_title.clone()} />
+                    { pane(opb, oframe, &props.other_title) }
                 }
             </div>
             if by == ColourBy::Tenant {
                 <TenantLegend playback={pb.clone()} />
             }
-            <p class="hint cluster-key" id="playback-colour-key">
-                { if by == ColourBy::Tenant {
-                    "White GPUs are free; busy ones have their tenant's colour and mark (the per-tenant table's colours, listed above), \
-                     and the job's number where it fits. "
-                } else {
-                    "White GPUs are free; each job has its own dark colour and mark, and its number where it fits. "
-                } }
-                { "Links grow wider and warmer with the jobs' rings crossing them (the number says how many); on large clusters, \
-                   jobs spread over racks are drawn as one line per pair of racks with their count. Click a GPU to select its job." }
-            </p>
+            { colour_key(by) }
             <div class="player-side">
                 <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} />
                 <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_select={on_select} />
@@ -427,6 +274,18 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} />
         </div>
     }
+}
+
+/// What a cut log's playback leaves out, when it is cut.
+fn cut_notice(pb: &Playback) -> Option<String> {
+    pb.log.cut_at_us.map(|cut| {
+        format!(
+            "Playback covers the first {} of this run's {} ({} events): longer logs are cut so that the page stays responsive. The summary and the hash cover the whole run.",
+            duration(cut as f64 / 1e6),
+            duration(pb.log.end_us as f64 / 1e6),
+            pb.log.events.len()
+        )
+    })
 }
 
 #[derive(Properties, PartialEq)]
