@@ -172,6 +172,9 @@ pub fn to_csv(trace: &Trace) -> String {
 // JSON
 // ---------------------------------------------------------------------------------------
 
+/// The keys a job object may have.
+const JOB_KEYS: [&str; 8] = ["id", "submit_s", "gpus", "model", "duration_s", "iterations", "batch", "tenant"];
+
 /// Parses Proxima JSON; see `docs/FORMATS.md`.
 pub fn parse_json(text: &str) -> Result<Trace, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -184,130 +187,144 @@ pub fn parse_json(text: &str) -> Result<Trace, InputError> {
         InputError::at_line(e.line().max(1) as u32, "json", message)
     })?;
     let outline = Outline::of(text);
-    let jobs_value = match &doc {
-        Value::Array(items) => items,
-        Value::Object(root) => {
-            for (key, _) in root.iter() {
-                if key != "version" && key != "jobs" {
-                    return Err(InputError::at_line(
-                        outline.root_key_line(key),
-                        key.as_str(),
-                        "unknown key; a trace document has \"version\" and \"jobs\"",
-                    ));
-                }
-            }
-            match root.get("version") {
-                None => {}
-                Some(v) if v.as_u64() == Some(JSON_FORMAT_VERSION) => {}
-                Some(v) => {
-                    return Err(InputError::at_line(
-                        outline.root_key_line("version"),
-                        "version",
-                        format!("unsupported version {v}; this Proxima reads version {JSON_FORMAT_VERSION}"),
-                    ))
-                }
-            }
-            match root.get("jobs") {
-                Some(Value::Array(items)) => items,
-                Some(_) => {
-                    return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "expected an array of jobs"))
-                }
-                None => return Err(InputError::at_line(1, "jobs", "missing: a trace document needs a \"jobs\" array")),
-            }
-        }
-        _ => return Err(InputError::at_line(1, "json", "expected an object with \"jobs\" or an array of jobs")),
-    };
     let mut seen = SeenIds::default();
-    let mut jobs = Vec::with_capacity(jobs_value.len());
-    for (i, item) in jobs_value.iter().enumerate() {
-        let shape = outline.jobs.get(i);
-        let job_line = shape.map_or(1, |s| s.line);
-        let key_line = |key: &str| shape.and_then(|s| s.key_line(key)).unwrap_or(job_line);
-        let raw = |key: &str| shape.and_then(|s| s.raw_number(key));
-        let err = |key: &str, what: String| InputError::at_line(key_line(key), format!("jobs[{i}].{key}"), what);
-        let Value::Object(obj) = item else {
-            return Err(InputError::at_line(
-                job_line,
-                format!("jobs[{i}]"),
-                "expected a job object {\"id\": ..., \"submit_s\": ..., ...}",
-            ));
-        };
-        if let Some(key) = shape.and_then(|s| s.duplicate.as_deref()) {
-            return Err(err(key, "the key appears twice in this job".into()));
-        }
-        for key in obj.keys() {
-            if !matches!(
-                key.as_str(),
-                "id" | "submit_s" | "gpus" | "model" | "duration_s" | "iterations" | "batch" | "tenant"
-            ) {
-                return Err(err(key, format!("unknown key (a job has {JSON_KEYS})")));
-            }
-        }
-        let id = match obj.get("id") {
-            // JSON strings are exact: unlike a CSV field, spaces in an id are kept.
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) => raw("id").map_or_else(|| n.to_string(), str::to_string),
-            Some(other) => return Err(err("id", format!("expected a string or a number, got {other}"))),
-            None => return Err(InputError::at_line(job_line, format!("jobs[{i}].id"), "missing")),
-        };
-        seen.check(&id, job_line).map_err(|m| err("id", m))?;
-        let submit_s = match obj.get("submit_s") {
-            Some(v) => csv::submit_seconds(&number_text(v, raw("submit_s")).map_err(|m| err("submit_s", m))?)
-                .map_err(|m| err("submit_s", m))?,
-            None => return Err(InputError::at_line(job_line, format!("jobs[{i}].submit_s"), "missing")),
-        };
-        let gpus = match obj.get("gpus") {
-            Some(v) => {
-                csv::gpu_count(&number_text(v, raw("gpus")).map_err(|m| err("gpus", m))?).map_err(|m| err("gpus", m))?
-            }
-            None => return Err(InputError::at_line(job_line, format!("jobs[{i}].gpus"), "missing")),
-        };
-        let model = match obj.get("model") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.is_empty() => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(other) => return Err(err("model", format!("expected a model name or null, got {other}"))),
-        };
-        let present = |key: &str| obj.get(key).filter(|v| !v.is_null());
-        let work = match (present("duration_s"), present("iterations")) {
-            (Some(d), None) => TraceWork::DurationS(
-                csv::positive_seconds(&number_text(d, raw("duration_s")).map_err(|m| err("duration_s", m))?)
-                    .map_err(|m| err("duration_s", m))?,
-            ),
-            (None, Some(n)) => TraceWork::Iterations(
-                positive_iterations(&number_text(n, raw("iterations")).map_err(|m| err("iterations", m))?)
-                    .map_err(|m| err("iterations", m))?,
-            ),
-            (Some(_), Some(_)) => {
-                return Err(err("iterations", "give either duration_s or iterations, not both".into()))
-            }
-            (None, None) => {
-                return Err(InputError::at_line(
-                    job_line,
-                    format!("jobs[{i}].duration_s"),
-                    "missing: give the job's work as duration_s (seconds) or iterations",
-                ))
-            }
-        };
-        let batch = match present("batch") {
-            Some(v) => Some(
-                csv::batch_size(&number_text(v, raw("batch")).map_err(|m| err("batch", m))?)
-                    .map_err(|m| err("batch", m))?,
-            ),
-            None => None,
-        };
-        let tenant = match obj.get("tenant") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.is_empty() => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(other) => return Err(err("tenant", format!("expected a tenant name or null, got {other}"))),
-        };
-        jobs.push(TraceJob { name: id, submit_s, gpus, model, work, batch, tenant, line: job_line });
-    }
+    let jobs = job_items(&doc, &outline)?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| JobObject::new(i, item, outline.jobs.get(i))?.read(&mut seen))
+        .collect::<Result<Vec<_>, _>>()?;
     if jobs.is_empty() {
         return Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "no jobs: the list is empty"));
     }
     Ok(Trace::new(TraceFormat::ProximaJson, jobs))
+}
+
+/// The document's jobs: the document itself when it is an array, or its `jobs` once its
+/// other keys and its version are checked.
+fn job_items<'a>(doc: &'a Value, outline: &Outline) -> Result<&'a Vec<Value>, InputError> {
+    let root = match doc {
+        Value::Array(items) => return Ok(items),
+        Value::Object(root) => root,
+        _ => return Err(InputError::at_line(1, "json", "expected an object with \"jobs\" or an array of jobs")),
+    };
+    if let Some(key) = root.keys().find(|k| *k != "version" && *k != "jobs") {
+        let what = "unknown key; a trace document has \"version\" and \"jobs\"";
+        return Err(InputError::at_line(outline.root_key_line(key), key.as_str(), what));
+    }
+    match root.get("version") {
+        Some(v) if v.as_u64() != Some(JSON_FORMAT_VERSION) => {
+            let what = format!("unsupported version {v}; this Proxima reads version {JSON_FORMAT_VERSION}");
+            return Err(InputError::at_line(outline.root_key_line("version"), "version", what));
+        }
+        _ => {}
+    }
+    match root.get("jobs") {
+        Some(Value::Array(items)) => Ok(items),
+        Some(_) => Err(InputError::at_line(outline.root_key_line("jobs"), "jobs", "expected an array of jobs")),
+        None => Err(InputError::at_line(1, "jobs", "missing: a trace document needs a \"jobs\" array")),
+    }
+}
+
+/// One job object with where its keys are in the text, so that every error names the
+/// line of the key at fault and the field as `jobs[i].key`.
+struct JobObject<'a> {
+    i: usize,
+    obj: &'a serde_json::Map<String, Value>,
+    shape: Option<&'a super::outline::JobShape>,
+    line: u32,
+}
+
+impl<'a> JobObject<'a> {
+    fn new(i: usize, item: &'a Value, shape: Option<&'a super::outline::JobShape>) -> Result<Self, InputError> {
+        let line = shape.map_or(1, |s| s.line);
+        let Value::Object(obj) = item else {
+            let what = "expected a job object {\"id\": ..., \"submit_s\": ..., ...}";
+            return Err(InputError::at_line(line, format!("jobs[{i}]"), what));
+        };
+        Ok(JobObject { i, obj, shape, line })
+    }
+
+    fn err(&self, key: &str, what: impl Into<String>) -> InputError {
+        let line = self.shape.and_then(|s| s.key_line(key)).unwrap_or(self.line);
+        InputError::at_line(line, format!("jobs[{}].{key}", self.i), what.into())
+    }
+
+    fn missing(&self, key: &str, what: &str) -> InputError {
+        InputError::at_line(self.line, format!("jobs[{}].{key}", self.i), what.to_string())
+    }
+
+    /// The value of `key`, treating `null` as absent.
+    fn present(&self, key: &str) -> Option<&'a Value> {
+        self.obj.get(key).filter(|v| !v.is_null())
+    }
+
+    /// A number (or a number in quotes) read by the CSV reader's check for that column;
+    /// `None` when the key is absent or `null`.
+    fn number<T>(&self, key: &str, check: impl Fn(&str) -> Result<T, String>) -> Result<Option<T>, InputError> {
+        self.present(key).map(|v| self.read_number(key, v, check)).transpose()
+    }
+
+    /// A number the job must have: absent is "missing", and `null` is not a number.
+    fn required<T>(&self, key: &str, check: impl Fn(&str) -> Result<T, String>) -> Result<T, InputError> {
+        let v = self.obj.get(key).ok_or_else(|| self.missing(key, "missing"))?;
+        self.read_number(key, v, check)
+    }
+
+    fn read_number<T>(&self, key: &str, v: &Value, check: impl Fn(&str) -> Result<T, String>) -> Result<T, InputError> {
+        let raw = self.shape.and_then(|s| s.raw_number(key));
+        let text = number_text(v, raw).map_err(|m| self.err(key, m))?;
+        check(&text).map_err(|m| self.err(key, m))
+    }
+
+    /// A name (a model, a tenant): a string, with `null` and `""` meaning none.
+    fn name(&self, key: &str, what: &str) -> Result<Option<String>, InputError> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(self.err(key, format!("expected {what} or null, got {other}"))),
+        }
+    }
+
+    fn read(&self, seen: &mut SeenIds) -> Result<TraceJob, InputError> {
+        if let Some(key) = self.shape.and_then(|s| s.duplicate.as_deref()) {
+            return Err(self.err(key, "the key appears twice in this job"));
+        }
+        if let Some(key) = self.obj.keys().find(|k| !JOB_KEYS.contains(&k.as_str())) {
+            return Err(self.err(key, format!("unknown key (a job has {JSON_KEYS})")));
+        }
+        let id = match self.obj.get("id") {
+            // JSON strings are exact: unlike a CSV field, spaces in an id are kept.
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Number(n)) => {
+                self.shape.and_then(|s| s.raw_number("id")).map_or_else(|| n.to_string(), str::to_string)
+            }
+            Some(other) => return Err(self.err("id", format!("expected a string or a number, got {other}"))),
+            None => return Err(self.missing("id", "missing")),
+        };
+        seen.check(&id, self.line).map_err(|m| self.err("id", m))?;
+        let submit_s = self.required("submit_s", csv::submit_seconds)?;
+        let gpus = self.required("gpus", csv::gpu_count)?;
+        let work = match (self.present("duration_s"), self.present("iterations")) {
+            (Some(d), None) => TraceWork::DurationS(self.read_number("duration_s", d, csv::positive_seconds)?),
+            (None, Some(n)) => TraceWork::Iterations(self.read_number("iterations", n, positive_iterations)?),
+            (Some(_), Some(_)) => return Err(self.err("iterations", "give either duration_s or iterations, not both")),
+            (None, None) => {
+                let what = "missing: give the job's work as duration_s (seconds) or iterations";
+                return Err(self.missing("duration_s", what));
+            }
+        };
+        Ok(TraceJob {
+            name: id,
+            submit_s,
+            gpus,
+            model: self.name("model", "a model name")?,
+            work,
+            batch: self.number("batch", csv::batch_size)?,
+            tenant: self.name("tenant", "a tenant name")?,
+            line: self.line,
+        })
+    }
 }
 
 /// The text of a JSON number, so that it goes through the same checks as a CSV field.
