@@ -94,7 +94,7 @@ impl Recorder {
             }
             None => out.push(0),
         }
-        let timers = initial_timers(&sim.policy_spec());
+        let timers = sim.policy_delay_timers();
         put_u64(&mut out, timers.len() as u64);
         for t in timers {
             put_f64(&mut out, t);
@@ -180,14 +180,6 @@ impl Observer for Recorder {
     fn observe(&mut self, now: SimTime, event: &SimEvent) {
         self.encode(now, event);
     }
-}
-
-/// The delay timers a policy starts with, per tier below the top, from its spec
-/// (`...,timers=300/150,...`); empty for policies without timers.
-pub fn initial_timers(spec: &str) -> Vec<f64> {
-    let Some(rest) = spec.split_once("timers=").map(|(_, r)| r) else { return Vec::new() };
-    let text = rest.split(',').next().unwrap_or("");
-    text.split('/').filter_map(|t| t.parse::<f64>().ok()).collect()
 }
 
 /// Facts about one job that playback shows.

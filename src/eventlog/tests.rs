@@ -172,8 +172,13 @@ fn damaged_logs_are_errors_not_panics() {
 }
 
 #[test]
-fn initial_timers_come_from_the_spec() {
-    assert_eq!(initial_timers("dally:preempt=on,autotune=on,timers=300/150,threshold=1.05"), vec![300.0, 150.0]);
-    assert_eq!(initial_timers("dally:timers=30/15"), vec![30.0, 15.0]);
-    assert!(initial_timers("consolidate:backfill=on").is_empty());
+fn the_log_starts_with_the_policys_own_timers() {
+    for (policy, timers) in [("dally:timers=30/15", vec![30.0, 15.0]), ("consolidate", vec![])] {
+        let mut s = sim("teaching", 20, 1.0, policy);
+        let rec = Rc::new(RefCell::new(Recorder::default()));
+        s.add_observer(Box::new(SharedObserver(rec.clone())));
+        let summary = s.run();
+        let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
+        assert_eq!(PlaybackLog::decode(&bytes).unwrap().initial_timers, timers, "{policy}");
+    }
 }

@@ -3,7 +3,8 @@
 
 use super::feedback::RunDone;
 use super::input_value;
-use crate::state::{Action, Field, RunState, STANDARD_POLICIES};
+use crate::state::{Action, Field, RunState};
+use proxima_core::policy::RECOMMENDED;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -45,19 +46,19 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
     let on_seed = d.reform(|e: Event| Action::SetSeed(input_value(&e)));
     let running = matches!(props.run, RunState::Running { .. });
     let extra: Vec<(usize, &String)> =
-        policies.iter().enumerate().filter(|(_, p)| !STANDARD_POLICIES.iter().any(|(sp, _)| sp == p)).collect();
+        policies.iter().enumerate().filter(|(_, p)| !RECOMMENDED.iter().any(|r| r.spec == p.as_str())).collect();
     html! {
         <section id="run-panel" class="panel" tabindex="-1" aria-labelledby="run-title">
             <h2 id="run-title"><span class="step">{ "2" }</span>{ " Run" }</h2>
             <fieldset class="policies" data-testid="policy-select">
                 <legend>{ "Policies (run one after another, in this order)" }</legend>
-                { for STANDARD_POLICIES.iter().map(|(spec, what)| {
+                { for RECOMMENDED.iter().map(|&proxima_core::policy::Recommended { spec, what }| {
                     let on = d.reform(move |_| Action::TogglePolicy(spec.to_string()));
                     let position = policies.iter().position(|p| p == spec);
                     html! {
                         <label class="policy">
-                            <input type="checkbox" value={*spec} checked={position.is_some()} onchange={on} />
-                            <code>{ *spec }</code>{ format!(" — {what}") }
+                            <input type="checkbox" value={spec} checked={position.is_some()} onchange={on} />
+                            <code>{ spec }</code>{ format!(" — {what}") }
                             if let Some(i) = position { <span class="order">{ format!(" (#{})", i + 1) }</span> }
                         </label>
                     }
@@ -82,7 +83,7 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
                 <details class="hint">
                     <summary>{ "Policy options" }</summary>
                     <ul>{ for proxima_core::policy::POLICIES.iter().map(|p| html! {
-                        <li><code>{ p.name }</code>{ format!(": {}. Options: {}.", p.summary, p.options) }</li>
+                        <li><code>{ p.name }</code>{ format!(": {} Options: {}.", p.summary, p.options_line()) }</li>
                     }) }</ul>
                 </details>
                 if let Some(e) = &props.policies.error {

@@ -37,25 +37,6 @@ use proxima_core::policy::resolve_policy;
 use proxima_core::share::SharedScenario;
 use trace::FileCheck;
 
-/// The policies offered with a checkbox: the baselines, Dally, and its ablations
-/// (docs/SCHEDULER.md describes each).
-pub const STANDARD_POLICIES: &[(&str, &str)] = &[
-    ("fifo", "first come, first served; first free GPUs, whatever the topology"),
-    ("consolidate", "first come, first served; tightest placement free now, never waits"),
-    ("consolidate:migrate=on", "consolidate, and running jobs are moved to defragment (Gandiva)"),
-    ("strict", "first come, first served with backfill; every job waits for its tightest tier"),
-    ("slurm", "waits up to 300 s for a placement under one leaf switch, then takes the tightest free"),
-    ("tiresias", "discretised 2D-LAS by attained GPU-time, preemptive (Tiresias)"),
-    ("srtf", "shortest remaining ideal time first, preemptive; clairvoyant (reads true run times), a reference"),
-    ("random", "first come, first served with backfill; free GPUs drawn at random"),
-    ("dally", "network-sensitive: delay timers, preemption, auto-tuned timers"),
-    ("dally:preempt=off", "Dally without preemption"),
-    ("dally:autotune=off", "Dally with static timers (300 s server, 150 s rack)"),
-    ("dally:preempt=off,autotune=off", "Dally with delay timers only"),
-    ("dally:delay=off", "Dally's preemption without delay timers"),
-    ("dally:delay=all", "every job waits its tier's full timer, sensitive or not"),
-];
-
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -374,18 +355,5 @@ impl State {
 
     pub fn is_running(&self) -> bool {
         matches!(self.run, RunState::Running { .. })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_standard_policy_resolves_and_is_offered_once() {
-        for (i, (spec, _)) in STANDARD_POLICIES.iter().enumerate() {
-            assert!(resolve_policy(spec).is_ok(), "{spec}");
-            assert!(!STANDARD_POLICIES[..i].iter().any(|(other, _)| other == spec), "{spec} twice");
-        }
     }
 }

@@ -150,6 +150,8 @@ def test_compare_writes_what_the_cli_writes(cli, tmp_path):
 
 def test_listings():
     assert {p["name"] for p in proxima.policies()} >= {"fifo", "consolidate", "dally"}
+    dally = next(p for p in proxima.policies() if p["name"] == "dally")
+    assert "arXiv:2401.16492" in dally["source"] and "timers=300/150" in dally["options"]
     assert "oversub-2048" in proxima.presets()
     names = [m["name"] for m in proxima.models()]
     assert "bert" in names and "resnet50" in names

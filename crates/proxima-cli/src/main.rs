@@ -392,7 +392,15 @@ fn execute(command: Command) -> Result<(), Failure> {
         }
         Command::Policies => {
             for p in POLICIES {
-                println!("{:<12} {}\n{:<12} options: {}\n", p.name, p.summary, "", p.options);
+                println!(
+                    "{:<12} {}\n{:<12} source: {}\n{:<12} options: {}\n",
+                    p.name,
+                    p.summary,
+                    "",
+                    p.source,
+                    "",
+                    p.options_line()
+                );
             }
             Ok(())
         }

@@ -252,6 +252,11 @@ impl Simulation {
         self.policy.spec()
     }
 
+    /// The delay timers the policy started with ([`Policy::delay_timers`]).
+    pub fn policy_delay_timers(&self) -> Vec<f64> {
+        self.policy.delay_timers()
+    }
+
     pub fn now(&self) -> SimTime {
         self.st.now
     }

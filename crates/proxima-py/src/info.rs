@@ -46,10 +46,13 @@ pub fn presets() -> Vec<(String, String)> {
     PRESETS.iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
 }
 
-/// The policies: (name, summary, options with their defaults).
+/// The policies: (name, summary, source, options with their defaults).
 #[pyfunction]
-pub fn policies() -> Vec<(String, String, String)> {
-    POLICIES.iter().map(|p| (p.name.to_string(), p.summary.to_string(), p.options.to_string())).collect()
+pub fn policies() -> Vec<(String, String, String, String)> {
+    POLICIES
+        .iter()
+        .map(|p| (p.name.to_string(), p.summary.to_string(), p.source.to_string(), p.options_line()))
+        .collect()
 }
 
 /// The model catalogue as JSON (a list of model profiles).

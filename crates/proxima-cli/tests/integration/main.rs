@@ -3,5 +3,7 @@
 
 mod closed_output;
 mod experiment;
+mod generated;
 mod inputs;
+mod policies;
 mod sweep;

@@ -436,6 +436,10 @@ impl Policy for Dally {
         self.options.spec()
     }
 
+    fn delay_timers(&self) -> Vec<f64> {
+        self.options.timers_s.clone()
+    }
+
     fn on_event(&mut self, event: &SimEvent, view: &View) {
         if let Some(book) = &mut self.book {
             book.on_event(event, view);

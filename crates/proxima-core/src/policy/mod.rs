@@ -6,6 +6,7 @@
 //! its queue, the history its auto-tuner learns from), fed by the events the engine passes
 //! to [`Policy::on_event`].
 
+mod catalogue;
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
@@ -20,6 +21,10 @@ pub mod srtf;
 pub mod strict;
 pub mod tiresias;
 pub mod tuner;
+
+pub use catalogue::{
+    markdown_table, policy_info, OptionKind, PolicyInfo, PolicyOption, Recommended, POLICIES, RECOMMENDED,
+};
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::{shape_of, CommParams};
@@ -108,6 +113,13 @@ pub trait Policy {
     /// The canonical spec, with every option spelled out, e.g. `fifo:backfill=on`.
     fn spec(&self) -> String;
 
+    /// The delay timers the policy starts with, in seconds per tier, tightest first
+    /// (what a playback shows before the first `TimerChanged`); empty for a policy
+    /// without timers.
+    fn delay_timers(&self) -> Vec<f64> {
+        Vec::new()
+    }
+
     /// Called for every event except rate changes, after the engine applied it.
     fn on_event(&mut self, _event: &SimEvent, _view: &View) {}
 
@@ -190,57 +202,6 @@ impl PolicySpec {
         }
     }
 }
-
-/// A policy name with a one-line description, for `proxima policies` and the app.
-pub struct PolicyInfo {
-    pub name: &'static str,
-    pub summary: &'static str,
-    /// Options with their defaults.
-    pub options: &'static str,
-}
-
-pub const POLICIES: &[PolicyInfo] = &[
-    PolicyInfo {
-        name: "fifo",
-        summary: "first come, first served; the first free GPUs in index order, whatever the topology (a scheduler that only counts GPUs)",
-        options: "backfill=on (off: a job that does not fit blocks those behind it), quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
-    },
-    PolicyInfo {
-        name: "consolidate",
-        summary: "first come, first served; the tightest placement free now, best fit, never waits; migrate=on checkpoints and moves jobs to defragment, network-blind, as Gandiva does (OSDI'18), at dally's restore cost and guard rails",
-        options: "backfill=on, migrate=off, restore_s=30, min_run_s=600, max_preempt=2 (the last two with migrate=on), quota=off (on: tenants' quotas)",
-    },
-    PolicyInfo {
-        name: "strict",
-        summary: "first come, first served; every job waits, without limit, for its tightest tier (the consolidation constraint Tiresias, NSDI'19, describes)",
-        options: "backfill=on, quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
-    },
-    PolicyInfo {
-        name: "slurm",
-        summary: "Slurm's --switches=N@max-time: a job waits up to wait_s for a placement under at most N leaf switches, then takes the tightest free (sbatch(1); max_switch_wait default 300 s)",
-        options: "switches=1, wait_s=300, quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
-    },
-    PolicyInfo {
-        name: "tiresias",
-        summary: "Tiresias's discretised 2D-LAS (NSDI'19): queues by attained GPU-time, preemptive, PromoteKnob starvation rule, consolidates only placement-sensitive jobs; thresholds of its simulator (SymbioticLab/Tiresias)",
-        options: "queues=3250/7200 (GPU-s thresholds, or none), starve=off (PromoteKnob), place=skew|tightest|most_free|first_fit, skew=1.05, running_first=on, restore_s=30, round_s=off, quota=off (on: tenants' quotas); the Pollux artifact's tiresias.py: queues=57600,starve=off,place=most_free,running_first=off,round_s=60",
-    },
-    PolicyInfo {
-        name: "srtf",
-        summary: "shortest remaining (ideal) time first, preemptive, tightest placement free now: clairvoyant, it reads every job's true remaining run time from the trace, which no real scheduler knows; a reference only (the Tiresias simulator's 'shortest')",
-        options: "preempt=on (off: shortest job first, no preemption), restore_s=30, quota=off (on: tenants' quotas)",
-    },
-    PolicyInfo {
-        name: "random",
-        summary: "first come, first served; GPUs drawn uniformly at random among the free ones, seeded (the Tiresias simulator's 'random' placement)",
-        options: "backfill=on, seed=run (the run's seed, or a number), quota=off (on: tenants' quotas, reclaimed jobs pay restore_s=30)",
-    },
-    PolicyInfo {
-        name: "dally",
-        summary: "network-sensitive: delay scheduling for consolidation, network-sensitive preemption, auto-tuned delay timers (arXiv:2401.16492)",
-        options: "delay=on (off: preemption without delay; all: every job waits its tier's full timer, sensitive or not), preempt=on, autotune=on, timers=300/150 (s per tier, static or the tuner's start), threshold=1.05, starve_s=off, restore_s=30, min_run_s=600, max_preempt=2, tune_every_s=600, quota=off (on: tenants' quotas; its preemption takes another tenant's job only from a borrower, for a job within quota; reclaimed jobs pay restore_s), runtime=estimate (remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only)",
-    },
-];
 
 /// Builds a policy from its spec, e.g. `fifo`, `consolidate:backfill=off`.
 pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {

@@ -290,8 +290,9 @@ def presets() -> Dict[str, str]:
 
 
 def policies() -> List[Dict[str, str]]:
-    """The scheduling policies: ``name``, ``summary`` and ``options`` (with defaults)."""
-    return [{"name": n, "summary": s, "options": o} for n, s, o in _native.policies()]
+    """The scheduling policies: ``name``, ``summary``, ``source`` and ``options`` (with
+    defaults), as ``proxima policies`` lists them."""
+    return [{"name": n, "summary": s, "source": src, "options": o} for n, s, src, o in _native.policies()]
 
 
 def models() -> List[Dict[str, Any]]:
