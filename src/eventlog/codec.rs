@@ -1,8 +1,8 @@
 //! The event log's own parts of the encoding (`crate::codec` has the numbers and text):
 //! GPUs as runs of consecutive ids, tiers, jobs and the scheduler's reasons.
 
-use crate::codec::{put_f32, put_u64, Reader};
-use proxima_core::event::Reason;
+use crate::codec::{put_f32, put_f64, put_u64, Reader};
+use proxima_core::event::{Reason, TimerEvidence};
 use proxima_core::topology::{GpuId, Tier, MAX_GPUS};
 use proxima_core::JobId;
 
@@ -169,4 +169,31 @@ impl Reader<'_> {
             k => return Err(format!("unknown reason kind {k}")),
         })
     }
+}
+
+/// The tuner's evidence for a timer change, as its numbers (the page words it).
+pub(super) fn put_evidence(b: &mut Vec<u8>, e: &TimerEvidence) {
+    put_u64(b, e.successes as u64);
+    put_u64(b, e.samples as u64);
+    put_u64(b, e.competitors_now as u64);
+    for x in [e.rate, e.gain, e.mean_competitors, e.best_t, e.best_net] {
+        put_f64(b, x);
+    }
+}
+
+pub(super) fn read_evidence(r: &mut Reader) -> Result<TimerEvidence, String> {
+    let count = |r: &mut Reader| -> Result<u32, String> {
+        u32::try_from(r.u64()?).map_err(|_| "a count out of range".to_string())
+    };
+    let (successes, samples, competitors_now) = (count(r)?, count(r)?, count(r)?);
+    Ok(TimerEvidence {
+        successes,
+        samples,
+        competitors_now,
+        rate: r.f64()?,
+        gain: r.f64()?,
+        mean_competitors: r.f64()?,
+        best_t: r.f64()?,
+        best_net: r.f64()?,
+    })
 }

@@ -21,7 +21,7 @@ mod codec;
 mod tests;
 
 use crate::codec::{put_f32, put_f64, put_str, put_u64, Reader};
-use codec::{put_gpus, put_reason};
+use codec::{put_evidence, put_gpus, put_reason, read_evidence};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer, PolicyNote, SimEvent};
 use proxima_core::fairness::tenant_count;
@@ -37,8 +37,9 @@ use std::rc::Rc;
 /// its index.
 pub const MAX_PLAYBACK_EVENTS: usize = 250_000;
 
-/// The encoding's version, the first byte of every log (2 added each job's tenant).
-const VERSION: u8 = 2;
+/// The encoding's version, the first byte of every log (2 added each job's tenant, 3 the
+/// tuner's evidence as numbers).
+const VERSION: u8 = 3;
 
 /// An observer shared with its owner, who reads it after the run (the engine keeps its
 /// observers boxed).
@@ -168,7 +169,7 @@ impl Recorder {
                 b.push(tier.0);
                 put_f64(b, *old_s);
                 put_f64(b, *new_s);
-                put_str(b, why);
+                put_evidence(b, why);
             }
             _ => {}
         }
@@ -271,7 +272,7 @@ impl PlaybackLog {
                     let tier = Tier(r.u8()?);
                     let old_s = r.f64()?;
                     let new_s = r.f64()?;
-                    let why = r.str()?;
+                    let why = read_evidence(&mut r)?;
                     SimEvent::Policy { note: PolicyNote::TimerChanged { tier, old_s, new_s, why } }
                 }
                 k => return Err(format!("unknown event kind {k}")),

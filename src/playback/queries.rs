@@ -4,7 +4,8 @@
 
 use super::colours::{job_look, ColourBy, Look};
 use super::{Countdown, Frame, JobNow, Mark, MarkKind, Playback};
-use proxima_core::event::{PolicyNote, Reason, SimEvent};
+use crate::state::summary::duration;
+use proxima_core::event::{PolicyNote, Reason, SimEvent, TimerEvidence};
 
 impl Playback {
     /// The time of the first event after the frame's time (for "step").
@@ -135,7 +136,7 @@ impl Playback {
             SimEvent::Preempted { job, reason, .. } => format!("job {} {}", job.0, reason.describe(topo)),
             SimEvent::Completed { job } => format!("job {} completed", job.0),
             SimEvent::Policy { note: PolicyNote::TimerChanged { tier, old_s, new_s, why } } => {
-                format!("{} timer {} s → {} s: {why}", topo.tier_name(*tier), round(*old_s), round(*new_s))
+                format!("{} timer {} s → {} s: {}", topo.tier_name(*tier), round(*old_s), round(*new_s), evidence(why))
             }
             SimEvent::RateChanged { job, .. } => format!("job {} changed speed", job.0),
         }
@@ -175,4 +176,22 @@ impl Playback {
 
 fn round(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
+}
+
+/// The tuner's evidence in words, with durations as people read them.
+pub fn evidence(e: &TimerEvidence) -> String {
+    let gain = if e.successes > 0 {
+        format!(", and a wait that did saved {} of run time on average", duration(e.gain))
+    } else {
+        String::new()
+    };
+    format!(
+        "{} of the last {} waits found a placement{gain}; {} jobs compete now ({:.1} on average), so a cap of {} pays best ({} net per waiting job)",
+        e.successes,
+        e.samples,
+        e.competitors_now,
+        e.mean_competitors,
+        duration(e.best_t),
+        duration(e.best_net.max(0.0))
+    )
 }

@@ -359,3 +359,25 @@ fn player_keys_leave_fields_and_buttons_their_own_keys() {
     assert_eq!(key_action("Escape", "INPUT", 90.0), Some(PlayerAction::Select(None)));
     assert_eq!(key_action("x", "DIV", 90.0), None);
 }
+
+#[test]
+fn the_tuners_evidence_reads_in_durations() {
+    use super::queries::evidence;
+    use proxima_core::event::TimerEvidence;
+    let e = TimerEvidence {
+        successes: 12,
+        samples: 40,
+        rate: 0.004,
+        gain: 241_954.0,
+        competitors_now: 3,
+        mean_competitors: 1.5,
+        best_t: 300.0,
+        best_net: 18.0,
+    };
+    let text = evidence(&e);
+    assert!(text.starts_with("12 of the last 40 waits found a placement"), "{text}");
+    assert!(text.contains("2.8 d of run time") && text.contains("a cap of 5 min"), "{text}");
+    assert!(!text.contains("241954"), "no raw seconds: {text}");
+    // The files keep the tuner's own sentence.
+    assert!(e.to_string().contains("mean gain 241954 s"));
+}

@@ -155,8 +155,51 @@ impl Reason {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PolicyNote {
-    /// The delay timer of `tier` changed from `old_s` to `new_s`, for the reason in `why`.
-    TimerChanged { tier: Tier, old_s: f64, new_s: f64, why: String },
+    /// The delay timer of `tier` changed from `old_s` to `new_s`, on the evidence in `why`.
+    TimerChanged { tier: Tier, old_s: f64, new_s: f64, why: TimerEvidence },
+}
+
+/// What the timer tuner saw when it moved a timer (`policy/tuner.rs`): of its recent
+/// waits at the tier, how many found a placement and how fast, what a placement gained,
+/// how crowded the queue is, and the cap it found best. Written out (JSON, the event log)
+/// as its sentence, so that files and event hashes read the same as a plain message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimerEvidence {
+    pub successes: u32,
+    pub samples: u32,
+    /// Placements found per second of waiting.
+    pub rate: f64,
+    /// Mean seconds of run time a successful wait saved.
+    pub gain: f64,
+    pub competitors_now: u32,
+    pub mean_competitors: f64,
+    /// The cap, in seconds, with the best expected net gain.
+    pub best_t: f64,
+    /// That net gain, in seconds per waiting job.
+    pub best_net: f64,
+}
+
+impl std::fmt::Display for TimerEvidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} of {} recent waits found a placement (rate {:.5}/s of waiting), mean gain {:.0} s, {} competing now vs {:.1} on average: best cap {:.0} s (net {:.0} s per waiting job)",
+            self.successes,
+            self.samples,
+            self.rate,
+            self.gain,
+            self.competitors_now,
+            self.mean_competitors,
+            self.best_t,
+            self.best_net
+        )
+    }
+}
+
+impl Serialize for TimerEvidence {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// Something that happened in a simulation. Observers receive every one, in order.

@@ -423,7 +423,7 @@ impl Dally {
                         tier: Tier(t as u8),
                         old_s: old,
                         new_s: p.timer_s,
-                        why: p.why.to_string(),
+                        why: p.why,
                     }));
                 }
             }

@@ -24,6 +24,7 @@
 //! of failures does not read as "placements never appear". A new value moves at most a factor of two from the old per step, so
 //! one burst of bad luck cannot swing the timers wildly.
 
+use crate::event::TimerEvidence;
 use std::collections::VecDeque;
 
 /// One observed wait for a placement at some tier.
@@ -65,37 +66,7 @@ pub struct TimerTuner {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
     pub timer_s: f64,
-    pub why: Why,
-}
-
-/// The figures behind a proposal; rendered to a sentence only when a timer actually moves.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Why {
-    pub successes: u32,
-    pub samples: u32,
-    pub rate: f64,
-    pub gain: f64,
-    pub competitors_now: u32,
-    pub mean_competitors: f64,
-    pub best_t: f64,
-    pub best_net: f64,
-}
-
-impl std::fmt::Display for Why {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} of {} recent waits found a placement (rate {:.5}/s of waiting), mean gain {:.0} s, {} competing now vs {:.1} on average: best cap {:.0} s (net {:.0} s per waiting job)",
-            self.successes,
-            self.samples,
-            self.rate,
-            self.gain,
-            self.competitors_now,
-            self.mean_competitors,
-            self.best_t,
-            self.best_net
-        )
-    }
+    pub why: TimerEvidence,
 }
 
 impl TimerTuner {
@@ -185,7 +156,7 @@ impl TimerTuner {
         // Move at most a factor of two per step (from at least the minimum).
         let floor = current_s.max(self.min_s.max(1.0));
         let timer_s = best_t.clamp(floor / 2.0, floor * 2.0).clamp(self.min_s, self.max_s);
-        let why = Why {
+        let why = TimerEvidence {
             successes: successes as u32,
             samples: waits.len() as u32,
             rate,
