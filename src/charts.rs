@@ -435,7 +435,7 @@ pub fn JobsPerTier(props: &OutcomesProps) -> Html {
                     <tbody>{ for props.outcomes.iter().map(|o| html! {
                         <tr><th scope="row">{ o.policy.clone() }</th>
                         { for o.jobs_per_tier.iter().map(|(tier, n)| {
-                            let placements = o.summary.tier_counts.get(tier).copied().unwrap_or(0);
+                            let placements = o.summary.tier_counts.get(tier).unwrap_or(0);
                             html! { <td>{ format!("{n} / {placements}") }</td> }
                         }) }</tr>
                     }) }</tbody>

@@ -36,14 +36,6 @@ fn hours(s: f64) -> String {
     }
 }
 
-fn tiers(summary: &Summary, topo: &Topology) -> String {
-    topo.tier_names()
-        .iter()
-        .map(|t| format!("{t} {}", summary.tier_counts.get(t).copied().unwrap_or(0)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 pub fn print_summary(s: &Summary, sim: &Simulation) {
     let topo = &sim.scenario().topology;
     println!("policy      {}", s.policy);
@@ -71,7 +63,7 @@ pub fn print_summary(s: &Summary, sim: &Simulation) {
         if s.jobs_completed > 0 { s.comm_overhead_s / s.jobs_completed as f64 } else { 0.0 }
     );
     println!("GPU util.   {:.1}% of GPU-time over the makespan", s.avg_gpu_util * 100.0);
-    println!("placements  {} (per tier: {})", s.tier_counts.values().sum::<u64>(), tiers(s, topo));
+    println!("placements  {} (per tier: {})", s.tier_counts.total(), s.tier_counts.describe());
     println!(
         "preemptions {} (suffered by one job: at most {}, p99 {})",
         s.preemptions, s.job_preemptions_max, s.job_preemptions_p99
@@ -224,8 +216,7 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
     }
     print!("{:<20}", "placements by tier");
     for s in summaries {
-        let t: Vec<String> =
-            topo.tier_names().iter().map(|n| s.tier_counts.get(n).copied().unwrap_or(0).to_string()).collect();
+        let t: Vec<String> = s.tier_counts.iter().map(|(_, n)| n.to_string()).collect();
         print!("{:>width$}", t.join("/"));
     }
     println!("  ({})", topo.tier_names().join("/"));

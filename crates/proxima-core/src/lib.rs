@@ -26,6 +26,7 @@ pub mod rng;
 pub mod run_files;
 pub mod share;
 pub mod tenants;
+pub mod tier_counts;
 pub mod time;
 pub mod topology;
 pub mod trace;

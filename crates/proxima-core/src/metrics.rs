@@ -17,9 +17,9 @@
 use crate::engine::{JobRun, JobStatus, Scenario};
 use crate::fairness::{tenant_figures, TenantSummary};
 use crate::tenants::QuotaBasis;
+use crate::tier_counts::TierCounts;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The cluster's state over time as a step function: each point holds from its time until
@@ -135,7 +135,7 @@ pub struct Summary {
     pub avg_gpu_util: f64,
     pub preemptions: u64,
     /// Placements per tier, by tier name, tightest first.
-    pub tier_counts: BTreeMap<String, u64>,
+    pub tier_counts: TierCounts,
     /// Preemptions suffered by one job that ran: the most, and the nearest-rank p99.
     #[serde(default)]
     pub job_preemptions_max: u32,
@@ -212,7 +212,8 @@ impl Summary {
         let makespan = last_end.as_secs_f64();
         let util = if makespan > 0.0 { timeline.busy_gpu_seconds(last_end) / (gpus as f64 * makespan) } else { 0.0 };
         let topo = &scenario.topology;
-        let tier_counts = tier_placements.iter().enumerate().map(|(t, &n)| (topo.tier_names()[t].clone(), n)).collect();
+        let tier_counts =
+            TierCounts::new(tier_placements.iter().enumerate().map(|(t, &n)| (topo.tier_names()[t].clone(), n)));
         let fair = tenant_figures(scenario, runs);
         Summary {
             policy: policy.to_string(),
