@@ -118,7 +118,7 @@ fn topology_actions_build_the_cluster_and_keep_it_on_bad_input() {
             text: r#"{"servers": [{"id": "a", "gpus": 0, "nvlink_gbps": 100}]}"#.into(),
         }],
     );
-    assert!(s.errors.last().unwrap().starts_with("lab.json: servers[0].gpus:"), "{:?}", s.errors);
+    assert!(s.errors.last().unwrap().to_string().starts_with("lab.json: servers[0].gpus:"), "{:?}", s.errors);
     assert!(s.cluster.topology == before, "the cluster is the very same");
     let spec = proxima_core::topology::preset("teaching").unwrap().spec();
     let mut unnamed = spec.clone();
@@ -167,13 +167,13 @@ fn a_malformed_trace_keeps_the_previous_one() {
     let mut s = s;
     for (name, bytes, wanted) in cases {
         s = load_trace(s, name, bytes);
-        assert!(s.errors.last().unwrap().starts_with(wanted), "{name}: {:?}", s.errors.last());
+        assert!(s.errors.last().unwrap().to_string().starts_with(wanted), "{name}: {:?}", s.errors.last());
         assert!(s.trace.uploaded.as_ref() == Some(&good), "{name}: the previous trace stays");
         assert_eq!(s.trace.mode, TraceMode::File);
     }
     let big = vec![b'x'; (proxima_web::state::MAX_TRACE_BYTES + 1) as usize];
     s = s.apply(Action::TraceFileChosen { name: "huge.csv".into(), data: FileData::Bytes(big.into()) });
-    assert!(s.errors.last().unwrap().contains("up to 16 MiB"), "{:?}", s.errors.last());
+    assert!(s.errors.last().unwrap().to_string().contains("up to 16 MiB"), "{:?}", s.errors.last());
     assert!(s.trace.checking.is_none(), "refused before the worker sees it");
     assert!(s.trace.uploaded.as_ref() == Some(&good));
 }
@@ -219,7 +219,7 @@ fn run_lifecycle_progress_results_cancel_and_crash() {
     let s = apply(s, [Action::Worker(FromWorker::Progress { run_id: 1, policy: 1, done: 5, total: 200 })]);
     assert!(matches!(s.run, RunState::Running { current: 1, done: 5, total: 200, .. }));
     // Messages of another run are ignored.
-    let s = apply(s, [Action::Worker(FromWorker::Failed { run_id: 99, message: "stale".into() })]);
+    let s = apply(s, [Action::Worker(FromWorker::Failed { run_id: 99, problem: "stale".into() })]);
     assert!(s.is_running() && s.errors.is_empty());
     let s = apply(s, [Action::Cancelled]);
     assert!(!s.is_running());
@@ -238,10 +238,10 @@ fn run_lifecycle_progress_results_cancel_and_crash() {
         ],
     );
     assert!(!s.is_running());
-    assert!(s.errors.last().unwrap().contains("The simulation crashed: boom"), "{:?}", s.errors);
+    assert!(s.errors.last().unwrap().to_string().contains("The simulation crashed: boom"), "{:?}", s.errors);
     assert_eq!(s.shared_scenario(), before);
     let s = apply(s, [Action::WorkerCrashed("failed to load".into())]);
-    assert!(s.errors.last().unwrap().contains("failed to load"));
+    assert!(s.errors.last().unwrap().to_string().contains("failed to load"));
 }
 
 #[wasm_bindgen_test]
@@ -266,7 +266,7 @@ fn share_codes_round_trip_and_restore_the_scenario() {
     assert!(restored.notices[0].contains("Restored the scenario from the link"));
     // A damaged link: an error, and the saved scenario (here none: the defaults) stands in.
     let damaged = startup(Some(&code[..code.len() - 4]), None);
-    assert!(damaged.errors[0].contains("share link could not be read"), "{:?}", damaged.errors);
+    assert!(damaged.errors[0].to_string().contains("share link could not be read"), "{:?}", damaged.errors);
     assert_eq!(damaged.shared_scenario(), Some(default_scenario()));
 }
 

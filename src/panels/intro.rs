@@ -1,6 +1,7 @@
 //! The top of the page: why placement matters, the tour's button, the keys; and the
 //! banners of errors and notices.
 
+use crate::protocol::Problem;
 use crate::state::Action;
 use yew::prelude::*;
 
@@ -55,7 +56,7 @@ pub fn Intro(props: &IntroProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct BannersProps {
-    pub errors: Vec<String>,
+    pub errors: Vec<Problem>,
     pub notices: Vec<String>,
     pub dispatch: Callback<Action>,
 }
@@ -68,7 +69,7 @@ pub fn Banners(props: &BannersProps) -> Html {
         <>
             if !props.errors.is_empty() {
                 <div class="banner error" role="alert" data-testid="error-banner">
-                    <ul>{ for props.errors.iter().map(|e| html! { <li>{ e.clone() }</li> }) }</ul>
+                    <ul>{ for props.errors.iter().map(problem) }</ul>
                     <button type="button" onclick={dismiss_errors} aria-label="Dismiss the errors">{ "Dismiss" }</button>
                 </div>
             }
@@ -79,5 +80,26 @@ pub fn Banners(props: &BannersProps) -> Html {
                 </div>
             }
         </>
+    }
+}
+
+/// One problem in the error banner. An input's problem shows where it is as Python's
+/// `InputError` does: the file (or argument) and line, then the field, then what is wrong,
+/// each its own element with the value in a data attribute, so that the page (and its
+/// tests) can point at the input.
+fn problem(p: &Problem) -> Html {
+    match p {
+        Problem::Input(e) => {
+            let place = match e.line {
+                Some(line) => format!("{}:{line}", e.source),
+                None => e.source.clone(),
+            };
+            html! {
+                <li class="input-problem" data-source={e.source.clone()} data-line={e.line.map(|l| l.to_string())} data-field={e.field.clone()}>
+                    <span class="problem-place">{ place }</span>{ ": " }<code class="problem-field">{ e.field.clone() }</code>{ ": " }{ e.message.clone() }
+                </li>
+            }
+        }
+        Problem::Message(m) => html! { <li>{ m.clone() }</li> },
     }
 }

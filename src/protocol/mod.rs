@@ -14,7 +14,7 @@ mod wire;
 pub use job_rows::JobRows;
 pub use wire::{decode, encode, Bytes, FileData};
 
-use proxima_core::inputs::TopologyInput;
+use proxima_core::inputs::{SourcedError, TopologyInput};
 use proxima_core::metrics::{Bucket, Summary};
 use proxima_core::run_files::{RunFiles, RunRecord};
 use serde::{Deserialize, Serialize};
@@ -57,6 +57,42 @@ pub enum TraceSource {
     File { name: String, data: FileData },
 }
 
+/// A problem the page shows: an input's, with where it is as data (the file or argument,
+/// the line and the field, which the CLI prints as `FILE:LINE: field: what` and Python's
+/// `InputError` carries as attributes), or a message about something else.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Problem {
+    Input(SourcedError),
+    Message(String),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Input(e) => e.fmt(f),
+            Problem::Message(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<SourcedError> for Problem {
+    fn from(e: SourcedError) -> Problem {
+        Problem::Input(e)
+    }
+}
+
+impl From<String> for Problem {
+    fn from(m: String) -> Problem {
+        Problem::Message(m)
+    }
+}
+
+impl From<&str> for Problem {
+    fn from(m: &str) -> Problem {
+        Problem::Message(m.to_string())
+    }
+}
+
 /// What a worker tells the page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
@@ -69,12 +105,12 @@ pub enum FromWorker {
     PolicyDone { run_id: u32, policy: u32, result: Box<PolicyResult> },
     /// Every policy ran.
     Finished { run_id: u32 },
-    /// The inputs were refused (a trace row, the topology, a policy): the message names
+    /// The inputs were refused (a trace row, the topology, a policy): the problem names
     /// the source, line and field, as the CLI does.
-    Failed { run_id: u32, message: String },
+    Failed { run_id: u32, problem: Problem },
     /// The answer to a [`ToWorker::PreviewSynthetic`] or [`ToWorker::CheckTrace`]: the
     /// trace described, or why it cannot run (the CLI's message).
-    Checked { id: u32, result: Result<TracePreview, String> },
+    Checked { id: u32, result: Result<TracePreview, Problem> },
     /// The worker panicked; it is unusable now and the page replaces it.
     Panicked { message: String },
 }

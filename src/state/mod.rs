@@ -29,7 +29,7 @@ pub use scenario::{default_scenario, startup};
 pub use trace::{too_large, LoadedTrace, TraceForm, TraceMode, MAX_TRACE_BYTES};
 
 use crate::editor::EditAction;
-use crate::protocol::{FileData, FromWorker};
+use crate::protocol::{FileData, FromWorker, Problem};
 use crate::tour::{Tour, TourAction};
 use crate::Shared;
 use fields::{check_mix, check_seed};
@@ -48,7 +48,7 @@ pub struct State {
     pub seed: Field<String>,
     /// Problems to fix, shown in the error banner (file, line and field when they have
     /// them).
-    pub errors: Vec<String>,
+    pub errors: Vec<Problem>,
     /// Things worth knowing that are not errors (a link restored, saved state unreadable).
     pub notices: Vec<String>,
     pub run: RunState,
@@ -153,16 +153,16 @@ impl State {
         match action {
             Action::SelectPreset(name) => {
                 let result = self.cluster.make_mut().select_preset(&name);
-                self.errors.extend(result.err());
+                self.errors.extend(result.err().map(Problem::from));
             }
             Action::Edit(edit) => self.cluster.make_mut().edit(edit),
             Action::SetParam(field, value) => {
                 let result = self.cluster.make_mut().set_param(field, value);
-                self.errors.extend(result.err());
+                self.errors.extend(result.err().map(Problem::from));
             }
             Action::ImportTopology { name, text } => match self.cluster.make_mut().import(&name, &text) {
                 Ok(()) => self.notices.push(format!("Imported the topology in {name}.")),
-                Err(e) => self.errors.push(e),
+                Err(e) => self.errors.push(e.into()),
             },
             Action::SetGenerator(field, value) => {
                 *self.trace.generator.value.slot(field) = value;
@@ -177,13 +177,13 @@ impl State {
             }
             Action::TraceFileChosen { name, data } => {
                 if data.size() > MAX_TRACE_BYTES {
-                    self.errors.push(too_large(&name, data.size()));
+                    self.errors.push(too_large(&name, data.size()).into());
                 } else {
                     let id = self.take_id();
                     self.trace.checking = Some(Shared::new(FileCheck { id, name, data }));
                 }
             }
-            Action::TraceFileRefused { message } => self.errors.push(message),
+            Action::TraceFileRefused { message } => self.errors.push(message.into()),
             Action::SetMix(text) => self.mix = Field::checked(text, |t| check_mix(t)),
             Action::TogglePolicy(spec) => {
                 let list = &mut self.policies.value;
@@ -219,9 +219,9 @@ impl State {
                 if self.is_running() {
                     self.run = RunState::Idle;
                 }
-                self.errors.push(format!(
+                self.errors.push(Problem::Message(format!(
                     "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
-                ));
+                )));
             }
             Action::CheckerCrashed(message) => {
                 let what = match self.trace.checking.take() {
@@ -229,7 +229,7 @@ impl State {
                     None => "Describing the trace stopped the worker".to_string(),
                 };
                 self.trace.synthetic_wanted = None;
-                self.errors.push(format!("{what}: {message}. A fresh worker was started."));
+                self.errors.push(Problem::Message(format!("{what}: {message}. A fresh worker was started.")));
             }
             Action::Cancelled => {
                 if self.is_running() {
@@ -254,7 +254,7 @@ impl State {
             }
             Action::Tour(TourAction::Closed) => self.tour = None,
             Action::ShareLinkMade(url) => self.share_link = Some(url),
-            Action::Error(text) => self.errors.push(text),
+            Action::Error(text) => self.errors.push(text.into()),
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
         }
@@ -323,9 +323,9 @@ impl State {
                 self.results.make_mut().finished = true;
                 self.run = RunState::Idle;
             }
-            FromWorker::Failed { run_id, message } if Some(run_id) == current => {
+            FromWorker::Failed { run_id, problem } if Some(run_id) == current => {
                 self.run = RunState::Idle;
-                self.errors.push(message);
+                self.errors.push(problem);
             }
             FromWorker::Checked { id, result } => {
                 let refused = self.trace.on_checked(id, &result);
@@ -335,9 +335,9 @@ impl State {
                 if current.is_some() {
                     self.run = RunState::Idle;
                 }
-                self.errors.push(format!(
+                self.errors.push(Problem::Message(format!(
                     "The simulation crashed: {message}. Your scenario is intact and a fresh worker was started; please report this with the share link."
-                ));
+                )));
             }
             // Answers to a run the page gave up on.
             FromWorker::PolicyDone { .. } | FromWorker::Finished { .. } | FromWorker::Failed { .. } => {}

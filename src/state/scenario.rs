@@ -4,7 +4,7 @@
 
 use super::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
 use super::{State, TraceMode};
-use crate::protocol::{RunRequest, TraceSource};
+use crate::protocol::{Problem, RunRequest, TraceSource};
 use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
 
 /// The cluster of the first run: 32 T4 GPUs in two racks of four PCIe servers, 50 Gbit/s
@@ -31,7 +31,7 @@ impl State {
     /// Replaces the scenario (a link, local storage), keeping what it does not carry.
     pub(super) fn restore(&mut self, scenario: &SharedScenario) {
         let result = self.cluster.make_mut().restore(&scenario.topology);
-        self.errors.extend(result.err());
+        self.errors.extend(result.err().map(Problem::from));
         match &scenario.trace {
             TraceChoice::Synthetic { jobs, load, seed, tenants } => {
                 self.trace.generator.value = GeneratorFields::of(&GeneratorSpec::new(*jobs, *load, *seed, *tenants));
@@ -197,7 +197,9 @@ pub fn startup(link: Option<&str>, saved: Option<Result<String, String>>) -> Sta
         }
         Some(Err(e)) => {
             let mut state = from_saved();
-            state.errors.push(format!("This share link could not be read: {e}. Showing your last scenario instead."));
+            state
+                .errors
+                .push(format!("This share link could not be read: {e}. Showing your last scenario instead.").into());
             state
         }
         None => from_saved(),

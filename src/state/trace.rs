@@ -8,7 +8,7 @@
 //! trace file stays a `Blob` on the page: only the worker reads it.
 
 use super::fields::{Field, GeneratorFields};
-use crate::protocol::{FileData, TracePreview};
+use crate::protocol::{FileData, Problem, TracePreview};
 use crate::Shared;
 
 /// The largest trace file the page takes. A larger file is refused before anything
@@ -97,12 +97,12 @@ impl TraceForm {
     }
 
     /// An answer of the checks worker; `Some(error)` for a file it refused.
-    pub fn on_checked(&mut self, id: u32, result: &Result<TracePreview, String>) -> Option<String> {
+    pub fn on_checked(&mut self, id: u32, result: &Result<TracePreview, Problem>) -> Option<Problem> {
         if self.synthetic_wanted.as_ref().is_some_and(|w| w.id == id) {
             self.synthetic_wanted = None;
             match result {
                 Ok(preview) => self.synthetic = Some(Shared::new(preview.clone())),
-                Err(e) => self.generator.error = Some(e.clone()),
+                Err(e) => self.generator.error = Some(e.to_string()),
             }
             return None;
         }

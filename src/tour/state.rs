@@ -72,8 +72,8 @@ impl Tour {
                     Err(e) => self.error = Some(format!("The introduction's runs did not come out as expected: {e}")),
                 }
             }
-            FromWorker::Failed { message, .. } => {
-                self.error = Some(format!("The introduction could not run: {message}"));
+            FromWorker::Failed { problem, .. } => {
+                self.error = Some(format!("The introduction could not run: {problem}"));
             }
             _ => {}
         }

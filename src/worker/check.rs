@@ -3,9 +3,9 @@
 //! that cannot run is refused when it is loaded, with the CLI's message.
 
 use super::run::trace_input;
-use crate::protocol::{FileData, TracePreview, TraceSource};
+use crate::protocol::{FileData, Problem, TracePreview, TraceSource};
 use proxima_core::inputs::{
-    build_scenario, build_topology, build_trace, synthetic_trace, ScenarioInput, TopologyInput,
+    build_scenario, build_topology, build_trace, synthetic_trace, ScenarioInput, SourcedError, TopologyInput,
 };
 use proxima_core::trace::synthetic::DEFAULT_SEED;
 use proxima_core::trace::Trace;
@@ -34,22 +34,22 @@ pub fn preview_of(trace: &Trace) -> TracePreview {
 
 /// The synthetic trace `spec` (`synthetic:jobs=N,...[,tenants=T]`) makes for a cluster of
 /// `gpus` GPUs: the core's function, as a run makes it.
-pub fn preview_synthetic(spec: &str, gpus: u32) -> Result<TracePreview, String> {
-    let trace = synthetic_trace(spec, gpus, DEFAULT_SEED).map_err(|e| e.with_source("trace"))?;
+pub fn preview_synthetic(spec: &str, gpus: u32) -> Result<TracePreview, Problem> {
+    let trace = synthetic_trace(spec, gpus, DEFAULT_SEED).map_err(|e| SourcedError::new("trace", e))?;
     Ok(preview_of(&trace))
 }
 
 /// Reads a trace file as the CLI would (UTF-8, format detected from the header) and
 /// builds the scenario a run would, so that a trace that cannot run on the cluster is
 /// refused now, with the CLI's message, rather than when the run starts.
-pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Result<TracePreview, String> {
+pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Result<TracePreview, Problem> {
     let trace = trace_input(&TraceSource::File { name: name.to_string(), data: data.clone() })?;
     let input = ScenarioInput::new(topology.clone(), trace, 1);
-    build_scenario(&input).map_err(|e| e.to_string())?;
+    build_scenario(&input)?;
     // The scenario does not keep the trace's format, so the preview reads the trace again
     // (in this worker, off the page).
-    let cluster = build_topology(topology, input.names).map_err(|e| e.to_string())?;
-    let parsed = build_trace(&input.trace, &cluster, input.seed, input.names).map_err(|e| e.to_string())?;
+    let cluster = build_topology(topology, input.names)?;
+    let parsed = build_trace(&input.trace, &cluster, input.seed, input.names)?;
     Ok(preview_of(&parsed))
 }
 
@@ -67,10 +67,13 @@ mod tests {
         assert_eq!(p.gpu_histogram, vec![(1, 1), (2, 1), (4, 1)]);
         let latin1 = b"id,submit_s,gpus,model,duration_s\nj\xe9,0,1,resnet50,600\n";
         let e = check_trace(&teaching, "latin1.csv", &file(latin1)).unwrap_err();
-        assert!(e.starts_with("latin1.csv:2: encoding: not valid UTF-8"), "{e}");
+        assert!(e.to_string().starts_with("latin1.csv:2: encoding: not valid UTF-8"), "{e}");
         let unknown = b"id,submit_s,gpus,model,duration_s\na,0,1,lenet9,600\n";
-        let e = check_trace(&teaching, "model.csv", &file(unknown)).unwrap_err();
-        assert!(e.starts_with("model.csv:2: model: unknown model 'lenet9'"), "{e}");
+        let Problem::Input(e) = check_trace(&teaching, "model.csv", &file(unknown)).unwrap_err() else {
+            panic!("an input's problem says where it is")
+        };
+        assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("model.csv", Some(2), "model"));
+        assert!(e.message.starts_with("unknown model 'lenet9'"), "{e}");
     }
 
     #[test]
@@ -88,6 +91,6 @@ mod tests {
             "tenants change no other draw"
         );
         let e = preview_synthetic("synthetic:jobs=50,tenants=16", 16).unwrap_err();
-        assert_eq!(e, "trace: tenants: expected a whole number of tenants from 1 to 15, got '16'");
+        assert_eq!(e.to_string(), "trace: tenants: expected a whole number of tenants from 1 to 15, got '16'");
     }
 }

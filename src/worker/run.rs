@@ -4,11 +4,11 @@
 
 use crate::eventlog::{hash_hex, Recorder, SharedObserver};
 use crate::protocol::{
-    FromWorker, JobRows, PolicyResult, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
+    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::EventHasher;
-use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
+use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, SourcedError, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
@@ -25,22 +25,22 @@ const PROGRESS_EVERY_MS: f64 = 50.0;
 
 /// The core's trace input: a file read (only a worker reads a `Blob`) and checked to be
 /// UTF-8, with the CLI's message when it is not.
-pub fn trace_input(source: &TraceSource) -> Result<TraceInput, String> {
+pub fn trace_input(source: &TraceSource) -> Result<TraceInput, Problem> {
     match source {
         TraceSource::Synthetic(text) => Ok(TraceInput::Synthetic(text.clone())),
         TraceSource::File { name, data } => {
-            let bytes = data.read().map_err(|e| format!("{name}: {e}"))?;
-            let text = utf8_text(name, &bytes).map_err(|e| e.to_string())?;
+            let bytes = data.read().map_err(|e| Problem::Message(format!("{name}: {e}")))?;
+            let text = utf8_text(name, &bytes)?;
             Ok(TraceInput::File { name: name.clone(), text: text.to_string() })
         }
     }
 }
 
 /// The scenario of a request, through the core's `build_scenario`.
-pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, String> {
+pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem> {
     let mut input = ScenarioInput::new(request.topology.clone(), trace_input(&request.trace)?, request.seed);
     input.mix = request.mix.clone();
-    build_scenario(&input).map_err(|e| e.to_string())
+    Ok(build_scenario(&input)?)
 }
 
 /// Runs a whole request, sending progress and results through `send`. `now_ms` is a clock
@@ -50,14 +50,14 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
     // Check every policy before running any, as the CLI does, so a typo fails at once.
     for p in &request.policies {
         if let Err(e) = resolve_policy(p) {
-            send(FromWorker::Failed { run_id, message: format!("{p}: {e}") });
+            send(FromWorker::Failed { run_id, problem: SourcedError::new(p.as_str(), e).into() });
             return;
         }
     }
     let scenario = match build_request_scenario(request) {
         Ok(s) => s,
-        Err(message) => {
-            send(FromWorker::Failed { run_id, message });
+        Err(problem) => {
+            send(FromWorker::Failed { run_id, problem });
             return;
         }
     };
@@ -259,7 +259,7 @@ mod tests {
         let out = run(&request(&["fifo", "lottery"]));
         assert_eq!(out.len(), 1);
         assert!(
-            matches!(&out[0], FromWorker::Failed { message, .. } if message.starts_with("lottery: policy: unknown policy 'lottery'")),
+            matches!(&out[0], FromWorker::Failed { problem: Problem::Input(e), .. } if e.to_string().starts_with("lottery: policy: unknown policy 'lottery'")),
             "{out:?}"
         );
         let mut bad = request(&["fifo"]);
@@ -269,7 +269,7 @@ mod tests {
         };
         let out = run(&bad);
         assert!(
-            matches!(&out[0], FromWorker::Failed { message, .. } if message.starts_with("jobs.csv:2: model: unknown model 'lenet9'")),
+            matches!(&out[0], FromWorker::Failed { problem: Problem::Input(e), .. } if (e.source.as_str(), e.line, e.field.as_str()) == ("jobs.csv", Some(2), "model") && e.message.starts_with("unknown model 'lenet9'")),
             "{out:?}"
         );
     }
