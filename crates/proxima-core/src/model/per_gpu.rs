@@ -18,7 +18,7 @@
 use super::{ModelProfile, Parallelism, Precision};
 
 /// Dense bf16 tensor-core peak of a GPU, FLOP/s: A100 SXM4 312 TFLOPS (NVIDIA A100 Tensor
-/// Core GPU Architecture whitepaper, 2020, Table 1: 312 TFLOPS bf16, 624 with sparsity);
+/// Core GPU Architecture whitepaper, 2020: 312 TFLOPS bf16, 624 with sparsity);
 /// H100 SXM5 989 TFLOPS (NVIDIA H100 datasheet, 2023: 1,979 TFLOPS bf16 with sparsity,
 /// half of it dense).
 pub const PEAK_BF16_FLOPS: &[(&str, f64)] = &[("A100", 312.0e12), ("H100", 989.0e12)];
@@ -60,14 +60,15 @@ const LAMBDA_TF_A100: &str =
 /// recipes; throughput in `pytorch/pytorch-train-throughput-fp16.csv`, batch in
 /// `pytorch/pytorch-train-bs-fp16.csv`). The batch file lists no H100 SXM5; its batches for
 /// the 80 GB cards it lists (A100 80GB SXM4 and H100 80GB PCIe) are the same, and are taken.
+/// Figures as of commits 0551cb70 (throughput) and 08d77c41 (batch).
 const LAMBDA_PT_AMP: &str =
     "lambdal/deeplearning-benchmark, pytorch/pytorch-train-throughput-fp16.csv and pytorch-train-bs-fp16.csv";
 /// The same benchmark in fp32 (TF32 tensor cores on A100 and H100).
 const LAMBDA_PT_FP32: &str =
     "lambdal/deeplearning-benchmark, pytorch/pytorch-train-throughput-fp32.csv and pytorch-train-bs-fp32.csv";
-/// MosaicML's llm-foundry benchmark tables (`scripts/train/benchmarking/README.md`,
-/// sections "A100 80GB with 1600 Gbps node-node interconnect (RoCE)" and "H100 80GB BF16":
-/// MPT models on 8 GPUs, FSDP FULL_SHARD, amp_bf16).
+/// MosaicML's llm-foundry benchmark tables (`scripts/train/benchmarking/README.md` as of
+/// commit 061f2c7c, sections "A100 80GB with 1600 Gbps node-node interconnect (RoCE)" and
+/// "H100 80GB BF16": MPT models on 8 GPUs, FSDP FULL_SHARD, amp_bf16).
 const LLM_FOUNDRY: &str = "mosaicml/llm-foundry, scripts/train/benchmarking/README.md";
 
 const fn measured(
