@@ -35,7 +35,7 @@
 //! over TCP sockets, 50 Gbit/s NICs). The `rdma` efficiencies ([`CommParams::rdma`]) come
 //! from published NCCL measurements on NVSwitch servers with InfiniBand instead.
 
-use crate::model::ModelProfile;
+use crate::model::{ModelProfile, Parallelism};
 use crate::topology::{GpuId, LinkId, NodeId, NodeKind, Topology};
 use serde::Serialize;
 
@@ -218,12 +218,20 @@ impl CommParams {
         self.ring_cap(shape).min(shape.switch_link_bytes_per_s).min(shape.net_share_bytes_per_s)
     }
 
-    /// Seconds of gradient exchange per iteration, before any overlap.
+    /// Seconds of exchange per iteration, before any overlap: a ring all-reduce of the
+    /// model's gradient bytes (its parameters in its precision), and for a sharded model
+    /// 1.5 times that, its all-gathers and reduce-scatter running on the same ring
+    /// ([`crate::model::Parallelism::volume_factor`]). A data-parallel model's time is the
+    /// all-reduce's alone, not multiplied by anything.
     pub fn sync_time(&self, model: &ModelProfile, shape: &PlacementShape) -> f64 {
         if shape.gpus <= 1 {
             return 0.0;
         }
-        ring_time(shape.gpus, model.grad_bytes() / self.ring_bytes_per_s(shape), shape.step_latency_s)
+        let all_reduce = ring_time(shape.gpus, model.grad_bytes() / self.ring_bytes_per_s(shape), shape.step_latency_s);
+        match model.parallelism {
+            Parallelism::DataParallel => all_reduce,
+            sharded => sharded.volume_factor() * all_reduce,
+        }
     }
 
     /// Seconds per training iteration.

@@ -16,6 +16,7 @@ use crate::topology::{
     read_lingjun_topology, read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec,
 };
 use crate::trace::synthetic::{self, SyntheticSpec};
+use crate::trace::synthetic_shape;
 use crate::trace::tenant_mix;
 use crate::trace::{parse_trace, Trace};
 use crate::workload::{self, ModelMix, WorkloadOptions};
@@ -308,13 +309,14 @@ pub fn build_trace(
     }
 }
 
-/// The jobs of a synthetic spec (`synthetic:jobs=N,...[,tenants=T]`) for a cluster of
-/// `gpus` GPUs, with the run's seed when the spec names none; the tenants key is read
-/// first, so its errors come first.
+/// The jobs of a synthetic spec (`synthetic:jobs=N,...[,tenants=T][,shape=S]`) for a
+/// cluster of `gpus` GPUs, with the run's seed when the spec names none; the tenants key is
+/// read first, then the shape ([`synthetic_shape`]), so their errors come first.
 pub fn synthetic_trace(text: &str, gpus: u32, run_seed: u64) -> Result<Trace, InputError> {
     let (text, tenants) = tenant_mix::split_spec(text)?;
+    let (text, shape) = synthetic_shape::split_spec(&text)?;
     let spec = SyntheticSpec::parse_with_seed(&text, run_seed)?;
-    let mut trace = synthetic::generate(&spec, gpus);
+    let mut trace = synthetic::generate_shaped(&spec, &shape, gpus);
     if let Some(n) = tenants {
         tenant_mix::assign(&mut trace, n, spec.seed);
     }

@@ -17,7 +17,7 @@ use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;
 use proxima_core::tenants::TenantSpec;
 use proxima_core::topology::resolve_topology_arg;
-use proxima_core::trace::{synthetic, tenant_mix};
+use proxima_core::trace::{synthetic, synthetic_shape, tenant_mix};
 use proxima_core::workload::ModelMix;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -283,6 +283,7 @@ impl Checked {
             // A synthetic trace may ask for tenants (`tenants=N`), which the core takes out
             // before the generator reads the rest.
             let (generator, _) = tenant_mix::split_spec(&inputs.trace).map_err(|e| at(&Key::Trace, "trace", &e))?;
+            let (generator, _) = synthetic_shape::split_spec(&generator).map_err(|e| at(&Key::Trace, "trace", &e))?;
             synthetic::parse(&generator).map_err(|e| at(&Key::Trace, "trace", &e))?;
         }
         // The quotas' syntax is checked here; whether the tenants they name are in the

@@ -15,6 +15,7 @@ mod outline;
 pub mod philly;
 pub mod pollux;
 pub mod synthetic;
+pub mod synthetic_shape;
 pub mod tenant_mix;
 pub mod tiresias;
 

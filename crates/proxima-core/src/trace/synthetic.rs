@@ -1,4 +1,6 @@
-//! Synthetic traces shaped like Philly: `synthetic:jobs=N[,load=L][,seed=S]`.
+//! Synthetic traces shaped like Philly: `synthetic:jobs=N[,load=L][,seed=S]`, or with
+//! `shape=kalos|seren` like a cluster of the Acme trace ([`super::synthetic_shape`], which
+//! takes the key out before this module's parser reads the rest).
 //!
 //! Each job draws its GPU count from the Philly trace's GPU-count shares, and its duration
 //! from Philly's empirical run-time distribution *for that GPU count* (multi-GPU jobs ran
@@ -31,6 +33,7 @@
 //! log-linear interpolation between quantiles, using `libm` so the numbers are the same
 //! natively and in WebAssembly; the window is solved exactly, with basic operations only.
 
+use super::synthetic_shape::{AcmeStats, Shape};
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
 use crate::rng::Rng;
@@ -245,11 +248,20 @@ pub fn expected_gpu_seconds(total_gpus: u32) -> f64 {
 /// users of the same seed draw independent numbers.
 const JOB_STREAM: u64 = 0x5359_4E54_4A4F_4253;
 
-/// Generates the trace for a cluster of `total_gpus` GPUs (at least 1 is assumed). The
-/// first job is submitted at time 0.
+/// Generates the Philly-shaped trace for a cluster of `total_gpus` GPUs (at least 1 is
+/// assumed). The first job is submitted at time 0.
 pub fn generate(spec: &SyntheticSpec, total_gpus: u32) -> Trace {
+    generate_shaped(spec, &Shape::Philly, total_gpus)
+}
+
+/// [`generate`] with the jobs' sizes and run times drawn from `shape`
+/// ([`super::synthetic_shape`]); the arrivals and the load are defined as for Philly.
+pub fn generate_shaped(spec: &SyntheticSpec, shape: &Shape, total_gpus: u32) -> Trace {
     let total_gpus = total_gpus.max(1);
-    let drawn = draw_jobs(spec, total_gpus);
+    let drawn = match shape {
+        Shape::Philly => draw_jobs(spec, total_gpus),
+        Shape::Acme(stats) => draw_acme_jobs(spec, stats, total_gpus),
+    };
     let shares = arrival_shares(&drawn);
     let window = arrival_window(&drawn, &shares, spec.load * total_gpus as f64);
     let jobs = drawn
@@ -281,6 +293,22 @@ fn draw_jobs(spec: &SyntheticSpec, total_gpus: u32) -> Vec<DrawnJob> {
             let gap = rng.exponential(1.0);
             let gpus = sizes[rng.weighted_index(&weights)];
             let duration = duration_at(duration_class(gpus), rng.next_f64());
+            DrawnJob { gap, gpus, duration }
+        })
+        .collect()
+}
+
+/// Every job's draws from an Acme cluster's statistics, in job order: the same gap, then
+/// its GPUs and run time, from the same per-job generators as Philly's.
+fn draw_acme_jobs(spec: &SyntheticSpec, stats: &AcmeStats, total_gpus: u32) -> Vec<DrawnJob> {
+    let (sizes, weights) = stats.size_weights(total_gpus);
+    let sigma = stats.run_time_sigma();
+    (0..spec.jobs)
+        .map(|i| {
+            let mut rng = Rng::for_item(spec.seed, JOB_STREAM, i as u64);
+            let gap = rng.exponential(1.0);
+            let gpus = sizes[rng.weighted_index(&weights)];
+            let duration = stats.draw_run_s(sigma, &mut rng);
             DrawnJob { gap, gpus, duration }
         })
         .collect()

@@ -12,6 +12,7 @@ mod data_required;
 mod fuzz_corpus;
 mod golden;
 mod invariants;
+mod llm;
 mod pollux;
 mod purity;
 mod scenarios;

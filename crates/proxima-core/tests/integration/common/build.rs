@@ -4,7 +4,7 @@
 use proxima_core::cluster::JobId;
 use proxima_core::comm::CommParams;
 use proxima_core::engine::Scenario;
-use proxima_core::model::{Catalog, ModelId, ModelProfile};
+use proxima_core::model::{Catalog, ModelId, ModelProfile, Parallelism, Precision};
 use proxima_core::tenants::{TenantId, Tenants};
 use proxima_core::time::SimTime;
 use proxima_core::topology::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};
@@ -24,6 +24,8 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
         source: "test".into(),
         max_local_batch: None,
         compute_points: Vec::new(),
+        precision: Precision::Fp32,
+        parallelism: Parallelism::DataParallel,
     }
 }
 

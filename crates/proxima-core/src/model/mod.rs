@@ -1,0 +1,484 @@
+//! The catalogue of deep-learning models a job can train.
+//!
+//! A model is described by what the communication model needs: the compute time of one
+//! iteration on one GPU at a reference local batch size, the bytes exchanged per iteration
+//! (its parameter count times the bytes of one exchanged value: 4 in fp32, 2 in bf16), how
+//! it is parallelised (data parallel: one ring all-reduce of the gradients; sharded, FSDP or
+//! ZeRO-3: parameters all-gathered and gradients reduce-scattered, 1.5 times the traffic;
+//! [`Parallelism`]), and how much of that exchange the compute hides. Parameter counts are
+//! sourced next to each entry.
+//!
+//! Six entries (BERT-base, ResNet-50, ResNet-18 on CIFAR-10, DeepSpeech2, NCF, YOLOv3: the
+//! Pollux applications) were fitted to step times measured on NVIDIA T4 GPUs (the Pollux
+//! testbed, `docs/CALIBRATION.md`): their compute curve `c(b) = c0 + c1·b` and their overlap
+//! are those fits, and they know the largest per-GPU batch measured, beyond which a job
+//! accumulates gradients over several micro-steps ([`ModelProfile::for_batch`]). Most
+//! others are estimates for a V100-class GPU from published single-GPU throughput, and say
+//! so in their `source` and `gpu`. Mixing the two in one simulation means the fitted models
+//! run at T4 speed beside V100-speed ones: that is the built-in catalogue, for topologies
+//! that do not say which GPU they have. All of these train data parallel in fp32.
+//!
+//! The models of today (GPT-2 XL, LLaMA 7B and 13B, ResNet-50 in mixed precision) have no
+//! figure on those GPUs: in the built-in catalogue they compute as on an A100, and say so.
+//!
+//! A topology that names its GPU (`gpu` in its description; the parametric `fabric=rdma`
+//! says A100, `fabric=tcp` T4) gets the catalogue of that GPU ([`Catalog::for_gpu`]): only
+//! the models with a compute time on it, each with that time, precision and parallelism.
+//! Adding a GPU, or a model to one, is a row of [`per_gpu::ROWS`] (or, for T4, a fitted
+//! entry).
+
+mod built_in;
+pub mod per_gpu;
+
+pub use built_in::{FITTED_GPU, OV_UNKNOWN};
+
+use serde::Serialize;
+
+/// Index of a model in a [`Catalog`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ModelId(pub u16);
+
+/// A compute time that grows linearly with the local batch: `fixed_s + per_sample_s · b`.
+/// Per-iteration overheads (optimizer step, kernel launches) make the fixed part.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ComputeCurve {
+    pub fixed_s: f64,
+    pub per_sample_s: f64,
+}
+
+impl ComputeCurve {
+    /// Seconds of forward and backward pass on one GPU at local batch `b`.
+    pub fn at(&self, b: f64) -> f64 {
+        self.fixed_s + self.per_sample_s * b
+    }
+}
+
+/// The number format of the values a job exchanges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// 4 bytes a value: fp32 gradients (fp32 training, and PyTorch's automatic mixed
+    /// precision, which keeps fp32 parameters and so all-reduces fp32 gradients).
+    Fp32,
+    /// 2 bytes a value: bf16 parameters and gradients reduced in bf16.
+    Bf16,
+}
+
+impl Precision {
+    /// Bytes of one exchanged value.
+    pub fn bytes(self) -> f64 {
+        match self {
+            Precision::Fp32 => 4.0,
+            Precision::Bf16 => 2.0,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Bf16 => "bf16",
+        }
+    }
+}
+
+/// How a job spreads a model over its GPUs, which sets what it exchanges per iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parallelism {
+    /// Every GPU holds the whole model; gradients are summed by one ring all-reduce, which
+    /// sends `2(N−1)/N · S` bytes per GPU for `S` bytes of gradients.
+    DataParallel,
+    /// Fully sharded (PyTorch FSDP, DeepSpeed ZeRO stage 3): every GPU holds `1/N` of the
+    /// parameters, gradients and optimizer state; parameters are all-gathered before the
+    /// forward pass and again before the backward pass, and gradients reduce-scattered
+    /// after it. Each of the three sends `(N−1)/N · S`: `3(N−1)/N · S` in all, 1.5 times
+    /// data parallelism's (Rajbhandari et al. 2020, "ZeRO", §7.2.2).
+    Fsdp,
+}
+
+impl Parallelism {
+    /// Exchange per iteration relative to data parallelism's ring all-reduce of the same
+    /// bytes: its volume, and its ring steps (three collectives of `N−1` steps instead of
+    /// two phases of `N−1`).
+    pub fn volume_factor(self) -> f64 {
+        match self {
+            Parallelism::DataParallel => 1.0,
+            Parallelism::Fsdp => 1.5,
+        }
+    }
+
+    /// The overlap of a model trained this way, from its overlap under data parallelism.
+    /// Data parallelism hides exchange behind the backward pass only, about two thirds of
+    /// compute: the transformer default of 0.6 s per second of compute is 0.9 of the
+    /// backward pass's time. Sharded training prefetches the next layer's all-gather during
+    /// the forward pass as well, so the same fraction of the forward pass hides exchange
+    /// too: 1.5 times the data-parallel overlap, at most 1.
+    pub fn overlap_from(self, data_parallel_overlap: f64) -> f64 {
+        match self {
+            Parallelism::DataParallel => data_parallel_overlap,
+            Parallelism::Fsdp => (data_parallel_overlap * 1.5).min(1.0),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Parallelism::DataParallel => "data parallel",
+            Parallelism::Fsdp => "FSDP (ZeRO-3)",
+        }
+    }
+
+    /// How [`Parallelism::overlap_from`] set a model's overlap, for its `source`.
+    pub fn overlap_note(self) -> &'static str {
+        match self {
+            Parallelism::DataParallel => "transformer default",
+            Parallelism::Fsdp => "transformer default x 1.5 (forward prefetch hides exchange too)",
+        }
+    }
+}
+
+/// What the simulator knows about one model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelProfile {
+    /// Canonical lower-case key, e.g. `resnet50`.
+    pub name: String,
+    /// Other spellings traces use for it, e.g. `imagenet` for the Pollux ResNet-50 job.
+    pub aliases: Vec<String>,
+    /// Human-readable name, e.g. `ResNet-50`.
+    pub display: String,
+    /// Trainable parameters, in millions.
+    pub params_millions: f64,
+    /// Seconds of forward and backward pass per iteration on one GPU at `local_batch`.
+    pub compute_s: f64,
+    /// The per-GPU batch size `compute_s` refers to.
+    pub local_batch: u32,
+    /// The measured compute curve, for entries fitted to measurements; `compute_s` is this
+    /// curve at `local_batch`.
+    pub compute_curve: Option<ComputeCurve>,
+    /// The GPU `compute_s` is for, e.g. `T4` (measured) or `V100` (estimated).
+    pub gpu: String,
+    /// `ov`: seconds of gradient exchange the backward pass hides per second of compute, in
+    /// [0, 1] (see `comm`). 0 means the exchange starts after compute ends.
+    pub overlap: f64,
+    /// Where the numbers come from.
+    pub source: String,
+    /// The largest per-GPU batch one micro-step takes (GPU memory), for entries fitted to
+    /// measurements: a job whose per-GPU share of its batch is larger accumulates gradients
+    /// over several micro-steps per iteration.
+    pub max_local_batch: Option<u32>,
+    /// One GPU's measured compute time at several per-GPU batches, `(batch, seconds)` in
+    /// increasing batch, for a measured model whose compute is not linear in the batch; it
+    /// replaces the compute curve (see [`ModelProfile::compute_at`]). Empty otherwise.
+    pub compute_points: Vec<(f64, f64)>,
+    /// The format of the exchanged values (fp32 for every entry measured before bf16).
+    pub precision: Precision,
+    /// Data parallel or sharded, which sets the exchange's volume.
+    pub parallelism: Parallelism,
+}
+
+impl ModelProfile {
+    /// Bytes of the model's gradients (`S`): one value per parameter, in the model's
+    /// precision. Data parallelism all-reduces them once per iteration; sharding moves 1.5
+    /// times as much ([`Parallelism::volume_factor`]).
+    pub fn grad_bytes(&self) -> f64 {
+        self.params_millions * 1.0e6 * self.precision.bytes()
+    }
+
+    /// Seconds of compute on one GPU at per-GPU batch `b`, for measured entries: linear
+    /// between the measured points when the entry has them (below the smallest, the
+    /// smallest's time: a step's fixed overheads do not shrink with fewer samples; above the
+    /// largest, along the last segment, never falling), otherwise the compute curve.
+    pub fn compute_at(&self, b: f64) -> Option<f64> {
+        let points = &self.compute_points;
+        if points.len() < 2 {
+            return self.compute_curve.map(|c| c.at(b));
+        }
+        if b <= points[0].0 {
+            return Some(points[0].1);
+        }
+        let pair = points.windows(2).find(|w| b <= w[1].0).unwrap_or(&points[points.len() - 2..]);
+        let ((b0, t0), (b1, t1)) = (pair[0], pair[1]);
+        let slope = (t1 - t0) / (b1 - b0);
+        Some(if b > b1 { t1 + slope.max(0.0) * (b - b1) } else { t0 + slope * (b - b0) })
+    }
+
+    /// The same model at another local batch size, for measured entries.
+    pub fn at_local_batch(&self, b: f64) -> Option<ModelProfile> {
+        Some(ModelProfile { compute_s: self.compute_at(b)?, ..self.clone() })
+    }
+
+    /// The model as a job training at global batch `batch` on `gpus` GPUs runs it, for
+    /// entries with a measured compute curve. Each GPU takes `b = batch / gpus` samples per
+    /// iteration, in `k = ceil(b / max_local_batch)` micro-steps of `b / k` (gradient
+    /// accumulation); only the last micro-step's backward pass overlaps the exchange. One
+    /// iteration then computes for `k · c(b / k)`, and the exchange hides behind the last
+    /// micro-step only, which the returned profile expresses with `compute_s = k · c(b / k)`
+    /// and `overlap = ov / k` (the communication model's `ov · compute` stays `ov · c(b / k)`).
+    pub fn for_batch(&self, batch: u32, gpus: u32) -> Option<ModelProfile> {
+        if batch == 0 || gpus == 0 {
+            return None;
+        }
+        let local = batch as f64 / gpus as f64;
+        let micro_steps = match self.max_local_batch {
+            Some(max) if max > 0 => libm::ceil(local / max as f64).max(1.0),
+            _ => 1.0,
+        };
+        let per_step = local / micro_steps;
+        let compute_s = micro_steps * self.compute_at(per_step)?;
+        let accumulation =
+            if micro_steps > 1.0 { format!(" in {micro_steps} micro-steps of {per_step}") } else { String::new() };
+        Some(ModelProfile {
+            display: format!("{} (batch {batch} on {gpus} GPUs)", self.display),
+            compute_s,
+            local_batch: libm::ceil(local) as u32,
+            compute_curve: None,
+            compute_points: Vec::new(),
+            overlap: self.overlap / micro_steps,
+            source: format!("{}; at global batch {batch} over {gpus} GPUs: {local} per GPU{accumulation}", self.source),
+            ..self.clone()
+        })
+    }
+}
+
+/// The models a simulation knows, looked up by name or alias.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Catalog {
+    models: Vec<ModelProfile>,
+    /// The GPU every compute time is for, when the catalogue is for one.
+    gpu: Option<String>,
+}
+
+impl Catalog {
+    /// The catalogue shipped with Proxima.
+    pub fn built_in() -> Catalog {
+        Catalog { models: built_in::built_in_models(None), gpu: None }
+    }
+
+    /// The catalogue of a cluster of `gpu` GPUs: the built-in models with a compute time
+    /// for that GPU (the entries measured on T4 for T4, rows of [`per_gpu::ROWS`] for
+    /// others), in built-in order, each with that time; `None` if no model has one.
+    pub fn for_gpu(gpu: &str) -> Option<Catalog> {
+        let models = built_in::built_in_models(Some(gpu));
+        (!models.is_empty()).then(|| Catalog { models, gpu: Some(gpu.to_string()) })
+    }
+
+    /// The catalogue for a cluster: that of the GPU its description names, or the built-in
+    /// one when it names none. An error names the GPU when nothing was measured on it.
+    pub fn for_gpu_or_built_in(gpu: Option<&str>) -> Result<Catalog, crate::error::InputError> {
+        match gpu {
+            None => Ok(Catalog::built_in()),
+            Some(g) => Catalog::for_gpu(g).ok_or_else(|| {
+                crate::error::InputError::new("gpu", format!("no model's compute time was measured on a '{g}'"))
+            }),
+        }
+    }
+
+    pub fn from_models(models: Vec<ModelProfile>) -> Catalog {
+        Catalog { models, gpu: None }
+    }
+
+    /// The GPU every compute time is for, if the catalogue is for one.
+    pub fn gpu(&self) -> Option<&str> {
+        self.gpu.as_deref()
+    }
+
+    pub fn len(&self) -> usize {
+        self.models.len()
+    }
+
+    /// Adds a model (e.g. a job's [`ModelProfile::for_batch`]) and returns its id. Lookups
+    /// by name still find the first entry of a name.
+    pub fn add(&mut self, model: ModelProfile) -> ModelId {
+        self.models.push(model);
+        ModelId((self.models.len() - 1) as u16)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.models.is_empty()
+    }
+
+    pub fn get(&self, id: ModelId) -> &ModelProfile {
+        &self.models[id.0 as usize]
+    }
+
+    pub fn models(&self) -> impl Iterator<Item = (ModelId, &ModelProfile)> {
+        self.models.iter().enumerate().map(|(i, m)| (ModelId(i as u16), m))
+    }
+
+    /// Finds a model by name or alias, ignoring case and surrounding spaces.
+    pub fn lookup(&self, name: &str) -> Option<ModelId> {
+        let wanted = name.trim().to_ascii_lowercase();
+        self.models().find_map(|(id, m)| {
+            let hit = m.name == wanted || m.aliases.contains(&wanted);
+            hit.then_some(id)
+        })
+    }
+
+    /// The canonical names, for error messages that list what is known.
+    pub fn names(&self) -> Vec<&str> {
+        self.models.iter().map(|m| m.name.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_by_name_and_alias() {
+        let c = Catalog::built_in();
+        let r50 = c.lookup("ResNet50").unwrap();
+        assert_eq!(c.lookup(" imagenet ").unwrap(), r50);
+        assert_eq!(c.get(r50).display, "ResNet-50");
+        assert!(c.lookup("no-such-model").is_none());
+    }
+
+    #[test]
+    fn a_batch_sets_the_compute_time_with_accumulation_beyond_memory() {
+        let c = Catalog::built_in();
+        let bert = c.get(c.lookup("bert").unwrap());
+        assert_eq!(bert.max_local_batch, Some(12));
+        // 384 over 6 GPUs: 64 per GPU, more than the 12 a T4 holds, so 6 micro-steps of
+        // 10.67; the exchange overlaps the last one only.
+        let p = bert.for_batch(384, 6).unwrap();
+        let per_step = 64.0 / 6.0;
+        assert_eq!(p.compute_s, 6.0 * (0.22328 + 0.058254 * per_step));
+        assert_eq!(p.overlap, 0.594 / 6.0);
+        assert_eq!((p.name.as_str(), p.local_batch, p.compute_curve), ("bert", 64, None));
+        // Within memory: one step at the per-GPU batch.
+        let cifar = c.get(c.lookup("cifar10").unwrap());
+        let p = cifar.for_batch(2052, 6).unwrap();
+        assert_eq!((p.compute_s, p.overlap), (0.020375 + 0.00064985 * 342.0, 0.668));
+        // Entries without a measured curve keep their fixed compute time.
+        assert!(c.get(c.lookup("vgg16").unwrap()).for_batch(256, 4).is_none());
+    }
+
+    #[test]
+    fn measured_points_are_interpolated_and_held_at_the_ends() {
+        let c = Catalog::built_in();
+        let yolo = c.get(c.lookup("yolov3").unwrap());
+        // At a measured batch, the measurement; between two, linear; YOLOv3 trains at 8.
+        assert_eq!(yolo.compute_at(8.0), Some(0.32615));
+        assert_eq!(yolo.compute_s, 0.32615);
+        assert!((yolo.compute_at(7.0).unwrap() - (0.45066 + 0.32615) / 2.0).abs() < 1e-12);
+        // Below the smallest, the smallest's time; above the largest, the last segment's
+        // slope, here almost flat (0.57168 at 11, 0.57261 at 16).
+        assert_eq!(yolo.compute_at(1.0), Some(0.26694));
+        assert!((yolo.compute_at(21.0).unwrap() - (0.57261 + (0.57261 - 0.57168) / 5.0 * 5.0)).abs() < 1e-12);
+        // 64 over 4 GPUs: 16 each, two micro-steps of 8 (the artifact's memory limit).
+        let p = yolo.for_batch(64, 4).unwrap();
+        assert_eq!((p.compute_s, p.overlap), (2.0 * 0.32615, 0.137 / 2.0));
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let c = Catalog::built_in();
+        let mut all: Vec<String> = Vec::new();
+        for (_, m) in c.models() {
+            all.push(m.name.clone());
+            all.extend(m.aliases.iter().cloned());
+        }
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n, "a name or alias appears twice");
+        for (_, m) in c.models() {
+            assert!(m.params_millions > 0.0 && m.compute_s > 0.0 && (0.0..=1.0).contains(&m.overlap), "{}", m.name);
+            // The GPU a compute time is for is stated, and measured entries cite the
+            // measurements; the models of today compute as on an A100 and cite their row.
+            match m.compute_at(m.local_batch as f64) {
+                Some(c) => {
+                    assert_eq!(m.gpu, "T4", "{}", m.name);
+                    assert_eq!(m.compute_s, c);
+                    assert!(m.source.contains("placements.csv"), "{}", m.name);
+                    assert!(m.max_local_batch.is_some(), "{}", m.name);
+                }
+                None if m.gpu == "A100" => {
+                    assert!(m.source.contains("lambdal") || m.source.contains("llm-foundry"), "{}", m.name)
+                }
+                None => assert!(m.gpu == "V100" && m.source.contains("V100"), "{}", m.name),
+            }
+            // Only the models of today are trained other than data parallel in fp32.
+            let today = ["gpt2-xl", "llama-7b", "llama-13b"].contains(&m.name.as_str());
+            assert_eq!(m.precision == Precision::Bf16, today, "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn a_gpu_catalogue_holds_only_models_measured_on_it() {
+        let a100 = Catalog::for_gpu("A100").unwrap();
+        assert_eq!(a100.gpu(), Some("A100"));
+        // The fp32 rows first, in built-in order, then the models of today: the ids of the
+        // fp32 rows are those they had before there were others.
+        assert_eq!(
+            a100.names(),
+            [
+                "resnet50",
+                "resnet152",
+                "vgg16",
+                "alexnet",
+                "inception3",
+                "inception4",
+                "bert",
+                "bert-large",
+                "gpt2-xl",
+                "llama-7b",
+                "llama-13b",
+                "resnet50-amp"
+            ]
+        );
+        let r50 = a100.get(a100.lookup("imagenet").unwrap());
+        // 224 images at 571.84 images/s.
+        assert_eq!((r50.compute_s, r50.local_batch, r50.gpu.as_str()), (224.0 / 571.84, 224, "A100"));
+        assert_eq!(r50.overlap, 0.653, "the overlap stays the built-in one");
+        assert!(
+            r50.source.starts_with("params: torchvision resnet50") && r50.source.contains("lambda"),
+            "{}",
+            r50.source
+        );
+        let t4 = Catalog::for_gpu("t4").unwrap();
+        assert_eq!(t4.names(), ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
+        assert!(t4.models().all(|(_, m)| m.gpu == "T4"));
+        let h100 = Catalog::for_gpu("H100").unwrap();
+        assert_eq!(
+            h100.names(),
+            ["resnet50", "bert", "bert-large", "gpt2-xl", "llama-7b", "llama-13b", "resnet50-amp"]
+        );
+        assert!(h100.models().all(|(_, m)| m.gpu == "H100"));
+        // Mixed precision: 1,280 images at 2,616 images/s, against 640 at 1,753 in fp32; the
+        // gradients stay fp32.
+        let amp = h100.get(h100.lookup("resnet50-amp").unwrap());
+        assert_eq!((amp.compute_s, amp.precision), (1280.0 / 2616.0, Precision::Fp32));
+        assert_eq!(h100.get(h100.lookup("resnet50").unwrap()).compute_s, 640.0 / 1753.0);
+        assert!(Catalog::for_gpu("V200").is_none());
+        assert_eq!(Catalog::for_gpu_or_built_in(Some("V200")).unwrap_err().field, "gpu");
+        assert_eq!(Catalog::for_gpu_or_built_in(None).unwrap(), Catalog::built_in());
+    }
+
+    #[test]
+    fn precision_and_parallelism_set_the_exchange() {
+        use crate::comm::{CommParams, PlacementShape};
+        // Two GPUs on two servers at 10 GB/s, no latency: a ring all-reduce sends
+        // 2 x 1/2 x S, so S / 10 GB/s seconds.
+        let shape = PlacementShape {
+            gpus: 2,
+            servers: 2,
+            max_per_server: 1,
+            gpu_link_bytes_per_s: 100e9,
+            nic_bytes_per_s: 10e9,
+            switch_link_bytes_per_s: f64::INFINITY,
+            net_share_bytes_per_s: f64::INFINITY,
+            step_latency_s: 0.0,
+        };
+        let p = CommParams::ideal();
+        let c = Catalog::for_gpu("A100").unwrap();
+        let time = |name: &str| p.sync_time(c.get(c.lookup(name).unwrap()), &shape);
+        // fp32 ResNet-50: 25,557,032 x 4 bytes.
+        assert!((time("resnet50") - 25.557032e6 * 4.0 / 10e9).abs() < 1e-15);
+        // bf16 data-parallel GPT-2 XL: 2 bytes a parameter.
+        assert!((time("gpt2-xl") - 1557.6112e6 * 2.0 / 10e9).abs() < 1e-12);
+        // bf16 FSDP LLaMA 7B: 2 bytes a parameter, three collectives instead of two phases.
+        assert!((time("llama-7b") - 1.5 * 6738.415616e6 * 2.0 / 10e9).abs() < 1e-12);
+        let llama = c.get(c.lookup("llama-7b").unwrap());
+        assert_eq!((llama.grad_bytes(), llama.overlap), (6738.415616e6 * 2.0, 0.6 * 1.5));
+    }
+}
