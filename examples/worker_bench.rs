@@ -72,7 +72,7 @@ fn run() -> Result<(), String> {
                 }
                 facts.insert(result.policy.clone(), (result.event_count, result.event_hash.clone()));
             }
-            FromWorker::Failed { message, .. } => failure = Some(message),
+            FromWorker::Failed { problem, .. } => failure = Some(problem.to_string()),
             _ => {}
         });
         if let Some(message) = failure {
