@@ -15,6 +15,7 @@ mod invariants;
 mod pollux;
 mod purity;
 mod scenarios;
+mod sia;
 mod tenant_invariants;
 mod tenants;
 mod topologies;
