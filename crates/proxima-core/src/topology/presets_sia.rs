@@ -3,10 +3,11 @@
 //! NAME`, `docs/CALIBRATION.md`, "Calibrated on the Sia clusters").
 //!
 //! What each cluster is comes from two places, cited per entry:
-//! - the Sia paper (Jayaram Subramanya et al., "Sia: Heterogeneity-aware, goodput-optimized
-//!   ML-cluster scheduling", SOSP 2023, `sia-sosp23.pdf` in the artifact), Section 4.2
+//! - the Sia paper ("Sia: Heterogeneity-aware, goodput-optimized ML-cluster scheduling",
+//!   SOSP 2023; the artifact ships its pre-publication draft as `sia-sosp23.pdf`), Section 4.2
 //!   "Hardware measurements and simulator", which names the GPUs, GPU counts and network of
-//!   `t4` (= `aws`), `rtx`, `a100` (= `dgx`, `dgx-ext`) and `quad`;
+//!   `t4` (= `aws`), `rtx`, `a100` (= `dgx`, `dgx-ext`) and `quad`, and Section 4.3, which
+//!   gives the on-premises node counts (3 rtx, 2 a100, 1 quad);
 //! - the artifact's `sia-simulator/simulator_config.py`, whose comments name the instance or
 //!   machine behind each trace suffix (including `azure`, which the paper does not mention)
 //!   and whose `cluster_ngpus_per_node` and `cluster_max_physical_nnodes` give GPUs per
