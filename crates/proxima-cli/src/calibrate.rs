@@ -2,6 +2,8 @@
 //! reports its error, or validates it model by model (`--loo`). The fitting lives in the
 //! core (`proxima_core::calibrate`); this file reads the files, times the fit and prints.
 
+mod cluster;
+
 use crate::inputs::{read_text, UsageError};
 use clap::Args;
 use proxima_core::calibrate::{
@@ -15,9 +17,16 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct CalibrateArgs {
-    /// Placements tables (`placement,local_bsz,step_time,sync_time`): one, or with --loo one per model.
+    /// Placements tables (`placement,local_bsz,step_time,sync_time`): one, or with --loo one per
+    /// model; with --cluster, the folder of the Sia artifact's tables.
     #[arg(required = true, value_name = "FILE.csv")]
     files: Vec<String>,
+    /// Calibrate one of the Sia artifact's clusters (aws, azure, dgx, dgx-ext, quad, rtx), or
+    /// all of them: the one argument is a folder laid out as <model>/placements-<cluster>.csv
+    /// (e.g. ../shared/data/sia), six models named by their folders; prints the fitted
+    /// cluster and its leave-one-model-out error.
+    #[arg(long, value_name = "CLUSTER")]
+    cluster: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -78,6 +87,14 @@ fn load(args: &CalibrateArgs) -> Result<Vec<Table>, UsageError> {
 }
 
 pub fn run(args: &CalibrateArgs) -> Result<(), UsageError> {
+    if let Some(name) = &args.cluster {
+        if args.loo || !args.params_millions.is_empty() {
+            return Err(UsageError(
+                "--cluster: runs leave-one-model-out itself and takes sizes from the catalogue; drop --loo and --params-millions".into(),
+            ));
+        }
+        return cluster::run(name, &args.files, args.json, args.detail);
+    }
     if args.loo {
         if args.files.len() < 3 {
             return Err(UsageError("--loo: needs three or more files (one per model), to fit on all but one".into()));

@@ -1,6 +1,7 @@
 //! The command-line tool's integration tests, in one test binary: each module is one
 //! subject. Run one with `cargo test -p proxima-cli --test integration -- sweep::`.
 
+mod calibrate_cluster;
 mod closed_output;
 mod experiment;
 mod generated;

@@ -49,8 +49,10 @@
 //!
 //! Where things are: `samples.rs` reads the table, `compute.rs` fits the compute curve,
 //! `rows.rs` holds the model on the rows, `file_fit.rs` the per-file fit, `shared.rs` the
-//! fits across models, `errors.rs` the error tables, `report.rs` one file's fit as JSON.
+//! fits across models, `cluster.rs` one cluster's figures from them (the Sia clusters,
+//! `docs/CALIBRATION.md`), `errors.rs` the error tables, `report.rs` one file's fit as JSON.
 
+mod cluster;
 mod compute;
 mod errors;
 mod file_fit;
@@ -61,6 +63,7 @@ mod shared;
 #[cfg(test)]
 mod tests;
 
+pub use cluster::*;
 pub use compute::*;
 pub use errors::*;
 pub use file_fit::*;

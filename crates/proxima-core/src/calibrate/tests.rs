@@ -72,3 +72,17 @@ fn nelder_mead_finds_a_quadratic_minimum() {
     );
     assert!((x[0] - 1.0).abs() < 1e-4 && (x[1] + 2.0).abs() < 1e-4 && f < 1e-8, "{x:?} {f}");
 }
+
+#[test]
+fn a_cluster_needs_three_models_to_leave_one_out() {
+    let samples =
+        parse_placements("placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n1,8,0.9,0.01\n2,8,1.0,0.1\n").unwrap();
+    let model = |name| ModelData { name, samples: &samples, grad_bytes: 1e8 };
+    let e = calibrate_cluster(&[model("a"), model("b")]).unwrap_err();
+    assert_eq!(e.field, "models");
+    // With three, every held-out fit sees two; one table has no multi-node row.
+    let fit = calibrate_cluster(&[model("a"), model("b"), model("c")]).unwrap();
+    assert_eq!((fit.models.len(), fit.held_out.len(), fit.multi_node_rows, fit.single_node_rows), (3, 3, 0, 3));
+    assert!(!fit.inter_identified());
+    assert_eq!(fit.worst_loo_median_pct(), fit.loo_median_pct.iter().copied().fold(0.0, f64::max));
+}

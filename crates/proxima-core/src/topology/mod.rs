@@ -50,6 +50,7 @@ pub use check::{check, key_label, ElementRef, Problem};
 pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
+pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
 pub use slurm::{read_slurm_topology, SlurmTopology};
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};

@@ -9,6 +9,9 @@ use crate::comm::{
 };
 use crate::error::InputError;
 
+#[path = "presets_sia.rs"]
+pub(super) mod presets_sia;
+
 /// A preset: a name, a one-line description, and how to build it.
 pub struct Preset {
     pub name: &'static str,
@@ -215,7 +218,7 @@ fn fat_tree_k8() -> TopologySpec {
 
 /// Finds a preset by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.name == name)
+    PRESETS.iter().chain(presets_sia::SIA_PRESETS).find(|p| p.name == name)
 }
 
 /// Builds a topology from any of the accepted forms except a file: a preset name or a

@@ -16,6 +16,7 @@ mod llm;
 mod pollux;
 mod purity;
 mod scenarios;
+mod sia;
 mod tenant_invariants;
 mod tenants;
 mod topologies;
