@@ -159,7 +159,9 @@ impl IdealPlacements {
     }
 }
 
-fn ideal_placement(topo: &Topology, n: u32) -> Option<(Tier, PlacementShape)> {
+/// The best placement of `n` GPUs on an empty cluster, and its tier: the one a job's ideal
+/// run time is measured on.
+pub fn ideal_placement(topo: &Topology, n: u32) -> Option<(Tier, PlacementShape)> {
     let empty = ClusterState::new(topo);
     let (tier, gpus) = empty.place_tightest(topo, n)?;
     // With one NIC per server the flat ring's time depends on the GPU count, the tier and

@@ -13,6 +13,7 @@ pub mod execute;
 mod fairness_report;
 pub mod figures;
 pub mod paper;
+pub mod placement_map;
 pub mod plan;
 pub mod report;
 pub mod stats;
