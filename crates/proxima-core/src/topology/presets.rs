@@ -64,7 +64,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "rdma-2048",
-        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=rdma",
+        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=ib",
         spec: "racks=16,servers=16,gpus=8,nics=8,oversub=4",
         build: None,
     },
