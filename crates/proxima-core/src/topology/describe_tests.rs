@@ -65,3 +65,19 @@ fn other_topologies_are_described_from_their_tree() {
         "4–8 × GPU per server (600 Gbit/s per GPU), 1–2 × 100–200 Gbit/s NICs per server, racks 1–2:1 oversubscribed (default collective efficiencies: the Pollux testbed's NCCL over TCP)"
     );
 }
+
+#[test]
+fn slurm_clusters_name_their_fabric_too() {
+    // A Slurm tree of two leaves: the options' fabric is named, `rdma` as `ib`.
+    let text = "SwitchName=a Nodes=n[1-2]\nSwitchName=b Nodes=n[3-4]\nSwitchName=t Switches=a,b\n";
+    let describe = |options: &str| {
+        let spec = read_slurm_topology(text, &SlurmOptions::parse(options).unwrap()).unwrap().spec;
+        Topology::from_spec(&spec).unwrap().describe_network()
+    };
+    assert_eq!(
+        describe("fabric=roce,nics=2,nic_gbps=400"),
+        "8 × A100 per server (NVSwitch, 2,400 Gbit/s per GPU), 2 × 400 Gbit/s RoCE NICs per server, racks non-blocking (1:1) (fabric=roce)"
+    );
+    assert_eq!(describe("fabric=rdma"), describe("fabric=ib"));
+    assert!(describe("fabric=rdma").ends_with("(fabric=ib)"));
+}
