@@ -111,8 +111,8 @@ pub const RDMA_NIC_EFFICIENCY: f64 = 0.92;
 /// issue #119, 2022-11-17), names no link layer. The RoCE measurements that fall short are
 /// set-up faults, each named by NVIDIA in its thread: two A100 servers with eight 100 Gbit/s
 /// RoCE NICs at 75 GB/s of 96 ("a bit low", NCCL 2.7; NVIDIA/nccl issue #495, 2021-04-19),
-/// four 200 Gbit/s RoCEv2 NICs at half rate with PCIe ACS on (NVIDIA/nccl-tests issue #112,
-/// 2022-07-07), and bandwidth collapsing without flow control (PFC) on the switches
+/// a 200 Gbit/s RoCEv2 NIC at under half its rate with PCIe ACS on (NVIDIA/nccl-tests issue
+/// #112, 2022-07-07), and bandwidth collapsing without flow control (PFC) on the switches
 /// (NVIDIA/nccl issue #378, 2020-09-02). A lossy or misconfigured RoCE fabric is slower than
 /// any efficiency can describe; the figure here is for a lossless one.
 pub const ROCE_NIC_EFFICIENCY: f64 = RDMA_NIC_EFFICIENCY;
