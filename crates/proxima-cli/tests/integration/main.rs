@@ -4,4 +4,5 @@
 mod closed_output;
 mod experiment;
 mod inputs;
+mod network;
 mod sweep;
