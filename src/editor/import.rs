@@ -70,7 +70,7 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
     let gpus = use_state(|| DEFAULT_SLURM_GPUS.to_string());
     let nic = use_state(String::new);
     let nics = use_state(|| "1".to_string());
-    let fabric = use_state(|| "rdma".to_string());
+    let fabric = use_state(|| "ib".to_string());
     let over = use_state(|| false);
     let options = {
         let mut parts = vec![format!("gpus={}", gpus.trim()), format!("nics={}", nics.trim())];
@@ -165,7 +165,7 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
             // Radio buttons rather than a <select>: the cluster section's one <select> is the
             // preset list.
             <span role="radiogroup" aria-label="Fabric" data-testid="slurm-fabric">
-                <label><input type="radio" name="slurm-fabric" value="rdma" checked={*fabric == "rdma"} onchange={on_fabric.clone()} />{ " RDMA (NVSwitch, InfiniBand)" }</label>
+                <label><input type="radio" name="slurm-fabric" value="ib" checked={*fabric == "ib"} onchange={on_fabric.clone()} />{ " InfiniBand (NVSwitch)" }</label>
                 <label><input type="radio" name="slurm-fabric" value="tcp" checked={*fabric == "tcp"} onchange={on_fabric} />{ " TCP (PCIe, Ethernet)" }</label>
             </span>
         </div>

@@ -117,7 +117,7 @@ pub fn PropertiesPanel(props: &PanelProps) -> Html {
                         })
                     })
                 };
-                let roles = ["", "tor", "agg", "spine"];
+                let roles = ["", "tor", "rails", "agg", "spine"];
                 html! {
                     <>
                         <h4>{ format!("Switch {id}") }</h4>

@@ -125,7 +125,8 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                 { param("NICs per server", ParamField::Nics, &p.nics, "1", "1") }
                 <span role="radiogroup" aria-label="Fabric: sets the collective efficiencies, the GPU and the links' defaults">
                     { "fabric " }
-                    { fabric("rdma", " RDMA (A100, NVSwitch, InfiniBand)") }
+                    { fabric("ib", " InfiniBand (A100, NVSwitch)") }
+                    { fabric("roce", " RoCE (A100, NVSwitch)") }
                     { fabric("tcp", " TCP (T4, PCIe, Ethernet)") }
                 </span>
                 if let Some(e) = &c.param.error {

@@ -1,7 +1,7 @@
 //! Form fields: what users typed, kept as typed, and why it is refused when it is.
 
 use proxima_core::share::TraceChoice;
-use proxima_core::topology::{ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
+use proxima_core::topology::{Fabric, ParametricSpec};
 use proxima_core::trace::synthetic::{self, SyntheticSpec};
 use proxima_core::trace::tenant_mix;
 
@@ -64,11 +64,7 @@ pub enum ParamField {
 
 /// A fabric's NIC and GPU-link bandwidths when the form does not give them.
 fn default_links(fabric: &str) -> Option<(f64, f64)> {
-    match fabric.trim() {
-        "rdma" => Some((DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS)),
-        "tcp" => Some((TCP_NIC_GBPS, TCP_GPU_LINK_GBPS)),
-        _ => None,
-    }
+    Fabric::named(fabric.trim()).map(Fabric::default_links)
 }
 
 impl ParametricFields {

@@ -29,9 +29,9 @@ use std::process::ExitCode;
     about = "Simulate network-sensitive scheduling of deep-learning jobs on GPU clusters",
     long_about = "Simulate network-sensitive scheduling of distributed deep-learning jobs on GPU clusters.\n\n\
 A topology is a preset name (see `proxima topologies`), a parametric spec\n\
-`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`,\n\
-a JSON file, or a Slurm topology.conf (tree form) as\n\
-`slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]` (GPUs per\n\
+`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]\n\
+[,gpu=t4|a100|h100][,rails=on]` (`rdma` means `ib`), a JSON file, or a Slurm topology.conf\n\
+(tree form) as `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]` (GPUs per\n\
 node, default 8; link defaults as in the parametric form), or the Lingjun dataset's topo.csv\n\
 (ip,DSW,PSW,ASW) as `lingjun:PATH[,...]` with the same options.\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux, Acme or Proxima format, detected from\n\
@@ -379,12 +379,21 @@ fn execute(command: Command) -> Result<(), Failure> {
                     }
                     println!("\n(intra, inter: the fraction of a GPU link and of a network link one all-reduce ring reaches.)");
                     println!(
-                        "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]"
+                        "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K]"
                     );
-                    println!("  fabric=rdma (default): NVSwitch servers (nvlink_gbps=2400) with InfiniBand/RoCE NICs (nic_gbps=200),");
-                    println!("    A100 GPUs; ring efficiencies from published NCCL measurements on such links (docs/CALIBRATION.md).");
-                    println!("  fabric=tcp: PCIe servers (nvlink_gbps=128) with 50 Gbit/s NICs, T4 GPUs; efficiencies fitted on the");
-                    println!("    Pollux testbed (NCCL over TCP sockets). Defaults: oversub=1, nics=1.");
+                    println!("  [,fabric=ib|roce|tcp][,gpu=t4|a100|h100][,rails=on]. Defaults: oversub=1, nics=1, rails off.");
+                    println!("  fabric=ib (default; rdma is the same): InfiniBand NICs (nic_gbps=200, HDR); roce: RoCE NICs,");
+                    println!("    the same efficiency on a lossless fabric; ring efficiencies from nccl-tests (docs/CALIBRATION.md).");
+                    println!(
+                        "    Default GPU A100 on NVSwitch (nvlink_gbps=2400); gpu=h100: NVLink4 (3600 per direction)."
+                    );
+                    println!("  fabric=tcp: NCCL over TCP sockets, 50 Gbit/s NICs, T4 GPUs on PCIe (nvlink_gbps=128);");
+                    println!(
+                        "    efficiencies fitted on the Pollux testbed. nics=1|2|4|8 with nic_gbps=100|200|400 are"
+                    );
+                    println!(
+                        "    today's clusters (100 GbE, HDR 200, NDR 400); rails=on makes each rack a rail group."
+                    );
                     println!("Or a JSON file (docs/FORMATS.md).");
                 }
             }

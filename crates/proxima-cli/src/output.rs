@@ -40,6 +40,7 @@ pub fn print_summary(s: &Summary, sim: &Simulation) {
     let topo = &sim.scenario().topology;
     println!("policy      {}", s.policy);
     println!("cluster     {} ({} GPUs; tiers {})", s.topology, s.gpus, topo.tier_names().join(" < "));
+    println!("network     {}", topo.describe_network());
     println!("trace       {} (seed {})", s.trace, s.seed);
     println!(
         "jobs        {} total: {} completed, {} rejected (asked for more GPUs than the cluster has){}",
@@ -176,6 +177,7 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
         "cluster {} ({} GPUs), trace {}, seed {}, {} jobs",
         first.topology, first.gpus, first.trace, first.seed, first.jobs_total
     );
+    println!("network {}", topo.describe_network());
     let width = labels.iter().map(|l| l.chars().count() + 2).max().unwrap_or(0).max(22);
     print!("{:<20}", "");
     for label in labels {

@@ -101,6 +101,36 @@ pub const A100_NVSWITCH_BUSBW_BYTES_PER_S: f64 = 230.0e9;
 /// end of NVIDIA's range is taken.
 pub const RDMA_NIC_EFFICIENCY: f64 = 0.92;
 
+/// Fraction of a RoCE NIC's line rate one NCCL ring reaches: the same as InfiniBand's
+/// ([`RDMA_NIC_EFFICIENCY`]), because NVIDIA gives the same per-NIC peaks for both and users
+/// on well-configured RoCE reach them. On a RoCE cluster of six servers with eight 400 Gbit/s
+/// ConnectX-7 NICs each, NVIDIA answered "All numbers look good" and "CX-7 NICs at NDR rate
+/// (400Gbps) should achieve up to 48-49GB/s per NIC" (NVIDIA/nccl-tests issue #267,
+/// 2024-11-19 and 2025-01-23), the InfiniBand figure of #290; and NVIDIA's rule of thumb,
+/// "24GB/s is the peak performance per 200G NIC (12 GB/s for 100G NICs)" (NVIDIA/nccl-tests
+/// issue #119, 2022-11-17), names no link layer. The RoCE measurements that fall short are
+/// set-up faults, each named by NVIDIA in its thread: two A100 servers with eight 100 Gbit/s
+/// RoCE NICs at 75 GB/s of 96 ("a bit low", NCCL 2.7; NVIDIA/nccl issue #495, 2021-04-19),
+/// a 200 Gbit/s RoCEv2 NIC at under half its rate with PCIe ACS on (NVIDIA/nccl-tests issue
+/// #112, 2022-07-07), and bandwidth collapsing without flow control (PFC) on the switches
+/// (NVIDIA/nccl issue #378, 2020-09-02). A lossy or misconfigured RoCE fabric is slower than
+/// any efficiency can describe; the figure here is for a lossless one.
+pub const ROCE_NIC_EFFICIENCY: f64 = RDMA_NIC_EFFICIENCY;
+
+/// Nominal per-direction bandwidth of one H100 SXM5 GPU into NVSwitch, Gbit/s: eighteen
+/// fourth-generation NVLinks, 900 GB/s both ways, 450 GB/s ("450GB/s is the line rate",
+/// NVIDIA/nccl-tests issue #212) each way.
+pub const H100_NVLINK_GBPS: f64 = 3600.0;
+/// NCCL ring bus bandwidth on eight H100 over NVSwitch, bytes/s: with NCCL's protocol
+/// overhead (about 20%) a ring reaches an effective 370 GB/s of NVLink's 450 GB/s, seen as
+/// bus bandwidth with `NCCL_ALGO=RING` (S. Jeaugey, NVIDIA/nccl-tests issue #212,
+/// 2024-05-06). NCCL's default all-reduce on H100 uses NVLink SHARP and reports about 480
+/// GB/s bus bandwidth (same thread; 476 GB/s measured on one node in NVIDIA/nccl-tests issue
+/// #290, 2025-03-03), but that figure is not bandwidth on the wire and exceeds line rate, so
+/// it cannot be an efficiency of the link; Proxima's exchange is a ring, and the ring's
+/// figure is taken.
+pub const H100_NVSWITCH_RING_BUSBW_BYTES_PER_S: f64 = 370.0e9;
+
 impl CommParams {
     /// Line-rate links, no stragglers: the model as a textbook computes it. Hand-computed
     /// tests use it so that their arithmetic stays a few divisions.
@@ -108,17 +138,41 @@ impl CommParams {
         CommParams { intra_efficiency: 1.0, inter_efficiency: 1.0, straggler: 0.0 }
     }
 
-    /// NVSwitch servers with InfiniBand or RoCE NICs and GPUDirect RDMA: ring efficiencies
-    /// from published NCCL measurements ([`A100_NVSWITCH_BUSBW_BYTES_PER_S`],
-    /// [`RDMA_NIC_EFFICIENCY`]). No straggler coefficient has been measured on such a
-    /// fabric; the Pollux testbed's is kept, as the only measurement there is.
+    /// A100 NVSwitch servers with InfiniBand NICs and GPUDirect RDMA (`fabric=ib`, also
+    /// spelled `rdma`): ring efficiencies from published NCCL measurements
+    /// ([`A100_NVSWITCH_BUSBW_BYTES_PER_S`], [`RDMA_NIC_EFFICIENCY`]). No straggler
+    /// coefficient has been measured on such a fabric; the Pollux testbed's is kept, as the
+    /// only measurement there is.
     pub fn rdma() -> CommParams {
-        CommParams {
-            intra_efficiency: A100_NVSWITCH_BUSBW_BYTES_PER_S / (A100_NVLINK_GBPS * 1.0e9 / 8.0),
-            inter_efficiency: RDMA_NIC_EFFICIENCY,
-            straggler: POLLUX_STRAGGLER,
-        }
+        CommParams::nvswitch(a100_nvswitch_efficiency(), RDMA_NIC_EFFICIENCY)
     }
+
+    /// A100 NVSwitch servers with RoCE NICs (`fabric=roce`): [`ROCE_NIC_EFFICIENCY`], which
+    /// equals InfiniBand's, so these are [`CommParams::rdma`]'s numbers under their own source.
+    pub fn roce() -> CommParams {
+        CommParams::nvswitch(a100_nvswitch_efficiency(), ROCE_NIC_EFFICIENCY)
+    }
+
+    /// H100 NVSwitch servers with InfiniBand NICs (`gpu=h100`): the ring's share of NVLink4
+    /// ([`H100_NVSWITCH_RING_BUSBW_BYTES_PER_S`]) and [`RDMA_NIC_EFFICIENCY`].
+    pub fn h100_ib() -> CommParams {
+        CommParams::nvswitch(h100_nvswitch_efficiency(), RDMA_NIC_EFFICIENCY)
+    }
+
+    /// The two efficiencies of an RDMA cluster, with the only straggler coefficient measured.
+    pub fn nvswitch(intra_efficiency: f64, inter_efficiency: f64) -> CommParams {
+        CommParams { intra_efficiency, inter_efficiency, straggler: POLLUX_STRAGGLER }
+    }
+}
+
+/// The fraction of an A100's NVSwitch line rate one ring reaches (230 of 300 GB/s).
+pub fn a100_nvswitch_efficiency() -> f64 {
+    A100_NVSWITCH_BUSBW_BYTES_PER_S / (A100_NVLINK_GBPS * 1.0e9 / 8.0)
+}
+
+/// The fraction of an H100's NVSwitch line rate one ring reaches (370 of 450 GB/s).
+pub fn h100_nvswitch_efficiency() -> f64 {
+    H100_NVSWITCH_RING_BUSBW_BYTES_PER_S / (H100_NVLINK_GBPS * 1.0e9 / 8.0)
 }
 
 /// What the communication model needs to know about a placement.

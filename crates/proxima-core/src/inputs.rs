@@ -197,7 +197,7 @@ pub fn read_topology_file(name: &str, text: &str) -> Result<TopologySpec, Source
 pub const SLURM_PREFIX: &str = "slurm:";
 
 /// The prefix of a topology argument that names a Lingjun `topo.csv`:
-/// `lingjun:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=rdma|tcp]`.
+/// `lingjun:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]`.
 pub const LINGJUN_PREFIX: &str = "lingjun:";
 
 /// The path and options of a `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]` argument,

@@ -6,5 +6,6 @@ mod closed_output;
 mod experiment;
 mod generated;
 mod inputs;
+mod network;
 mod policies;
 mod sweep;

@@ -355,6 +355,11 @@ impl Report {
             d.load,
             d.seeds
         );
+        let _ = writeln!(
+            md,
+            "Network: {}.\n",
+            crate::topology::resolve_topology_arg(&d.topology).map_or_else(|e| e.to_string(), |t| t.describe_network())
+        );
         let _ = writeln!(md, "{}.\n", bound_line(&sc.bounds));
         let mut columns = vec!["policy".to_string()];
         for key in VALUE_COLUMNS {

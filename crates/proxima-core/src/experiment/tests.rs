@@ -239,6 +239,7 @@ fn a_tiny_plan_runs_and_reports() {
         "## Oracle check",
         "## Full tables",
         "makespan lower bound",
+        "Network: 4 × T4 per server (PCIe, 128 Gbit/s per GPU), 1 × 50 Gbit/s Ethernet (NCCL over TCP) NIC per server",
     ] {
         assert!(md.contains(part), "report.md lacks {part}");
     }

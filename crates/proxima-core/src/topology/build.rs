@@ -4,7 +4,7 @@
 
 use super::check::{analyse, Graph};
 use super::nodes::{Link, LinkId, Node, NodeId, NodeKind};
-use super::spec::{ServerSpec, TopologySpec};
+use super::spec::{ServerSpec, TopologySpec, RAILS_ROLE};
 use crate::comm::CommParams;
 use crate::error::InputError;
 use serde::Serialize;
@@ -190,7 +190,9 @@ impl Topology {
     }
 
     /// Names the tier bounded by nodes of height `h`: `server` for height 1, then the role
-    /// the switches of that height share (`tor` names a `rack`), else `rack` for height 2,
+    /// the switches of that height share (`tor` names a `rack`, and so does `rails`, a rail
+    /// group standing for the rail switches of a rack, so that tier tables of clusters with
+    /// and without rails compare), else `rack` for height 2,
     /// `cluster` for the root, `pod` or `level-N` between.
     fn tier_name_of_height(&self, h: u8, max: u8) -> String {
         if h == 1 {
@@ -204,7 +206,7 @@ impl Topology {
             .collect();
         let shared = roles.first().copied().flatten().filter(|r| roles.iter().all(|x| *x == Some(*r)));
         let from_role = shared.map(|r| match r {
-            "tor" | "leaf" | "rack" => "rack".to_string(),
+            "tor" | "leaf" | "rack" | RAILS_ROLE => "rack".to_string(),
             "spine" | "core" | "cluster" => "cluster".to_string(),
             "agg" | "aggregation" | "pod" => "pod".to_string(),
             other => other.to_string(),

@@ -3,7 +3,7 @@
 //!
 //! Users describe a topology as switches, servers (with their GPU count) and links between
 //! them ([`TopologySpec`], the JSON format), as a parametric spec
-//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F]`),
+//! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F][,gpu=M][,rails=on]`),
 //! by a preset name, with a Slurm `topology.conf` or a Lingjun `topo.csv`, which are read into a [`TopologySpec`].
 //! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
 //! a description with the first of them, or derives everything else: the GPUs as leaves of
@@ -18,7 +18,11 @@
 //! - `nodes.rs`: the ids ([`GpuId`], [`NodeId`], [`LinkId`], [`Tier`]) and the tree's
 //!   [`Node`]s and [`Link`]s;
 //! - `spec.rs`: the JSON format ([`TopologySpec`] and its parts), read and written;
-//! - `parametric.rs`: the parametric form ([`ParametricSpec`]);
+//! - `parametric.rs`: the parametric form ([`ParametricSpec`]), and `fabric.rs` what it is
+//!   made of: the network ([`Fabric`]: InfiniBand, RoCE, TCP) and the GPU ([`GpuKind`]),
+//!   with their collective efficiencies;
+//! - `describe.rs`: [`Topology::describe_network`], the one-line description of a
+//!   cluster's network that every output prints;
 //! - `slurm.rs`, `slurm_form.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`,
 //!   `slurm_options.rs`: Slurm's `topology.conf` (tree and block forms) with its host-list
 //!   ranges, read by [`read_slurm_topology`] with [`SlurmOptions`];
@@ -32,6 +36,8 @@
 
 mod build;
 mod check;
+mod describe;
+mod fabric;
 mod hostlist;
 mod lingjun;
 mod nodes;
@@ -47,19 +53,28 @@ mod spec;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
+pub use fabric::{
+    collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
+};
 pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
-pub use parametric::{Fabric, ParametricSpec, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
+pub use parametric::ParametricSpec;
 pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
 pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
 pub use slurm::{read_slurm_topology, SlurmTopology};
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
-pub use spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
+pub use spec::{
+    CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
+};
 
 #[cfg(test)]
 mod check_tests;
 #[cfg(test)]
+mod describe_tests;
+#[cfg(test)]
 mod lingjun_tests;
+#[cfg(test)]
+mod parametric_tests;
 #[cfg(test)]
 mod slurm_block_tests;
 #[cfg(test)]

@@ -67,20 +67,26 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "rdma-2048",
-        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=rdma",
+        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=ib",
         spec: "racks=16,servers=16,gpus=8,nics=8,oversub=4",
         build: None,
     },
     Preset {
         name: "dgx-a100-pod",
-        description: "1,120 A100: 7 scalable units x 20 DGX A100 (8 A100 on NVSwitch, 8 x 200 Gbit/s HDR InfiniBand each), full fat tree; the eight rail switches of a unit drawn as one leaf (NVIDIA DGX SuperPOD reference architecture)",
+        description: "1,120 A100: 7 scalable units x 20 DGX A100 (8 A100 on NVSwitch, 8 x 200 Gbit/s HDR InfiniBand each), rail-optimised (a unit's eight rail switches drawn as one rail group), full fat tree (NVIDIA DGX SuperPOD reference architecture)",
         spec: DGX_A100_SUPERPOD,
         build: None,
     },
     Preset {
         name: "dgx-h100-pod",
-        description: "1,024 GPUs: 4 scalable units x 32 DGX H100-class servers (8 GPUs on NVSwitch at 900 GB/s, 8 x 400 Gbit/s NDR InfiniBand each), full fat tree; H100 network, A100 compute times (the catalogue has no H100 measurements)",
+        description: "1,024 H100: 4 scalable units x 32 DGX H100 (8 H100 on NVSwitch at 900 GB/s, 8 x 400 Gbit/s NDR InfiniBand each), rail-optimised, full fat tree (NVIDIA DGX SuperPOD reference architecture); runs need the H100 model catalogue",
         spec: DGX_H100_POD,
+        build: None,
+    },
+    Preset {
+        name: "a100-roce-2048",
+        description: "2,048 A100: 16 racks x 16 servers x 8 A100 on NVSwitch, one 100 GbE RoCE NIC per server, rack uplinks 16:1 oversubscribed: the cheapest RDMA network for A100 servers, where placement matters most",
+        spec: A100_ROCE_2048,
         build: None,
     },
     Preset {
@@ -91,7 +97,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "rail-pod-oversub",
-        description: "160 A100: 2 racks x 10 DGX A100 (8 x 200 Gbit/s NICs, one per GPU rail) under a spine with 4:1 oversubscribed rack uplinks; the rails of a rack drawn as one leaf",
+        description: "160 A100: 2 racks x 10 DGX A100 (8 x 200 Gbit/s NICs, one per GPU rail), each rack a rail group, under a spine with 4:1 oversubscribed uplinks",
         spec: RAIL_POD_OVERSUB,
         build: None,
     },
@@ -148,26 +154,34 @@ fn pollux_testbed() -> TopologySpec {
 /// InfiniBand adapters of 200 Gbit/s for the compute fabric (the parametric default NIC).
 /// The DGX SuperPOD reference architecture (DGX A100) builds the compute fabric in scalable
 /// units of 20 systems, up to 140 systems in 7 units, as a full (non-blocking) fat tree,
-/// rail-optimised: NIC k of every system in a unit goes to the unit's leaf switch k. Proxima
-/// draws trees with one link per server, so a unit's eight rail switches are one leaf whose
-/// link to a server carries its eight NICs, and the spine carries all of them (full
-/// bisection: oversubscription 1).
-const DGX_A100_SUPERPOD: &str = "racks=7,servers=20,gpus=8,nics=8";
+/// rail-optimised: NIC k of every system in a unit goes to the unit's leaf switch k. Each
+/// unit is a rail group (`rails=on`: its eight rail switches drawn as one switch, exact for
+/// ring traffic, see [`ParametricSpec::to_spec`]), and the spine carries all the units'
+/// NICs (full bisection: oversubscription 1).
+const DGX_A100_SUPERPOD: &str = "racks=7,servers=20,gpus=8,nics=8,rails=on";
 
 /// NVIDIA DGX H100 (datasheet): eight H100 SXM5 on four NVSwitches, 900 GB/s of NVLink per
-/// GPU both ways (450 GB/s, 3,600 Gbit/s, each way), and eight ConnectX-7 adapters of up to
-/// 400 Gbit/s (NDR InfiniBand) for the compute fabric. The DGX SuperPOD reference
-/// architecture (DGX H100) builds it in scalable units of 32 systems, full fat tree,
-/// rail-optimised, drawn as in [`DGX_A100_SUPERPOD`]. The model catalogue measures A100 and
-/// T4 only, so the jobs run with A100 compute times and the RDMA fabric's efficiencies: the
-/// preset shows what the faster network changes, not H100 speed-ups.
-const DGX_H100_POD: &str = "racks=4,servers=32,gpus=8,nics=8,nic_gbps=400,nvlink_gbps=3600";
+/// GPU both ways (450 GB/s, 3,600 Gbit/s, each way: `gpu=h100`'s default), and eight
+/// ConnectX-7 adapters of up to 400 Gbit/s (NDR InfiniBand) for the compute fabric. The DGX
+/// SuperPOD reference architecture (DGX H100) builds it in scalable units of 32 systems,
+/// full fat tree, rail-optimised, drawn as in [`DGX_A100_SUPERPOD`]. The GPU is H100, so
+/// ring efficiencies inside a server are NVLink4's and jobs take H100 compute times from
+/// the model catalogue measured on H100.
+const DGX_H100_POD: &str = "racks=4,servers=32,gpus=8,nics=8,nic_gbps=400,gpu=h100,rails=on";
+
+/// A100 servers (eight on NVSwitch) with a single 100 Gbit/s RoCE NIC each, 16 servers a
+/// rack, rack uplinks 16:1 oversubscribed: the low end of RDMA networks for A100 servers.
+/// NVIDIA's per-NIC peak for a 100 Gbit/s NIC is 12 GB/s (NVIDIA/nccl-tests issue #119,
+/// 2022-11-17), and A100 servers on 100 Gbit/s RoCE NICs appear in NVIDIA/nccl issue #495
+/// (2021-04-16, eight NICs a server there). 16:1 is where issue 21 found placement to cost
+/// most with one NIC per 8-GPU server: a choice to show contention, not a measured cluster.
+const A100_ROCE_2048: &str = "racks=16,servers=16,gpus=8,nic_gbps=100,fabric=roce,oversub=16";
 
 /// A rail-optimised pod like a DGX A100 unit (eight 200 Gbit/s NICs per server, one per GPU
-/// rail, see [`DGX_A100_SUPERPOD`]) split over two racks of 10 whose uplinks to the spine
-/// carry a quarter of their servers' NICs: the congested variant, where placement across
-/// racks costs.
-const RAIL_POD_OVERSUB: &str = "racks=2,servers=10,gpus=8,nics=8,oversub=4";
+/// rail, see [`DGX_A100_SUPERPOD`]) split over two racks of 10, each a rail group, whose
+/// uplinks to the spine carry a quarter of their servers' NICs: the congested variant,
+/// where placement across racks costs.
+const RAIL_POD_OVERSUB: &str = "racks=2,servers=10,gpus=8,nics=8,oversub=4,rails=on";
 
 /// The k-ary fat tree of Al-Fares, Loukissas and Vahdat, "A Scalable, Commodity Data Center
 /// Network Architecture" (SIGCOMM 2008), for k = 8: 8 pods, each of k/2 = 4 edge switches
@@ -304,23 +318,36 @@ mod tests {
 
     #[test]
     fn the_machine_presets_have_their_vendors_numbers() {
-        // DGX A100 SuperPOD: 140 systems, 8 x 200 Gbit/s HDR each, full bisection.
+        let uplink_of =
+            |t: &Topology, name: &str| t.links().iter().find(|l| t.node(l.child).name == name).unwrap().bandwidth_gbps;
+        // DGX A100 SuperPOD: 140 systems, 8 x 200 Gbit/s HDR each, rail groups, full bisection.
         let t = topo("dgx-a100-pod");
         assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (1120, 140, Some("A100")));
         let server = t.node(t.servers()[0]);
         assert_eq!((server.nics, t.link(server.uplink.unwrap()).bandwidth_gbps), (8, 1600.0));
-        let uplink = t.links().iter().find(|l| t.node(l.child).name == "tor0").unwrap();
-        assert_eq!(uplink.bandwidth_gbps, 20.0 * 1600.0);
-        // DGX H100-class: 8 x 400 Gbit/s NDR, 900 GB/s NVLink both ways (3,600 Gbit/s each way).
+        assert_eq!(uplink_of(&t, "rails0"), 20.0 * 1600.0);
+        assert_eq!(t.spec().rail_count("rails6"), Some(8));
+        // DGX H100: 8 x 400 Gbit/s NDR, 900 GB/s NVLink both ways (3,600 Gbit/s each way),
+        // H100 ring efficiencies.
         let t = topo("dgx-h100-pod");
-        assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (1024, 128, Some("A100")));
+        assert_eq!((t.gpu_count(), t.server_count(), t.gpu()), (1024, 128, Some("H100")));
         let server = t.node(t.servers()[0]);
         assert_eq!(t.link(server.uplink.unwrap()).bandwidth_gbps, 3200.0);
         assert_eq!(t.spec().servers[0].nvlink_gbps, 3600.0);
-        // The rail pod's rack uplinks carry a quarter of their ten servers' NICs.
+        assert_eq!(t.comm_params(), &CommParams::h100_ib());
+        assert_eq!((t.spec().rail_count("rails3"), uplink_of(&t, "rails3")), (Some(8), 32.0 * 3200.0));
+        // The rail pod's rail groups carry a quarter of their ten servers' NICs to the spine.
         let t = topo("rail-pod-oversub");
-        let uplink = t.links().iter().find(|l| t.node(l.child).name == "tor1").unwrap();
-        assert_eq!((t.gpu_count(), uplink.bandwidth_gbps), (160, 10.0 * 1600.0 / 4.0));
+        assert_eq!((t.gpu_count(), uplink_of(&t, "rails1")), (160, 10.0 * 1600.0 / 4.0));
+        // The RoCE cluster: one 100 Gbit/s NIC per server, 16 of them over a 100 Gbit/s uplink.
+        let t = topo("a100-roce-2048");
+        let server = t.node(t.servers()[0]);
+        assert_eq!((t.gpu_count(), server.nics, t.link(server.uplink.unwrap()).bandwidth_gbps), (2048, 1, 100.0));
+        assert_eq!(uplink_of(&t, "tor15"), 100.0);
+        assert_eq!(t.comm_params(), &CommParams::roce());
+        assert!(t
+            .describe_network()
+            .contains("1 × 100 Gbit/s RoCE NIC per server, racks 16:1 oversubscribed (fabric=roce)"));
     }
 
     #[test]

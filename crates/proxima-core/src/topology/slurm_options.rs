@@ -1,7 +1,7 @@
 //! What a Slurm `topology.conf` does not say, and the parametric form does:
-//! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=rdma|tcp`.
+//! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp`.
 
-use super::parametric::{Fabric, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS};
+use super::fabric::{Fabric, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
 use super::spec::{TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 use crate::error::InputError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -41,7 +41,7 @@ impl Default for SlurmOptions {
             nic_gbps: DEFAULT_NIC_GBPS,
             nvlink_gbps: DEFAULT_NVLINK_GBPS,
             nics: 1,
-            fabric: Fabric::Rdma,
+            fabric: Fabric::Ib,
         }
     }
 }
@@ -49,7 +49,7 @@ impl Default for SlurmOptions {
 impl SlurmOptions {
     const KEYS: &'static str = "gpus, nic_gbps, nvlink_gbps, nics, fabric";
 
-    /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=rdma|tcp`, every key optional,
+    /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp`, every key optional,
     /// in any order; an empty text gives the defaults. Bandwidths not given are the
     /// fabric's, as in the parametric form. Errors name the key.
     pub fn parse(text: &str) -> Result<SlurmOptions, InputError> {
@@ -65,14 +65,11 @@ impl SlurmOptions {
                 "nics" => options.nics = parse_count(key, value, MAX_NICS, "NICs per node")?,
                 "nic_gbps" => nic = Some(parse_gbps(key, value)?),
                 "nvlink_gbps" => gpu_link = Some(parse_gbps(key, value)?),
-                "fabric" => {
-                    options.fabric = fabric_named(value)
-                        .ok_or_else(|| InputError::new(key, format!("expected rdma or tcp, got '{value}'")))?
-                }
+                "fabric" => options.fabric = Fabric::parse(key, value)?,
                 _ => return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS))),
             }
         }
-        let (default_nic, default_gpu_link) = fabric_links(options.fabric);
+        let (default_nic, default_gpu_link) = options.fabric.default_links();
         options.nic_gbps = nic.unwrap_or(default_nic);
         options.nvlink_gbps = gpu_link.unwrap_or(default_gpu_link);
         Ok(options)
@@ -84,7 +81,7 @@ impl SlurmOptions {
     }
 }
 
-/// `gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=rdma`: every key, so the text says
+/// `gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=ib`: every key, so the text says
 /// what was assumed.
 impl std::fmt::Display for SlurmOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -100,26 +97,14 @@ impl std::fmt::Display for SlurmOptions {
     }
 }
 
-/// A NIC's and a GPU link's bandwidth on a fabric when the options give none: those of the
-/// parametric form.
-fn fabric_links(fabric: Fabric) -> (f64, f64) {
-    match fabric {
-        Fabric::Rdma => (DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS),
-        Fabric::Tcp => (TCP_NIC_GBPS, TCP_GPU_LINK_GBPS),
-    }
-}
-
-fn fabric_named(name: &str) -> Option<Fabric> {
-    [Fabric::Rdma, Fabric::Tcp].into_iter().find(|f| f.name() == name)
-}
-
 fn fabric_name<S: Serializer>(fabric: &Fabric, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(fabric.name())
 }
 
 fn fabric_from_name<'de, D: Deserializer<'de>>(d: D) -> Result<Fabric, D::Error> {
     let name = String::deserialize(d)?;
-    fabric_named(&name).ok_or_else(|| serde::de::Error::custom(format!("expected rdma or tcp, got '{name}'")))
+    Fabric::named(&name)
+        .ok_or_else(|| serde::de::Error::custom(format!("expected ib, roce or tcp (rdma means ib), got '{name}'")))
 }
 
 fn parse_count(key: &str, value: &str, max: u32, what: &str) -> Result<u32, InputError> {
@@ -159,13 +144,14 @@ impl SlurmOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::TCP_GPU_LINK_GBPS;
 
     #[test]
     fn options_parse_with_the_fabrics_defaults_and_name_the_key() {
         assert_eq!(SlurmOptions::parse("").unwrap(), SlurmOptions::default());
-        assert_eq!(SlurmOptions::default().to_string(), "gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=rdma");
+        assert_eq!(SlurmOptions::default().to_string(), "gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=ib");
         let o = SlurmOptions::parse(" gpus=4, nic_gbps=400 ,nvlink_gbps=7200,nics=8").unwrap();
-        assert_eq!(o, SlurmOptions { gpus: 4, nic_gbps: 400.0, nvlink_gbps: 7200.0, nics: 8, fabric: Fabric::Rdma });
+        assert_eq!(o, SlurmOptions { gpus: 4, nic_gbps: 400.0, nvlink_gbps: 7200.0, nics: 8, fabric: Fabric::Ib });
         assert_eq!(o.node_link_gbps(), 3200.0);
         assert_eq!(SlurmOptions::parse(&o.to_string()).unwrap(), o);
         // The fabric sets the bandwidths not given, wherever it is written.

@@ -94,11 +94,18 @@ impl CollectiveSpec {
     }
 }
 
+/// The role of a switch that stands for a *rail group*: the rail switches of a
+/// rail-optimised fabric, NIC `i` of every server below on rail switch `i`, drawn as one
+/// switch (see [`super::ParametricSpec::to_spec`] for why that is exact for ring traffic).
+/// Its rail count is its servers' NIC count ([`TopologySpec::rail_count`]).
+pub const RAILS_ROLE: &str = "rails";
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SwitchSpec {
     pub id: String,
-    /// `tor`, `agg`/`pod`, `spine`/`core`, or any word; it names the tier the switch bounds.
+    /// `tor`, `agg`/`pod`, `spine`/`core`, `rails` (a rail group, bounding a rack), or any
+    /// word; it names the tier the switch bounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
 }
@@ -162,6 +169,32 @@ impl TopologySpec {
                 InputError::new(field, message)
             }
         })
+    }
+
+    /// The number of rails of the switch `id` if it is a rail group (role `rails`): the NIC
+    /// count its servers share, one rail per NIC. `None` for other switches, and for a rail
+    /// group with no server directly below it or whose servers differ in NIC count, which
+    /// describe no rails.
+    ///
+    /// The count is read from the servers rather than stored on the switch, so that it
+    /// cannot disagree with the NICs it counts.
+    pub fn rail_count(&self, id: &str) -> Option<u32> {
+        let switch = self.switches.iter().find(|s| s.id == id)?;
+        if switch.role.as_deref() != Some(RAILS_ROLE) {
+            return None;
+        }
+        let mut counts = self.links.iter().filter_map(|l| {
+            let other = if l.a == id {
+                &l.b
+            } else if l.b == id {
+                &l.a
+            } else {
+                return None;
+            };
+            self.servers.iter().find(|s| &s.id == other).map(|s| s.nics)
+        });
+        let first = counts.next()?;
+        counts.all(|n| n == first).then_some(first)
     }
 
     /// Pretty JSON in the documented format.
