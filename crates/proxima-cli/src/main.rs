@@ -9,6 +9,7 @@ mod fairness;
 mod figures;
 mod inputs;
 mod output;
+mod placement_map;
 mod progress;
 mod sweep;
 
@@ -146,6 +147,9 @@ enum Command {
         #[arg(long)]
         gpu: Option<String>,
     },
+    /// The map of when placement matters: worst ÷ best placement per model and network, and
+    /// consolidate, random and dally on an LLM-era workload per network.
+    PlacementMap(placement_map::MapArgs),
     /// Fit the communication model to measured step times (placement,local_bsz,step_time,sync_time) and report its error.
     Calibrate(calibrate::CalibrateArgs),
 }
@@ -414,6 +418,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Calibrate(args) => Ok(calibrate::run(&args)?),
+        Command::PlacementMap(args) => placement_map::run(&args)?.map_err(Failure::Io),
         Command::Sweep(args) => sweep::run(&args).map_err(|e| match e {
             sweep::SweepFailure::Usage(e) => Failure::Usage(e),
             sweep::SweepFailure::Io(e) => Failure::Io(e),

@@ -6,6 +6,7 @@
 //! every colour and size below is fixed, so the same report gives the same bytes.
 
 mod cdf;
+pub mod heat_map;
 mod ratios;
 mod sweep;
 

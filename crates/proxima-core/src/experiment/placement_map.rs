@@ -4,8 +4,8 @@
 //! alone on an idle cluster; and, per network, what that does to a whole LLM-era workload
 //! under `consolidate`, `random` and `dally`.
 //!
-//! The cluster is a parametric one of 8-GPU servers (`racks=4,servers=8,gpus=8` by
-//! default, 256 GPUs) whose fabric and GPU give the collective efficiencies and the model
+//! The cluster is a parametric one of 8-GPU servers (`racks=4,servers=4,gpus=8` by
+//! default, 128 GPUs) whose fabric and GPU give the collective efficiencies and the model
 //! catalogue. A job's best placement is the one its ideal run time is measured on (the
 //! tightest, split evenly over NICs: [`crate::workload::ideal_placement`]); its worst is
 //! the slowest of three spread placements: one GPU per server, round robin over the racks;
@@ -39,7 +39,7 @@ const DATA_PARALLEL_BYTES_PER_PARAM: f64 = 16.0;
 pub struct MapSpec {
     /// The GPU: `A100` or `H100` (its catalogue and NVLink).
     pub gpu: String,
-    /// The parametric form's fabric (`rdma`, or another the form accepts).
+    /// The parametric form's fabric (`ib`, `roce` or `tcp`).
     pub fabric: String,
     pub racks: u32,
     pub servers_per_rack: u32,
@@ -53,6 +53,8 @@ pub struct MapSpec {
     pub oversubs: Vec<f64>,
     /// The workload of the JCT rows: jobs of a synthetic trace, the `llm` mix.
     pub jobs: u32,
+    /// The workload's offered load (the synthetic trace's `load`).
+    pub load: f64,
     /// Seeds of the JCT rows (each redraws the trace and the models).
     pub seeds: Vec<u64>,
 }
@@ -61,15 +63,16 @@ impl Default for MapSpec {
     fn default() -> Self {
         MapSpec {
             gpu: "A100".into(),
-            fabric: "rdma".into(),
+            fabric: "ib".into(),
             racks: 4,
-            servers_per_rack: 8,
+            servers_per_rack: 4,
             gpus_per_server: 8,
             job_gpus: 16,
             nic_gbps: 200.0,
             nics: vec![1, 2, 4, 8],
             oversubs: vec![1.0, 4.0, 16.0],
             jobs: 300,
+            load: 0.8,
             seeds: vec![1, 2, 3],
         }
     }
@@ -142,7 +145,7 @@ impl MapSpec {
 
     /// The synthetic trace of the JCT rows.
     fn trace(&self) -> String {
-        format!("synthetic:jobs={},load=1", self.jobs)
+        format!("synthetic:jobs={},load={}", self.jobs, self.load)
     }
 }
 
@@ -188,10 +191,16 @@ pub fn placement_map(spec: &MapSpec) -> Result<PlacementMap, SourcedError> {
     })
 }
 
+/// Models below this many parameters are not trained sharded in practice: their full
+/// copy and its optimizer state take a few gigabytes.
+const SHARDED_FROM_PARAMS_MILLIONS: f64 = 1000.0;
+
 /// The ways a catalogue model may be trained: each exchange precision, data parallel when
-/// a full copy fits a GPU, and sharded. The catalogued way comes first.
+/// a full copy fits a GPU, and sharded for models of a billion parameters and more. The
+/// catalogued way comes first.
 fn variants(m: &ModelProfile) -> Vec<ModelProfile> {
     let fits = m.params_millions * 1e6 * DATA_PARALLEL_BYTES_PER_PARAM <= GPU_MEMORY_BYTES;
+    let shardable = m.params_millions >= SHARDED_FROM_PARAMS_MILLIONS;
     let mut out = vec![m.clone()];
     for precision in [Precision::Fp32, Precision::Bf16] {
         for parallelism in [Parallelism::DataParallel, Parallelism::Fsdp] {
@@ -287,7 +296,7 @@ mod tests {
     use super::*;
 
     fn small() -> MapSpec {
-        MapSpec { nics: vec![1, 8], oversubs: vec![1.0, 16.0], jobs: 40, seeds: vec![1], ..MapSpec::default() }
+        MapSpec { nics: vec![1, 8], oversubs: vec![1.0, 16.0], jobs: 120, seeds: vec![1], ..MapSpec::default() }
     }
 
     #[test]
@@ -324,13 +333,19 @@ mod tests {
             assert!(m.slowdown.iter().all(|&s| s >= 1.0), "{}: the best placement is best", m.label());
             assert!(m.slowdown[1] >= m.slowdown[0] - 1e-9, "{}: oversubscription never helps", m.label());
         }
-        // bf16 halves what an fp32 model sends, so its worst placement costs less.
-        let fp32 = map.models.iter().find(|m| m.name == "bert-large" && m.precision == Precision::Fp32).unwrap();
-        let bf16 = row("bert-large", Parallelism::DataParallel).unwrap();
-        assert!(fp32.slowdown[1] > bf16.slowdown[1]);
+        // bf16 halves what an fp32 model sends, so its worst placement costs less: GPT-2 XL
+        // data parallel is 1.46x slower spread at one NIC and 16:1 in fp32, not at all in bf16.
+        let gpt2 = |p: Precision| {
+            map.models
+                .iter()
+                .find(|m| m.name == "gpt2-xl" && m.precision == p && m.parallelism == Parallelism::DataParallel)
+        };
+        assert!(gpt2(Precision::Fp32).unwrap().slowdown[1] > 1.3 * gpt2(Precision::Bf16).unwrap().slowdown[1]);
+        // The workload (120 jobs, seed 1): random ÷ consolidate 1.11 on the thin network,
+        // 1.000 on the rich one, where placement is free.
         let jct = |p: &str| &map.policies.iter().find(|q| q.policy == p).unwrap().mean_jct_s;
-        assert!(jct("random")[1] > 1.2 * jct("consolidate")[1], "scattering costs on the thin network");
-        assert!(jct("random")[2] < 1.05 * jct("consolidate")[2], "and little on the rich one");
+        assert!(jct("random")[1] > 1.08 * jct("consolidate")[1], "scattering costs on the thin network");
+        assert!(jct("random")[2] < 1.01 * jct("consolidate")[2], "and nothing on the rich one");
     }
 
     #[test]
@@ -344,8 +359,8 @@ mod probe {
     #[test]
     #[ignore]
     fn print_map() {
-        for job in [8, 16, 32] {
-            let spec = super::MapSpec { job_gpus: job, jobs: 60, seeds: vec![1], ..Default::default() };
+        for job in [16] {
+            let spec = super::MapSpec { job_gpus: job, ..Default::default() };
             let map = super::placement_map(&spec).unwrap();
             println!("job {job}");
             for m in &map.models {
