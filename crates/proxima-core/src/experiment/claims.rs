@@ -14,7 +14,7 @@
 
 use super::aggregate::{Report, Results, RATIO_FLOOR_S};
 use super::execute::{metric_index, METRICS};
-use super::plan::ClaimDef;
+use super::plan::{ClaimDef, ScenarioSet, TraceRef};
 use super::report::{fmt_ci, fmt_ratio, header, label};
 use super::stats::{bootstrap_p, RatioCi, Resamples};
 use serde::{Deserialize, Serialize};
@@ -182,12 +182,19 @@ impl Report {
 
     fn write_interval_coverage(&self, md: &mut String) {
         let b = &self.plan.bootstrap;
-        let _ = writeln!(md, "**What each interval covers.** Every interval is a {:.0}% percentile bootstrap interval of a ratio of means.", 100.0 * b.confidence);
+        let windowed: Vec<_> = self.plan.workloads.iter().filter(|w| w.windows.len() > 1).collect();
         let _ = writeln!(
             md,
-            "- *Window intervals* (the claims above and the table of windows below) resample the trace windows of a Philly scenario with replacement ({} resamples): they cover which stretch of the trace was run, the model draw averaged within each window.",
-            b.window_resamples
+            "**What each interval covers.** Every interval is a {:.0}% percentile bootstrap interval of a ratio of means.",
+            100.0 * b.confidence
         );
+        if !windowed.is_empty() {
+            let _ = writeln!(
+                md,
+                "- *Window intervals* (the claims above and the table of windows below) resample the trace windows of a Philly scenario with replacement ({} resamples): they cover which stretch of the trace was run, the model draw averaged within each window.",
+                b.window_resamples
+            );
+        }
         let _ = writeln!(
             md,
             "- *Seed intervals* (every other bracket of this report, summary and full tables included) resample seeds in pairs ({} resamples), each seed's value the mean over the scenario's windows. On Philly scenarios they cover only the model each job is given: the jobs are fixed. On synthetic scenarios a seed draws the whole trace, so they cover the jobs too.",
@@ -197,11 +204,18 @@ impl Report {
             md,
             "- Outside the primary claims every interval is **exploratory and uncorrected** for multiplicity: with thousands of them, some exclude 1 by chance.\n"
         );
-        let windowed: Vec<_> = self.plan.workloads.iter().filter(|w| w.windows.len() > 1).collect();
         if windowed.is_empty() {
             return;
         }
-        let _ = writeln!(md, "**Windows.** Each Philly workload runs disjoint windows of the trace in submission order, every window under every seed; the windows of a development workload are disjoint from every held-out one:");
+        let _ = writeln!(
+            md,
+            "**Windows.** Each Philly workload runs windows of the trace in submission order, every window under every seed; {}:",
+            if self.split_is_disjoint() {
+                "no development window shares a job with a held-out one"
+            } else {
+                "**some development and held-out windows share jobs**"
+            }
+        );
         for w in windowed {
             let spans: Vec<String> = w.windows.iter().map(|t| t.label().replace("Philly jobs ", "")).collect();
             let _ = writeln!(
@@ -214,6 +228,25 @@ impl Report {
             );
         }
         md.push('\n');
+    }
+
+    /// Whether no Philly window of a development workload overlaps one of a held-out
+    /// workload.
+    fn split_is_disjoint(&self) -> bool {
+        let spans = |set: ScenarioSet| -> Vec<(u32, u32)> {
+            self.plan
+                .workloads
+                .iter()
+                .filter(|w| w.set == set)
+                .flat_map(|w| if w.windows.is_empty() { std::slice::from_ref(&w.trace) } else { &w.windows[..] })
+                .filter_map(|t| match t {
+                    TraceRef::Philly { skip, limit } => Some((*skip, skip + limit)),
+                    TraceRef::Synthetic { .. } => None,
+                })
+                .collect()
+        };
+        let held = spans(ScenarioSet::HeldOut);
+        spans(ScenarioSet::Development).iter().all(|d| held.iter().all(|h| d.1 <= h.0 || h.1 <= d.0))
     }
 
     /// Per main-grid scenario of several windows, the subject against each baseline it is

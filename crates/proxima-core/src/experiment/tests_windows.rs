@@ -160,4 +160,13 @@ fn windows_are_run_apart_and_resampled_as_units() {
     assert!(md.contains("| `dally` beats `consolidate` on tenants/tcp/oversub=16, mean JCT |"), "{md}");
     // And the report reads back from its JSON as it was.
     assert_eq!(Report::from_json(&report.to_json()).unwrap().to_markdown(), md);
+    // The report checks the split rather than assert it: a held-out workload sharing a
+    // job with a development window is called out.
+    assert!(md.contains("no development window shares a job with a held-out one"));
+    let mut overlapping = report.clone();
+    let mut held = overlapping.plan.workloads[0].clone();
+    held.set = ScenarioSet::HeldOut;
+    held.windows = vec![TraceRef::Philly { skip: 140, limit: 50 }];
+    overlapping.plan.workloads.push(held);
+    assert!(overlapping.to_markdown().contains("**some development and held-out windows share jobs**"));
 }
