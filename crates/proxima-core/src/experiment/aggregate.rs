@@ -319,9 +319,7 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
         let n = s.seeds.len();
         resamples.entry(n).or_insert_with(|| Resamples::draw(n, b.resamples, b.seed, b.confidence));
         let w = s.window_count();
-        window_resamples
-            .entry(w)
-            .or_insert_with(|| Resamples::draw_windows(w, b.window_resamples, b.seed, b.confidence));
+        window_resamples.entry(w).or_insert_with(|| Resamples::draw_windows(w, b.window_draws(), b.seed, b.confidence));
     }
     let index = tasks.iter().enumerate().map(|(i, t)| ((t.scenario, t.policy.as_str(), t.window, t.seed), i)).collect();
     let r = Results { plan, index, results, resamples, window_resamples };

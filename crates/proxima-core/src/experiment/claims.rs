@@ -99,7 +99,7 @@ pub(super) fn evaluate_claims(r: &Results) -> Vec<ClaimResult> {
                     w.ratio_with_replicates(&series(&claim.policy), &series(&claim.baseline), RATIO_FLOOR_S),
                 )
             } else {
-                let many = Resamples::draw(def.seeds.len(), b.window_resamples, b.seed, b.confidence);
+                let many = Resamples::draw(def.seeds.len(), b.window_draws(), b.seed, b.confidence);
                 (
                     "seeds",
                     def.seeds.len(),
@@ -150,7 +150,7 @@ impl Report {
             let _ = writeln!(
                 md,
                 "Named in the plan before the runs (`crates/proxima-core/src/experiment/paper.rs`). Each ratio is of means (below 1: the policy is lower). The interval and p-value come from {} resamples of the trace windows (each window's value the mean over its seeds; on a synthetic scenario, of the seeds, each a whole trace); p is two-sided (the ratio is 1), Holm-adjusted over the {} claims, and a claim holds when its ratio is below 1 and its adjusted p is at most {CLAIM_ALPHA}. The seed interval, windows fixed, is shown beside it for comparison.\n",
-                b.window_resamples,
+                b.window_draws(),
                 self.claims.len()
             );
             header(md, &["claim", "ratio", "interval (units)", "seed interval", "p", "Holm p", "holds"]);
@@ -170,8 +170,8 @@ impl Report {
                     c.units,
                     fmt_ratio(c.seed_ci.low),
                     fmt_ratio(c.seed_ci.high),
-                    fmt_p(c.p, b.window_resamples),
-                    fmt_p(c.holm_p, b.window_resamples),
+                    fmt_p(c.p, b.window_draws()),
+                    fmt_p(c.holm_p, b.window_draws()),
                     if c.holds { "yes" } else { "no" }
                 );
             }
@@ -192,7 +192,7 @@ impl Report {
             let _ = writeln!(
                 md,
                 "- *Window intervals* (the claims above and the table of windows below) resample the trace windows of a Philly scenario with replacement ({} resamples): they cover which stretch of the trace was run, the model draw averaged within each window.",
-                b.window_resamples
+                b.window_draws()
             );
         }
         let _ = writeln!(

@@ -190,6 +190,18 @@ pub struct BootstrapSettings {
     pub confidence: f64,
 }
 
+impl BootstrapSettings {
+    /// Resamples of windows, or of seeds where a plan sets none for windows (a plan
+    /// written before windows existed).
+    pub fn window_draws(&self) -> u32 {
+        if self.window_resamples > 0 {
+            self.window_resamples
+        } else {
+            self.resamples
+        }
+    }
+}
+
 /// Everything an experiment runs and how its report is read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
