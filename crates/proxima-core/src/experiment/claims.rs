@@ -44,6 +44,21 @@ pub struct ClaimResult {
     pub holds: bool,
 }
 
+impl ClaimResult {
+    /// "yes"; "no"; or, when the ratio is above 1 and the adjusted p at most
+    /// [`CLAIM_ALPHA`], "no: the reverse holds" (the baseline is the better one, and the
+    /// same test says so).
+    pub fn verdict(&self) -> &'static str {
+        if self.holds {
+            "yes"
+        } else if self.ci.ratio.is_some_and(|x| x > 1.0) && self.holm_p <= CLAIM_ALPHA {
+            "no: the reverse holds"
+        } else {
+            "no"
+        }
+    }
+}
+
 /// Holm's step-down adjustment (Holm, "A simple sequentially rejective multiple test
 /// procedure", Scand. J. Statist. 6(2), 1979): with the m p-values sorted ascending, the
 /// i-th (from 1) becomes the largest of (m − j + 1)·p₍ⱼ₎ over j ≤ i, at most 1. Rejecting
@@ -149,7 +164,7 @@ impl Report {
             let _ = writeln!(md, "## Primary claims\n");
             let _ = writeln!(
                 md,
-                "Named in the plan before the runs (`crates/proxima-core/src/experiment/paper.rs`). Each ratio is of means (below 1: the policy is lower). The interval and p-value come from {} resamples of the trace windows (each window's value the mean over its seeds; on a synthetic scenario, of the seeds, each a whole trace); p is two-sided (the ratio is 1), Holm-adjusted over the {} claims, and a claim holds when its ratio is below 1 and its adjusted p is at most {CLAIM_ALPHA}. The seed interval, windows fixed, is shown beside it for comparison.\n",
+                "Named in the plan before the runs (`crates/proxima-core/src/experiment/paper.rs`). Each ratio is of means (below 1: the policy is lower). The interval and p-value come from {} resamples of the trace windows (each window's value the mean over its seeds; on a synthetic scenario, of the seeds, each a whole trace); p is two-sided (the ratio is 1), Holm-adjusted over the {} claims, and a claim holds when its ratio is below 1 and its adjusted p is at most {CLAIM_ALPHA} (\"the reverse holds\": the ratio is above 1 at that level). The seed interval, windows fixed, is shown beside it for comparison.\n",
                 b.window_draws(),
                 self.claims.len()
             );
@@ -172,7 +187,7 @@ impl Report {
                     fmt_ratio(c.seed_ci.high),
                     fmt_p(c.p, b.window_draws()),
                     fmt_p(c.holm_p, b.window_draws()),
-                    if c.holds { "yes" } else { "no" }
+                    c.verdict()
                 );
             }
             md.push('\n');
@@ -305,6 +320,29 @@ mod tests {
         assert_eq!(holm(&[0.6, 0.7, f64::NAN]), vec![1.0, 1.0, 1.0]);
         assert_eq!(holm(&[0.02]), vec![0.02]);
         assert!(holm(&[]).is_empty());
+    }
+
+    #[test]
+    fn verdicts() {
+        let claim = |ratio: f64, holm_p: f64| ClaimResult {
+            claim: ClaimDef {
+                policy: "a".into(),
+                baseline: "b".into(),
+                scenario: "s".into(),
+                metric: "avg_jct_s".into(),
+            },
+            units: "windows".into(),
+            count: 10,
+            ci: RatioCi { ratio: Some(ratio), low: ratio, high: ratio },
+            seed_ci: RatioCi { ratio: Some(ratio), low: ratio, high: ratio },
+            p: holm_p,
+            holm_p,
+            holds: ratio < 1.0 && holm_p <= CLAIM_ALPHA,
+        };
+        assert_eq!(claim(0.9, 0.01).verdict(), "yes");
+        assert_eq!(claim(0.9, 0.2).verdict(), "no");
+        assert_eq!(claim(1.2, 0.2).verdict(), "no");
+        assert_eq!(claim(1.2, 0.01).verdict(), "no: the reverse holds");
     }
 
     #[test]
