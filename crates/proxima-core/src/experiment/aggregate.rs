@@ -237,15 +237,6 @@ impl<'a> Results<'a> {
         row
     }
 
-    /// Per seed of the scenario, the policy's runs on each window.
-    pub(super) fn runs_by_seed(&self, scenario: usize, policy: &str) -> Vec<Vec<&TaskResult>> {
-        let seeds = &self.plan.scenarios[scenario].seeds;
-        seeds
-            .iter()
-            .map(|&s| self.window_indices(scenario).map(|w| self.get(scenario, policy, w, s)).collect())
-            .collect()
-    }
-
     /// The runs of a policy on a scenario, window by window, in seed order.
     pub(super) fn runs(&self, scenario: usize, policy: &str) -> Vec<&TaskResult> {
         let seeds = &self.plan.scenarios[scenario].seeds;

@@ -23,23 +23,23 @@ pub struct TenantTable {
 pub struct TenantRow {
     /// The tenant's name in the trace (Philly's virtual cluster).
     pub name: String,
-    /// Its jobs and the GPU-time they asked for (GPUs × ideal run time), summed over the
-    /// scenario's windows, mean over the reference's seeds (the same jobs under every
-    /// policy; the seed sets their models).
+    /// Its jobs and the GPU-time they asked for (GPUs × ideal run time), mean over the
+    /// reference's runs (the same jobs under every policy; the seed sets their models). On
+    /// a scenario of several trace windows a run is one window under one seed, so these,
+    /// the preemptions and ρ are per window, as the rows' figures are.
     pub jobs: f64,
     pub demand_gpu_s: f64,
-    /// Per entry of [`TenantTable::policies`]: preemptions its jobs suffered, summed over
-    /// the scenario's windows, over seeds (0 in a run where the tenant has no jobs).
+    /// Per entry of [`TenantTable::policies`]: preemptions its jobs suffered in a run, over
+    /// runs (0 in a run where the tenant has no jobs).
     pub preemptions: Vec<Stat>,
-    /// Per entry of [`TenantTable::rho_policies`]: the tenant's ρ over the runs (each a
-    /// window under a seed) that have it, or `None` where none has.
+    /// Per entry of [`TenantTable::rho_policies`]: the tenant's ρ over the seeds whose runs
+    /// have it, or `None` where none has.
     pub rho: Vec<Option<TenantRho>>,
 }
 
-/// A tenant's ρ (its jobs' shared JCTs summed over their isolated JCTs summed) over runs.
+/// A tenant's ρ (its jobs' shared JCTs summed over their isolated JCTs summed) over seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TenantRho {
-    /// How many runs had it: seeds × windows (the name is from plans of one window).
     pub seeds: u32,
     pub rho: Stat,
 }
@@ -49,7 +49,7 @@ pub struct TenantRho {
 pub(super) fn tenant_table(r: &Results, scenario: usize) -> Option<TenantTable> {
     let plan = r.plan;
     let reference = r.runs(scenario, &plan.reference);
-    // Tenants by name, with their jobs and demand summed over the reference's runs.
+    // Tenants by name, with their jobs and demand summed over the reference's seeds.
     let mut names: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
     for run in &reference {
         for t in run.summary.tenants.iter().filter(|t| t.jobs > 0) {
@@ -61,7 +61,7 @@ pub(super) fn tenant_table(r: &Results, scenario: usize) -> Option<TenantTable> 
     if names.len() < 2 {
         return None;
     }
-    let seeds = plan.scenarios[scenario].seeds.len() as f64;
+    let seeds = reference.len() as f64;
     let mut order: Vec<(&str, f64, f64)> = names.into_iter().map(|(n, (j, d))| (n, j / seeds, d / seeds)).collect();
     order.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(b.0)));
 
@@ -73,18 +73,15 @@ pub(super) fn tenant_table(r: &Results, scenario: usize) -> Option<TenantTable> 
     }
     let rho_policies = vec![plan.subject.clone(), plan.reference.clone()];
     let runs: Vec<Vec<_>> = policies.iter().map(|p| r.runs(scenario, p)).collect();
-    let by_seed: Vec<Vec<Vec<_>>> = policies.iter().map(|p| r.runs_by_seed(scenario, p)).collect();
     let tenants = order
         .into_iter()
         .map(|(name, jobs, demand_gpu_s)| {
             let of = |run: &super::execute::TaskResult| run.summary.tenants.iter().find(|t| t.name == name).cloned();
-            let preemptions = by_seed
+            let preemptions = runs
                 .iter()
-                .map(|seeds| {
-                    let values: Vec<f64> = seeds
-                        .iter()
-                        .map(|windows| windows.iter().map(|run| of(run).map_or(0.0, |t| t.preemptions as f64)).sum())
-                        .collect();
+                .map(|per_seed| {
+                    let values: Vec<f64> =
+                        per_seed.iter().map(|run| of(run).map_or(0.0, |t| t.preemptions as f64)).collect();
                     Stat::of(&values)
                 })
                 .collect();
