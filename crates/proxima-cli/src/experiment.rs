@@ -62,7 +62,10 @@ pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result
                 let r = run_task(plan, task, philly.as_ref()).map_err(|e| {
                     UsageError(format!(
                         "experiment {}: {} with {} (seed {}): {e}",
-                        plan.name, plan.scenarios[task.scenario].name, task.policy, task.seed
+                        plan.name,
+                        plan.scenarios[task.scenario].window_name(task.window as usize),
+                        task.policy,
+                        task.seed
                     ))
                 });
                 results.lock().expect("no thread panics holding it")[i] = Some(r);

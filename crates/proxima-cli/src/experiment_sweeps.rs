@@ -49,12 +49,14 @@ pub fn sweep_specs(plan: &Plan) -> Vec<(String, String)> {
                 plan.name,
                 plan.name
             );
-            let runs = part.scenarios.len() * part.policies.len() * part.seeds.len();
+            // A scenario of several trace windows is one entry of the scenario axis per window.
+            let entries: usize = part.scenarios.iter().map(|&s| plan.scenarios[s].window_count()).sum();
+            let runs = entries * part.policies.len() * part.seeds.len();
             let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
             let _ = writeln!(
                 t,
                 "# {} x {} x {} = {runs} runs.\n",
-                plural(part.scenarios.len(), "scenario", "scenarios"),
+                plural(entries, "scenario", "scenarios"),
                 plural(part.policies.len(), "policy", "policies"),
                 plural(part.seeds.len(), "seed", "seeds")
             );
@@ -66,11 +68,16 @@ pub fn sweep_specs(plan: &Plan) -> Vec<(String, String)> {
             }
             let seeds: Vec<String> = part.seeds.iter().map(u64::to_string).collect();
             let _ = writeln!(t, "]\nseed = [{}]", seeds.join(", "));
-            for &s in &part.scenarios {
-                let d = &plan.scenarios[s];
+            for (d, (k, window)) in part
+                .scenarios
+                .iter()
+                .map(|&s| &plan.scenarios[s])
+                .flat_map(|d| d.windows().into_iter().enumerate().map(move |w| (d, w)))
+            {
+                let name = d.window_name(k);
                 let _ =
-                    writeln!(t, "\n[[grid.scenario]]\nname = {}\ntopology = {}", quoted(&d.name), quoted(&d.topology));
-                match &d.trace {
+                    writeln!(t, "\n[[grid.scenario]]\nname = {}\ntopology = {}", quoted(&name), quoted(&d.topology));
+                match &window {
                     TraceRef::Philly { skip, limit } => {
                         let _ = writeln!(t, "trace = \"data:philly/philly.csv\"\nskip = {skip}\nlimit = {limit}");
                     }

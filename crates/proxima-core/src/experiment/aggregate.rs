@@ -2,6 +2,7 @@
 //! seeds, ratios of means with confidence intervals, makespan bounds, the sweeps, the
 //! oracle check and the JCT distributions. A pure function of the runs.
 
+use super::claims::{evaluate_claims, ClaimResult};
 use super::execute::{metric_index, rho_values, TaskResult, METRICS, RHO_METRICS};
 use super::plan::{Plan, ScenarioDef, Sweep, Task};
 use super::stats::{RatioCi, Resamples, Stat};
@@ -24,13 +25,22 @@ pub struct PolicyRow {
     pub rho_seeds: u32,
 }
 
-/// `policy` against `baseline` on the same seeds: per metric with ratios, the ratio of
-/// means and its interval.
+/// `policy` against `baseline` on the same windows and seeds: per metric with ratios, the
+/// ratio of means and its intervals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     pub policy: String,
     pub baseline: String,
+    /// The interval resamples seeds (each seed's value the mean over the windows): it
+    /// covers the model draw with the windows fixed, nothing else.
     pub ratios: BTreeMap<String, RatioCi>,
+    /// On a scenario of several windows, the interval resamples windows (each window's
+    /// value the mean over the seeds): it covers which stretch of the trace was run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub windows: BTreeMap<String, RatioCi>,
+    /// On a scenario of several windows, per window the ratio of mean JCTs over the seeds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub window_jct_ratios: Vec<f64>,
 }
 
 /// The makespan's lower bounds over seeds ([`super::execute::Bounds`]).
@@ -97,7 +107,7 @@ pub struct OracleReport {
     pub rank: u32,
 }
 
-/// The JCT distribution of each policy on one scenario, all seeds pooled: points
+/// The JCT distribution of each policy on one scenario, all windows and seeds pooled: points
 /// `(jct_s, p)` at `p = 1/200, 2/200, …, 1` (nearest-rank quantiles).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CdfReport {
@@ -120,6 +130,9 @@ pub struct Report {
     pub sweeps: Vec<SweepReport>,
     pub oracles: Vec<OracleReport>,
     pub cdfs: Vec<CdfReport>,
+    /// The plan's primary claims, tested and corrected ([`super::claims`]).
+    #[serde(default)]
+    pub claims: Vec<ClaimResult>,
     /// Runs done (each task once).
     pub runs: u32,
 }
@@ -137,22 +150,53 @@ impl Report {
 
 pub(super) struct Results<'a> {
     pub(super) plan: &'a Plan,
-    index: BTreeMap<(usize, &'a str, u64), usize>,
+    index: BTreeMap<(usize, &'a str, u32, u64), usize>,
     results: &'a [TaskResult],
+    /// Resamples of seeds and, apart, of windows, by how many there are.
     resamples: BTreeMap<usize, Resamples>,
+    pub(super) window_resamples: BTreeMap<usize, Resamples>,
 }
 
 impl<'a> Results<'a> {
-    fn get(&self, scenario: usize, policy: &str, seed: u64) -> &TaskResult {
-        let i = self.index.get(&(scenario, policy, seed)).unwrap_or_else(|| {
-            panic!("the plan ran {policy} with seed {seed} on {}", self.plan.scenarios[scenario].name)
+    fn get(&self, scenario: usize, policy: &str, window: u32, seed: u64) -> &TaskResult {
+        let i = self.index.get(&(scenario, policy, window, seed)).unwrap_or_else(|| {
+            panic!(
+                "the plan ran {policy} with seed {seed} on window {window} of {}",
+                self.plan.scenarios[scenario].name
+            )
         });
         &self.results[*i]
     }
 
-    /// Per seed of the scenario, metric `m` of the policy's run.
-    fn series(&self, scenario: usize, policy: &str, m: usize) -> Vec<f64> {
-        self.plan.scenarios[scenario].seeds.iter().map(|&s| self.get(scenario, policy, s).values[m]).collect()
+    pub(super) fn window_indices(&self, scenario: usize) -> std::ops::Range<u32> {
+        0..self.plan.scenarios[scenario].window_count() as u32
+    }
+
+    /// Per seed of the scenario, `value` of the policy's runs averaged over the windows.
+    /// With one window (every synthetic workload), the run's own value.
+    fn per_seed(&self, scenario: usize, policy: &str, value: impl Fn(&TaskResult) -> f64) -> Vec<f64> {
+        let windows = self.window_indices(scenario);
+        let count = windows.len() as f64;
+        self.plan.scenarios[scenario]
+            .seeds
+            .iter()
+            .map(|&s| windows.clone().map(|w| value(self.get(scenario, policy, w, s))).sum::<f64>() / count)
+            .collect()
+    }
+
+    /// Per seed of the scenario, metric `m` of the policy's runs averaged over the windows.
+    pub(super) fn series(&self, scenario: usize, policy: &str, m: usize) -> Vec<f64> {
+        self.per_seed(scenario, policy, |r| r.values[m])
+    }
+
+    /// Per window of the scenario, metric `m` of the policy's runs averaged over the seeds.
+    pub(super) fn window_series(&self, scenario: usize, policy: &str, m: usize) -> Vec<f64> {
+        let seeds = &self.plan.scenarios[scenario].seeds;
+        self.window_indices(scenario)
+            .map(|w| {
+                seeds.iter().map(|&s| self.get(scenario, policy, w, s).values[m]).sum::<f64>() / seeds.len() as f64
+            })
+            .collect()
     }
 
     fn row(&self, scenario: usize, policy: &str, spec: &str) -> PolicyRow {
@@ -166,12 +210,22 @@ impl<'a> Results<'a> {
 
     /// A main-grid row with its [`RHO_METRICS`]: the spread over the seeds whose runs have
     /// them, and how many those are. Seeds without ρ are left out, not counted as a value.
+    /// Over a seed's windows, the largest ρ is the largest of any window and the share of
+    /// jobs with ρ > 1 the mean of the windows' shares (windows of equal size).
     fn row_with_rho(&self, scenario: usize, policy: &str) -> PolicyRow {
         let mut row = self.row(scenario, policy, policy);
         let per_seed: Vec<[f64; 2]> = self.plan.scenarios[scenario]
             .seeds
             .iter()
-            .filter_map(|&s| rho_values(&self.get(scenario, policy, s).summary))
+            .filter_map(|&s| {
+                let windows: Vec<[f64; 2]> = self
+                    .window_indices(scenario)
+                    .map(|w| rho_values(&self.get(scenario, policy, w, s).summary))
+                    .collect::<Option<_>>()?;
+                let max = windows.iter().map(|v| v[0]).fold(f64::NEG_INFINITY, f64::max);
+                let share = windows.iter().map(|v| v[1]).sum::<f64>() / windows.len() as f64;
+                Some([max, share])
+            })
             .collect();
         if !per_seed.is_empty() {
             for (k, metric) in RHO_METRICS.iter().enumerate() {
@@ -183,9 +237,12 @@ impl<'a> Results<'a> {
         row
     }
 
-    /// The runs of a policy on a scenario, in seed order.
+    /// The runs of a policy on a scenario, window by window, in seed order.
     pub(super) fn runs(&self, scenario: usize, policy: &str) -> Vec<&TaskResult> {
-        self.plan.scenarios[scenario].seeds.iter().map(|&s| self.get(scenario, policy, s)).collect()
+        let seeds = &self.plan.scenarios[scenario].seeds;
+        self.window_indices(scenario)
+            .flat_map(|w| seeds.iter().map(move |&s| self.get(scenario, policy, w, s)))
+            .collect()
     }
 
     fn comparison(
@@ -196,27 +253,44 @@ impl<'a> Results<'a> {
     ) -> Comparison {
         let n = self.plan.scenarios[scenario].seeds.len();
         let resamples = &self.resamples[&n];
-        let ratios = METRICS
-            .iter()
-            .enumerate()
-            .filter(|(_, metric)| metric.ratio)
-            .map(|(m, metric)| {
-                let ci = resamples.ratio_of_means(
-                    &self.series(scenario, spec, m),
-                    &self.series(scenario, base_spec, m),
+        let windows = self.plan.scenarios[scenario].window_count();
+        let by_window = self.window_resamples.get(&windows).filter(|_| windows > 1);
+        let (mut ratios, mut window_cis) = (BTreeMap::new(), BTreeMap::new());
+        for (m, metric) in METRICS.iter().enumerate().filter(|(_, metric)| metric.ratio) {
+            let ci = resamples.ratio_of_means(
+                &self.series(scenario, spec, m),
+                &self.series(scenario, base_spec, m),
+                RATIO_FLOOR_S,
+            );
+            ratios.insert(metric.key.to_string(), ci);
+            if let Some(w) = by_window {
+                let ci = w.ratio_of_means(
+                    &self.window_series(scenario, spec, m),
+                    &self.window_series(scenario, base_spec, m),
                     RATIO_FLOOR_S,
                 );
-                (metric.key.to_string(), ci)
-            })
-            .collect();
-        Comparison { policy: policy.to_string(), baseline: baseline.to_string(), ratios }
+                window_cis.insert(metric.key.to_string(), ci);
+            }
+        }
+        let window_jct_ratios = if by_window.is_some() {
+            let jct = metric_index("avg_jct_s");
+            let (mine, theirs) =
+                (self.window_series(scenario, spec, jct), self.window_series(scenario, base_spec, jct));
+            mine.iter().zip(&theirs).map(|(a, b)| a / b).collect()
+        } else {
+            Vec::new()
+        };
+        Comparison {
+            policy: policy.to_string(),
+            baseline: baseline.to_string(),
+            ratios,
+            windows: window_cis,
+            window_jct_ratios,
+        }
     }
 
     fn bounds(&self, scenario: usize, policy: &str) -> BoundStats {
-        let seeds = &self.plan.scenarios[scenario].seeds;
-        let of = |f: &dyn Fn(&TaskResult) -> f64| {
-            Stat::of(&seeds.iter().map(|&s| f(self.get(scenario, policy, s))).collect::<Vec<_>>())
-        };
+        let of = |f: &dyn Fn(&TaskResult) -> f64| Stat::of(&self.per_seed(scenario, policy, f));
         BoundStats {
             makespan_s: of(&|r| r.bounds.makespan_s()),
             critical_job_s: of(&|r| r.bounds.critical_job_s),
@@ -230,15 +304,16 @@ impl<'a> Results<'a> {
 pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
     let tasks: Vec<Task> = plan.tasks();
     assert_eq!(tasks.len(), results.len(), "one result per task");
-    let mut resamples = BTreeMap::new();
+    let b = &plan.bootstrap;
+    let (mut resamples, mut window_resamples) = (BTreeMap::new(), BTreeMap::new());
     for s in &plan.scenarios {
         let n = s.seeds.len();
-        resamples.entry(n).or_insert_with(|| {
-            Resamples::draw(n, plan.bootstrap.resamples, plan.bootstrap.seed, plan.bootstrap.confidence)
-        });
+        resamples.entry(n).or_insert_with(|| Resamples::draw(n, b.resamples, b.seed, b.confidence));
+        let w = s.window_count();
+        window_resamples.entry(w).or_insert_with(|| Resamples::draw_windows(w, b.window_draws(), b.seed, b.confidence));
     }
-    let index = tasks.iter().enumerate().map(|(i, t)| ((t.scenario, t.policy.as_str(), t.seed), i)).collect();
-    let r = Results { plan, index, results, resamples };
+    let index = tasks.iter().enumerate().map(|(i, t)| ((t.scenario, t.policy.as_str(), t.window, t.seed), i)).collect();
+    let r = Results { plan, index, results, resamples, window_resamples };
     let subject = plan.subject.as_str();
 
     let scenarios = plan
@@ -255,11 +330,12 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
             for b in plan.fair_baselines.iter().filter(|b| **b != plan.reference) {
                 comparisons.push(r.comparison(s, (subject, subject), (b, b)));
             }
-            let first = r.get(s, &plan.reference, plan.scenarios[s].seeds[0]);
+            let first_seed = plan.scenarios[s].seeds[0];
+            let jobs = r.window_indices(s).map(|w| r.get(s, &plan.reference, w, first_seed).summary.jobs_total).sum();
             ScenarioReport {
                 scenario: plan.scenarios[s].clone(),
-                jobs: first.summary.jobs_total,
-                gpus: first.summary.gpus,
+                jobs,
+                gpus: r.get(s, &plan.reference, 0, first_seed).summary.gpus,
                 bounds: r.bounds(s, &plan.reference),
                 rows,
                 comparisons,
@@ -339,11 +415,8 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
                 .cdf_policies
                 .iter()
                 .map(|p| {
-                    let mut pooled: Vec<f64> = plan.scenarios[s]
-                        .seeds
-                        .iter()
-                        .flat_map(|&seed| r.get(s, p, seed).jcts.iter().copied())
-                        .collect();
+                    let mut pooled: Vec<f64> =
+                        r.runs(s, p).into_iter().flat_map(|run| run.jcts.iter().copied()).collect();
                     pooled.sort_by(f64::total_cmp);
                     let points = (1..=CDF_POINTS)
                         .map(|k| {
@@ -358,5 +431,6 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
         })
         .collect();
 
-    Report { plan: plan.clone(), scenarios, sweeps, oracles, cdfs, runs: tasks.len() as u32 }
+    let claims = evaluate_claims(&r);
+    Report { plan: plan.clone(), scenarios, sweeps, oracles, cdfs, claims, runs: tasks.len() as u32 }
 }

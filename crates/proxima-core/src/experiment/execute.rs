@@ -121,9 +121,14 @@ pub struct TaskResult {
 /// scenario takes a window of it.
 pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<TaskResult, InputError> {
     let def = &plan.scenarios[task.scenario];
+    let window = def
+        .windows()
+        .into_iter()
+        .nth(task.window as usize)
+        .ok_or_else(|| InputError::new("window", format!("scenario {} has no window {}", def.name, task.window)))?;
     let topology = resolve_topology_arg(&def.topology)?;
     let generated;
-    let (trace, skip, limit): (&Trace, u32, Option<u32>) = match &def.trace {
+    let (trace, skip, limit): (&Trace, u32, Option<u32>) = match &window {
         TraceRef::Philly { skip, limit } => {
             let philly = philly.ok_or_else(|| {
                 InputError::new("philly", format!("scenario {} needs the Philly trace, and none was given", def.name))
@@ -138,7 +143,7 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
     };
     let catalog = Catalog::built_in();
     let options = WorkloadOptions { seed: task.seed, skip, limit, mix: ModelMix::default_for(&catalog) };
-    let scenario = build_scenario(topology, trace, &options, &def.trace.label())?;
+    let scenario = build_scenario(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     let policy = resolve_policy(&task.policy)?;
     let mut sim = Simulation::new(scenario, policy);

@@ -1,6 +1,7 @@
 //! Experiments as data: which scenarios, policies, seeds, sweeps and oracle grids to run
 //! ([`plan`], [`paper`]), one run from its definition to its figures ([`execute`]), and how
-//! runs become the report: statistics over seeds ([`stats`]), aggregation ([`aggregate`]),
+//! runs become the report: statistics over seeds and windows ([`stats`]), the primary
+//! claims and their correction ([`claims`]), aggregation ([`aggregate`]),
 //! the per-tenant table ([`tenant_table`]), the figures' data ([`figures`]) and the text of `report.md` and `report.json`
 //! ([`report`]).
 //!
@@ -9,6 +10,7 @@
 //! the report is a pure function of the runs.
 
 pub mod aggregate;
+pub mod claims;
 pub mod execute;
 mod fairness_report;
 pub mod figures;
@@ -22,7 +24,9 @@ pub mod tenant_table;
 pub use aggregate::{aggregate, Report};
 pub use execute::{run_task, TaskResult, METRICS, RHO_METRICS};
 pub use paper::paper_plan;
-pub use plan::{Plan, ScenarioDef, ScenarioSet, Task, TraceRef};
+pub use plan::{ClaimDef, Plan, ScenarioDef, ScenarioSet, Task, TraceRef};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_windows;

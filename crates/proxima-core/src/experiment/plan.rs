@@ -62,7 +62,15 @@ pub struct Workload {
     pub racks: u32,
     pub servers_per_rack: u32,
     pub gpus_per_server: u32,
+    /// The span of the trace the workload draws on (for a Philly workload cut into
+    /// windows, the union of its windows).
     pub trace: TraceRef,
+    /// Disjoint parts of `trace` each run on its own, every one under every seed; empty:
+    /// `trace` is the one window. On a Philly window a seed only redraws each job's model
+    /// (arrivals, sizes and durations are the trace's), so only windows vary the jobs, and
+    /// the report's primary intervals resample windows ([`super::claims`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<TraceRef>,
     /// In words, e.g. "offered load about 1.2".
     pub load: String,
     /// Seeds set the model of every Philly job and the whole of a synthetic trace.
@@ -72,6 +80,15 @@ pub struct Workload {
 impl Workload {
     pub fn gpus(&self) -> u32 {
         self.racks * self.servers_per_rack * self.gpus_per_server
+    }
+}
+
+/// The windows a scenario runs: `windows`, or `trace` alone when there are none.
+fn windows_or_trace(windows: &[TraceRef], trace: &TraceRef) -> Vec<TraceRef> {
+    if windows.is_empty() {
+        vec![trace.clone()]
+    } else {
+        windows.to_vec()
     }
 }
 
@@ -87,11 +104,34 @@ pub struct ScenarioDef {
     /// The parametric topology spec.
     pub topology: String,
     pub trace: TraceRef,
+    /// The workload's windows ([`Workload::windows`]); empty: `trace` is the one window.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<TraceRef>,
     pub load: String,
     pub seeds: Vec<u64>,
 }
 
 impl ScenarioDef {
+    /// The windows the scenario runs, in trace order (at least one).
+    pub fn windows(&self) -> Vec<TraceRef> {
+        windows_or_trace(&self.windows, &self.trace)
+    }
+
+    /// How many windows the scenario runs.
+    pub fn window_count(&self) -> usize {
+        self.windows.len().max(1)
+    }
+
+    /// The name of one window's runs where a scenario must be named per window (a sweep
+    /// spec's scenario axis): `NAME/window=K` from 1, or `NAME` for a scenario of one.
+    pub fn window_name(&self, window: usize) -> String {
+        if self.window_count() > 1 {
+            format!("{}/window={}", self.name, window + 1)
+        } else {
+            self.name.clone()
+        }
+    }
+
     /// "congested (16:1)" or "uncongested (1:1)".
     pub fn congestion_label(&self) -> String {
         if self.oversub > 1.0 {
@@ -138,11 +178,28 @@ pub struct OracleDef {
 /// The percentile bootstrap of ratios (see [`super::stats`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BootstrapSettings {
+    /// Resamples of seeds (the secondary intervals, over the model draw only).
     pub resamples: u32,
+    /// Resamples of windows (the primary intervals and the claims' p-values); 0 in a
+    /// report written before windows existed.
+    #[serde(default)]
+    pub window_resamples: u32,
     /// Seed of the one [`crate::rng::Rng`] that draws every resample.
     pub seed: u64,
     /// E.g. 0.95.
     pub confidence: f64,
+}
+
+impl BootstrapSettings {
+    /// Resamples of windows, or of seeds where a plan sets none for windows (a plan
+    /// written before windows existed).
+    pub fn window_draws(&self) -> u32 {
+        if self.window_resamples > 0 {
+            self.window_resamples
+        } else {
+            self.resamples
+        }
+    }
 }
 
 /// Everything an experiment runs and how its report is read.
@@ -178,28 +235,48 @@ pub struct Plan {
     /// share would be the whole cluster, and ρ would be 1 by construction.
     #[serde(default)]
     pub rho_seeds: usize,
+    /// The primary claims, tested with the window bootstrap and corrected for
+    /// multiplicity (Holm); every other figure of the report is exploratory.
+    #[serde(default)]
+    pub claims: Vec<ClaimDef>,
 }
 
-/// One run to do.
+/// A primary claim: `policy` has a lower mean of `metric` than `baseline` on one main-grid
+/// scenario, i.e. their ratio of means is below 1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimDef {
+    pub policy: String,
+    pub baseline: String,
+    /// A scenario name ([`ScenarioDef::name`]).
+    pub scenario: String,
+    /// A key of [`super::METRICS`] with ratios.
+    pub metric: String,
+}
+
+/// One run to do: a policy on one window of a scenario under one seed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Task {
     pub scenario: usize,
     pub policy: String,
+    /// The position in [`ScenarioDef::windows`].
+    pub window: u32,
     pub seed: u64,
 }
 
 impl Plan {
-    /// Every run, each once: the main grid (scenario × policy × the scenario's seeds), then
-    /// the sweeps' points, then the oracle grids. A run two parts share (the sweep point
-    /// at 16:1 is a main-grid scenario) appears where it first does.
+    /// Every run, each once: the main grid (scenario × policy × the scenario's windows ×
+    /// its seeds), then the sweeps' points, then the oracle grids. A run two parts share
+    /// (the sweep point at 16:1 is a main-grid scenario) appears where it first does.
     pub fn tasks(&self) -> Vec<Task> {
         let mut seen = BTreeSet::new();
         let mut tasks = Vec::new();
         let mut add = |scenario: usize, policy: &str, seeds: &[u64]| {
-            for &seed in seeds {
-                let task = Task { scenario, policy: policy.to_string(), seed };
-                if seen.insert(task.clone()) {
-                    tasks.push(task);
+            for window in 0..self.scenarios[scenario].window_count() as u32 {
+                for &seed in seeds {
+                    let task = Task { scenario, policy: policy.to_string(), window, seed };
+                    if seen.insert(task.clone()) {
+                        tasks.push(task);
+                    }
                 }
             }
         };
@@ -285,6 +362,7 @@ impl Plan {
             oversub,
             topology,
             trace: w.trace.clone(),
+            windows: w.windows.clone(),
             load: w.load.clone(),
             seeds: w.seeds.clone(),
         });

@@ -126,7 +126,9 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         let mut md = String::new();
         self.write_intro(&mut md);
+        self.write_claims(&mut md);
         self.write_summary(&mut md);
+        self.write_window_intervals(&mut md);
         self.write_cdfs(&mut md);
         self.write_sweeps(&mut md);
         self.write_oracles(&mut md);
@@ -176,7 +178,7 @@ impl Report {
         );
         let _ = writeln!(
             md,
-            "- **Ratios** are ratios of means: the mean over seeds of a policy's metric over the baseline's mean on the same seeds (below 1: the policy is lower). In brackets, the {:.0}% percentile bootstrap interval from {} paired resamples of the seeds (fixed generator seed {:#x}). **≈** marks an interval that includes 1: these seeds show no difference.",
+            "- **Ratios** are ratios of means: the mean over seeds of a policy's metric over the baseline's mean on the same seeds (below 1: the policy is lower). In brackets, the {:.0}% percentile bootstrap interval from {} paired resamples of the seeds (fixed generator seed {:#x}), each seed's value the mean over the scenario's windows: on Philly scenarios it covers the model draw only (see *What each interval covers* below). **≈** marks an interval that includes 1: these seeds show no difference.",
             100.0 * p.bootstrap.confidence,
             p.bootstrap.resamples,
             p.bootstrap.seed

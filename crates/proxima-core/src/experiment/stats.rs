@@ -1,5 +1,10 @@
-//! Statistics over seeds: the spread of a metric, and ratios of means with percentile
-//! bootstrap confidence intervals.
+//! Statistics over seeds and trace windows: the spread of a metric, ratios of means with
+//! percentile bootstrap confidence intervals, and the bootstrap p-value of a ratio.
+//!
+//! The same resampling serves both units: a series is one value per seed (each the mean
+//! over the scenario's windows) or one per window (each the mean over its seeds), and
+//! [`Resamples::draw`] and [`Resamples::draw_windows`] draw their positions from separate
+//! streams. What each interval covers is said in [`super::claims`].
 //!
 //! A ratio compares two policies run on the same seeds (the same jobs and models), so
 //! seeds are resampled in pairs: each resample draws `n` seed positions with replacement
@@ -92,7 +97,16 @@ impl Resamples {
     /// Draws `resamples` rows of `n` positions in `0..n` with replacement from
     /// `Rng::for_item(seed, n, 0)`: the rows depend only on the seed and `n`.
     pub fn draw(n: usize, resamples: u32, seed: u64, confidence: f64) -> Resamples {
-        let mut rng = Rng::for_item(seed, n as u64, 0);
+        Self::draw_from(Rng::for_item(seed, n as u64, 0), n, resamples, confidence)
+    }
+
+    /// As [`Resamples::draw`], from `Rng::for_item(seed, n, 1)`: the resamples of windows,
+    /// independent of the seeds' even when there are as many windows as seeds.
+    pub fn draw_windows(n: usize, resamples: u32, seed: u64, confidence: f64) -> Resamples {
+        Self::draw_from(Rng::for_item(seed, n as u64, 1), n, resamples, confidence)
+    }
+
+    fn draw_from(mut rng: Rng, n: usize, resamples: u32, confidence: f64) -> Resamples {
         let rows = (0..resamples).map(|_| (0..n).map(|_| rng.below(n as u64) as u32).collect()).collect();
         Resamples { n, rows, confidence }
     }
@@ -102,12 +116,18 @@ impl Resamples {
     /// value (a communication overhead of a millisecond summed over thousands of jobs is
     /// rounding, and a ratio to it says nothing).
     pub fn ratio_of_means(&self, policy: &[f64], baseline: &[f64], floor: f64) -> RatioCi {
-        assert_eq!(policy.len(), self.n, "one value per seed");
-        assert_eq!(baseline.len(), self.n, "one value per seed");
+        self.ratio_with_replicates(policy, baseline, floor).0
+    }
+
+    /// [`Resamples::ratio_of_means`] and the resampled ratios it was read from, sorted
+    /// (empty when there is no ratio).
+    pub fn ratio_with_replicates(&self, policy: &[f64], baseline: &[f64], floor: f64) -> (RatioCi, Vec<f64>) {
+        assert_eq!(policy.len(), self.n, "one value per position");
+        assert_eq!(baseline.len(), self.n, "one value per position");
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let (p, b) = (mean(policy), mean(baseline));
         if b == 0.0 || b.abs() < floor {
-            return RatioCi { ratio: None, low: f64::INFINITY, high: f64::INFINITY };
+            return (RatioCi { ratio: None, low: f64::INFINITY, high: f64::INFINITY }, Vec::new());
         }
         let mut ratios: Vec<f64> = self
             .rows
@@ -131,12 +151,28 @@ impl Resamples {
             .collect();
         ratios.sort_by(f64::total_cmp);
         let tail = 100.0 * (1.0 - self.confidence) / 2.0;
-        RatioCi {
+        let ci = RatioCi {
             ratio: Some(p / b),
             low: nearest_rank_percentile(&ratios, tail),
             high: nearest_rank_percentile(&ratios, 100.0 - tail),
-        }
+        };
+        (ci, ratios)
     }
+}
+
+/// The two-sided bootstrap p-value of "the ratio is 1" from resampled ratios: twice the
+/// smaller of the shares of replicates at or above 1 and at or below 1, at most 1 (the
+/// percentile interval at confidence 1 − p just reaches 1; Efron and Tibshirani 1993,
+/// ch. 15-16). A replicate of exactly 1 counts on both sides, so identical policies get
+/// p = 1. NaN without replicates.
+pub fn bootstrap_p(replicates: &[f64]) -> f64 {
+    if replicates.is_empty() {
+        return f64::NAN;
+    }
+    let n = replicates.len() as f64;
+    let above = replicates.iter().filter(|&&r| r >= 1.0).count() as f64 / n;
+    let below = replicates.iter().filter(|&&r| r <= 1.0).count() as f64 / n;
+    (2.0 * above.min(below)).min(1.0)
 }
 
 #[cfg(test)]
@@ -213,5 +249,54 @@ mod tests {
         let empty = Stat::of(&[]);
         let back: Stat = serde_json::from_str(&serde_json::to_string(&empty).unwrap()).unwrap();
         assert!(back.mean.is_nan() && back.min.is_nan() && back.sd == 0.0);
+    }
+
+    #[test]
+    fn window_bootstrap_is_wide_when_windows_disagree() {
+        // Ten windows: the policy 30% faster on five, 30% slower on the other five, the
+        // baseline the same everywhere. The ratio of means is exactly 1, and a resample
+        // drawing mostly fast (or slow) windows moves it far: with n = 10 the 95% interval
+        // reaches about ±1.96 · 0.3 / √10 ≈ ±0.19.
+        let r = Resamples::draw_windows(10, 10_000, 11, 0.95);
+        let base = vec![1000.0; 10];
+        let policy: Vec<f64> = (0..10).map(|i| if i < 5 { 700.0 } else { 1300.0 }).collect();
+        let (ci, replicates) = r.ratio_with_replicates(&policy, &base, 1.0);
+        assert_eq!(ci.ratio, Some(1.0));
+        assert!(ci.low < 0.88 && ci.high > 1.12, "{ci:?}");
+        assert!(ci.low > 0.7 && ci.high < 1.3, "within the single windows: {ci:?}");
+        assert!(bootstrap_p(&replicates) > 0.5, "no evidence either way");
+        // Every window 10% faster: every replicate is 0.9, a zero-width interval, and no
+        // replicate at or above 1.
+        let faster: Vec<f64> = base.iter().map(|b| 0.9 * b).collect();
+        let (ci, replicates) = r.ratio_with_replicates(&faster, &base, 1.0);
+        assert!((ci.low - 0.9).abs() < 1e-12 && (ci.high - 0.9).abs() < 1e-12, "{ci:?}");
+        assert_eq!(bootstrap_p(&replicates), 0.0);
+        // Identical windows, whatever the policy's level in each, give exactly one ratio.
+        let levels: Vec<f64> = (1..=10).map(|i| 100.0 * i as f64).collect();
+        let same = r.ratio_of_means(&levels, &levels, 1.0);
+        assert_eq!((same.ratio, same.low, same.high), (Some(1.0), 1.0, 1.0));
+    }
+
+    #[test]
+    fn window_resamples_are_deterministic_and_apart_from_the_seeds() {
+        let a = Resamples::draw_windows(10, 100, 3, 0.95);
+        assert_eq!(a, Resamples::draw_windows(10, 100, 3, 0.95));
+        assert_ne!(a.rows, Resamples::draw_windows(10, 100, 4, 0.95).rows);
+        assert_ne!(a.rows, Resamples::draw(10, 100, 3, 0.95).rows, "windows and seeds draw apart");
+        let policy: Vec<f64> = (0..10).map(|i| 90.0 + 3.0 * i as f64).collect();
+        let base = vec![100.0; 10];
+        assert_eq!(a.ratio_of_means(&policy, &base, 1.0), a.ratio_of_means(&policy, &base, 1.0));
+    }
+
+    #[test]
+    fn bootstrap_p_by_hand() {
+        // Ten replicates, two at or above 1: 2 · 2/10 = 0.4. One exactly 1 counts on both
+        // sides: above 3/10, below 8/10, p = 0.6.
+        let r = [0.8, 0.85, 0.9, 0.9, 0.92, 0.95, 0.97, 0.99, 1.01, 1.2];
+        assert!((bootstrap_p(&r) - 0.4).abs() < 1e-12);
+        let r = [0.8, 0.85, 0.9, 0.9, 0.92, 0.95, 0.97, 1.0, 1.01, 1.2];
+        assert!((bootstrap_p(&r) - 0.6).abs() < 1e-12);
+        assert_eq!(bootstrap_p(&[1.0, 1.0]), 1.0);
+        assert!(bootstrap_p(&[]).is_nan());
     }
 }

@@ -24,11 +24,13 @@ pub struct TenantRow {
     /// The tenant's name in the trace (Philly's virtual cluster).
     pub name: String,
     /// Its jobs and the GPU-time they asked for (GPUs × ideal run time), mean over the
-    /// reference's seeds (the same jobs under every policy; the seed sets their models).
+    /// reference's runs (the same jobs under every policy; the seed sets their models). On
+    /// a scenario of several trace windows a run is one window under one seed, so these,
+    /// the preemptions and ρ are per window, as the rows' figures are.
     pub jobs: f64,
     pub demand_gpu_s: f64,
     /// Per entry of [`TenantTable::policies`]: preemptions its jobs suffered in a run, over
-    /// seeds (0 in a run where the tenant has no jobs).
+    /// runs (0 in a run where the tenant has no jobs).
     pub preemptions: Vec<Stat>,
     /// Per entry of [`TenantTable::rho_policies`]: the tenant's ρ over the seeds whose runs
     /// have it, or `None` where none has.

@@ -53,11 +53,12 @@ fn paper_specs_are_the_experiment() {
         .iter()
         .map(|t| {
             let s = &experiment.scenarios[t.scenario];
-            let (trace, skip, limit) = match &s.trace {
+            let window = t.window as usize;
+            let (trace, skip, limit) = match &s.windows()[window] {
                 TraceRef::Philly { skip, limit } => ("philly".to_string(), *skip, Some(*limit)),
                 TraceRef::Synthetic { jobs, load } => (format!("synthetic:jobs={jobs},load={load}"), 0, None),
             };
-            (s.name.clone(), s.topology.clone(), trace, skip, limit, t.policy.clone(), t.seed)
+            (s.window_name(window), s.topology.clone(), trace, skip, limit, t.policy.clone(), t.seed)
         })
         .collect();
     assert_eq!(got, want);
