@@ -204,9 +204,11 @@ fn variants(m: &ModelProfile) -> Vec<ModelProfile> {
     let mut out = vec![m.clone()];
     for precision in [Precision::Fp32, Precision::Bf16] {
         for parallelism in [Parallelism::DataParallel, Parallelism::Fsdp] {
-            if (precision, parallelism) == (m.precision, m.parallelism)
-                || (parallelism == Parallelism::DataParallel && !fits)
-            {
+            let sensible = match parallelism {
+                Parallelism::DataParallel => fits,
+                Parallelism::Fsdp => shardable,
+            };
+            if (precision, parallelism) == (m.precision, m.parallelism) || !sensible {
                 continue;
             }
             // The overlap as the model's parallelism sets it, from its data-parallel one.
