@@ -32,6 +32,8 @@ pub struct Lesson {
     pub topology: &'static str,
     pub jobs: u32,
     pub load: f64,
+    /// The model mix (`--mix`), when not the default.
+    pub mix: Option<&'static str>,
     pub policies: &'static [&'static str],
     pub claims: &'static [Claim],
 }
@@ -42,7 +44,7 @@ impl Lesson {
         SharedScenario {
             topology: TopologyChoice::Parametric(self.topology.into()),
             trace: TraceChoice::Synthetic { jobs: self.jobs, load: self.load, seed: 1, tenants: None },
-            mix: None,
+            mix: self.mix.map(str::to_string),
             policies: self.policies.iter().map(|p| p.to_string()).collect(),
             seed: 1,
         }
@@ -66,6 +68,7 @@ pub const LESSONS: &[Lesson] = &[
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
+        mix: None,
         policies: &["fifo", "consolidate", "dally"],
         claims: &[
             Claim::MeanJctBelow { policy: "dally", other: "consolidate", ratio: 0.85 },
@@ -80,6 +83,7 @@ pub const LESSONS: &[Lesson] = &[
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
+        mix: None,
         policies: &["fifo", "consolidate"],
         claims: &[
             Claim::OverheadBelow { policy: "consolidate", other: "fifo", ratio: 0.2 },
@@ -94,6 +98,7 @@ pub const LESSONS: &[Lesson] = &[
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
+        mix: None,
         policies: &["dally:preempt=off", "dally"],
         claims: &[Claim::MeanJctBelow { policy: "dally", other: "dally:preempt=off", ratio: 0.85 }],
     },
@@ -105,6 +110,7 @@ pub const LESSONS: &[Lesson] = &[
         topology: "racks=2,servers=4,gpus=4,oversub=64,fabric=tcp",
         jobs: 600,
         load: 0.7,
+        mix: None,
         policies: &["dally:preempt=off", "dally"],
         claims: &[Claim::MeanJctBelow { policy: "dally:preempt=off", other: "dally", ratio: 0.8 }],
     },
@@ -116,6 +122,7 @@ pub const LESSONS: &[Lesson] = &[
         topology: DEFAULT_TOPOLOGY,
         jobs: 1000,
         load: 0.9,
+        mix: None,
         policies: &["dally:timers=5/5,autotune=off", "dally:timers=5/5"],
         claims: &[
             Claim::TimerChanges { policy: "dally:timers=5/5", at_least: 5 },
@@ -130,7 +137,35 @@ pub const LESSONS: &[Lesson] = &[
         topology: DEFAULT_TOPOLOGY,
         jobs: 300,
         load: 0.2,
+        mix: None,
         policies: &["fifo", "consolidate", "dally"],
+        claims: &[Claim::AllWithin { ratio: 1.03 }],
+    },
+    Lesson {
+        id: "llm-thin-network",
+        title: "LLMs on a thin network: placement decides",
+        explanation: "Today's models exchange gigabytes every step: LLaMA 7B and 13B sharded (FSDP) and GPT-2 XL in bf16, on A100 servers with one 100 Gbit/s NIC each and racks sharing uplinks 16:1. A job spread over racks is two to four times slower alone, and much more when its ring shares the uplinks with others.",
+        watch: "Mean JCT and communication overhead of random against consolidate and dally: scattering jobs makes mean JCT 2.5 times as long here, and dally is a tenth faster than consolidate (the placement map in docs/EXPERIMENTS.md has the whole picture).",
+        topology: "racks=4,servers=4,gpus=8,oversub=16,nic_gbps=100",
+        jobs: 300,
+        load: 0.8,
+        mix: Some("llm"),
+        policies: &["consolidate", "random", "dally"],
+        claims: &[
+            Claim::MeanJctBelow { policy: "consolidate", other: "random", ratio: 0.5 },
+            Claim::MeanJctBelow { policy: "dally", other: "consolidate", ratio: 0.9 },
+        ],
+    },
+    Lesson {
+        id: "llm-rich-network",
+        title: "LLMs on a rich network: placement is free",
+        explanation: "The same jobs on servers with eight 400 Gbit/s NICs each and uplinks as wide as the servers below them. A ring spread over racks drives as much bandwidth as one inside a rack, and NVLink's edge inside a server hides behind compute, so where a job lands hardly matters.",
+        watch: "Mean JCT: random, consolidate and dally come out equal (on the thin network random took 2.5 times as long as consolidate).",
+        topology: "racks=4,servers=4,gpus=8,nics=8,nic_gbps=400",
+        jobs: 300,
+        load: 0.8,
+        mix: Some("llm"),
+        policies: &["consolidate", "random", "dally"],
         claims: &[Claim::AllWithin { ratio: 1.03 }],
     },
 ];
@@ -168,7 +203,8 @@ mod tests {
         let s = lesson.scenario();
         let TraceChoice::Synthetic { jobs, load, seed, .. } = s.trace else { unreachable!("lessons are synthetic") };
         let trace = proxima_core::trace::synthetic::SyntheticSpec { jobs, load, seed }.to_string();
-        let input = ScenarioInput::new(TopologyInput::from(&s.topology), TraceInput::Synthetic(trace), s.seed);
+        let mut input = ScenarioInput::new(TopologyInput::from(&s.topology), TraceInput::Synthetic(trace), s.seed);
+        input.mix = s.mix.clone();
         let scenario = build_scenario(&input).unwrap();
         lesson
             .policies
