@@ -10,7 +10,7 @@ use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, M
 use crate::Shared;
 use proxima_core::model::Catalog;
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::PRESETS;
+use proxima_core::topology::all_presets;
 use proxima_core::trace::synthetic::MAX_LOAD;
 use proxima_core::trace::tenant_mix::MAX_TENANTS;
 use web_sys::{DragEvent, File, HtmlInputElement, HtmlSelectElement};
@@ -99,7 +99,7 @@ fn ClusterSection(props: &ClusterProps) -> Html {
             <div class="form-row">
                 <label>{ "Preset " }
                     <select onchange={on_preset} value={preset_value.clone()}>
-                        { for PRESETS.iter().map(|p| html! {
+                        { for all_presets().map(|p| html! {
                             <option value={p.name} selected={preset_value == p.name} title={p.description}>{ p.name }</option>
                         }) }
                         <option value="parametric" disabled=true selected={preset_value == "parametric"}>{ "custom (form below)" }</option>

@@ -20,7 +20,7 @@ use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{resolve_policy, POLICIES};
 use proxima_core::run_files::RunRecord;
-use proxima_core::topology::{Topology, PRESETS};
+use proxima_core::topology::{all_presets, Topology};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -367,7 +367,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                         "{:<16} {:>6}  {:<29} {:<5} {:>6} {:>6}  description",
                         "preset", "GPUs", "tiers", "GPU", "intra", "inter"
                     );
-                    for p in PRESETS {
+                    for p in all_presets() {
                         let t = Topology::from_spec(&p.spec()).expect("presets are valid");
                         let c = t.comm_params();
                         println!(

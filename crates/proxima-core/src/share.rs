@@ -22,7 +22,7 @@ use crate::base64url::Base64Error;
 use crate::error::InputError;
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
-use crate::topology::{preset, ParametricSpec, Topology, TopologySpec, PRESETS};
+use crate::topology::{all_presets, preset, ParametricSpec, Topology, TopologySpec};
 use crate::trace::synthetic::{MAX_JOBS, MAX_LOAD};
 use crate::trace::tenant_mix::MAX_TENANTS;
 use crate::workload::ModelMix;
@@ -182,7 +182,7 @@ fn from_wire(wire: Wire) -> Result<SharedScenario, InputError> {
     let topology = match (wire.tp, wire.tf, wire.tj) {
         (Some(name), None, None) => {
             if preset(&name).is_none() {
-                let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+                let names: Vec<&str> = all_presets().map(|p| p.name).collect();
                 return Err(InputError::new(
                     "topology",
                     format!("unknown preset '{}' (known: {})", clip(&name), names.join(", ")),

@@ -7,7 +7,7 @@ use proxima_core::calibrate::{calibrate_file, file_report, parse_placements};
 use proxima_core::inputs::{build_topology, ArgumentNames};
 use proxima_core::model::Catalog;
 use proxima_core::policy::POLICIES;
-use proxima_core::topology::PRESETS;
+use proxima_core::topology::all_presets;
 use proxima_sweep::error::SourcedError;
 use proxima_sweep::load;
 use pyo3::prelude::*;
@@ -43,7 +43,7 @@ pub fn read_text(py: Python<'_>, path: &str) -> PyResult<String> {
 /// The presets: (name, description).
 #[pyfunction]
 pub fn presets() -> Vec<(String, String)> {
-    PRESETS.iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
+    all_presets().map(|p| (p.name.to_string(), p.description.to_string())).collect()
 }
 
 /// The policies: (name, summary, source, options with their defaults).

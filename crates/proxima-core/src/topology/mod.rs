@@ -60,7 +60,7 @@ pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
 pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
-pub use presets::{preset, resolve_topology_arg, Preset, PRESETS};
+pub use presets::{all_presets, preset, resolve_topology_arg, Preset, PRESETS};
 pub use slurm::{read_slurm_topology, SlurmTopology};
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{

@@ -235,6 +235,11 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().chain(presets_sia::SIA_PRESETS).find(|p| p.name == name)
 }
 
+/// Every preset: the built-in clusters, then the Sia artifact's six calibrated clusters.
+pub fn all_presets() -> impl Iterator<Item = &'static Preset> {
+    PRESETS.iter().chain(presets_sia::SIA_PRESETS)
+}
+
 /// Builds a topology from any of the accepted forms except a file: a preset name or a
 /// parametric spec. (A JSON file's text goes to [`TopologySpec::from_json`].)
 pub fn resolve_topology_arg(arg: &str) -> Result<Topology, InputError> {
@@ -245,7 +250,7 @@ pub fn resolve_topology_arg(arg: &str) -> Result<Topology, InputError> {
         let spec = ParametricSpec::parse(arg)?.to_spec();
         return Topology::from_spec(&spec);
     }
-    let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+    let names: Vec<&str> = all_presets().map(|p| p.name).collect();
     Err(InputError::new(
         "topology",
         format!(
