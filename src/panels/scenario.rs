@@ -99,7 +99,9 @@ fn ClusterSection(props: &ClusterProps) -> Html {
             <div class="form-row">
                 <label>{ "Preset " }
                     <select onchange={on_preset} value={preset_value.clone()}>
-                        { for all_presets().map(|p| html! {
+                        // Presets whose GPU has no model catalogue (two of the Sia clusters)
+                        // cannot run a scenario, so the form does not offer them.
+                        { for all_presets().filter(|p| Catalog::for_gpu_or_built_in(p.spec().gpu.as_deref()).is_ok()).map(|p| html! {
                             <option value={p.name} selected={preset_value == p.name} title={p.description}>{ p.name }</option>
                         }) }
                         <option value="parametric" disabled=true selected={preset_value == "parametric"}>{ "custom (form below)" }</option>
