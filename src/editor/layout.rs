@@ -48,6 +48,10 @@ pub struct NodeBox {
     /// The problems about it (or, collapsed, inside it), joined.
     pub problem: Option<String>,
     pub selected: bool,
+    /// For a rail group (a switch of role `rails`), its rails: GPU i of every server below
+    /// it is on rail i. Drawn as that many bars, so that a rail-optimised fabric reads as
+    /// rails rather than one leaf. 0 for any other box.
+    pub rails: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -289,7 +293,8 @@ fn node_boxes(ed: &Editor, g: &Graph, drawn: &[Option<Place>], folded: &[bool], 
                 });
             }
         }
-        d.nodes.push(NodeBox { id, kind, x, y, w, h, label, title, problem, selected });
+        let rails = if kind == BoxKind::Switch { ed.doc.spec.rail_count(&id).unwrap_or(0) } else { 0 };
+        d.nodes.push(NodeBox { id, kind, x, y, w, h, label, title, problem, selected, rails });
     }
 }
 

@@ -470,3 +470,15 @@ fn a_slurm_file_replaces_the_cluster_only_when_it_reads() {
     let back = run(good, [EditAction::Undo]);
     assert_eq!(back.gpu_count(), 16);
 }
+
+#[test]
+fn a_rail_optimised_fabric_is_drawn_as_rails() {
+    // Eight NICs per server, one rail group per rack: each group shows its eight rails.
+    let ed = editor("racks=2,servers=4,gpus=8,nics=8,rails=on");
+    let d = layout(&ed);
+    let groups: Vec<_> = d.nodes.iter().filter(|b| b.rails > 0).collect();
+    assert_eq!(groups.len(), 2, "{:?}", d.nodes.iter().map(|b| (&b.id, b.rails)).collect::<Vec<_>>());
+    assert!(groups.iter().all(|b| b.rails == 8 && b.kind == BoxKind::Switch));
+    // Without rails, no box is a rail group.
+    assert!(layout(&editor("racks=2,servers=4,gpus=8,nics=8")).nodes.iter().all(|b| b.rails == 0));
+}

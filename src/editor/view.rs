@@ -369,6 +369,7 @@ fn DrawingLayer(props: &DrawingProps) -> Html {
                         <title>{ match &b.problem { Some(p) => format!("{} — {p}", b.title), None => b.title.clone() } }</title>
                         <rect x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx="4" />
                         <text x={f(b.x + b.w / 2.0)} y={f(b.y + 14.0)} text-anchor="middle">{ clip(&b.label, 16) }</text>
+                        { rail_bars(b) }
                         if b.problem.is_some() {
                             <text class="flag" x={f(b.x + b.w - 2.0)} y={f(b.y + 2.0)} text-anchor="middle">{ "!" }</text>
                         }
@@ -385,6 +386,25 @@ fn DrawingLayer(props: &DrawingProps) -> Html {
                 </rect>
             }) }
         </>
+    }
+}
+
+/// A rail group's rails: one small bar each, side by side along the bottom of its box and
+/// in GPU order (GPU i of every server below is on rail i), so that the group reads as
+/// rails rather than one leaf switch.
+fn rail_bars(b: &super::layout::NodeBox) -> Html {
+    if b.rails == 0 {
+        return html! {};
+    }
+    let (left, top) = (b.x + 4.0, b.y + 18.0);
+    let step = (b.w - 8.0) / b.rails as f64;
+    html! {
+        <g class="rails" data-rails={b.rails.to_string()}>
+            <title>{ format!("{} rails: GPU i of every server below is on rail i", b.rails) }</title>
+            { for (0..b.rails).map(|i| html! {
+                <rect class="rail" x={f(left + i as f64 * step)} y={f(top)} width={f((step - 1.5).max(0.5))} height={f((b.h - 21.0).max(2.0))} />
+            }) }
+        </g>
     }
 }
 

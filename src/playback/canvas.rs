@@ -105,6 +105,15 @@ impl Pen {
                 ctx.set_fill_style_str("#222");
                 ctx.fill_text(&b.label, b.rect.x + 3.0 * px, b.rect.y + 3.0 * px).ok();
             }
+            // A rail group: its rails as bars in GPU order along the bottom of its box.
+            if b.rails > 0 {
+                let step = (b.rect.w - 8.0 * px) / b.rails as f64;
+                let (top, h) = (b.rect.y + b.rect.h * 0.62, b.rect.h * 0.28);
+                ctx.set_fill_style_str("#56657a");
+                for i in 0..b.rails {
+                    ctx.fill_rect(b.rect.x + 4.0 * px + i as f64 * step, top, (step - 1.5 * px).max(px / 2.0), h);
+                }
+            }
         }
     }
 

@@ -45,6 +45,8 @@ pub struct SceneBox {
     pub rect: Rect,
     pub label: String,
     pub role: BoxRole,
+    /// A rail group's rails (drawn as bars), 0 for any other box.
+    pub rails: u32,
 }
 
 /// A link as a segment; `link` is the topology's link (None for decoration).
@@ -114,7 +116,12 @@ impl Scene {
                 BoxKind::Server | BoxKind::CollapsedServer => BoxRole::Server,
                 BoxKind::Switch | BoxKind::CollapsedSwitch => BoxRole::Switch,
             };
-            scene.boxes.push(SceneBox { rect: Rect { x: b.x, y: b.y, w: b.w, h: b.h }, label: b.label.clone(), role });
+            scene.boxes.push(SceneBox {
+                rect: Rect { x: b.x, y: b.y, w: b.w, h: b.h },
+                label: b.label.clone(),
+                role,
+                rails: b.rails,
+            });
         }
         // The description's links by their ends' names, to the checked cluster's links.
         let mut by_ends: BTreeMap<(&str, &str), LinkId> = BTreeMap::new();
@@ -155,7 +162,7 @@ impl Scene {
             }
         }
         for g in &grid.groups {
-            scene.boxes.push(SceneBox { rect: g.rect, label: g.label.clone(), role: BoxRole::Rack });
+            scene.boxes.push(SceneBox { rect: g.rect, label: g.label.clone(), role: BoxRole::Rack, rails: 0 });
             if g.uplink.is_some() {
                 let (from, to) = bar_line(&g.link_bar);
                 scene.links.push(SceneLink { link: g.uplink, from, to });
