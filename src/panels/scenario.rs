@@ -85,6 +85,17 @@ fn ClusterSection(props: &ClusterProps) -> Html {
         })
     };
     let p = &c.param.value;
+    let gpu = |value: &'static str, label: &'static str| {
+        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Gpu, value.to_string()));
+        html! {
+            <label><input type="radio" name="gpu" value={value} checked={p.gpu == value} onchange={on}
+                          data-testid={format!("gpu-{value}")} />{ label }</label>
+        }
+    };
+    let on_rails = d.reform(|e: Event| {
+        let on = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+        Action::SetParam(ParamField::Rails, if on { "on" } else { "off" }.to_string())
+    });
     // Radio buttons rather than a select: the form's one select is the preset's.
     let fabric = |value: &'static str, label: &'static str| {
         let on = d.reform(move |_: Event| Action::SetParam(ParamField::Fabric, value.to_string()));
@@ -131,6 +142,16 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                     { fabric("roce", " RoCE (A100, NVSwitch)") }
                     { fabric("tcp", " TCP (T4, PCIe, Ethernet)") }
                 </span>
+                <span role="radiogroup" aria-label="GPU: its NVLink or PCIe and the models measured on it">
+                    { "GPU " }
+                    { gpu("t4", " T4") }
+                    { gpu("a100", " A100") }
+                    { gpu("h100", " H100") }
+                </span>
+                <label title="GPU i of every server on rail switch i; needs two NICs per server or more">
+                    <input type="checkbox" checked={p.rails == "on"} onchange={on_rails} data-testid="rails" />
+                    { " rail-optimised" }
+                </label>
                 if let Some(e) = &c.param.error {
                     <p class="field-error" role="alert">{ e.clone() }</p>
                 }

@@ -1,7 +1,7 @@
 //! Form fields: what users typed, kept as typed, and why it is refused when it is.
 
 use proxima_core::share::TraceChoice;
-use proxima_core::topology::{Fabric, ParametricSpec};
+use proxima_core::topology::{Fabric, GpuKind, ParametricSpec};
 use proxima_core::trace::synthetic::{self, SyntheticSpec};
 use proxima_core::trace::tenant_mix;
 
@@ -44,9 +44,13 @@ pub struct ParametricFields {
     pub nic_gbps: String,
     pub nvlink_gbps: String,
     pub nics: String,
-    /// `rdma` or `tcp`: sets the collective efficiencies and the GPU along with the
+    /// `ib`, `roce` or `tcp`: sets the NICs' collective efficiency and, with the GPU, the
     /// links' defaults.
     pub fabric: String,
+    /// `t4`, `a100` or `h100`: the GPU, its NVLink or PCIe and its model catalogue.
+    pub gpu: String,
+    /// `on` for a rail-optimised fabric (GPU i of every server on rail i), else `off`.
+    pub rails: String,
 }
 
 /// Which field of the parametric form changed.
@@ -60,6 +64,8 @@ pub enum ParamField {
     NvlinkGbps,
     Nics,
     Fabric,
+    Gpu,
+    Rails,
 }
 
 /// A fabric's NIC and GPU-link bandwidths when the form does not give them.
@@ -78,6 +84,8 @@ impl ParametricFields {
             nvlink_gbps: p.nvlink_gbps.to_string(),
             nics: p.nics.to_string(),
             fabric: p.fabric.name().to_string(),
+            gpu: p.gpu.key().to_string(),
+            rails: if p.rails { "on" } else { "off" }.to_string(),
         }
     }
 
@@ -85,6 +93,23 @@ impl ParametricFields {
     /// were the old fabric's defaults to the new one's, so that a TCP cluster does not keep
     /// RDMA's 200 Gbit/s NICs by accident (bandwidths typed by hand stay).
     pub fn set(&mut self, field: ParamField, value: String) {
+        // A GPU chosen by hand stays; one that was the old fabric's default follows the new.
+        if field == ParamField::Fabric {
+            let default_gpu = |f: &str| Fabric::named(f.trim()).map(|f| f.default_gpu());
+            if let (Some(old), Some(new)) = (default_gpu(&self.fabric), default_gpu(&value)) {
+                if GpuKind::named(self.gpu.trim()) == Some(old) {
+                    self.set(ParamField::Gpu, new.key().to_string());
+                }
+            }
+        }
+        // The GPU link's bandwidth follows the GPU when it was the old one's default.
+        if field == ParamField::Gpu {
+            if let (Some(old), Some(new)) = (GpuKind::named(self.gpu.trim()), GpuKind::named(value.trim())) {
+                if self.nvlink_gbps.trim().parse::<f64>().is_ok_and(|v| v == old.default_link_gbps()) {
+                    self.nvlink_gbps = new.default_link_gbps().to_string();
+                }
+            }
+        }
         if field == ParamField::Fabric {
             if let (Some(old), Some(new)) = (default_links(&self.fabric), default_links(&value)) {
                 let same = |text: &str, x: f64| text.trim().parse::<f64>().is_ok_and(|v| v == x);
@@ -109,6 +134,8 @@ impl ParametricFields {
             ParamField::NvlinkGbps => &mut self.nvlink_gbps,
             ParamField::Nics => &mut self.nics,
             ParamField::Fabric => &mut self.fabric,
+            ParamField::Gpu => &mut self.gpu,
+            ParamField::Rails => &mut self.rails,
         }
     }
 
@@ -116,7 +143,7 @@ impl ParametricFields {
     /// prints (defaults left out), checked by the core's parser.
     pub fn to_arg(&self) -> Result<String, String> {
         let text = format!(
-            "racks={},servers={},gpus={},oversub={},nic_gbps={},nvlink_gbps={},nics={},fabric={}",
+            "racks={},servers={},gpus={},oversub={},nic_gbps={},nvlink_gbps={},nics={},fabric={},gpu={},rails={}",
             self.racks.trim(),
             self.servers.trim(),
             self.gpus.trim(),
@@ -124,7 +151,9 @@ impl ParametricFields {
             self.nic_gbps.trim(),
             self.nvlink_gbps.trim(),
             self.nics.trim(),
-            self.fabric.trim()
+            self.fabric.trim(),
+            self.gpu.trim(),
+            self.rails.trim()
         );
         ParametricSpec::parse(&text).map(|p| p.to_string()).map_err(|e| e.to_string())
     }
@@ -275,5 +304,24 @@ mod tests {
         param.set(ParamField::NicGbps, "100".into());
         param.set(ParamField::Fabric, "rdma".into());
         assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4,nic_gbps=100");
+    }
+
+    #[test]
+    fn the_gpu_and_rails_keep_through_the_form() {
+        let spec = ParametricSpec::parse("racks=2,servers=2,gpus=8,nics=2,gpu=h100,rails=on").unwrap();
+        let mut p = ParametricFields::from_spec(&spec);
+        assert_eq!((p.gpu.as_str(), p.rails.as_str()), ("h100", "on"));
+        assert_eq!(p.to_arg().unwrap(), spec.to_string());
+        // A GPU chosen by hand stays when the fabric changes; its NVLink default follows a
+        // GPU change.
+        p.set(ParamField::Fabric, "roce".into());
+        assert_eq!(p.gpu, "h100");
+        p.set(ParamField::Gpu, "a100".into());
+        assert_eq!(p.nvlink_gbps, GpuKind::A100.default_link_gbps().to_string());
+        // The fabric's default GPU follows the fabric: A100 under RoCE becomes T4 under TCP.
+        p.set(ParamField::Fabric, "tcp".into());
+        assert_eq!((p.gpu.as_str(), p.nvlink_gbps.clone()), ("t4", GpuKind::T4.default_link_gbps().to_string()));
+        p.set(ParamField::Rails, "off".into());
+        assert!(!p.to_arg().unwrap().contains("rails"));
     }
 }
