@@ -8,6 +8,7 @@ mod experiment_sweeps;
 mod fairness;
 mod figures;
 mod inputs;
+mod listings;
 mod output;
 mod placement_map;
 mod progress;
@@ -18,9 +19,8 @@ use inputs::{load_scenario, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
-use proxima_core::policy::{resolve_policy, POLICIES};
+use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
-use proxima_core::topology::{all_presets, Topology};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -242,109 +242,11 @@ impl From<UsageError> for Failure {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Run { scenario, policy, out, events, no_rho } => {
-            let sc = load_scenario(&scenario.as_args())?;
-            let policy_box = resolve_policy(&policy).map_err(|e| UsageError::in_argument("policy", e))?;
-            let mut sim = Simulation::new(sc, policy_box);
-            // With --events, also hash the event stream as the web app does, so the two
-            // can be compared (the determinism test does).
-            let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
-            if let Some(path) = &events {
-                let file =
-                    std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
-                sim.add_observer(Box::new(output::EventLog::new(file)));
-                sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
-            }
-            let summary = progress::run_with_progress(&mut sim, &policy);
-            let mut record = RunRecord::with_summary(&sim, summary);
-            if !no_rho {
-                fairness::finish_time_fairness(&sim)?.apply(&mut record);
-            }
-            output::print_summary(&record.summary, &sim);
-            if events.is_some() {
-                let h = hasher.borrow();
-                println!(
-                    "events      {} (event-log hash {:016x}, FNV-1a over \"TIME_US EVENT_JSON\" lines)",
-                    h.count(),
-                    h.hash()
-                );
-            }
-            if let Some(dir) = out {
-                output::write_run(&dir, &record).map_err(Failure::Io)?;
-                eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
-            }
-            Ok(())
-        }
-        Command::Compare { scenario, policies, out, no_rho } => {
-            // Check every policy before running any, so a typo fails at once.
-            for p in &policies {
-                resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
-            }
-            let sc = load_scenario(&scenario.as_args())?;
-            let mut summaries: Vec<Summary> = Vec::new();
-            for p in &policies {
-                let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
-                let summary = progress::run_with_progress(&mut sim, p);
-                let mut record = RunRecord::with_summary(&sim, summary);
-                if !no_rho {
-                    fairness::finish_time_fairness(&sim)?.apply(&mut record);
-                }
-                if let Some(dir) = &out {
-                    let sub = format!("{dir}/{}", output::result_dir_name(p));
-                    output::write_run(&sub, &record).map_err(Failure::Io)?;
-                }
-                summaries.push(record.summary);
-            }
-            output::print_comparison(&summaries, &policies, &sc.topology);
-            if let Some(dir) = out {
-                output::write_compare(&dir, &summaries).map_err(Failure::Io)?;
-                eprintln!("wrote {dir}/compare.json and one directory of result files per policy");
-            }
-            Ok(())
-        }
+        Command::Run { scenario, policy, out, events, no_rho } => run_one(&scenario, &policy, out, events, no_rho),
+        Command::Compare { scenario, policies, out, no_rho } => compare(&scenario, &policies, out, no_rho),
         Command::Experiment { name, out, quick, philly, threads, seeds, dry_run, from, write_sweeps } => {
-            if let Some(path) = from {
-                let report = experiment::read_report(&path)?;
-                let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
-                eprintln!("redrew {} files from {path} into {out}/", written.len());
-                return Ok(());
-            }
-            let mut plan = experiment::plan_by_name(&name, quick)?;
-            if let Some(count) = seeds {
-                if count == 0 {
-                    return Err(Failure::Usage(UsageError("experiment: --seeds must be at least 1".into())));
-                }
-                plan = plan.with_seed_count(count);
-            }
-            if let Some(dir) = write_sweeps {
-                let written = experiment_sweeps::write_sweep_specs(&plan, &dir).map_err(Failure::Io)?;
-                eprintln!("wrote {} sweep specs: {}", written.len(), written.join(", "));
-                return Ok(());
-            }
-            let runs = plan.tasks().len();
-            if dry_run {
-                println!(
-                    "experiment {}: {} scenarios ({} in the main grid), {} policies, {} sweeps, {} oracle grids: {runs} runs",
-                    plan.name,
-                    plan.scenarios.len(),
-                    plan.main.len(),
-                    plan.policies.len(),
-                    plan.sweeps.len(),
-                    plan.oracles.len()
-                );
-                return Ok(());
-            }
-            let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-            let started = std::time::Instant::now();
-            let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
-            let elapsed = started.elapsed().as_secs_f64();
-            let written = experiment::write_report(&report, &out).map_err(Failure::Io)?;
-            eprintln!(
-                "{runs} runs on {threads} threads in {elapsed:.1} s; wrote {} files to {out}/ (report.md, report.json, {} figures)",
-                written.len(),
-                written.len() - 2
-            );
-            Ok(())
+            let options = ExperimentOptions { quick, philly, threads, seeds, dry_run, from, write_sweeps };
+            run_experiment(&name, &out, options)
         }
         Command::Bench { suites, repeats, csv, hash } => {
             let mut file = match &csv {
@@ -356,65 +258,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             bench::run(&suites, repeats, hash, file.as_mut().map(|f| f as &mut dyn std::io::Write))?;
             Ok(())
         }
-        Command::Topologies { json } => {
-            match json {
-                Some(arg) => {
-                    let topo: Topology = inputs::load_topology(&arg)?;
-                    println!("{}", topo.spec().to_json());
-                }
-                None => {
-                    println!(
-                        "{:<16} {:>6}  {:<29} {:<5} {:>6} {:>6}  description",
-                        "preset", "GPUs", "tiers", "GPU", "intra", "inter"
-                    );
-                    for p in all_presets() {
-                        let t = Topology::from_spec(&p.spec()).expect("presets are valid");
-                        let c = t.comm_params();
-                        println!(
-                            "{:<16} {:>6}  {:<29} {:<5} {:>6.3} {:>6.3}  {}",
-                            p.name,
-                            t.gpu_count(),
-                            t.tier_names().join(" < "),
-                            t.gpu().unwrap_or("-"),
-                            c.intra_efficiency,
-                            c.inter_efficiency,
-                            p.description
-                        );
-                    }
-                    println!("\n(intra, inter: the fraction of a GPU link and of a network link one all-reduce ring reaches.)");
-                    println!(
-                        "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K]"
-                    );
-                    println!("  [,fabric=ib|roce|tcp][,gpu=t4|a100|h100][,rails=on]. Defaults: oversub=1, nics=1, rails off.");
-                    println!("  fabric=ib (default; rdma is the same): InfiniBand NICs (nic_gbps=200, HDR); roce: RoCE NICs,");
-                    println!("    the same efficiency on a lossless fabric; ring efficiencies from nccl-tests (docs/CALIBRATION.md).");
-                    println!(
-                        "    Default GPU A100 on NVSwitch (nvlink_gbps=2400); gpu=h100: NVLink4 (3600 per direction)."
-                    );
-                    println!("  fabric=tcp: NCCL over TCP sockets, 50 Gbit/s NICs, T4 GPUs on PCIe (nvlink_gbps=128);");
-                    println!(
-                        "    efficiencies fitted on the Pollux testbed. nics=1|2|4|8 with nic_gbps=100|200|400 are"
-                    );
-                    println!(
-                        "    today's clusters (100 GbE, HDR 200, NDR 400); rails=on makes each rack a rail group."
-                    );
-                    println!("Or a JSON file (docs/FORMATS.md).");
-                }
-            }
-            Ok(())
-        }
+        Command::Topologies { json } => Ok(listings::topologies(json.as_deref())?),
         Command::Policies => {
-            for p in POLICIES {
-                println!(
-                    "{:<12} {}\n{:<12} source: {}\n{:<12} options: {}\n",
-                    p.name,
-                    p.summary,
-                    "",
-                    p.source,
-                    "",
-                    p.options_line()
-                );
-            }
+            listings::policies();
             Ok(())
         }
         Command::Calibrate(args) => Ok(calibrate::run(&args)?),
@@ -423,22 +269,133 @@ fn execute(command: Command) -> Result<(), Failure> {
             sweep::SweepFailure::Usage(e) => Failure::Usage(e),
             sweep::SweepFailure::Io(e) => Failure::Io(e),
         }),
-        Command::Models { gpu } => {
-            let catalog = proxima_core::model::Catalog::for_gpu_or_built_in(gpu.as_deref())
-                .map_err(|e| inputs::UsageError(e.to_string()))?;
-            println!(
-                "{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5}  source",
-                "name", "model", "params M", "compute s", "batch", "GPU", "ov"
-            );
-            for (_, m) in catalog.models() {
-                println!(
-                    "{:<13} {:<22} {:>9.2} {:>10.3} {:>6} {:>5} {:>5.3}  {}",
-                    m.name, m.display, m.params_millions, m.compute_s, m.local_batch, m.gpu, m.overlap, m.source
-                );
-            }
-            println!("\ncompute s: one GPU at the local batch; T4 entries were fitted to measurements, V100 ones are estimates.");
-            println!("ov: seconds of gradient exchange hidden per second of compute (docs/CALIBRATION.md).");
-            Ok(())
-        }
+        Command::Models { gpu } => Ok(listings::models(gpu.as_deref())?),
     }
+}
+
+/// `proxima run`: one policy, its summary printed and its files written.
+fn run_one(
+    scenario: &ScenarioFlags,
+    policy: &str,
+    out: Option<String>,
+    events: Option<String>,
+    no_rho: bool,
+) -> Result<(), Failure> {
+    let sc = load_scenario(&scenario.as_args())?;
+    let policy_box = resolve_policy(policy).map_err(|e| UsageError::in_argument("policy", e))?;
+    let mut sim = Simulation::new(sc, policy_box);
+    // With --events, also hash the event stream as the web app does, so the two
+    // can be compared (the determinism test does).
+    let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
+    if let Some(path) = &events {
+        let file = std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
+        sim.add_observer(Box::new(output::EventLog::new(file)));
+        sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
+    }
+    let summary = progress::run_with_progress(&mut sim, policy);
+    let mut record = RunRecord::with_summary(&sim, summary);
+    if !no_rho {
+        fairness::finish_time_fairness(&sim)?.apply(&mut record);
+    }
+    output::print_summary(&record.summary, &sim);
+    if events.is_some() {
+        let h = hasher.borrow();
+        println!(
+            "events      {} (event-log hash {:016x}, FNV-1a over \"TIME_US EVENT_JSON\" lines)",
+            h.count(),
+            h.hash()
+        );
+    }
+    if let Some(dir) = out {
+        output::write_run(&dir, &record).map_err(Failure::Io)?;
+        eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
+    }
+    Ok(())
+}
+
+/// `proxima compare`: several policies on one scenario, side by side.
+fn compare(scenario: &ScenarioFlags, policies: &[String], out: Option<String>, no_rho: bool) -> Result<(), Failure> {
+    // Check every policy before running any, so a typo fails at once.
+    for p in policies {
+        resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
+    }
+    let sc = load_scenario(&scenario.as_args())?;
+    let mut summaries: Vec<Summary> = Vec::new();
+    for p in policies {
+        let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
+        let summary = progress::run_with_progress(&mut sim, p);
+        let mut record = RunRecord::with_summary(&sim, summary);
+        if !no_rho {
+            fairness::finish_time_fairness(&sim)?.apply(&mut record);
+        }
+        if let Some(dir) = &out {
+            let sub = format!("{dir}/{}", output::result_dir_name(p));
+            output::write_run(&sub, &record).map_err(Failure::Io)?;
+        }
+        summaries.push(record.summary);
+    }
+    output::print_comparison(&summaries, policies, &sc.topology);
+    if let Some(dir) = out {
+        output::write_compare(&dir, &summaries).map_err(Failure::Io)?;
+        eprintln!("wrote {dir}/compare.json and one directory of result files per policy");
+    }
+    Ok(())
+}
+
+/// The options of `proxima experiment` besides its name and output folder.
+struct ExperimentOptions {
+    quick: bool,
+    philly: Option<String>,
+    threads: Option<usize>,
+    seeds: Option<usize>,
+    dry_run: bool,
+    from: Option<String>,
+    write_sweeps: Option<String>,
+}
+
+/// `proxima experiment NAME`: run a plan (or redraw a report, or write it as sweep specs).
+fn run_experiment(name: &str, out: &str, o: ExperimentOptions) -> Result<(), Failure> {
+    let ExperimentOptions { quick, philly, threads, seeds, dry_run, from, write_sweeps } = o;
+    if let Some(path) = from {
+        let report = experiment::read_report(&path)?;
+        let written = experiment::write_report(&report, out).map_err(Failure::Io)?;
+        eprintln!("redrew {} files from {path} into {out}/", written.len());
+        return Ok(());
+    }
+    let mut plan = experiment::plan_by_name(name, quick)?;
+    if let Some(count) = seeds {
+        if count == 0 {
+            return Err(Failure::Usage(UsageError("experiment: --seeds must be at least 1".into())));
+        }
+        plan = plan.with_seed_count(count);
+    }
+    if let Some(dir) = write_sweeps {
+        let written = experiment_sweeps::write_sweep_specs(&plan, &dir).map_err(Failure::Io)?;
+        eprintln!("wrote {} sweep specs: {}", written.len(), written.join(", "));
+        return Ok(());
+    }
+    let runs = plan.tasks().len();
+    if dry_run {
+        println!(
+            "experiment {}: {} scenarios ({} in the main grid), {} policies, {} sweeps, {} oracle grids: {runs} runs",
+            plan.name,
+            plan.scenarios.len(),
+            plan.main.len(),
+            plan.policies.len(),
+            plan.sweeps.len(),
+            plan.oracles.len()
+        );
+        return Ok(());
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let started = std::time::Instant::now();
+    let report = experiment::run_plan(&plan, philly.as_deref(), threads)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let written = experiment::write_report(&report, out).map_err(Failure::Io)?;
+    eprintln!(
+        "{runs} runs on {threads} threads in {elapsed:.1} s; wrote {} files to {out}/ (report.md, report.json, {} figures)",
+        written.len(),
+        written.len() - 2
+    );
+    Ok(())
 }
