@@ -314,10 +314,22 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
     }
     let index = tasks.iter().enumerate().map(|(i, t)| ((t.scenario, t.policy.as_str(), t.window, t.seed), i)).collect();
     let r = Results { plan, index, results, resamples, window_resamples };
-    let subject = plan.subject.as_str();
+    Report {
+        plan: plan.clone(),
+        scenarios: main_grid(&r),
+        sweeps: sweeps(&r),
+        oracles: oracles(&r),
+        cdfs: cdfs(&r),
+        claims: evaluate_claims(&r),
+        runs: tasks.len() as u32,
+    }
+}
 
-    let scenarios = plan
-        .main
+/// The main grid: per scenario, every policy's row and its comparisons.
+fn main_grid(r: &Results) -> Vec<ScenarioReport> {
+    let plan = r.plan;
+    let subject = plan.subject.as_str();
+    plan.main
         .iter()
         .map(|&s| {
             let rows = plan.policies.iter().map(|p| r.row_with_rho(s, p)).collect();
@@ -339,13 +351,17 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
                 bounds: r.bounds(s, &plan.reference),
                 rows,
                 comparisons,
-                tenants: tenant_table(&r, s),
+                tenants: tenant_table(r, s),
             }
         })
-        .collect();
+        .collect()
+}
 
-    let sweeps = plan
-        .sweeps
+/// Each sweep, point by point: the subject against the others at that point.
+fn sweeps(r: &Results) -> Vec<SweepReport> {
+    let plan = r.plan;
+    let subject = plan.subject.as_str();
+    plan.sweeps
         .iter()
         .map(|sweep| {
             let subject_at = sweep.policies.iter().position(|p| p == subject).expect("a sweep runs the subject");
@@ -374,11 +390,14 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
                 .collect();
             SweepReport { sweep: sweep.clone(), points }
         })
-        .collect();
+        .collect()
+}
 
+/// The oracle check: the tuned timers against the best static ones of a grid.
+fn oracles(r: &Results) -> Vec<OracleReport> {
+    let plan = r.plan;
     let jct = metric_index("avg_jct_s");
-    let oracles = plan
-        .oracles
+    plan.oracles
         .iter()
         .map(|o| {
             let s = o.scenario;
@@ -405,10 +424,13 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
                 rank,
             }
         })
-        .collect();
+        .collect()
+}
 
-    let cdfs = plan
-        .cdf_scenarios
+/// JCT distributions, all seeds and windows pooled.
+fn cdfs(r: &Results) -> Vec<CdfReport> {
+    let plan = r.plan;
+    plan.cdf_scenarios
         .iter()
         .map(|&s| {
             let series = plan
@@ -429,8 +451,5 @@ pub fn aggregate(plan: &Plan, results: &[TaskResult]) -> Report {
                 .collect();
             CdfReport { scenario: plan.scenarios[s].clone(), series }
         })
-        .collect();
-
-    let claims = evaluate_claims(&r);
-    Report { plan: plan.clone(), scenarios, sweeps, oracles, cdfs, claims, runs: tasks.len() as u32 }
+        .collect()
 }
