@@ -207,12 +207,17 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
                 || label.contains("preempt")
                 || label.contains("rho")
                 || label.starts_with("Jain");
+            // A ratio beyond a thousand either way says only that the first policy's value
+            // is next to nothing (an overhead of a few milliseconds): "n/a" instead.
             let cell = if std::ptr::eq(s, first) || ratio == 0.0 || v.is_nan() || no_ratio {
                 text
+            } else if !(1e-3..=1e3).contains(&(v / ratio).abs()) && v != 0.0 {
+                format!("{text} (n/a)")
             } else {
                 format!("{text} ({:.2}x)", v / ratio)
             };
-            print!("{cell:>width$}");
+            // One space at least between columns, however wide a cell grows.
+            print!(" {cell:>w$}", w = width - 1);
         }
         println!();
     }
