@@ -6,7 +6,8 @@
 //! gradient bytes, `c` seconds of compute on one GPU and the job's GPU count `N`:
 //!
 //! ```text
-//! c_eff = c · (1 + σ · (N^¼ − 1))                  compute, with the wait for the slowest replica
+//! c_eff = c · (1 + κ · (k − 1)) · (1 + σ · (N^¼ − 1))   compute, with the server's contention
+//!                                                  and the wait for the slowest replica
 //! sync  = 2(N−1)/N · S / B  +  2(N−1) · α          ring all-reduce, 0 when N = 1
 //! iter  = c_eff + max(0, sync − ov · c_eff)        the backward pass hides up to ov · c_eff of it
 //! ```
@@ -27,6 +28,14 @@
 //! slowest switch link's nominal bandwidth, whichever is smaller. `α` is the latency of the
 //! ring's slowest step. `σ` (cluster-wide) is how much a synchronous step waits for
 //! stragglers; `ov` (per model) is how much exchange the backward pass hides.
+//!
+//! Two cluster-wide terms describe what the GPUs of one server share, both in the job's GPUs
+//! on its busiest server `k` and both zero by default: `κ` ([`CommParams::server_compute`])
+//! slows every replica's compute by `κ` per extra GPU on the server (host contention: CPU
+//! data loading, PCIe, host memory), and `λ` ([`CommParams::server_ring`]) divides the GPU
+//! links' ring bandwidth by `1 + λ · (k − 1)` (a ring on a topology without a switch between
+//! the GPUs, or GPUs behind shared PCIe switches). Only the Sia clusters' calibration sets
+//! them (`docs/CALIBRATION.md`, "Calibrated on the Sia clusters").
 //!
 //! This form ("E1") and its parameters were fitted to measured step times of four models on
 //! 1–16 GPUs; `docs/CALIBRATION.md` has the method, the values and the error. Two parts of
@@ -69,6 +78,14 @@ pub struct CommParams {
     /// `σ`: a synchronous step of `N` replicas computes `1 + σ(N^¼ − 1)` times as long as
     /// one replica, because every step waits for the slowest. Zero or more.
     pub straggler: f64,
+    /// `κ`: with `k` of the job's GPUs on its busiest server, every replica computes
+    /// `1 + κ(k − 1)` times as long as alone, because the GPUs of a server share its CPUs,
+    /// PCIe and host memory. Zero or more; zero (the default) leaves compute alone.
+    pub server_compute: f64,
+    /// `λ`: with `k` of the job's GPUs on its busiest server, the ring reaches
+    /// `1 / (1 + λ(k − 1))` of what its GPU links give one GPU pair, because the server's GPUs
+    /// share the paths between them. Zero or more; zero (the default) leaves the ring alone.
+    pub server_ring: f64,
 }
 
 impl Default for CommParams {
@@ -81,6 +98,8 @@ impl Default for CommParams {
             intra_efficiency: POLLUX_INTRA_BYTES_PER_S / (POLLUX_PCIE_GBPS * 1.0e9 / 8.0),
             inter_efficiency: POLLUX_INTER_BYTES_PER_S / (POLLUX_NIC_GBPS * 1.0e9 / 8.0),
             straggler: POLLUX_STRAGGLER,
+            server_compute: 0.0,
+            server_ring: 0.0,
         }
     }
 }
@@ -135,7 +154,13 @@ impl CommParams {
     /// Line-rate links, no stragglers: the model as a textbook computes it. Hand-computed
     /// tests use it so that their arithmetic stays a few divisions.
     pub fn ideal() -> CommParams {
-        CommParams { intra_efficiency: 1.0, inter_efficiency: 1.0, straggler: 0.0 }
+        CommParams {
+            intra_efficiency: 1.0,
+            inter_efficiency: 1.0,
+            straggler: 0.0,
+            server_compute: 0.0,
+            server_ring: 0.0,
+        }
     }
 
     /// A100 NVSwitch servers with InfiniBand NICs and GPUDirect RDMA (`fabric=ib`, also
@@ -161,7 +186,13 @@ impl CommParams {
 
     /// The two efficiencies of an RDMA cluster, with the only straggler coefficient measured.
     pub fn nvswitch(intra_efficiency: f64, inter_efficiency: f64) -> CommParams {
-        CommParams { intra_efficiency, inter_efficiency, straggler: POLLUX_STRAGGLER }
+        CommParams {
+            intra_efficiency,
+            inter_efficiency,
+            straggler: POLLUX_STRAGGLER,
+            server_compute: 0.0,
+            server_ring: 0.0,
+        }
     }
 }
 
@@ -182,8 +213,8 @@ pub struct PlacementShape {
     pub gpus: u32,
     /// Servers the job spans (`m`).
     pub servers: u32,
-    /// Most of the job's GPUs on any one server (`k`). The flat ring's time does not depend
-    /// on it; it is kept because it describes the placement.
+    /// Most of the job's GPUs on any one server (`k`): what the server terms `κ` and `λ`
+    /// ([`CommParams::server_compute`], [`CommParams::server_ring`]) grow with.
     pub max_per_server: u32,
     /// Slowest GPU link (NVLink, PCIe) of the job's GPUs, nominal bytes/s.
     pub gpu_link_bytes_per_s: f64,
@@ -209,6 +240,17 @@ pub fn straggler_growth(gpus: u32) -> f64 {
         0.0
     } else {
         libm::pow(gpus as f64, 0.25) - 1.0
+    }
+}
+
+/// `1 + coefficient · (k − 1)`: how a server's shared resources slow a job with `k` GPUs on
+/// its busiest server. Exactly 1 with a zero coefficient, so the default model's arithmetic
+/// is unchanged bit for bit.
+pub fn server_factor(per_server: u32, coefficient: f64) -> f64 {
+    if per_server <= 1 {
+        1.0
+    } else {
+        1.0 + coefficient * (per_server - 1) as f64
     }
 }
 
@@ -251,11 +293,12 @@ impl PlacementShape {
 
 impl CommParams {
     /// What the ring's hosts can drive (its demand cap), bytes/s: `intra_efficiency` of its
-    /// slowest GPU link and, across servers, `inter_efficiency` of its slowest NIC link. This
+    /// slowest GPU link, divided by the server factor of `λ` ([`server_factor`]), and, across servers, `inter_efficiency` of its slowest NIC link. This
     /// is what the ring asks of the max-min sharing; switch links are not in it, because the
     /// sharing gives each of them its nominal capacity.
     pub fn ring_cap(&self, shape: &PlacementShape) -> f64 {
-        let mut bw = self.intra_efficiency * shape.gpu_link_bytes_per_s;
+        let mut bw =
+            self.intra_efficiency * shape.gpu_link_bytes_per_s / server_factor(shape.max_per_server, self.server_ring);
         // On one server the network terms are infinite; skipping them also keeps a zero
         // efficiency from turning `0 · ∞` into NaN.
         if shape.servers > 1 {
@@ -288,10 +331,12 @@ impl CommParams {
         }
     }
 
-    /// Seconds per training iteration.
+    /// Seconds per training iteration: the model's compute slowed by the server's contention
+    /// (`κ`, [`server_factor`]), then [`step_time`].
     pub fn iteration_time(&self, model: &ModelProfile, shape: &PlacementShape) -> f64 {
         let sync = self.sync_time(model, shape);
-        step_time(model.compute_s, straggler_growth(shape.gpus), self.straggler, sync, model.overlap)
+        let compute = model.compute_s * server_factor(shape.max_per_server, self.server_compute);
+        step_time(compute, straggler_growth(shape.gpus), self.straggler, sync, model.overlap)
     }
 }
 
@@ -418,11 +463,41 @@ mod tests {
     }
 
     #[test]
+    fn the_server_terms_slow_compute_and_the_ring_by_the_gpus_on_the_busiest_server() {
+        // teaching: four GPUs per server on 300 GB/s NVLink. κ = 0.1 and λ = 0.5 with four GPUs
+        // on one server: compute 1 + 0.1 · 3 = 1.3 times as long, the ring at 300 / 2.5 GB/s.
+        let t = resolve_topology_arg("teaching").unwrap();
+        let mut model = Catalog::built_in().get(Catalog::built_in().lookup("resnet50").unwrap()).clone();
+        model.params_millions = 250.0; // S = 1 GB
+        model.compute_s = 1.0;
+        model.overlap = 0.0;
+        let p = CommParams { server_compute: 0.1, server_ring: 0.5, ..CommParams::ideal() };
+        let gpus: Vec<GpuId> = (0..4).map(GpuId).collect();
+        let s = shape_of(&t, &gpus, &[]);
+        assert_eq!(p.ring_bytes_per_s(&s), 120e9);
+        let sync = 2.0 * 0.75 * 1e9 / 120e9 + 6.0 * 1e-6;
+        assert!((p.iteration_time(&model, &s) - (1.3 + sync)).abs() < 1e-12);
+        // One GPU on each of two servers: k = 1, neither term applies.
+        let gpus = [GpuId(0), GpuId(4)];
+        let mut links = Vec::new();
+        t.inter_server_links(&[t.server_of(gpus[0]), t.server_of(gpus[1])], &mut links);
+        let s = shape_of(&t, &gpus, &links);
+        let plain = CommParams::ideal();
+        assert_eq!(p.iteration_time(&model, &s), plain.iteration_time(&model, &s));
+        // Zero terms (the default) leave every placement's time as E1 computes it, bit for bit.
+        let gpus: Vec<GpuId> = (0..3).map(GpuId).collect();
+        let s = shape_of(&t, &gpus, &[]);
+        let e1 = step_time(1.0, straggler_growth(3), plain.straggler, plain.sync_time(&model, &s), 0.0);
+        assert_eq!(plain.iteration_time(&model, &s).to_bits(), e1.to_bits());
+        assert_eq!((server_factor(3, 0.0), server_factor(1, 0.7), server_factor(3, 0.25)), (1.0, 1.0, 1.5));
+    }
+
+    #[test]
     fn a_ring_is_capped_by_its_efficiency_until_sharing_bites() {
         // The teaching NICs carry 25 GB/s. With an inter-server efficiency of 0.1 one ring gets
         // 2.5 GB/s however large a share the sharing leaves it; a share of 25/11 binds.
         let t = resolve_topology_arg("teaching").unwrap();
-        let p = CommParams { intra_efficiency: 0.5, inter_efficiency: 0.1, straggler: 0.0 };
+        let p = CommParams { intra_efficiency: 0.5, inter_efficiency: 0.1, ..CommParams::ideal() };
         let gpus = [GpuId(0), GpuId(4)];
         let mut links = Vec::new();
         t.inter_server_links(&[t.server_of(gpus[0]), t.server_of(gpus[1])], &mut links);

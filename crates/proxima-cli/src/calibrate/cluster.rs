@@ -108,6 +108,8 @@ fn to_json(r: &Calibrated) -> Value {
         "intra_bytes_per_s": f.all.intra_bytes_per_s,
         "inter_bytes_per_s": f.inter_identified().then_some(f.all.inter_bytes_per_s),
         "straggler": f.all.straggler,
+        "server_compute": f.all.server_compute,
+        "server_ring": f.all.server_ring,
         "loss": f.all.loss,
         "one_shared_overlap": f.one_overlap.overlaps[0],
         "multi_node_rows": f.multi_node_rows,
@@ -140,7 +142,7 @@ fn print_cluster(r: &Calibrated, detail: bool) {
     );
     let nominal = |link_gbps: f64| link_gbps / 8.0;
     println!(
-        "All-fit (shared B_intra, B_inter, sigma; overlap per model; compute per model from its single-GPU rows):"
+        "All-fit (shared B_intra, B_inter, sigma, kappa, lambda; overlap per model; compute per model from its single-GPU rows):"
     );
     println!(
         "  B_intra = {:.4} GB/s ({:.4} of the {:.0} GB/s GPU link)",
@@ -159,6 +161,10 @@ fn print_cluster(r: &Calibrated, detail: bool) {
         println!("  B_inter   not identified: no table has a row on more than one node");
     }
     println!("  sigma = {:.4}, loss = {:.6} ({} evaluations)", f.all.straggler, f.all.loss, f.all.evaluations);
+    println!(
+        "  per extra GPU on the busiest server: compute x(1 + {:.4}(k-1)) (kappa), GPU-link ring /(1 + {:.4}(k-1)) (lambda)",
+        f.all.server_compute, f.all.server_ring
+    );
     println!("  one overlap for all models: ov = {:.3} (loss {:.6})\n", f.one_overlap.overlaps[0], f.one_overlap.loss);
     println!(
         "{:<13}{:>6} {:>9} {:>7} {:>9} {:>11}   {:>9} {:>9}",
@@ -225,21 +231,23 @@ fn print_classes(r: &Calibrated) {
 
 /// One line per cluster: the table `docs/CALIBRATION.md` shows.
 fn print_summary(results: &[Calibrated]) {
-    println!("| cluster | GPU | B_intra (GB/s) | B_inter (GB/s) | sigma | in-sample median | held-out median (all rows) | worst model held out |");
-    println!("|---|---|---:|---:|---:|---:|---:|---|");
+    println!("| cluster | GPU | B_intra (GB/s) | B_inter (GB/s) | sigma | kappa | lambda | in-sample median | held-out median (all rows) | worst model held out |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for r in results {
         let f = &r.fit;
         let worst = (0..r.tables.len())
             .max_by(|&a, &b| f.loo_median_pct[a].total_cmp(&f.loo_median_pct[b]))
             .expect("six models");
         println!(
-            "| {} | {} x {} | {:.3} | {} | {:.3} | {:.1}% | {:.1}% | {} {:.1}% |",
+            "| {} | {} x {} | {:.3} | {} | {:.3} | {:.4} | {:.4} | {:.1}% | {:.1}% | {} {:.1}% |",
             r.cluster.name,
             r.cluster.gpus_per_server,
             r.cluster.gpu,
             gbps(f.all.intra_bytes_per_s),
             if f.inter_identified() { format!("{:.3}", gbps(f.all.inter_bytes_per_s)) } else { "-".into() },
             f.all.straggler,
+            f.all.server_compute,
+            f.all.server_ring,
             f.in_sample_pooled_median_pct,
             f.loo_pooled_median_pct,
             r.tables[worst].name,

@@ -35,6 +35,8 @@ fn write_quad_tables(dir: &Path) {
             tau_inter_s: 1.0,
             overlap: 0.5,
             straggler: SIGMA,
+            server_compute: 0.0,
+            server_ring: 0.0,
             alpha_intra_s: ALPHA_INTRA_S,
             alpha_inter_s: ALPHA_INTER_S,
         };

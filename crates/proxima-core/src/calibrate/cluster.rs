@@ -15,7 +15,7 @@ use super::*;
 pub struct ClusterCalibration {
     /// The models in the order given.
     pub models: Vec<String>,
-    /// Shared `B_intra`, `B_inter`, `σ`, an overlap per model, on all models.
+    /// Shared `B_intra`, `B_inter`, `σ`, `κ`, `λ`, an overlap per model, on all models.
     pub all: SharedFit,
     /// The same cluster fitted with one overlap for all models: the default for a model
     /// whose overlap was never measured.
@@ -52,8 +52,9 @@ impl ClusterCalibration {
     }
 }
 
-/// Calibrates one cluster from its models' tables: [`fit_shared`] with an overlap per model
-/// and with one shared overlap, then [`leave_one_out`]. Needs three or more models, so
+/// Calibrates one cluster from its models' tables, node terms `κ` and `λ` included:
+/// [`fit_shared_with`] with an overlap per model and with one shared overlap, then
+/// [`leave_one_out_with`]. Needs three or more models, so
 /// every held-out fit still sees two.
 pub fn calibrate_cluster(models: &[ModelData]) -> Result<ClusterCalibration, InputError> {
     if models.len() < 3 {
@@ -62,9 +63,10 @@ pub fn calibrate_cluster(models: &[ModelData]) -> Result<ClusterCalibration, Inp
             format!("a cluster needs three or more models' tables to leave one out, got {}", models.len()),
         ));
     }
-    let all = fit_shared(models, Overlap::PerModel);
-    let one_overlap = fit_shared(models, Overlap::Shared);
-    let held_out = leave_one_out(models, &[]);
+    let terms = ServerTerms::Selected;
+    let all = fit_shared_with(models, Overlap::PerModel, terms);
+    let one_overlap = fit_shared_with(models, Overlap::Shared, terms);
+    let held_out = leave_one_out_with(models, &[], terms);
     let mut pooled_in = Vec::new();
     let mut pooled_loo = Vec::new();
     let mut in_sample_median_pct = Vec::new();

@@ -114,6 +114,9 @@ pub fn calibrate_file(samples: &[Sample]) -> FileFit {
         tau_inter_s: libm::exp(ue),
         overlap: ov,
         straggler: sg,
+        // One file is fitted with E1 alone: the node terms are the clusters' (`fit_shared_with`).
+        server_compute: 0.0,
+        server_ring: 0.0,
         alpha_intra_s: ALPHA_INTRA_S,
         alpha_inter_s: ALPHA_INTER_S,
     };

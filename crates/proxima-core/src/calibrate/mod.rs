@@ -74,7 +74,7 @@ pub use shared::*;
 // Shared between the fits, not part of the API.
 use rows::{sum_sq, Row};
 
-use crate::comm::{ring_time, step_time, straggler_growth};
+use crate::comm::{ring_time, server_factor, step_time, straggler_growth};
 use crate::error::InputError;
 use crate::model::ComputeCurve;
 use crate::trace::csv::{self, Table};

@@ -15,6 +15,10 @@ pub struct FileParams {
     pub overlap: f64,
     /// `σ`.
     pub straggler: f64,
+    /// `κ`: compute slowed per extra GPU on the busiest node ([`crate::comm::server_factor`]).
+    pub server_compute: f64,
+    /// `λ`: the ring inside a node slowed per extra GPU on the busiest node.
+    pub server_ring: f64,
     pub alpha_intra_s: f64,
     pub alpha_inter_s: f64,
 }
@@ -23,16 +27,17 @@ pub struct FileParams {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Prediction {
     pub step_s: f64,
-    /// `step − c(b)`: what the table's `sync_time` measures, exposed exchange plus straggler
-    /// wait.
+    /// `step − c(b)`, with `c(b)` slowed by the node's contention (`κ`): what the table's
+    /// `sync_time` measures, exposed exchange plus straggler wait.
     pub sync_s: f64,
 }
 
 impl FileParams {
     pub fn predict(&self, s: &Sample) -> Prediction {
-        let c = self.compute.at(s.local_bsz);
-        let (tau, alpha) =
-            if s.nodes > 1 { (self.tau_inter_s, self.alpha_inter_s) } else { (self.tau_intra_s, self.alpha_intra_s) };
+        let c = self.compute.at(s.local_bsz) * server_factor(s.max_per_node, self.server_compute);
+        let inter = s.nodes > 1;
+        let tau = ring_payload_s(inter, s.max_per_node, self.tau_intra_s, self.tau_inter_s, self.server_ring);
+        let alpha = if inter { self.alpha_inter_s } else { self.alpha_intra_s };
         let step = step_time(c, straggler_growth(s.gpus), self.straggler, ring_time(s.gpus, tau, alpha), self.overlap);
         Prediction { step_s: step, sync_s: (step - c).max(0.0) }
     }
@@ -42,9 +47,27 @@ impl FileParams {
     }
 }
 
+/// `S / B` of a row's ring: the tier's `τ`, the node's tier slowed by `1 + λ(k − 1)` for `k`
+/// GPUs on the busiest node. With `λ > 0` a ring across nodes runs at the slower of the
+/// network and its slowed GPU links, as the simulator's ring does (`comm::ring_cap`); with
+/// `λ = 0` a multi-node row sees the network's `τ` alone, E1's tier rule, so every fit
+/// without the term gives the same bits as before it existed.
+pub fn ring_payload_s(inter: bool, per_node: u32, tau_intra_s: f64, tau_inter_s: f64, server_ring: f64) -> f64 {
+    let intra = tau_intra_s * server_factor(per_node, server_ring);
+    if !inter {
+        intra
+    } else if server_ring > 0.0 {
+        tau_inter_s.max(intra)
+    } else {
+        tau_inter_s
+    }
+}
+
 /// A row with what the fits need precomputed.
 pub(super) struct Row {
     pub(super) gpus: u32,
+    /// The most GPUs on one node (`k`).
+    pub(super) per_node: u32,
     pub(super) inter: bool,
     /// Compute at the row's batch.
     pub(super) c: f64,
@@ -59,6 +82,7 @@ impl Row {
             .iter()
             .map(|s| Row {
                 gpus: s.gpus,
+                per_node: s.max_per_node,
                 inter: s.nodes > 1,
                 c: compute.at(s.local_bsz),
                 growth: straggler_growth(s.gpus),
@@ -78,6 +102,24 @@ impl Row {
     /// `ln²(pred / measured)` for this row.
     pub(super) fn sq_log_error(&self, tau: f64, overlap: f64, straggler: f64) -> f64 {
         let pred = step_time(self.c, self.growth, straggler, ring_time(self.gpus, tau, self.alpha()), overlap);
+        let d = libm::log(pred / self.step);
+        d * d
+    }
+
+    /// `ln²(pred / measured)` with both tiers and the node terms `κ` and `λ`; with both zero
+    /// the same bits as [`Row::sq_log_error`] with the row's tier.
+    pub(super) fn sq_log_error_on_cluster(
+        &self,
+        tiers: (f64, f64),
+        overlap: f64,
+        straggler: f64,
+        server: (f64, f64),
+    ) -> f64 {
+        let (tau_intra, tau_inter) = tiers;
+        let (kappa, lambda) = server;
+        let c = self.c * server_factor(self.per_node, kappa);
+        let tau = ring_payload_s(self.inter, self.per_node, tau_intra, tau_inter, lambda);
+        let pred = step_time(c, self.growth, straggler, ring_time(self.gpus, tau, self.alpha()), overlap);
         let d = libm::log(pred / self.step);
         d * d
     }

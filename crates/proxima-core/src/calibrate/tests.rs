@@ -86,3 +86,79 @@ fn a_cluster_needs_three_models_to_leave_one_out() {
     assert!(!fit.inter_identified());
     assert_eq!(fit.worst_loo_median_pct(), fit.loo_median_pct.iter().copied().fold(0.0, f64::max));
 }
+
+/// Tables timed exactly by `truth` (with each model's own compute curve and overlap) for
+/// three models of 100, 200 and 400 MB on up to two nodes of eight GPUs.
+fn generated_tables(truth: FileParams) -> Vec<Vec<Sample>> {
+    let placements = ["1", "2", "4", "8", "11", "22", "44", "88", "84"];
+    (0..3)
+        .map(|m| {
+            let grad_bytes = 1e8 * (1 << m) as f64;
+            let params = FileParams {
+                compute: ComputeCurve { fixed_s: 0.05 + 0.02 * m as f64, per_sample_s: 0.004 },
+                tau_intra_s: grad_bytes / 2e9,
+                tau_inter_s: grad_bytes / 1e9,
+                overlap: 0.2 + 0.2 * m as f64,
+                ..truth
+            };
+            let mut text = String::from("placement,local_bsz,step_time,sync_time\n");
+            for p in placements {
+                for b in [8.0, 16.0, 32.0] {
+                    let row =
+                        parse_placements(&format!("placement,local_bsz,step_time,sync_time\n{p},{b},1,0\n")).unwrap();
+                    let predicted = params.predict(&row[0]);
+                    text.push_str(&format!("{p},{b},{},{}\n", predicted.step_s, predicted.sync_s));
+                }
+            }
+            parse_placements(&text).unwrap()
+        })
+        .collect()
+}
+
+fn generated_truth(server_compute: f64, server_ring: f64) -> FileParams {
+    FileParams {
+        compute: ComputeCurve { fixed_s: 0.0, per_sample_s: 0.0 },
+        tau_intra_s: 0.0,
+        tau_inter_s: 0.0,
+        overlap: 0.0,
+        straggler: 0.1,
+        server_compute,
+        server_ring,
+        alpha_intra_s: ALPHA_INTRA_S,
+        alpha_inter_s: ALPHA_INTER_S,
+    }
+}
+
+fn model_data(tables: &[Vec<Sample>]) -> Vec<ModelData<'_>> {
+    const NAMES: [&str; 3] = ["a", "b", "c"];
+    tables
+        .iter()
+        .enumerate()
+        .map(|(m, samples)| ModelData { name: NAMES[m], samples, grad_bytes: 1e8 * (1 << m) as f64 })
+        .collect()
+}
+
+#[test]
+fn the_node_terms_are_recovered_from_tables_that_have_them() {
+    // Compute 5% slower and the ring inside a node 30% slower per extra GPU on a node.
+    let tables = generated_tables(generated_truth(0.05, 0.3));
+    let models = model_data(&tables);
+    let e1 = fit_shared(&models, Overlap::PerModel);
+    let fit = fit_shared_with(&models, Overlap::PerModel, ServerTerms::Selected);
+    assert!(e1.loss > 1e-3, "E1 cannot express them: {}", e1.loss);
+    assert!(fit.loss < 1e-6, "{fit:?}");
+    assert!((fit.server_compute - 0.05).abs() < 2e-3 && (fit.server_ring - 0.3).abs() < 1e-2, "{fit:?}");
+    assert!((fit.intra_bytes_per_s / 2e9 - 1.0).abs() < 0.02 && (fit.straggler - 0.1).abs() < 0.01, "{fit:?}");
+}
+
+#[test]
+fn tables_without_node_contention_keep_e1_bit_for_bit() {
+    let tables = generated_tables(generated_truth(0.0, 0.0));
+    let models = model_data(&tables);
+    let e1 = fit_shared(&models, Overlap::Shared);
+    let selected = fit_shared_with(&models, Overlap::Shared, ServerTerms::Selected);
+    assert_eq!((selected.server_compute, selected.server_ring), (0.0, 0.0));
+    assert_eq!(selected, e1, "E1 is kept as it was fitted");
+    // Fitting the terms anyway never does worse than E1: the fit starts from it.
+    assert!(fit_shared_with(&models, Overlap::Shared, ServerTerms::Both).loss <= e1.loss);
+}

@@ -216,6 +216,8 @@ pub fn collective(fabric: Fabric, gpu: GpuKind) -> CollectiveSpec {
         intra_efficiency: Some(gpu.intra_efficiency()),
         inter_efficiency: Some(fabric.inter_efficiency()),
         straggler: Some(straggler),
+        server_compute: None,
+        server_ring: None,
         source: Some(format!(
             "{}: NCCL rings on {} and {}; docs/CALIBRATION.md",
             fabric.name(),

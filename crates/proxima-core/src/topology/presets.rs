@@ -127,6 +127,8 @@ fn pollux_testbed() -> TopologySpec {
             intra_efficiency: Some(POLLUX_INTRA_BYTES_PER_S / (POLLUX_PCIE_GBPS * 1.0e9 / 8.0)),
             inter_efficiency: Some(POLLUX_INTER_BYTES_PER_S / (POLLUX_NIC_GBPS * 1.0e9 / 8.0)),
             straggler: Some(POLLUX_STRAGGLER),
+            server_compute: None,
+            server_ring: None,
             source: Some(
                 "fitted to the Pollux placement measurements (petuum/adaptdl osdi21-artifact, simulator/traces/*/placements.csv); docs/CALIBRATION.md"
                     .into(),

@@ -45,6 +45,12 @@ pub struct SiaCluster {
     pub inter_bytes_per_s: Option<f64>,
     /// Fitted straggler coefficient `σ`.
     pub straggler: f64,
+    /// Fitted `κ`: compute slowed per extra GPU of a job on one server (`comm`'s
+    /// `server_compute`); zero where the fit found none.
+    pub server_compute: f64,
+    /// Fitted `λ`: the ring inside a server slowed per extra GPU of a job on it (`comm`'s
+    /// `server_ring`); zero where the fit found none.
+    pub server_ring: f64,
 }
 
 /// PCIe 3.0 x16, per direction (about 16 GB/s), Gbit/s: the link of a T4, an RTX 2080 Ti and a
@@ -71,6 +77,8 @@ pub const SIA_CLUSTERS: &[SiaCluster] = &[
         intra_bytes_per_s: 1.727e9,
         inter_bytes_per_s: Some(0.6002e9),
         straggler: 0.2269,
+        server_compute: 0.0,
+        server_ring: 0.0,
     },
     SiaCluster {
         name: "azure",
@@ -82,9 +90,14 @@ pub const SIA_CLUSTERS: &[SiaCluster] = &[
         nics: 1,
         nic_gbps: 100.0,
         hardware: "Azure ND40rs_v2: 8 NVIDIA V100 SXM2 (32 GB) on NVLink, a 100 Gbit/s EDR InfiniBand back-end network; up to 5 instances profiled (simulator_config.py; Microsoft Learn, NDv2-series; not in the Sia paper). Which transport the runs used is not recorded.",
-        intra_bytes_per_s: 1.363e9,
-        inter_bytes_per_s: Some(1.341e9),
-        straggler: 0.4961,
+        // The one Sia cluster whose steps follow the GPUs per server: the node terms are kept
+        // (`calibrate_cluster`, `docs/CALIBRATION.md`), and with them the ring and the
+        // straggler coefficient move.
+        intra_bytes_per_s: 2.890e9,
+        inter_bytes_per_s: Some(4.755e9),
+        straggler: 0.0007466,
+        server_compute: 0.06344,
+        server_ring: 0.3446,
     },
     SiaCluster {
         name: "dgx",
@@ -99,6 +112,8 @@ pub const SIA_CLUSTERS: &[SiaCluster] = &[
         intra_bytes_per_s: 4.245e9,
         inter_bytes_per_s: Some(4.539e9),
         straggler: 0.1273,
+        server_compute: 0.0,
+        server_ring: 0.0,
     },
     SiaCluster {
         name: "dgx-ext",
@@ -113,6 +128,8 @@ pub const SIA_CLUSTERS: &[SiaCluster] = &[
         intra_bytes_per_s: 3.623e9,
         inter_bytes_per_s: Some(3.969e9),
         straggler: 0.1857,
+        server_compute: 0.0,
+        server_ring: 0.0,
     },
     SiaCluster {
         name: "quad",
@@ -127,6 +144,8 @@ pub const SIA_CLUSTERS: &[SiaCluster] = &[
         intra_bytes_per_s: 1.293e9,
         inter_bytes_per_s: None,
         straggler: 0.1762,
+        server_compute: 0.0,
+        server_ring: 0.0,
     },
     SiaCluster {
         name: "rtx",
@@ -141,6 +160,8 @@ pub const SIA_CLUSTERS: &[SiaCluster] = &[
         intra_bytes_per_s: 1.004e9,
         inter_bytes_per_s: Some(0.8908e9),
         straggler: 0.1391,
+        server_compute: 0.0,
+        server_ring: 0.0,
     },
 ];
 
@@ -213,6 +234,9 @@ impl SiaCluster {
                 intra_efficiency: Some(self.intra_efficiency()),
                 inter_efficiency: self.inter_efficiency(),
                 straggler: Some(self.straggler),
+                // A zero term is left out, so the description states only what was found.
+                server_compute: (self.server_compute > 0.0).then_some(self.server_compute),
+                server_ring: (self.server_ring > 0.0).then_some(self.server_ring),
                 source: Some(format!(
                     "fitted to the Sia artifact's {} placement measurements (siasosp23/artifacts, adaptdl/sched/traces/*/placements-{}.csv); docs/CALIBRATION.md",
                     self.name, self.name
@@ -272,6 +296,7 @@ mod tests {
             );
             assert!(p.intra_efficiency > 0.0 && p.intra_efficiency <= 1.0 && p.inter_efficiency <= 1.0);
             assert_eq!(p.straggler, c.straggler);
+            assert_eq!((p.server_compute, p.server_ring), (c.server_compute, c.server_ring), "{}", c.name);
             // One NIC reaches the fitted bandwidth between servers; a server's link is all its NICs.
             let nic = t.link(t.node(t.servers()[0]).uplink.unwrap());
             assert_eq!(nic.bandwidth_gbps, c.nic_gbps * c.nics as f64);

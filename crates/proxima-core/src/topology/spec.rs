@@ -50,6 +50,14 @@ pub struct CollectiveSpec {
     /// The straggler coefficient `σ`, zero or more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub straggler: Option<f64>,
+    /// `κ`, compute slowed by `κ` per extra GPU of a job on one server (host contention),
+    /// zero or more; absent: zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_compute: Option<f64>,
+    /// `λ`, the ring's GPU-link bandwidth divided by `1 + λ` per extra GPU of a job on one
+    /// server (paths between a server's GPUs shared), zero or more; absent: zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_ring: Option<f64>,
     /// Where the numbers come from, for whoever reads the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -82,15 +90,18 @@ impl CollectiveSpec {
         };
         let intra_efficiency = efficiency(self.intra_efficiency, d.intra_efficiency, "intra_efficiency");
         let inter_efficiency = efficiency(self.inter_efficiency, d.inter_efficiency, "inter_efficiency");
-        let straggler = match self.straggler {
-            None => d.straggler,
+        let mut non_negative = |value: Option<f64>, default: f64, key: &'static str| match value {
+            None => default,
             Some(v) if v.is_finite() && v >= 0.0 => v,
             Some(v) => {
-                problems.push(("straggler", format!("must be zero or a positive number, got {v}")));
-                d.straggler
+                problems.push((key, format!("must be zero or a positive number, got {v}")));
+                default
             }
         };
-        (CommParams { intra_efficiency, inter_efficiency, straggler }, problems)
+        let straggler = non_negative(self.straggler, d.straggler, "straggler");
+        let server_compute = non_negative(self.server_compute, d.server_compute, "server_compute");
+        let server_ring = non_negative(self.server_ring, d.server_ring, "server_ring");
+        (CommParams { intra_efficiency, inter_efficiency, straggler, server_compute, server_ring }, problems)
     }
 }
 
@@ -239,11 +250,15 @@ mod tests {
             intra_efficiency: Some(0.0),
             inter_efficiency: Some(0.5),
             straggler: Some(-1.0),
+            server_compute: Some(0.1),
+            server_ring: Some(f64::NAN),
             source: None,
         };
         let (params, problems) = block.resolve_all();
         let keys: Vec<&str> = problems.iter().map(|(k, _)| *k).collect();
-        assert_eq!(keys, ["intra_efficiency", "straggler"]);
+        assert_eq!(keys, ["intra_efficiency", "straggler", "server_ring"]);
+        assert_eq!(params.server_compute, 0.1);
+        assert_eq!(params.server_ring, 0.0, "a bad server term takes the default, zero");
         assert_eq!(params.inter_efficiency, 0.5);
         assert_eq!(params.straggler, CommParams::default().straggler, "a bad key takes the default");
         assert_eq!(block.resolve().unwrap_err().field, "collective.intra_efficiency");

@@ -75,6 +75,8 @@ fn truth(tau_intra_s: f64) -> FileParams {
         tau_inter_s: 0.3,
         overlap: 0.6,
         straggler: 0.2,
+        server_compute: 0.0,
+        server_ring: 0.0,
         alpha_intra_s: ALPHA_INTRA_S,
         alpha_inter_s: ALPHA_INTER_S,
     }
@@ -160,6 +162,8 @@ fn the_shared_fit_recovers_a_cluster_from_several_synthetic_models() {
                 tau_inter_s: bytes / 0.5e9,
                 overlap: ov,
                 straggler: 0.2,
+                server_compute: 0.0,
+                server_ring: 0.0,
                 alpha_intra_s: ALPHA_INTRA_S,
                 alpha_inter_s: ALPHA_INTER_S,
             };

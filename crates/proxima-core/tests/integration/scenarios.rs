@@ -348,7 +348,7 @@ fn ring_efficiency_applies_at_the_host_and_switch_links_give_their_capacity() {
     // NVLink. Two racks of four 4-GPU servers, uplinks 4 × 80 / oversub Gbit/s. A two-GPU
     // ring inside rack 0 (servers r0s0 and r0s1, GPUs 0 and 4) runs at min(100, 0.5 × 10) =
     // 5 GB/s: 1 + 2·½ · 1 GB / 5 GB/s = 1.2 s per iteration.
-    let comm = CommParams { intra_efficiency: 1.0, inter_efficiency: 0.5, straggler: 0.0 };
+    let comm = CommParams { inter_efficiency: 0.5, ..CommParams::ideal() };
     let in_rack = iteration_times_at_start(cluster(2, 4, 4, 2.0), &comm, &[&[0, 4]])[0];
     assert!(close(in_rack, 1.2), "{in_rack}");
     // The same ring across racks (GPUs 0 and 16, servers r0s0 and r1s0) alone on idle

@@ -57,6 +57,8 @@ pub fn cluster(racks: u32, servers: u32, gpus: u32, oversub: f64) -> Topology {
         intra_efficiency: Some(comm.intra_efficiency),
         inter_efficiency: Some(comm.inter_efficiency),
         straggler: Some(comm.straggler),
+        server_compute: None,
+        server_ring: None,
         source: Some("hand-computed tests".into()),
     };
     let mut spec = TopologySpec {
