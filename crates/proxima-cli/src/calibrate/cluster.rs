@@ -206,27 +206,7 @@ fn print_classes(r: &Calibrated) {
     let tables: Vec<Vec<ErrorStats>> =
         r.tables.iter().zip(&r.fit.held_out).map(|(t, h)| error_table(&t.samples, &h.predictions)).collect();
     let names: Vec<&str> = r.tables.iter().map(|t| t.name).collect();
-    println!("Held out, step_time APE % (median / p90) by class\n");
-    println!("| class | {} |", names.join(" | "));
-    println!("|---|{}", "---|".repeat(names.len()));
-    let mut classes: Vec<&str> = Vec::new();
-    for t in &tables {
-        for e in t {
-            if !classes.contains(&e.class.as_str()) {
-                classes.push(&e.class);
-            }
-        }
-    }
-    for class in classes {
-        let cells: Vec<String> = tables
-            .iter()
-            .map(|t| match t.iter().find(|e| e.class == class) {
-                Some(e) => format!("{:.1} / {:.1}", e.step_median_pct, e.step_p90_pct),
-                None => "-".into(),
-            })
-            .collect();
-        println!("| {class} | {} |", cells.join(" | "));
-    }
+    super::print_class_table("Held out, step_time APE % (median / p90) by class", &names, &tables, false);
 }
 
 /// One line per cluster: the table `docs/CALIBRATION.md` shows.
