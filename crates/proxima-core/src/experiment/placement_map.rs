@@ -356,21 +356,3 @@ mod tests {
         assert_eq!(placement_map(&spec).unwrap_err().field, "job_gpus");
     }
 }
-#[cfg(test)]
-mod probe {
-    #[test]
-    #[ignore]
-    fn print_map() {
-        for job in [16] {
-            let spec = super::MapSpec { job_gpus: job, ..Default::default() };
-            let map = super::placement_map(&spec).unwrap();
-            println!("job {job}");
-            for m in &map.models {
-                println!("{:<45} {:?}", m.label(), m.slowdown.iter().map(|s| format!("{s:.2}")).collect::<Vec<_>>());
-            }
-            for p in &map.policies {
-                println!("{:<12} {:?}", p.policy, p.mean_jct_s.iter().map(|s| format!("{:.0}", s)).collect::<Vec<_>>());
-            }
-        }
-    }
-}
