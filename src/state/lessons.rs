@@ -144,7 +144,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "llm-thin-network",
         title: "LLMs on a thin network: placement decides",
-        explanation: "Today's models exchange gigabytes every step: LLaMA 7B and 13B sharded (FSDP) and GPT-2 XL in bf16, on A100 servers with one 100 Gbit/s NIC each and racks sharing uplinks 16:1. A job spread over racks is two to four times slower alone, and much more when its ring shares the uplinks with others.",
+        explanation: "Today's models exchange gigabytes every step: LLaMA 7B and 13B sharded (FSDP) and GPT-2 XL in bf16, on A100 servers with one 100 Gbit/s NIC each and racks sharing uplinks 16:1. A 16-GPU LLaMA job spread over racks is about 3.5 times slower than inside a rack even alone (GPT-2 XL 1.5 times), and slower still when its ring shares the uplinks with others.",
         watch: "Mean JCT and communication overhead of random against consolidate and dally: scattering jobs makes mean JCT 2.5 times as long here, and dally is a tenth faster than consolidate (the placement map in docs/EXPERIMENTS.md has the whole picture).",
         topology: "racks=4,servers=4,gpus=8,oversub=16,nic_gbps=100",
         jobs: 300,

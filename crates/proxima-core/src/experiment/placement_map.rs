@@ -212,10 +212,7 @@ fn variants(m: &ModelProfile) -> Vec<ModelProfile> {
                 continue;
             }
             // The overlap as the model's parallelism sets it, from its data-parallel one.
-            let dp_overlap = match m.parallelism {
-                Parallelism::Fsdp => m.overlap / 1.5,
-                Parallelism::DataParallel => m.overlap,
-            };
+            let dp_overlap = m.parallelism.data_parallel_overlap(m.overlap);
             out.push(ModelProfile {
                 precision,
                 parallelism,

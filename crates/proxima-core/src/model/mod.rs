@@ -120,6 +120,15 @@ impl Parallelism {
         }
     }
 
+    /// The data-parallel overlap a model trained this way with `overlap` would have: the
+    /// inverse of [`Parallelism::overlap_from`] (exact below its cap of 1).
+    pub fn data_parallel_overlap(self, overlap: f64) -> f64 {
+        match self {
+            Parallelism::DataParallel => overlap,
+            Parallelism::Fsdp => overlap / 1.5,
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Parallelism::DataParallel => "data parallel",
@@ -452,6 +461,14 @@ mod tests {
         assert!(Catalog::for_gpu("V200").is_none());
         assert_eq!(Catalog::for_gpu_or_built_in(Some("V200")).unwrap_err().field, "gpu");
         assert_eq!(Catalog::for_gpu_or_built_in(None).unwrap(), Catalog::built_in());
+    }
+
+    #[test]
+    fn the_data_parallel_overlap_is_recovered_from_either_parallelism() {
+        for p in [Parallelism::DataParallel, Parallelism::Fsdp] {
+            assert_eq!(p.data_parallel_overlap(p.overlap_from(0.6)), 0.6, "{p:?}");
+        }
+        assert_eq!(Parallelism::Fsdp.overlap_from(0.6), 0.6 * 1.5);
     }
 
     #[test]
