@@ -10,7 +10,7 @@ use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, M
 use crate::Shared;
 use proxima_core::model::Catalog;
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::all_presets;
+use proxima_core::topology::{all_presets, Preset};
 use proxima_core::trace::synthetic::MAX_LOAD;
 use proxima_core::trace::tenant_mix::MAX_TENANTS;
 use web_sys::{DragEvent, File, HtmlInputElement, HtmlSelectElement};
@@ -110,9 +110,7 @@ fn ClusterSection(props: &ClusterProps) -> Html {
             <div class="form-row">
                 <label>{ "Preset " }
                     <select onchange={on_preset} value={preset_value.clone()}>
-                        // Presets whose GPU has no model catalogue (two of the Sia clusters)
-                        // cannot run a scenario, so the form does not offer them.
-                        { for all_presets().filter(|p| Catalog::for_gpu_or_built_in(p.spec().gpu.as_deref()).is_ok()).map(|p| html! {
+                        { for runnable_presets().iter().map(|p| html! {
                             <option value={p.name} selected={preset_value == p.name} title={p.description}>{ p.name }</option>
                         }) }
                         <option value="parametric" disabled=true selected={preset_value == "parametric"}>{ "custom (form below)" }</option>
@@ -298,4 +296,14 @@ fn TracePreviewView(props: &TracePreviewProps) -> Html {
             <p class="hint">{ "Bars on a log scale: most jobs ask for one GPU." }</p>
         </div>
     }
+}
+
+/// The presets the form offers: those whose GPU has a model catalogue (two of the Sia
+/// clusters have none, so they cannot run a scenario). Found once: building a preset's
+/// description (thousands of GPUs for some) on every render of the form would be waste.
+fn runnable_presets() -> &'static [&'static Preset] {
+    static RUNNABLE: std::sync::OnceLock<Vec<&'static Preset>> = std::sync::OnceLock::new();
+    RUNNABLE.get_or_init(|| {
+        all_presets().filter(|p| Catalog::for_gpu_or_built_in(p.spec().gpu.as_deref()).is_ok()).collect()
+    })
 }
