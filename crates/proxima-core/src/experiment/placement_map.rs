@@ -175,13 +175,15 @@ pub fn placement_map(spec: &MapSpec) -> Result<PlacementMap, SourcedError> {
             });
         }
     }
-    let policies = MAP_POLICIES
-        .iter()
-        .map(|p| {
-            let mean_jct_s = networks.iter().map(|n| mean_jct(spec, &n.topology, p)).collect::<Result<_, _>>()?;
-            Ok(MapPolicy { policy: p.to_string(), mean_jct_s })
-        })
-        .collect::<Result<_, SourcedError>>()?;
+    // Per network, one scenario per seed, run under every policy.
+    let mut means = vec![Vec::with_capacity(networks.len()); MAP_POLICIES.len()];
+    for n in &networks {
+        for (i, jct) in mean_jcts(spec, &n.topology)?.into_iter().enumerate() {
+            means[i].push(jct);
+        }
+    }
+    let policies =
+        MAP_POLICIES.iter().zip(means).map(|(p, mean_jct_s)| MapPolicy { policy: p.to_string(), mean_jct_s }).collect();
     Ok(PlacementMap {
         spec: spec.clone(),
         networks,
@@ -276,18 +278,21 @@ fn spread_placements(topo: &Topology, n: u32) -> Vec<Vec<GpuId>> {
     out
 }
 
-/// Mean JCT of `policy` on the map's workload on `topology`, over the seeds.
-fn mean_jct(spec: &MapSpec, topology: &str, policy: &str) -> Result<f64, SourcedError> {
-    let mut sum = 0.0;
+/// Mean JCT of each of [`MAP_POLICIES`] on the map's workload on `topology`, over the
+/// seeds: each seed's scenario is built once and run under every policy.
+fn mean_jcts(spec: &MapSpec, topology: &str) -> Result<Vec<f64>, SourcedError> {
+    let mut sums = vec![0.0; MAP_POLICIES.len()];
     for &seed in &spec.seeds {
         let mut input =
             ScenarioInput::new(TopologyInput::Argument(topology.into()), TraceInput::Synthetic(spec.trace()), seed);
         input.mix = Some("llm".into());
         let scenario = build_scenario(&input)?;
-        let policy = resolve_policy(policy).map_err(|e| SourcedError::new("policy", e))?;
-        sum += Simulation::new(scenario, policy).run().avg_jct_s;
+        for (sum, p) in sums.iter_mut().zip(MAP_POLICIES) {
+            let policy = resolve_policy(p).map_err(|e| SourcedError::new("policy", e))?;
+            *sum += Simulation::new(scenario.clone(), policy).run().avg_jct_s;
+        }
     }
-    Ok(sum / spec.seeds.len().max(1) as f64)
+    Ok(sums.into_iter().map(|s| s / spec.seeds.len().max(1) as f64).collect())
 }
 
 #[cfg(test)]
