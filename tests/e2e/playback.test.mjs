@@ -165,8 +165,12 @@ describe('playback you can project', () => {
       await page.waitForFunction(() => !document.fullscreenElement);
 
       // Another pixel ratio (a window moved to another screen, or zoom): redrawn to it.
+      // The window changes size with it: headless Chromium tells a page nothing of an
+      // emulated change of ratio alone (no resize, no media-query change, no
+      // ResizeObserver entry, measured on a bare page), so a ratio-only change would
+      // test the emulation, not the page; it was noticed in most runs and missed in one.
       const cdp = await context.newCDPSession(page);
-      await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1440, height: 900, deviceScaleFactor: 3, mobile: false });
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 3, mobile: false });
       await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=cluster-canvas]')].every((c) => c.dataset.dpr === '3'), null, { timeout: 10_000 });
       await backedSizes(page, 3, 2);
       await cdp.send('Emulation.clearDeviceMetricsOverride');
