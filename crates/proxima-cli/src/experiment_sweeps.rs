@@ -81,9 +81,13 @@ pub fn sweep_specs(plan: &Plan) -> Vec<(String, String)> {
                     TraceRef::Philly { skip, limit } => {
                         let _ = writeln!(t, "trace = \"data:philly/philly.csv\"\nskip = {skip}\nlimit = {limit}");
                     }
-                    TraceRef::Synthetic { jobs, load } => {
-                        let _ = writeln!(t, "trace = {}", quoted(&format!("synthetic:jobs={jobs},load={load}")));
+                    TraceRef::Synthetic { .. } => {
+                        let spec = window.synthetic_spec().expect("a synthetic window has a spec");
+                        let _ = writeln!(t, "trace = {}", quoted(&spec));
                     }
+                }
+                if let Some(mix) = &d.mix {
+                    let _ = writeln!(t, "mix = {}", quoted(mix));
                 }
             }
             (format!("{}.toml", part.name), t)

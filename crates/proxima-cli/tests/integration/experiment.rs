@@ -133,8 +133,8 @@ fn quick_paper_experiment_writes_report_and_figures_and_redraws_them_from_its_js
     let svgs: Vec<(String, Vec<u8>)> = files(&two).into_iter().filter(|(name, _)| name.ends_with(".svg")).collect();
     assert_eq!(
         svgs.len(),
-        12,
-        "ratios per set and network, a CDF per chosen scenario, one per sweep: {:?}",
+        14,
+        "ratios per set and network (2 × 3), a CDF per chosen scenario (4), one per sweep (4): {:?}",
         svgs.iter().map(|s| &s.0).collect::<Vec<_>>()
     );
     for (name, bytes) in &svgs {

@@ -5,12 +5,12 @@ use super::plan::{Plan, Task, TraceRef};
 use crate::engine::{JobStatus, Simulation};
 use crate::error::InputError;
 use crate::fairness::isolated::finish_time_fairness;
+use crate::inputs::synthetic_trace;
 use crate::metrics::Summary;
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
 use crate::run_files::RunRecord;
 use crate::topology::resolve_topology_arg;
-use crate::trace::synthetic::{generate, SyntheticSpec};
 use crate::trace::Trace;
 use crate::workload::{build_scenario, Job, ModelMix, WorkloadOptions};
 use serde::Serialize;
@@ -135,14 +135,18 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
             })?;
             (philly, *skip, Some(*limit))
         }
-        TraceRef::Synthetic { jobs, load } => {
-            let spec = SyntheticSpec { jobs: *jobs, load: *load, seed: task.seed };
-            generated = generate(&spec, topology.gpu_count());
+        TraceRef::Synthetic { .. } => {
+            let spec = window.synthetic_spec().expect("a synthetic window has a spec");
+            generated = synthetic_trace(&spec, topology.gpu_count(), task.seed)?;
             (&generated, 0, None)
         }
     };
     let catalog = Catalog::built_in();
-    let options = WorkloadOptions { seed: task.seed, skip, limit, mix: ModelMix::default_for(&catalog) };
+    let mix = match &def.mix {
+        Some(mix) => ModelMix::parse(mix, &catalog)?,
+        None => ModelMix::default_for(&catalog),
+    };
+    let options = WorkloadOptions { seed: task.seed, skip, limit, mix };
     let scenario = build_scenario(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     let policy = resolve_policy(&task.policy)?;

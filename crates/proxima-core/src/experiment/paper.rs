@@ -24,8 +24,22 @@ fn networks() -> Vec<Network> {
             description: "A100 servers on NVSwitch (300 GB/s a GPU) with one 200 Gbit/s InfiniBand HDR NIC per GPU and GPUDirect RDMA, as in NVIDIA's DGX A100; collective efficiencies from published NCCL measurements (NVIDIA/nccl-tests #149, #290), A100 compute times".into(),
             topology_options: "fabric=rdma,nics={gpus}".into(),
         },
+        Network {
+            name: "roce-1nic".into(),
+            description: "A100 servers of 8 GPUs on NVSwitch with one 100 Gbit/s RoCE NIC per server, a common Ethernet GPU cluster of today and where placement decides for today's models (docs/EXPERIMENTS.md, \"When placement matters\"); RoCE efficiency as InfiniBand's (nccl-tests #267, #119), A100 compute times".into(),
+            topology_options: "fabric=roce,nic_gbps=100".into(),
+        },
     ]
 }
+
+/// The networks of the 2016-2019 workloads: their T4 and A100 catalogues, on the fabrics
+/// of the paper's comparison.
+const CLASSIC_NETWORKS: &[&str] = &["tcp", "rdma"];
+
+/// The networks of the LLM-era workloads: A100 servers with one 100 Gbit/s NIC each, where
+/// scattering an LLM job costs most, and a NIC per GPU, where it costs least (the
+/// placement map's two ends). `tcp` has no catalogue for their models (T4).
+const TODAY_NETWORKS: &[&str] = &["roce-1nic", "rdma"];
 
 /// The main grid's policies: the topology-oblivious and reference policies, the paper's
 /// baseline, the fair baselines, and `dally` with its ablations. Adding a policy or an
@@ -110,6 +124,8 @@ struct Sizes {
     /// Windows per Philly workload (the full plan: 10).
     philly_windows: u32,
     synthetic_jobs: u32,
+    /// Jobs of an LLM-era workload (the full plan: 5,000).
+    llm_jobs: u32,
 }
 
 /// `count` consecutive windows of `jobs` jobs from `first`: disjoint by construction; the
@@ -138,6 +154,19 @@ fn workload(
         windows,
         load: load.into(),
         seeds: seeds(set, quick, philly),
+        mix: None,
+        networks: CLASSIC_NETWORKS.iter().map(|n| n.to_string()).collect(),
+    }
+}
+
+/// An LLM-era workload: a synthetic trace shaped like an Acme cluster's jobs
+/// (`shape=kalos|seren`) drawing its models from the `llm` mix (BERT-large, GPT-2 XL, LLaMA
+/// 7B and 13B, bf16), on 8-GPU A100 servers, on [`TODAY_NETWORKS`].
+fn llm_workload(name: &str, set: ScenarioSet, racks: u32, trace: TraceRef, load: &str, quick: bool) -> Workload {
+    Workload {
+        mix: Some("llm".into()),
+        networks: TODAY_NETWORKS.iter().map(|n| n.to_string()).collect(),
+        ..workload(name, set, (racks, 8, 8), (trace, Vec::new()), load, quick)
     }
 }
 
@@ -159,6 +188,18 @@ fn workload(
 /// (measured with `proxima compare`, seed 1). Twenty windows of 10,000 would need 200,000 jobs; the trace has
 /// 82,247.
 const DEVELOPMENT_FIRST_JOB: u32 = 30_000;
+
+/// Offered load of the LLM-era workloads, over the span of their arrivals. Acme-shaped jobs
+/// have a long tail of run times (Kalos: median 124 s, mean 1,260 s, longest 7.2 days), so
+/// the longest jobs run on long after the last arrival and the GPUs are busy for a fraction
+/// of the makespan whatever the load. At 1.2 on the development cluster (5,000 jobs, seed
+/// 2, `roce-1nic` 16:1) GPUs were 20% busy over the run and `consolidate`, `dally`,
+/// `strict` and `consolidate:migrate=on` were within 0.2% of each other; at 2.5, 22-32%
+/// busy, jobs queued 2.9 h on average, and placement showed (`consolidate` 8% behind the
+/// others, `random` 2.1x). The held-out workload takes the same load, fixed before any of
+/// its runs.
+const LLM_LOAD: f64 = 2.5;
+const LLM_LOAD_WORDS: &str = "Acme-shaped synthetic, llm mix, offered load 2.5";
 const HELD_OUT_FIRST_JOB: u32 = 0;
 
 /// The workloads. Development: the Philly windows `dally` was developed on (and more of
@@ -173,18 +214,21 @@ const HELD_OUT_FIRST_JOB: u32 = 0;
 fn workloads(quick: bool) -> Vec<Workload> {
     use ScenarioSet::{Development as Dev, HeldOut as Held};
     let sizes = if quick {
-        Sizes { philly_jobs: 200, philly_windows: 3, synthetic_jobs: 200 }
+        Sizes { philly_jobs: 200, philly_windows: 3, synthetic_jobs: 200, llm_jobs: 200 }
     } else {
-        Sizes { philly_jobs: 3_000, philly_windows: 10, synthetic_jobs: 20_000 }
+        Sizes { philly_jobs: 3_000, philly_windows: 10, synthetic_jobs: 20_000, llm_jobs: 5_000 }
     };
     let philly = |first: u32| philly_windows(first, sizes.philly_jobs, sizes.philly_windows);
     let (dev, held) = (philly(DEVELOPMENT_FIRST_JOB), philly(HELD_OUT_FIRST_JOB));
-    let synthetic = |load: f64| (TraceRef::Synthetic { jobs: sizes.synthetic_jobs, load }, Vec::new());
+    let synthetic = |load: f64| (TraceRef::Synthetic { jobs: sizes.synthetic_jobs, load, shape: None }, Vec::new());
+    let acme = |shape: &str| TraceRef::Synthetic { jobs: sizes.llm_jobs, load: LLM_LOAD, shape: Some(shape.into()) };
     let mut all = vec![
         workload("philly-384gpus", Dev, (6, 16, 4), dev.clone(), "Philly, offered load about 1.5", quick),
         workload("synthetic-512gpus-load1.2", Dev, (8, 16, 4), synthetic(1.2), "synthetic, offered load 1.2", quick),
         workload("philly-256gpus", Held, (4, 16, 4), held.clone(), "Philly, offered load about 1.5", quick),
         workload("synthetic-1024gpus-load1.0", Held, (16, 16, 4), synthetic(1.0), "synthetic, offered load 1.0", quick),
+        llm_workload("llm-kalos-256gpus", Dev, 4, acme("kalos"), LLM_LOAD_WORDS, quick),
+        llm_workload("llm-seren-512gpus", Held, 8, acme("seren"), LLM_LOAD_WORDS, quick),
     ];
     if !quick {
         all.extend([
@@ -208,8 +252,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
             ),
         ]);
     }
-    // Report order: development first, then held-out; Philly before synthetic.
-    all.sort_by_key(|w| (w.set, !w.name.starts_with("philly"), w.name.clone()));
+    // Report order: development first, then held-out; Philly, then synthetic, then LLM-era.
+    all.sort_by_key(|w| (w.set, !w.name.starts_with("philly"), w.name.starts_with("llm"), w.name.clone()));
     all
 }
 
@@ -242,9 +286,14 @@ pub fn paper_plan(quick: bool) -> Plan {
         claims: Vec::new(),
     };
     let networks: Vec<String> = plan.networks.iter().map(|n| n.name.clone()).collect();
-    let workloads: Vec<(String, ScenarioSet)> = plan.workloads.iter().map(|w| (w.name.clone(), w.set)).collect();
-    for (w, _) in &workloads {
-        for n in &networks {
+    // Each workload with the networks it runs on.
+    let workloads: Vec<(String, ScenarioSet, Vec<String>)> = plan
+        .workloads
+        .iter()
+        .map(|w| (w.name.clone(), w.set, networks.iter().filter(|n| w.runs_on(n)).cloned().collect()))
+        .collect();
+    for (w, _, on) in &workloads {
+        for n in on {
             for oversub in [CONGESTED, UNCONGESTED] {
                 let s = plan.scenario_for(w, n, oversub);
                 plan.main.push(s);
@@ -258,7 +307,8 @@ pub fn paper_plan(quick: bool) -> Plan {
         std::iter::once(SUBJECT).chain(FAIR_BASELINES.iter().copied()).map(String::from).collect();
     let oversubs: &[f64] = if quick { &[1.0, 4.0, 16.0] } else { &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0] };
     let restores: &[f64] = if quick { &[30.0, 300.0] } else { &[30.0, 60.0, 120.0, 300.0, 600.0] };
-    for n in &networks {
+    let swept_networks = workloads.iter().find(|(w, _, _)| w == swept).map(|(_, _, on)| on.clone()).unwrap_or_default();
+    for n in &swept_networks {
         let points = oversubs
             .iter()
             .map(|&x| SweepPoint { x, scenario: plan.scenario_for(swept, n, x), specs: sweep_policies.clone() })
@@ -272,7 +322,7 @@ pub fn paper_plan(quick: bool) -> Plan {
             points,
         });
     }
-    for n in &networks {
+    for n in &swept_networks {
         let scenario = plan.scenario_for(swept, n, CONGESTED);
         let points = restores
             .iter()
@@ -300,7 +350,7 @@ pub fn paper_plan(quick: bool) -> Plan {
             points,
         });
     }
-    for n in &networks {
+    for n in &swept_networks {
         for w in [swept, "philly-256gpus"] {
             let s = plan.scenario_for(w, n, CONGESTED);
             plan.cdf_scenarios.push(s);
@@ -314,11 +364,11 @@ pub fn paper_plan(quick: bool) -> Plan {
         .flat_map(|s| racks.iter().map(move |r| format!("{s}/{r}")))
         .map(|t| (t.clone(), format!("dally:autotune=off,timers={t}")))
         .collect();
-    for (w, set) in &workloads {
+    for (w, set, on) in &workloads {
         if *set != ScenarioSet::Development {
             continue;
         }
-        for n in &networks {
+        for n in on {
             let scenario = plan.scenario_for(w, n, CONGESTED);
             plan.oracles.push(OracleDef { scenario, statics: statics.clone(), tuned: SUBJECT.into() });
         }

@@ -11,15 +11,33 @@ use std::collections::BTreeSet;
 pub enum TraceRef {
     /// A window of the Philly-derived trace: jobs `skip .. skip + limit` by submission time.
     Philly { skip: u32, limit: u32 },
-    /// `synthetic:jobs=N,load=L` (the seed is the run's).
-    Synthetic { jobs: u32, load: f64 },
+    /// `synthetic:jobs=N,load=L[,shape=S]` (the seed is the run's): Philly-shaped jobs, or
+    /// with `shape` those of an Acme cluster ([`crate::trace::synthetic_shape`]).
+    Synthetic {
+        jobs: u32,
+        load: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shape: Option<String>,
+    },
 }
 
 impl TraceRef {
     pub fn label(&self) -> String {
         match self {
             TraceRef::Philly { skip, limit } => format!("Philly jobs {}-{}", skip, skip + limit),
-            TraceRef::Synthetic { jobs, load } => format!("synthetic:jobs={jobs},load={load}"),
+            TraceRef::Synthetic { .. } => self.synthetic_spec().unwrap_or_default(),
+        }
+    }
+
+    /// The trace argument of a synthetic trace, as `--trace` and sweep specs take it;
+    /// `None` for a Philly window.
+    pub fn synthetic_spec(&self) -> Option<String> {
+        match self {
+            TraceRef::Philly { .. } => None,
+            TraceRef::Synthetic { jobs, load, shape } => Some(match shape {
+                Some(shape) => format!("synthetic:jobs={jobs},load={load},shape={shape}"),
+                None => format!("synthetic:jobs={jobs},load={load}"),
+            }),
         }
     }
 }
@@ -75,9 +93,22 @@ pub struct Workload {
     pub load: String,
     /// Seeds set the model of every Philly job and the whole of a synthetic trace.
     pub seeds: Vec<u64>,
+    /// The model mix its jobs draw from (`--mix`, e.g. `llm`); `None`: the network's GPU
+    /// catalogue's default mix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<String>,
+    /// The networks it runs on, by name; empty: every network of the plan. A workload of
+    /// models one network's GPU has no catalogue for (LLaMA on T4) names the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub networks: Vec<String>,
 }
 
 impl Workload {
+    /// Whether the workload runs on the network named `network`.
+    pub fn runs_on(&self, network: &str) -> bool {
+        self.networks.is_empty() || self.networks.iter().any(|n| n == network)
+    }
+
     pub fn gpus(&self) -> u32 {
         self.racks * self.servers_per_rack * self.gpus_per_server
     }
@@ -109,6 +140,9 @@ pub struct ScenarioDef {
     pub windows: Vec<TraceRef>,
     pub load: String,
     pub seeds: Vec<u64>,
+    /// The workload's model mix ([`Workload::mix`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<String>,
 }
 
 impl ScenarioDef {
@@ -365,6 +399,7 @@ impl Plan {
             windows: w.windows.clone(),
             load: w.load.clone(),
             seeds: w.seeds.clone(),
+            mix: w.mix.clone(),
         });
         self.scenarios.len() - 1
     }

@@ -10,8 +10,8 @@ use proxima_sweep::{Paths, Plan, Spec};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-/// Scenario name, topology, trace, skip, limit, policy, seed.
-type Run = (String, String, String, u32, Option<u32>, String, u64);
+/// Scenario name, topology, trace, skip, limit, model mix, policy, seed.
+type Run = (String, String, String, u32, Option<u32>, Option<String>, String, u64);
 
 #[test]
 fn paper_specs_are_the_experiment() {
@@ -43,7 +43,16 @@ fn paper_specs_are_the_experiment() {
                 }
                 None => i.trace.clone(),
             };
-            got.insert((scenario.clone(), i.topology.clone(), trace, i.skip, i.limit, i.policy.clone(), i.seed));
+            got.insert((
+                scenario.clone(),
+                i.topology.clone(),
+                trace,
+                i.skip,
+                i.limit,
+                i.mix.clone(),
+                i.policy.clone(),
+                i.seed,
+            ));
             ids.insert(r.id.clone());
         }
     }
@@ -56,9 +65,9 @@ fn paper_specs_are_the_experiment() {
             let window = t.window as usize;
             let (trace, skip, limit) = match &s.windows()[window] {
                 TraceRef::Philly { skip, limit } => ("philly".to_string(), *skip, Some(*limit)),
-                TraceRef::Synthetic { jobs, load } => (format!("synthetic:jobs={jobs},load={load}"), 0, None),
+                synthetic => (synthetic.synthetic_spec().expect("synthetic"), 0, None),
             };
-            (s.window_name(window), s.topology.clone(), trace, skip, limit, t.policy.clone(), t.seed)
+            (s.window_name(window), s.topology.clone(), trace, skip, limit, s.mix.clone(), t.policy.clone(), t.seed)
         })
         .collect();
     assert_eq!(got, want);
