@@ -254,7 +254,7 @@ fn TraceSection(props: &TraceProps) -> Html {
                     <p class="field-error" role="alert">{ e.clone() }</p>
                 }
                 { for warnings.iter().map(|w| html! {
-                    <p class="field-warning" data-testid="generator-warning">{ w.clone() }</p>
+                    <p class="field-warning" data-testid="generator-warning" data-warning={w.kind}>{ w.text.clone() }</p>
                 }) }
             </fieldset>
             <div class="dropzone" ondragover={on_drag_over} ondrop={on_drop}>

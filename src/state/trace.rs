@@ -51,27 +51,37 @@ pub fn suggested_jobs(gpus: u32) -> u32 {
 /// (10,000 jobs) equal at 0.3 and 0.5, dally 1.3% sooner at 0.9 and 8% at 1.5.
 pub const LOW_LOAD: f64 = 0.6;
 
+/// Why the generator's trace makes a poor comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratorWarning {
+    /// `burst` (every job arrives at once) or `low-load`: the page's `data-warning`.
+    pub kind: &'static str,
+    pub text: String,
+}
+
 /// Why the generator's trace makes a poor comparison, if it does: every job arriving at
 /// once (too few jobs for the cluster), or a load too low for policies to differ. Said next
 /// to the generator's fields, as data (`spec` and `preview` are the generator's trace on a
 /// cluster of `gpus` GPUs).
-pub fn generator_warnings(spec: &SyntheticSpec, preview: &TracePreview, gpus: u32) -> Vec<String> {
+pub fn generator_warnings(spec: &SyntheticSpec, preview: &TracePreview, gpus: u32) -> Vec<GeneratorWarning> {
     let mut warnings = Vec::new();
     if preview.jobs > 1 && preview.span_s == 0.0 {
-        warnings.push(format!(
+        let text = format!(
             "All {} jobs arrive at once: too few to keep {gpus} GPUs {:.0}% busy, so the generator submits them together \
              and the run measures one burst, not a busy cluster. About {} jobs suit this cluster.",
             preview.jobs,
             spec.load * 100.0,
             group_thousands(suggested_jobs(gpus).max(preview.jobs * 2))
-        ));
+        );
+        warnings.push(GeneratorWarning { kind: "burst", text });
     }
     if spec.load < LOW_LOAD {
-        warnings.push(format!(
+        let text = format!(
             "At offered load {} the cluster has GPUs to spare most of the time: jobs hardly wait, so policies that place \
              jobs differently come out alike. {LOW_LOAD} or more makes them differ.",
             spec.load
-        ));
+        );
+        warnings.push(GeneratorWarning { kind: "low-load", text });
     }
     warnings
 }
@@ -165,7 +175,7 @@ impl TraceForm {
     /// Why the generator's trace, as last described, makes a poor comparison on a cluster
     /// of `gpus` GPUs ([`generator_warnings`]); none while its fields are invalid or its
     /// description is for another cluster.
-    pub fn warnings(&self, gpus: u32) -> Vec<String> {
+    pub fn warnings(&self, gpus: u32) -> Vec<GeneratorWarning> {
         match (&self.synthetic_for, &self.synthetic) {
             (Some((spec, described_on)), Some(preview)) if *described_on == gpus && self.generator.is_valid() => {
                 generator_warnings(spec, preview, gpus)
@@ -225,7 +235,7 @@ mod tests {
     use crate::worker::preview_synthetic;
 
     /// The generator's trace of `jobs` jobs at `load` on `gpus` GPUs, and its warnings.
-    fn warnings_of(jobs: u32, load: f64, gpus: u32) -> (TracePreview, Vec<String>) {
+    fn warnings_of(jobs: u32, load: f64, gpus: u32) -> (TracePreview, Vec<GeneratorWarning>) {
         let spec = SyntheticSpec { jobs, load, seed: 1 };
         let preview = preview_synthetic(&spec.to_string(), gpus).unwrap();
         let warnings = generator_warnings(&spec, &preview, gpus);
@@ -246,7 +256,7 @@ mod tests {
         assert_eq!(burst.span_s, 0.0);
         let (spread, warnings) = warnings_of(suggested_jobs(2048), 0.9, 2048);
         assert!(spread.span_s > 3.0 * 3600.0, "{}", spread.span_s);
-        assert_eq!(warnings, Vec::<String>::new());
+        assert_eq!(warnings, []);
     }
 
     #[test]
@@ -254,12 +264,20 @@ mod tests {
         let (_, warnings) = warnings_of(1000, 0.9, 2048);
         assert_eq!(
             warnings,
-            ["All 1000 jobs arrive at once: too few to keep 2048 GPUs 90% busy, so the generator submits them together \
-              and the run measures one burst, not a busy cluster. About 10,000 jobs suit this cluster."]
+            [GeneratorWarning {
+                kind: "burst",
+                text: "All 1000 jobs arrive at once: too few to keep 2048 GPUs 90% busy, so the generator submits them \
+                       together and the run measures one burst, not a busy cluster. About 10,000 jobs suit this cluster."
+                    .into()
+            }]
         );
         let (_, warnings) = warnings_of(1000, 0.4, 32);
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].starts_with("At offered load 0.4 the cluster has GPUs to spare"), "{}", warnings[0]);
+        assert_eq!(warnings[0].kind, "low-load");
+        assert!(warnings[0].text.starts_with("At offered load 0.4 the cluster has GPUs to spare"), "{:?}", warnings[0]);
+        // Both at once: a burst of jobs at a low load.
+        let kinds: Vec<&str> = warnings_of(1000, 0.5, 2048).1.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, ["burst", "low-load"]);
         // The first run's trace: no warning. One job alone is no burst.
         assert!(warnings_of(1000, 0.9, 32).1.is_empty());
         assert!(warnings_of(1, 0.9, 32).1.is_empty());
@@ -291,12 +309,12 @@ mod tests {
         form.generator.value = GeneratorFields::of(&super::super::fields::GeneratorSpec::new(1000, 0.9, 1, None));
         form.refresh_synthetic(7, 2048);
         let wanted = form.synthetic_wanted.clone().unwrap();
-        assert_eq!(form.warnings(2048), Vec::<String>::new(), "nothing described yet");
+        assert_eq!(form.warnings(2048), [], "nothing described yet");
         let preview = preview_synthetic(&wanted.spec, wanted.gpus);
         assert_eq!(form.on_checked(7, &preview), None);
         assert_eq!(form.warnings(2048).len(), 1);
-        assert!(form.warnings(2048)[0].starts_with("All 1000 jobs arrive at once"));
+        assert!(form.warnings(2048)[0].text.starts_with("All 1000 jobs arrive at once"));
         // Described for 2,048 GPUs, it says nothing about a cluster of another size.
-        assert_eq!(form.warnings(32), Vec::<String>::new());
+        assert_eq!(form.warnings(32), []);
     }
 }
