@@ -328,7 +328,7 @@ describe('the app', () => {
       const text = await headline.textContent();
       if ((await headline.getAttribute('data-equal')) === 'true') {
         assert.match(text, /already 4:1 oversubscribed|hardly waited/, text);
-        assert.doesNotMatch(text, /raise the uplinks' oversubscription/, text);
+        assert.doesNotMatch(text, /oversubscribe the uplinks/, text);
       }
       // 1,000 jobs on 2,048 GPUs all arrive at once: warned of, with a count that suits.
       await jobs.fill('1000');
