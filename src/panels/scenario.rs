@@ -221,7 +221,8 @@ fn TraceSection(props: &TraceProps) -> Html {
     let mode = |m: TraceMode| d.reform(move |_| Action::SetTraceMode(m));
     let on_mix = d.reform(|e: Event| Action::SetMix(input_value(&e)));
     let g = &t.generator.value;
-    let models = model_names(props.gpu.as_deref()).join(", ");
+    let (models, default_mix) = model_names(props.gpu.as_deref());
+    let models = models.join(", ");
     let models_on = props.gpu.as_ref().map(|g| format!(" measured on this cluster's {g}")).unwrap_or_default();
     let warnings = t.warnings(props.gpus);
     let status = match (&t.checking, &t.synthetic_wanted, t.mode) {
@@ -264,7 +265,7 @@ fn TraceSection(props: &TraceProps) -> Html {
                 <p class="hint">{ format!("…or drop it here. Up to {} MiB; the format is detected from the header, as the CLI does.", MAX_TRACE_BYTES >> 20) }</p>
             </div>
             <label class="mix">{ "Model mix for jobs without a model " }
-                <input type="text" value={props.mix.value.clone()} placeholder="default: 8 models, equal shares" onchange={on_mix} aria-describedby="mix-hint" />
+                <input type="text" value={props.mix.value.clone()} placeholder={format!("default: {default_mix} models, equal shares")} onchange={on_mix} aria-describedby="mix-hint" />
             </label>
             <p class="hint" id="mix-hint">{ format!("name[:weight],… e.g. resnet50:2,bert:1. Models{models_on}: {models}.") }</p>
             if let Some(e) = &props.mix.error {

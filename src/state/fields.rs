@@ -271,11 +271,13 @@ pub fn check_mix(text: &str, gpu: Option<&str>) -> Result<(), String> {
     mix_for(&mix, &catalog).map(|_| ()).map_err(|e| e.to_string())
 }
 
-/// The models a cluster of `gpu` GPUs can run, by name: what the page lists beside the mix.
-pub fn model_names(gpu: Option<&str>) -> Vec<String> {
-    let catalog = proxima_core::model::Catalog::for_gpu_or_built_in(gpu)
-        .unwrap_or_else(|_| proxima_core::model::Catalog::built_in());
-    catalog.names().into_iter().map(str::to_string).collect()
+/// The models a cluster of `gpu` GPUs can run, by name (what the page lists beside the mix),
+/// and how many of them its default mix draws from.
+pub fn model_names(gpu: Option<&str>) -> (Vec<String>, usize) {
+    use proxima_core::model::Catalog;
+    let catalog = Catalog::for_gpu_or_built_in(gpu).unwrap_or_else(|_| Catalog::built_in());
+    let default_mix = proxima_core::workload::ModelMix::default_for(&catalog).entries.len();
+    (catalog.names().into_iter().map(str::to_string).collect(), default_mix)
 }
 
 #[cfg(test)]
@@ -325,8 +327,12 @@ mod tests {
         let e = check_mix("vgg16:2,resnet50", Some("T4")).unwrap_err();
         assert!(e.starts_with("mix: no compute time for 'vgg16' on a T4"), "{e}");
         assert!(check_mix("lenet", None).unwrap_err().contains("unknown model 'lenet'"));
-        assert_eq!(model_names(Some("T4")), ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
-        assert_eq!(model_names(None).len(), proxima_core::model::Catalog::built_in().len());
+        let (t4, t4_default) = model_names(Some("T4"));
+        assert_eq!(t4, ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
+        // The default mix draws from the models of its eight that T4 has.
+        assert_eq!(t4_default, 3);
+        let (all, default) = model_names(None);
+        assert_eq!((all.len(), default), (proxima_core::model::Catalog::built_in().len(), 8));
     }
 
     #[test]
