@@ -50,7 +50,8 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             <h2 id="results-title"><span class="step">{ "3" }</span>{ " Results" }</h2>
             <p class="status" role="status" data-testid="results-status">{ status }</p>
             if !outcomes.is_empty() {
-                <SummarySection outcomes={outcomes.clone()} />
+                <SummarySection outcomes={outcomes.clone()}
+                                oversub={r.topology.as_deref().and_then(crate::state::cluster::max_oversubscription)} />
                 <TenantsSection outcomes={outcomes.clone()} />
             }
             <Exports results={r.clone()} on_download={props.on_download.clone()} scenario_json={props.scenario_json.clone()}

@@ -5,7 +5,7 @@ use super::input_value;
 use crate::editor::view::TopologyEditor;
 use crate::editor::EditAction;
 use crate::protocol::TracePreview;
-use crate::state::fields::{GenField, ParamField};
+use crate::state::fields::{model_names, GenField, ParamField};
 use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES};
 use crate::Shared;
 use proxima_core::model::Catalog;
@@ -37,7 +37,8 @@ pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
             <ClusterSection cluster={props.cluster.clone()} dispatch={props.dispatch.clone()} on_edit={props.on_edit.clone()}
                             on_topology_file={props.on_topology_file.clone()} on_export_topology={props.on_export_topology.clone()} />
             <TraceSection trace={props.trace.clone()} mix={props.mix.clone()} dispatch={props.dispatch.clone()}
-                          on_trace_file={props.on_trace_file.clone()} />
+                          on_trace_file={props.on_trace_file.clone()} gpus={props.cluster.gpu_count()}
+                          gpu={props.cluster.topology.gpu().map(str::to_string)} />
         </section>
     }
 }
@@ -167,6 +168,10 @@ struct TraceProps {
     mix: Field<String>,
     dispatch: Callback<Action>,
     on_trace_file: Callback<File>,
+    /// The cluster's GPUs: the generator's warnings are about a trace on it.
+    gpus: u32,
+    /// The cluster's GPU, if it names one: the models listed are those measured on it.
+    gpu: Option<String>,
 }
 
 #[component]
@@ -216,7 +221,10 @@ fn TraceSection(props: &TraceProps) -> Html {
     let mode = |m: TraceMode| d.reform(move |_| Action::SetTraceMode(m));
     let on_mix = d.reform(|e: Event| Action::SetMix(input_value(&e)));
     let g = &t.generator.value;
-    let models = Catalog::built_in().names().join(", ");
+    let (models, default_mix) = model_names(props.gpu.as_deref());
+    let models = models.join(", ");
+    let models_on = props.gpu.as_ref().map(|g| format!(" measured on this cluster's {g}")).unwrap_or_default();
+    let warnings = t.warnings(props.gpus);
     let status = match (&t.checking, &t.synthetic_wanted, t.mode) {
         (Some(c), _, _) => Some(format!("Reading and checking {}…", c.name)),
         (None, Some(_), TraceMode::Synthetic) => Some("Describing the generator's trace…".to_string()),
@@ -246,6 +254,9 @@ fn TraceSection(props: &TraceProps) -> Html {
                 if let Some(e) = &t.generator.error {
                     <p class="field-error" role="alert">{ e.clone() }</p>
                 }
+                { for warnings.iter().map(|w| html! {
+                    <p class="field-warning" data-testid="generator-warning" data-warning={w.kind}>{ w.text.clone() }</p>
+                }) }
             </fieldset>
             <div class="dropzone" ondragover={on_drag_over} ondrop={on_drop}>
                 <label>{ "Trace file (CSV or JSON: Philly, Tiresias, Pollux or Proxima format) " }
@@ -254,9 +265,9 @@ fn TraceSection(props: &TraceProps) -> Html {
                 <p class="hint">{ format!("…or drop it here. Up to {} MiB; the format is detected from the header, as the CLI does.", MAX_TRACE_BYTES >> 20) }</p>
             </div>
             <label class="mix">{ "Model mix for jobs without a model " }
-                <input type="text" value={props.mix.value.clone()} placeholder="default: 8 models, equal shares" onchange={on_mix} aria-describedby="mix-hint" />
+                <input type="text" value={props.mix.value.clone()} placeholder={format!("default: {default_mix} models, equal shares")} onchange={on_mix} aria-describedby="mix-hint" />
             </label>
-            <p class="hint" id="mix-hint">{ format!("name[:weight],… e.g. vgg16:2,resnet50:1. Models: {models}.") }</p>
+            <p class="hint" id="mix-hint">{ format!("name[:weight],… e.g. resnet50:2,bert:1. Models{models_on}: {models}.") }</p>
             if let Some(e) = &props.mix.error {
                 <p class="field-error" role="alert">{ e.clone() }</p>
             }

@@ -15,6 +15,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct SummaryProps {
     pub outcomes: Vec<Shared<PolicyResult>>,
+    /// The run's cluster's most oversubscribed uplink (`r` in `r:1`), for the headline's
+    /// advice; `None` for full bisection.
+    #[prop_or_default]
+    pub oversub: Option<f64>,
 }
 
 /// The headline, the baseline select and the table.
@@ -30,7 +34,7 @@ pub fn SummarySection(props: &SummaryProps) -> Html {
         .unwrap_or_default()
         .to_string();
     let runs: Vec<(&str, &Summary)> = outcomes.iter().map(|o| (o.policy.as_str(), &o.summary)).collect();
-    let head = headline(&runs, &baseline);
+    let head = headline(&runs, &baseline, props.oversub);
     let on_baseline = {
         let chosen = chosen.clone();
         Callback::from(move |e: Event| chosen.set(Some(e.target_unchecked_into::<HtmlSelectElement>().value())))

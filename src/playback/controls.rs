@@ -146,7 +146,8 @@ pub fn PlayerControls(props: &ControlsProps) -> Html {
                 </select>
             </label>
             // A disabled control shows no tooltip of its own in some browsers: the label
-            // carries the reason too.
+            // carries the reason too, and says it in a few words (a tooltip is found only
+            // by hovering).
             <label title={why.clone()}>
                 { "Colour by " }
                 <select onchange={on_colour_by} data-testid="colour-by" disabled={one_tenant} title={why}
@@ -154,6 +155,9 @@ pub fn PlayerControls(props: &ControlsProps) -> Html {
                     <option value="job" selected={by == ColourBy::Job}>{ "job" }</option>
                     <option value="tenant" selected={by == ColourBy::Tenant}>{ format!("tenant ({})", props.tenants_shown) }</option>
                 </select>
+                if one_tenant {
+                    <span class="hint" data-testid="colour-by-why">{ " (one tenant: set tenants in the generator)" }</span>
+                }
             </label>
             <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(props.time_s), clock(props.end_s)) }</span>
             <button type="button" data-testid="fullscreen-button" onclick={props.on_fullscreen.clone()} title="Show the player on the whole screen (Esc leaves)">{ "Full screen" }</button>

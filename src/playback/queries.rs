@@ -6,6 +6,7 @@ use super::colours::{job_look, ColourBy, Look};
 use super::{Countdown, Frame, JobNow, Mark, MarkKind, Playback};
 use crate::state::summary::duration;
 use proxima_core::event::{PolicyNote, Reason, SimEvent, TimerEvidence};
+use proxima_core::topology::Topology;
 
 impl Playback {
     /// The time of the first event after the frame's time (for "step").
@@ -129,11 +130,11 @@ impl Playback {
                     job.0,
                     gpus.len(),
                     topo.tier_name(*tier),
-                    reason.describe(topo)
+                    reason_text(reason, topo)
                 )
             }
-            SimEvent::Waiting { job, reason } => format!("job {} {}", job.0, reason.describe(topo)),
-            SimEvent::Preempted { job, reason, .. } => format!("job {} {}", job.0, reason.describe(topo)),
+            SimEvent::Waiting { job, reason } => format!("job {} {}", job.0, reason_text(reason, topo)),
+            SimEvent::Preempted { job, reason, .. } => format!("job {} {}", job.0, reason_text(reason, topo)),
             SimEvent::Completed { job } => format!("job {} completed", job.0),
             SimEvent::Policy { note: PolicyNote::TimerChanged { tier, old_s, new_s, why } } => {
                 format!("{} timer {} s → {} s: {}", topo.tier_name(*tier), round(*old_s), round(*new_s), evidence(why))
@@ -172,6 +173,12 @@ impl Playback {
     pub fn tenants_shown(&self) -> Vec<u32> {
         (0..self.tenant_jobs.len() as u32).filter(|&t| self.tenant_jobs[t as usize] > 0).collect()
     }
+}
+
+/// A scheduler's reason in words, its durations as people read them ("gain 2.8 d", not
+/// "gain 241954 s"; files keep the seconds).
+pub fn reason_text(reason: &Reason, topo: &Topology) -> String {
+    reason.describe_with(topo, &duration)
 }
 
 fn round(x: f64) -> f64 {

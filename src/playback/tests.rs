@@ -141,6 +141,12 @@ fn countdowns_run_down_and_reasons_count_down_with_them() {
                 "{}",
                 r.describe(&pb.topo)
             );
+            // The page writes the same sentence with durations as people read them.
+            let text = super::queries::reason_text(&r, &pb.topo);
+            assert!(
+                text.starts_with("waiting for a server-local placement, timer 4.9") && text.contains(" min left;"),
+                "{text}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -380,4 +386,20 @@ fn the_tuners_evidence_reads_in_durations() {
     assert!(!text.contains("241954"), "no raw seconds: {text}");
     // The files keep the tuner's own sentence.
     assert!(e.to_string().contains("mean gain 241954 s"));
+}
+
+#[test]
+fn the_schedulers_reasons_read_in_durations() {
+    use proxima_core::cluster::JobId;
+    use proxima_core::event::Reason;
+    use proxima_core::topology::Tier;
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let preempted = Reason::PreemptedFor { for_job: JobId(7), tier: Tier(0), gain_s: 241_954.0, cost_s: 90.0 };
+    let text = super::queries::reason_text(&preempted, &topo);
+    assert_eq!(text, "preempted so that job 7 gets a server placement (gain 2.8 d > cost 1.5 min)");
+    // The files (and the CLI) keep the seconds.
+    assert_eq!(
+        preempted.describe(&topo),
+        "preempted so that job 7 gets a server placement (gain 241954 s > cost 90 s)"
+    );
 }

@@ -198,7 +198,8 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     let one_tenant_why = (tenants_shown <= 1).then(|| {
         let name = pb.log.tenants.first().map_or("default", String::as_str);
         format!(
-            "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike."
+            "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike. \
+             Give the generator 2 tenants or more (or load a trace that names them) to colour by tenant."
         )
     });
     let on_gpu = {

@@ -151,7 +151,7 @@ pub fn JobDetails(props: &DetailsProps) -> Html {
         JobNow::Completed { at_us } => (format!("completed at {}", clock(*at_us as f64 / 1e6)), None),
         JobNow::Queued { since_us, reason } => (
             format!("waiting for {}", duration(t_now.saturating_sub(*since_us) as f64 / 1e6)),
-            reason.as_ref().map(|r| r.describe(topo)),
+            reason.as_ref().map(|r| super::queries::reason_text(r, topo)),
         ),
         JobNow::Running { since_us, tier, gpus, reason } => {
             let mut servers: Vec<(String, u32)> = Vec::new();
@@ -171,7 +171,7 @@ pub fn JobDetails(props: &DetailsProps) -> Html {
                     servers.len(),
                     if servers.len() == 1 { "" } else { "s" }
                 ),
-                Some(reason.describe(topo)),
+                Some(super::queries::reason_text(reason, topo)),
             )
         }
     };

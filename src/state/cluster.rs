@@ -6,7 +6,7 @@ use crate::editor::{EditAction, Editor};
 use crate::Shared;
 use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::{preset, ParametricSpec, Topology};
+use proxima_core::topology::{preset, NodeKind, ParametricSpec, Topology};
 
 /// The preset a fresh page starts with.
 pub const DEFAULT_PRESET: &str = "teaching";
@@ -145,5 +145,47 @@ impl Cluster {
         self.topology = topology;
         self.choice = choice;
         Ok(())
+    }
+}
+
+/// The most oversubscribed uplink of a cluster, as `r` in `r:1`: over every switch's
+/// uplink, the bandwidth of the server links below it over the uplink's. `None` when no
+/// uplink is narrower than what it carries (full bisection), so that advice about the
+/// network can tell a congested cluster from an uncongested one.
+pub fn max_oversubscription(topo: &Topology) -> Option<f64> {
+    let servers: Vec<(u32, f64)> = topo
+        .servers()
+        .iter()
+        .map(|&s| {
+            let n = topo.node(s);
+            (n.first_gpu, n.uplink.map_or(0.0, |l| topo.link(l).bandwidth_gbps))
+        })
+        .collect();
+    topo.nodes()
+        .iter()
+        .filter(|n| n.kind == NodeKind::Switch)
+        .filter_map(|n| {
+            let up = topo.link(n.uplink?).bandwidth_gbps;
+            let gpus = n.first_gpu..n.first_gpu + n.gpu_count;
+            let below: f64 = servers.iter().filter(|(g, _)| gpus.contains(g)).map(|s| s.1).sum();
+            (up > 0.0 && below > up * (1.0 + 1e-9)).then(|| below / up)
+        })
+        .max_by(f64::total_cmp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_most_oversubscribed_uplink_is_found() {
+        let ratio = |name: &str| max_oversubscription(&topology_of(&TopologyChoice::Preset(name.into())).unwrap());
+        assert_eq!(ratio("oversub-2048"), Some(4.0));
+        assert_eq!(ratio("teaching"), Some(2.0));
+        assert_eq!(ratio("flat-2048"), None);
+        assert_eq!(ratio("fat-tree-k8"), None);
+        let default =
+            topology_of(&TopologyChoice::Parametric(super::super::scenario::DEFAULT_TOPOLOGY.into())).unwrap();
+        assert_eq!(max_oversubscription(&default), Some(32.0));
     }
 }

@@ -257,13 +257,27 @@ pub fn check_seed(text: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|_| format!("seed: expected a whole number from 0 to {}", u64::MAX))
 }
 
-/// A model mix as typed (empty: the default mix).
-pub fn check_mix(text: &str) -> Result<(), String> {
+/// A model mix as typed (empty: the default mix), on a cluster of `gpu` GPUs (`None`: a
+/// cluster that names none). Checked as a run checks it: the names against the built-in
+/// catalogue, then against the models measured on the cluster's GPU.
+pub fn check_mix(text: &str, gpu: Option<&str>) -> Result<(), String> {
+    use proxima_core::model::Catalog;
+    use proxima_core::workload::{mix_for, ModelMix};
     if text.trim().is_empty() {
         return Ok(());
     }
-    let catalog = proxima_core::model::Catalog::built_in();
-    proxima_core::workload::ModelMix::parse(text, &catalog).map(|_| ()).map_err(|e| e.to_string())
+    let mix = ModelMix::parse(text, &Catalog::built_in()).map_err(|e| e.to_string())?;
+    let catalog = Catalog::for_gpu_or_built_in(gpu).map_err(|e| e.to_string())?;
+    mix_for(&mix, &catalog).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The models a cluster of `gpu` GPUs can run, by name (what the page lists beside the mix),
+/// and how many of them its default mix draws from.
+pub fn model_names(gpu: Option<&str>) -> (Vec<String>, usize) {
+    use proxima_core::model::Catalog;
+    let catalog = Catalog::for_gpu_or_built_in(gpu).unwrap_or_else(|_| Catalog::built_in());
+    let default_mix = proxima_core::workload::ModelMix::default_for(&catalog).entries.len();
+    (catalog.names().into_iter().map(str::to_string).collect(), default_mix)
 }
 
 #[cfg(test)]
@@ -304,6 +318,21 @@ mod tests {
         param.set(ParamField::NicGbps, "100".into());
         param.set(ParamField::Fabric, "rdma".into());
         assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4,nic_gbps=100");
+    }
+
+    #[test]
+    fn a_mix_is_checked_against_the_clusters_gpu() {
+        assert_eq!(check_mix("vgg16:2,resnet50", None), Ok(()));
+        assert_eq!(check_mix("vgg16:2,resnet50", Some("A100")), Ok(()));
+        let e = check_mix("vgg16:2,resnet50", Some("T4")).unwrap_err();
+        assert!(e.starts_with("mix: no compute time for 'vgg16' on a T4"), "{e}");
+        assert!(check_mix("lenet", None).unwrap_err().contains("unknown model 'lenet'"));
+        let (t4, t4_default) = model_names(Some("T4"));
+        assert_eq!(t4, ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
+        // The default mix draws from the models of its eight that T4 has.
+        assert_eq!(t4_default, 3);
+        let (all, default) = model_names(None);
+        assert_eq!((all.len(), default), (proxima_core::model::Catalog::built_in().len(), 8));
     }
 
     #[test]

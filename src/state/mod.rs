@@ -150,6 +150,12 @@ impl State {
     /// Applies an action: the reducer.
     pub fn apply(mut self, action: Action) -> State {
         let gpus = self.cluster.gpu_count();
+        let gpu_kind = self.cluster.topology.gpu().map(str::to_string);
+        // The user changed the cluster (a link or saved scenario restored says its own jobs).
+        let cluster_edit = matches!(
+            action,
+            Action::SelectPreset(_) | Action::Edit(_) | Action::SetParam(..) | Action::ImportTopology { .. }
+        );
         match action {
             Action::SelectPreset(name) => {
                 let result = self.cluster.make_mut().select_preset(&name);
@@ -184,7 +190,7 @@ impl State {
                 }
             }
             Action::TraceFileRefused { message } => self.errors.push(message.into()),
-            Action::SetMix(text) => self.mix = Field::checked(text, |t| check_mix(t)),
+            Action::SetMix(text) => self.set_mix(text),
             Action::TogglePolicy(spec) => {
                 let list = &mut self.policies.value;
                 match list.iter().position(|p| *p == spec) {
@@ -258,11 +264,25 @@ impl State {
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
         }
-        // A cluster of another size makes another synthetic trace (jobs are sized to it).
+        // A cluster of another size makes another synthetic trace (jobs are sized to it),
+        // and one the user chose takes as many jobs as suits it unless some were typed.
         if self.cluster.gpu_count() != gpus {
+            if cluster_edit {
+                self.trace.follow_cluster(gpus, self.cluster.gpu_count());
+            }
             self.refresh_synthetic();
         }
+        // Another GPU has other models measured on it.
+        if self.cluster.topology.gpu() != gpu_kind.as_deref() {
+            self.set_mix(self.mix.value.clone());
+        }
         self
+    }
+
+    /// Sets the model mix as typed, checked against the cluster's GPU.
+    fn set_mix(&mut self, text: String) {
+        let gpu = self.cluster.topology.gpu().map(str::to_string);
+        self.mix = Field::checked(text, |t| check_mix(t, gpu.as_deref()));
     }
 
     /// A fresh id for a request to a worker.

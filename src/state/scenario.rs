@@ -20,7 +20,7 @@ pub const DEFAULT_TOPOLOGY: &str = "racks=2,servers=4,gpus=4,oversub=32,fabric=t
 pub fn default_scenario() -> SharedScenario {
     SharedScenario {
         topology: TopologyChoice::Parametric(DEFAULT_TOPOLOGY.into()),
-        trace: TraceChoice::Synthetic { jobs: 1000, load: 0.9, seed: 1, tenants: None },
+        trace: TraceChoice::Synthetic { jobs: super::trace::DEFAULT_JOBS, load: 0.9, seed: 1, tenants: None },
         mix: None,
         policies: vec!["fifo".into(), "consolidate".into(), "dally".into()],
         seed: 1,
@@ -49,7 +49,8 @@ impl State {
             }
         }
         self.refresh_synthetic();
-        self.mix = Field::checked(scenario.mix.clone().unwrap_or_default(), |t| check_mix(t));
+        let gpu = self.cluster.topology.gpu().map(str::to_string);
+        self.mix = Field::checked(scenario.mix.clone().unwrap_or_default(), |t| check_mix(t, gpu.as_deref()));
         self.policies = Field::new(scenario.policies.clone());
         self.seed = Field::new(scenario.seed.to_string());
     }

@@ -303,6 +303,55 @@ describe('the app', () => {
     }
   });
 
+  test('a large preset gets a workload sized to it; a burst or a low load is warned of; the headline does not advise oversubscribing what is', { timeout: 180_000 }, async () => {
+    const opened = await open();
+    const { page, record } = opened;
+    try {
+      const jobs = page.locator('.generator input').nth(0);
+      const warnings = page.getByTestId('generator-warning');
+      // The first cluster (32 GPUs) keeps the first run's 1,000 jobs, with no warning.
+      await page.getByTestId('trace-job-count').filter({ hasText: /^1000$/ }).waitFor();
+      assert.equal(await warnings.count(), 0);
+      // 2,048 GPUs: 10,000 jobs, submitted over hours rather than all at once.
+      await page.locator('#topology select').selectOption('oversub-2048');
+      assert.equal(await jobs.inputValue(), '10000');
+      await page.getByTestId('trace-job-count').filter({ hasText: /^10000$/ }).waitFor();
+      assert.match(await page.getByTestId('trace-preview').textContent(), /submitted over \d+(\.\d+)? h/);
+      assert.equal(await warnings.count(), 0);
+      // The default run there: every policy equal on this network, and the headline says what
+      // to change without asking for the 4:1 uplinks to be oversubscribed.
+      await choosePolicies(page, ['fifo', 'consolidate', 'dally']);
+      const started = Date.now();
+      await runAndWait(page, 3, 150_000);
+      console.log(`# oversub-2048, 10,000 jobs, fifo + consolidate + dally in the page: ${Date.now() - started} ms from click to results`);
+      const headline = page.getByTestId('headline');
+      const text = await headline.textContent();
+      if ((await headline.getAttribute('data-equal')) === 'true') {
+        assert.match(text, /already 4:1 oversubscribed|hardly waited/, text);
+        assert.doesNotMatch(text, /oversubscribe the uplinks/, text);
+      }
+      // 1,000 jobs on 2,048 GPUs all arrive at once: warned of, with a count that suits.
+      await jobs.fill('1000');
+      await page.getByTestId('trace-job-count').filter({ hasText: /^1000$/ }).waitFor();
+      const burst = page.locator('[data-testid=generator-warning][data-warning=burst]');
+      await burst.waitFor();
+      assert.match(await burst.textContent(), /^All 1000 jobs arrive at once: .* About 10,000 jobs suit this cluster\.$/);
+      // A low load: warned of too.
+      const load = page.locator('.generator input').nth(1);
+      await load.fill('0.3');
+      await page.locator('[data-testid=generator-warning][data-warning=low-load]').waitFor();
+      // A count typed by hand stays when the cluster changes.
+      await page.locator('#topology select').selectOption('teaching');
+      assert.equal(await jobs.inputValue(), '1000');
+      await jobs.fill('3000');
+      await page.locator('#topology select').selectOption('flat-2048');
+      assert.equal(await jobs.inputValue(), '3000');
+      checkClean(record, { origin, prefix: '/' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
   test('the keyboard runs, and moves between panels', { timeout: 60_000 }, async () => {
     const opened = await open();
     const { page, record } = opened;

@@ -197,6 +197,8 @@ describe('tenants', () => {
       await page.getByTestId('player').waitFor();
       assert.equal(await page.getByTestId('colour-by').isDisabled(), true);
       assert.match(await page.getByTestId('colour-by').locator('xpath=..').getAttribute('title'), /one tenant \(default\)/);
+      // ...and says so in words beside it, not only in a tooltip.
+      assert.match(await page.getByTestId('colour-by-why').textContent(), /one tenant: set tenants in the generator/);
       checkClean(record, { origin, prefix: '/' });
     } finally {
       await opened.context.close();

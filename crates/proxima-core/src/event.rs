@@ -75,8 +75,14 @@ impl Reason {
     }
 
     /// A sentence for people, e.g. "waiting for a server-local placement, timer 42 s left;
-    /// best now: cross-rack, estimated slowdown 1.8×".
+    /// best now: cross-rack, estimated slowdown 1.8×", with durations in whole seconds.
     pub fn describe(&self, topo: &Topology) -> String {
+        self.describe_with(topo, &|s| format!("{s:.0} s"))
+    }
+
+    /// [`Reason::describe`] with durations written by `seconds` (the web page writes
+    /// "2.8 d" where a file keeps "241954 s").
+    pub fn describe_with(&self, topo: &Topology, seconds: &dyn Fn(f64) -> String) -> String {
         let tier = |t: &Tier| topo.tier_name(*t).to_string();
         match self {
             Reason::FirstFit => "placed without regard to topology (first free, most free or random GPUs)".into(),
@@ -87,17 +93,17 @@ impl Reason {
                     None => "no placement free now".to_string(),
                 };
                 if left_s.is_finite() {
-                    format!("waiting for a {}-local placement, timer {:.0} s left; {best}", tier(wanted), left_s)
+                    format!("waiting for a {}-local placement, timer {} left; {best}", tier(wanted), seconds(*left_s))
                 } else {
                     format!("waiting for a {}-local placement, no time limit; {best}", tier(wanted))
                 }
             }
             Reason::GotWantedTier { tier: t, waited_s } => {
-                format!("got the {}-local placement it waited {:.0} s for", tier(t), waited_s)
+                format!("got the {}-local placement it waited {} for", tier(t), seconds(*waited_s))
             }
             Reason::TimerExpired { tier: t, waited_s, slowdown } => format!(
-                "delay timer ran out after {:.0} s; took a {} placement, estimated slowdown {:.2}×",
-                waited_s,
+                "delay timer ran out after {}; took a {} placement, estimated slowdown {:.2}×",
+                seconds(*waited_s),
                 tier(t),
                 slowdown
             ),
@@ -107,45 +113,45 @@ impl Reason {
                 tier(t)
             ),
             Reason::StarvationBound { tier: t, waited_s } => {
-                format!("waited {:.0} s, the starvation bound: placed where it fits, {}", waited_s, tier(t))
+                format!("waited {}, the starvation bound: placed where it fits, {}", seconds(*waited_s), tier(t))
             }
             Reason::NoRoom { free } => format!("not enough free GPUs ({free} free)"),
             Reason::PreemptedFor { for_job, cost_s, gain_s, .. } if *gain_s == 0.0 => {
-                format!("checkpointed so that job {} can start; pays a {:.0} s restore", for_job.0, cost_s)
+                format!("checkpointed so that job {} can start; pays a {} restore", for_job.0, seconds(*cost_s))
             }
             Reason::PreemptedFor { for_job, tier: t, gain_s, cost_s } => format!(
-                "preempted so that job {} gets a {} placement (gain {:.0} s > cost {:.0} s)",
+                "preempted so that job {} gets a {} placement (gain {} > cost {})",
                 for_job.0,
                 tier(t),
-                gain_s,
-                cost_s
+                seconds(*gain_s),
+                seconds(*cost_s)
             ),
             Reason::PlacedByPreemption { tier: t, victims, gain_s } if *gain_s == 0.0 => {
                 format!("placed at {} after {} job(s) were checkpointed for it", tier(t), victims.len())
             }
             Reason::PlacedByPreemption { tier: t, victims, gain_s } => {
-                format!("placed at {} by preempting {} job(s), estimated gain {:.0} s", tier(t), victims.len(), gain_s)
+                format!("placed at {} by preempting {} job(s), estimated gain {}", tier(t), victims.len(), seconds(*gain_s))
             }
             Reason::Reconsolidating { from, to, gain_s, cost_s } if *gain_s == 0.0 => format!(
-                "checkpointed to move from {} to {}, a tighter placement free now; pays a {:.0} s restore",
+                "checkpointed to move from {} to {}, a tighter placement free now; pays a {} restore",
                 tier(from),
                 tier(to),
-                cost_s
+                seconds(*cost_s)
             ),
             Reason::Reconsolidating { from, to, gain_s, cost_s } => format!(
-                "checkpointed to move from {} to {} (gain {:.0} s > cost {:.0} s)",
+                "checkpointed to move from {} to {} (gain {} > cost {})",
                 tier(from),
                 tier(to),
-                gain_s,
-                cost_s
+                seconds(*gain_s),
+                seconds(*cost_s)
             ),
             Reason::Reconsolidated { from, to } if from == to => {
                 format!("moved to another {} placement to make room", tier(to))
             }
             Reason::Reconsolidated { from, to } => format!("re-consolidated from {} to {}", tier(from), tier(to)),
             Reason::Reclaimed { for_job, cost_s } => format!(
-                "its tenant was over its quota and job {}'s tenant, within its own, needed the GPUs back; pays a {:.0} s restore",
-                for_job.0, cost_s
+                "its tenant was over its quota and job {}'s tenant, within its own, needed the GPUs back; pays a {} restore",
+                for_job.0, seconds(*cost_s)
             ),
         }
     }

@@ -268,13 +268,9 @@ pub fn resolve_with_tenants(
     for (position, &i) in order.iter().enumerate() {
         let tj = &trace.jobs[i as usize];
         let model = match &tj.model {
-            Some(name) => catalog.lookup(name).ok_or_else(|| {
-                InputError::at_line(
-                    tj.line,
-                    "model",
-                    format!("unknown model '{name}' (known: {})", catalog.names().join(", ")),
-                )
-            })?,
+            Some(name) => {
+                catalog.lookup(name).ok_or_else(|| InputError::at_line(tj.line, "model", catalog.why_missing(name)))?
+            }
             None => {
                 let index = options.skip as u64 + position as u64;
                 options.mix.draw(&mut Rng::for_item(options.seed, MODEL_STREAM, index))
@@ -357,8 +353,9 @@ pub fn build_scenario(
 }
 
 /// Carries a mix of built-in models over to `catalog`: the default mix becomes the
-/// catalogue's default; a mix someone chose must name models the catalogue has.
-fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError> {
+/// catalogue's default; a mix someone chose must name models the catalogue has. (Public
+/// so that the web page checks a typed mix against the cluster's GPU as a run will.)
+pub fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError> {
     let built_in = Catalog::built_in();
     if catalog.gpu().is_none() {
         return Ok(mix.clone());
@@ -538,6 +535,35 @@ mod tests {
         let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
         let e = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
+        assert!(e.message.starts_with("unknown model 'lenet9' (known: "), "{e}");
+    }
+
+    #[test]
+    fn a_trace_naming_a_listed_model_runs_where_it_was_measured_and_says_why_not_elsewhere() {
+        // vgg16 and inception3 (names a Tiresias trace uses) are in the built-in catalogue
+        // and on A100, not on T4: a T4 cluster refuses them as not measured, not unknown.
+        let trace = Trace {
+            format: TraceFormat::ProximaCsv,
+            skipped: Vec::new(),
+            jobs: vec![
+                job("a", 0.0, 1, Some("vgg16"), TraceWork::Iterations(1.0)),
+                job("b", 1.0, 1, Some("inception3"), TraceWork::Iterations(1.0)),
+            ],
+        };
+        for (gpu, topology) in [(None, "teaching"), (Some("A100"), "teaching")] {
+            let mut catalog = Catalog::for_gpu_or_built_in(gpu).unwrap();
+            let topo = resolve_topology_arg(topology).unwrap();
+            let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+            let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+            let names: Vec<&str> = jobs.iter().map(|j| catalog.get(j.model).name.as_str()).collect();
+            assert_eq!(names, ["vgg16", "inception3"], "{gpu:?}");
+        }
+        let mut t4 = Catalog::for_gpu("T4").unwrap();
+        let topo = resolve_topology_arg("pollux-testbed").unwrap();
+        let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&t4) };
+        let e = resolve(&trace, &topo, &mut t4, &CommParams::default(), &opts).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
+        assert!(e.message.starts_with("model 'vgg16' has no compute time measured on a T4"), "{e}");
     }
 
     #[test]

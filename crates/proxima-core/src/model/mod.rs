@@ -326,6 +326,33 @@ impl Catalog {
     pub fn names(&self) -> Vec<&str> {
         self.models.iter().map(|m| m.name.as_str()).collect()
     }
+
+    /// Why [`Catalog::lookup`] does not find `name` here, in words. A model of the
+    /// built-in catalogue missing from a GPU's catalogue is known, only not measured on that
+    /// GPU: saying "unknown" would contradict the list of models the web page and `proxima
+    /// models` show, so the message says which GPUs it runs on instead.
+    pub fn why_missing(&self, name: &str) -> String {
+        let built_in = Catalog::built_in();
+        let (Some(gpu), Some(id)) = (self.gpu(), built_in.lookup(name)) else {
+            return format!("unknown model '{name}' (known: {})", self.names().join(", "));
+        };
+        let canonical = &built_in.get(id).name;
+        let elsewhere: Vec<&str> = crate::topology::GpuKind::ALL
+            .into_iter()
+            .map(|g| g.name())
+            .filter(|g| !g.eq_ignore_ascii_case(gpu))
+            .filter(|g| Catalog::for_gpu(g).is_some_and(|c| c.lookup(canonical).is_some()))
+            .collect();
+        let runs_on = if elsewhere.is_empty() {
+            "clusters that name no GPU (the built-in catalogue)".to_string()
+        } else {
+            format!("{} clusters, or clusters that name no GPU (the built-in catalogue)", elsewhere.join(" or "))
+        };
+        format!(
+            "model '{name}' has no compute time measured on a {gpu}, this cluster's GPU (models on {gpu}: {}); it runs on {runs_on}",
+            self.names().join(", ")
+        )
+    }
 }
 
 #[cfg(test)]
@@ -409,6 +436,33 @@ mod tests {
             // Only the models of today are trained other than data parallel in fp32.
             let today = ["gpt2-xl", "llama-7b", "llama-13b"].contains(&m.name.as_str());
             assert_eq!(m.precision == Precision::Bf16, today, "{}", m.name);
+        }
+    }
+
+    #[test]
+    fn a_model_missing_from_a_gpus_catalogue_is_known_and_says_where_it_runs() {
+        // A trace naming vgg16 or inception3 (both listed by the built-in catalogue) on a
+        // T4 cluster: not "unknown", but not measured on a T4.
+        let t4 = Catalog::for_gpu("T4").unwrap();
+        for name in ["vgg16", "Inception-V3"] {
+            assert_eq!(t4.lookup(name), None);
+            let why = t4.why_missing(name);
+            assert!(why.starts_with(&format!("model '{name}' has no compute time measured on a T4")), "{why}");
+            assert!(why.contains("(models on T4: resnet50, bert, deepspeech2, yolov3, ncf, cifar10)"), "{why}");
+            assert!(
+                why.ends_with("it runs on A100 clusters, or clusters that name no GPU (the built-in catalogue)"),
+                "{why}"
+            );
+        }
+        // On the built-in catalogue an unknown name is unknown.
+        let built_in = Catalog::built_in();
+        assert!(built_in.why_missing("vgg99").starts_with("unknown model 'vgg99' (known: resnet18, "));
+        assert!(t4.why_missing("vgg99").starts_with("unknown model 'vgg99' (known: resnet50, bert, "));
+        // Every name and alias the built-in catalogue lists is found there.
+        for (_, m) in built_in.models() {
+            for name in std::iter::once(&m.name).chain(&m.aliases) {
+                assert!(built_in.lookup(name).is_some() && built_in.lookup(&name.to_uppercase()).is_some(), "{name}");
+            }
         }
     }
 
