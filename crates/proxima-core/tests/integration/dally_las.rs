@@ -139,3 +139,10 @@ fn order_las_is_deterministic_and_differs_from_first_come_first_served() {
     assert_eq!(once, hash_of("dally:order=las"));
     assert_ne!(once, hash_of("dally"));
 }
+
+#[test]
+fn with_a_single_queue_order_las_is_first_come_first_served_event_for_event() {
+    // One queue: every job ranks by arrival, nobody ranks below anybody, so there is no
+    // service-order preemption and dally's own preemption may take anyone, as under fifo.
+    assert_eq!(hash_of("dally:order=las,queues=none"), hash_of("dally"));
+}
