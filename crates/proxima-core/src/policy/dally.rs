@@ -46,8 +46,10 @@
 //! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
 //! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600], `quota=on|off` [off; reclaimed
 //! jobs pay `restore_s`], `runtime=estimate|oracle` [estimate; `oracle` reads each job's true
-//! remaining run time from the trace, for ablation only].
+//! remaining run time from the trace, for ablation only], `order=fifo|las` [fifo; `las`
+//! serves least attained service first, [`order`]], `queues` [3250/7200, with `order=las`].
 
+mod learning;
 mod options;
 mod order;
 mod preempt;
@@ -62,7 +64,7 @@ use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
-use crate::event::{PolicyNote, Reason, SimEvent};
+use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
 use crate::topology::Tier;
 use order::{LasBook, Rank};
@@ -212,21 +214,6 @@ impl Dally {
 
     fn levels(&self) -> &LevelProfile {
         self.levels.as_ref().expect("ensure_levels runs before any use")
-    }
-
-    fn realised_ratio(&self, tier: Tier) -> f64 {
-        self.realised_median[tier.0 as usize]
-    }
-
-    fn record_realised(&mut self, tier: Tier, ratio: f64) {
-        let r = &mut self.realised[tier.0 as usize];
-        r.push_back(ratio);
-        if r.len() > REALISED_WINDOW {
-            r.pop_front();
-        }
-        let mut v: Vec<f64> = r.iter().copied().collect();
-        v.sort_by(f64::total_cmp);
-        self.realised_median[tier.0 as usize] = v[v.len() / 2];
     }
 
     // -- queue bookkeeping ---------------------------------------------------------------
@@ -415,28 +402,6 @@ impl Dally {
                 slowdown: best.as_ref().map(|(_, g)| view.estimate_slowdown(job, g)).unwrap_or(0.0),
             },
             _ => Reason::NoRoom { free: view.cluster.free_count() },
-        }
-    }
-
-    fn tune(&mut self, out: &mut Vec<Decision>) {
-        for t in 0..self.timers.len() {
-            if !self.tuner.has_fresh(t) {
-                continue;
-            }
-            self.tuner.mark_seen(t);
-            let competitors = self.in_phase.get(t).copied().unwrap_or(0);
-            if let Some(p) = self.tuner.propose(t, competitors, self.timers[t]) {
-                let old = self.timers[t];
-                if (p.timer_s - old).abs() >= 1.0 {
-                    self.timers[t] = p.timer_s;
-                    out.push(Decision::Note(PolicyNote::TimerChanged {
-                        tier: Tier(t as u8),
-                        old_s: old,
-                        new_s: p.timer_s,
-                        why: p.why,
-                    }));
-                }
-            }
         }
     }
 }

@@ -254,7 +254,7 @@ impl Dally {
                     .filter(|&(v, _)| view.run(v).status == JobStatus::Running && book.queue(v) > rank.queue)
                     .map(|(v, count)| (book.rank(v), count))
                     .collect();
-                candidates.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+                candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
                 let (mut freed, mut victims, mut moved) = (0, Vec::new(), 0u64);
                 for (v, count) in candidates {
                     if freed >= need {
