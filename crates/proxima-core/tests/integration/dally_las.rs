@@ -6,7 +6,7 @@
 use crate::common;
 use crate::dally::{first_wait, secs};
 
-use common::build::{cluster, scenario};
+use common::build::{cluster, scenario, scenario_with, two_models};
 use common::record::{close, run_logged as run, Log};
 use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
@@ -108,6 +108,36 @@ fn a_demoted_job_checkpointed_for_a_higher_queue_waits_afresh_for_a_server() {
     assert_eq!(tier, 1);
     // N itself never waited: its first wait reason, if any, is not a wait for a tier.
     assert!(first_wait(&log, 3).is_none());
+}
+
+/// Two 4-GPU servers in one rack. S and F (unit, 2 GPUs each, long) fill server 0, B (unit,
+/// 2 GPUs, long) half of server 1; T (tiny, insensitive, 2 GPUs, long) arrives at `t_at` and
+/// takes the other half. W (unit, 4 GPUs, 100 iterations) arrives at 600 s.
+fn displace_scenario(t_at: f64) -> proxima_core::engine::Scenario {
+    let jobs = [
+        (0.0, 2, 100_000.0, 0),
+        (0.0, 2, 100_000.0, 0),
+        (0.0, 2, 100_000.0, 0),
+        (t_at, 2, 100_000.0, 1),
+        (600.0, 4, 100.0, 0),
+    ];
+    scenario_with(cluster(1, 2, 4, 1.0), two_models(), &jobs)
+}
+
+#[test]
+fn dallys_own_preemption_never_takes_a_job_of_a_higher_queue() {
+    // With `queues=1000` S, F and B reach 1,000 GPU-s at 500 s: queue 1. At 600 s W (queue 0)
+    // checkpoints F and S, lowest ranked first (server 0; server 1 would need T too). S and F wait for a server
+    // with nothing free. S may checkpoint T, which is insensitive, to get server 1: its gain,
+    // 600 ideal seconds attained (so 600 s expected, nothing having completed) × (1.1/1.01 −
+    // 1) = 53.5 s, exceeds the 30 s restore. It does when T arrived with S (queue 1 by then,
+    // like S) and not when T arrived at 400 s (400 GPU-s by 600 s: queue 0, above S).
+    let spec = "dally:order=las,queues=1000,autotune=off,min_run_s=0";
+    let (_, log) = run(spec, displace_scenario(0.0));
+    assert_eq!(preemptions(&log), vec![(600.0, 1, 4), (600.0, 0, 4), (600.0, 3, 0)]);
+    let (las, log) = run(spec, displace_scenario(400.0));
+    assert_eq!(preemptions(&log), vec![(600.0, 1, 4), (600.0, 0, 4)]);
+    assert_eq!(las.runs()[3].preemptions, 0);
 }
 
 struct Shared(Rc<RefCell<EventHasher>>);
