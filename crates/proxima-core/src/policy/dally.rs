@@ -46,13 +46,16 @@
 //! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
 //! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600], `quota=on|off` [off; reclaimed
 //! jobs pay `restore_s`], `runtime=estimate|oracle` [estimate; `oracle` reads each job's true
-//! remaining run time from the trace, for ablation only].
+//! remaining run time from the trace, for ablation only], `order=fifo|las` [fifo; `las`
+//! serves least attained service first, [`order`]], `queues` [3250/7200, with `order=las`].
 
+mod learning;
 mod options;
+mod order;
 mod preempt;
 mod quotas;
 
-pub use options::{DallyOptions, DelayMode, DEFAULT_TIMERS_S};
+pub use options::{DallyOptions, DelayMode, Order, DEFAULT_TIMERS_S};
 
 use super::quota::QuotaBook;
 use super::runtime::RemainingTime;
@@ -61,9 +64,10 @@ use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
-use crate::event::{PolicyNote, Reason, SimEvent};
+use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
 use crate::topology::Tier;
+use order::{LasBook, Rank};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +97,8 @@ struct Waiter {
     /// Remaining ideal run time when the wait began, as the policy knows it (`None`: no
     /// estimate yet).
     remaining_ideal_s: Option<f64>,
+    /// Its place in the order while it waits.
+    rank: Rank,
 }
 
 impl Waiter {
@@ -108,8 +114,9 @@ pub struct Dally {
     timers: Vec<f64>,
     levels: Option<LevelProfile>,
     waiters: BTreeMap<JobId, Waiter>,
-    /// Queued jobs by (acceptable tier, GPUs), each group in submission order.
-    groups: BTreeMap<(Tier, u32), BTreeSet<JobId>>,
+    /// Queued jobs by (acceptable tier, GPUs), each group in the order served (submission
+    /// order, or least attained service first).
+    groups: BTreeMap<(Tier, u32), BTreeSet<Rank>>,
     deadlines: BTreeSet<(SimTime, JobId)>,
     /// Waiting jobs per acceptable tier in a delay phase (competition for the tuner).
     in_phase: Vec<u32>,
@@ -136,6 +143,8 @@ pub struct Dally {
     book: Option<QuotaBook>,
     /// Remaining run times: estimated from completions, or the oracle's.
     remaining: RemainingTime,
+    /// The attained-service queues, under `order=las`.
+    las: Option<LasBook>,
 }
 
 /// Weight of the newest queueing delay in [`Dally::recent_wait_s`]: about the last 50
@@ -155,6 +164,7 @@ impl Dally {
             tuner: TimerTuner::new(0, TUNER_WINDOW, 5.0, 3600.0),
             book: options.quota.then(QuotaBook::default),
             remaining: RemainingTime::new(options.runtime),
+            las: (options.order == Order::Las).then(|| LasBook::new(&options.thresholds_gpu_s)),
             options,
             levels: None,
             waiters: BTreeMap::new(),
@@ -206,25 +216,10 @@ impl Dally {
         self.levels.as_ref().expect("ensure_levels runs before any use")
     }
 
-    fn realised_ratio(&self, tier: Tier) -> f64 {
-        self.realised_median[tier.0 as usize]
-    }
-
-    fn record_realised(&mut self, tier: Tier, ratio: f64) {
-        let r = &mut self.realised[tier.0 as usize];
-        r.push_back(ratio);
-        if r.len() > REALISED_WINDOW {
-            r.pop_front();
-        }
-        let mut v: Vec<f64> = r.iter().copied().collect();
-        v.sort_by(f64::total_cmp);
-        self.realised_median[tier.0 as usize] = v[v.len() / 2];
-    }
-
     // -- queue bookkeeping ---------------------------------------------------------------
 
     fn group_insert(&mut self, job: JobId, w: &Waiter) {
-        self.groups.entry((w.accept, w.gpus)).or_default().insert(job);
+        self.groups.entry((w.accept, w.gpus)).or_default().insert(w.rank);
         if w.kind == WaitKind::Delay {
             self.in_phase[w.accept.0 as usize] += 1;
         }
@@ -236,7 +231,7 @@ impl Dally {
     fn group_remove(&mut self, job: JobId, w: &Waiter) {
         let key = (w.accept, w.gpus);
         if let Some(set) = self.groups.get_mut(&key) {
-            set.remove(&job);
+            set.remove(&w.rank);
             if set.is_empty() {
                 self.groups.remove(&key);
             }
@@ -305,6 +300,7 @@ impl Dally {
             kind,
             sens,
             remaining_ideal_s,
+            rank: self.rank_of(job),
         };
         if kind == WaitKind::Delay {
             self.enter_phase(view, &mut w);
@@ -362,14 +358,15 @@ impl Dally {
 
     // -- decisions -----------------------------------------------------------------------
 
-    /// The earliest-submitted waiter that can be placed now within its acceptable tier and
+    /// The first waiter in the order that can be placed now within its acceptable tier and
     /// passes `allowed` (under quotas: may start now, [`Self::may_start`]).
     fn next_placeable(&self, view: &View, allowed: impl Fn(JobId) -> bool) -> Option<JobId> {
         self.groups
             .iter()
             .filter(|((accept, gpus), _)| view.cluster.max_free_at(*accept) >= *gpus)
-            .filter_map(|(_, set)| set.iter().copied().find(|&j| allowed(j)))
+            .filter_map(|(_, set)| set.iter().copied().find(|r| allowed(r.job)))
             .min()
+            .map(|r| r.job)
     }
 
     fn place(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) {
@@ -407,28 +404,6 @@ impl Dally {
             _ => Reason::NoRoom { free: view.cluster.free_count() },
         }
     }
-
-    fn tune(&mut self, out: &mut Vec<Decision>) {
-        for t in 0..self.timers.len() {
-            if !self.tuner.has_fresh(t) {
-                continue;
-            }
-            self.tuner.mark_seen(t);
-            let competitors = self.in_phase.get(t).copied().unwrap_or(0);
-            if let Some(p) = self.tuner.propose(t, competitors, self.timers[t]) {
-                let old = self.timers[t];
-                if (p.timer_s - old).abs() >= 1.0 {
-                    self.timers[t] = p.timer_s;
-                    out.push(Decision::Note(PolicyNote::TimerChanged {
-                        tier: Tier(t as u8),
-                        old_s: old,
-                        new_s: p.timer_s,
-                        why: p.why,
-                    }));
-                }
-            }
-        }
-    }
 }
 
 impl Policy for Dally {
@@ -445,6 +420,9 @@ impl Policy for Dally {
             book.on_event(event, view);
         }
         self.remaining.on_event(event, view);
+        if let Some(book) = &mut self.las {
+            book.on_event(event, view);
+        }
         match event {
             SimEvent::Arrived { job } => self.start_wait(view, *job),
             SimEvent::Preempted { job, .. } => {
@@ -508,6 +486,9 @@ impl Policy for Dally {
             self.next_tune = view.now + SimTime::from_secs_f64(self.options.tune_every_s);
         }
         self.expire_deadlines(view);
+        if let Some(book) = &mut self.las {
+            book.apply_demotions(view.now);
+        }
         if self.quota_step(view, out) {
             return;
         }
@@ -547,7 +528,11 @@ impl Policy for Dally {
             }
         }
 
-        if let Some(job) = self.next_placeable(view, |j| self.may_start(view, j)) {
+        if self.las.is_some() {
+            if self.las_step(view, out) {
+                return;
+            }
+        } else if let Some(job) = self.next_placeable(view, |j| self.may_start(view, j)) {
             self.place(view, job, out);
             return;
         }
@@ -579,7 +564,9 @@ impl Policy for Dally {
         }
 
         self.emit_notes(view, out);
-        if let Some(&(d, _)) = self.deadlines.first() {
+        let demotion = self.las.as_ref().and_then(LasBook::next_demotion);
+        let deadline = self.deadlines.first().map(|&(d, _)| d);
+        if let Some(d) = deadline.into_iter().chain(demotion).min() {
             if self.wake_requested.is_none_or(|r| r <= view.now || d < r) {
                 self.wake_requested = Some(d);
                 out.push(Decision::WakeAt(d));

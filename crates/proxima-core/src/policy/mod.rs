@@ -10,6 +10,7 @@ mod catalogue;
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
+pub mod las;
 pub mod migrate;
 pub mod placement;
 pub mod quota;

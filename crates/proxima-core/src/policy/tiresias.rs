@@ -58,6 +58,7 @@
 //! ([`quota::admit_two_phase`]); a borrower's running job that loses its place is checkpointed
 //! for the jobs within quota (a reclaim). With `round_s`, quotas hold at the rounds.
 
+use super::las;
 use super::placement::{spread_slowdown, TierCapacity};
 use super::quota::{self, QuotaBook};
 use super::{on_off, take_optional_secs, Decision, Policy, PolicySpec, View};
@@ -72,8 +73,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// The Pollux artifact's Tiresias as one spec (see the module documentation).
 pub const POLLUX_SPEC: &str = "tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60";
 
-/// Queue thresholds of the Tiresias simulator, in GPU-seconds.
-pub const DEFAULT_THRESHOLDS_GPU_S: &[f64] = &[3250.0, 7200.0];
+pub use super::las::DEFAULT_THRESHOLDS_GPU_S;
 
 /// Where an admitted job goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,29 +112,7 @@ pub struct TiresiasOptions {
 
 impl TiresiasOptions {
     pub fn from_spec(spec: &mut PolicySpec) -> Result<TiresiasOptions, InputError> {
-        let thresholds_gpu_s = match spec.take("queues").as_deref() {
-            None => DEFAULT_THRESHOLDS_GPU_S.to_vec(),
-            Some("none") => Vec::new(),
-            Some(text) => {
-                let values = text
-                    .split('/')
-                    .map(|v| match v.trim().parse::<f64>() {
-                        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-                        _ => Err(InputError::new(
-                            "queues",
-                            format!("expected GPU-second thresholds like 3250/7200 (or none), got '{text}'"),
-                        )),
-                    })
-                    .collect::<Result<Vec<f64>, InputError>>()?;
-                if values.windows(2).any(|w| w[0] >= w[1]) {
-                    return Err(InputError::new("queues", format!("thresholds must increase, got '{text}'")));
-                }
-                if values.len() > 100 {
-                    return Err(InputError::new("queues", "at most 100 thresholds"));
-                }
-                values
-            }
-        };
+        let thresholds_gpu_s = las::take_thresholds(spec)?.unwrap_or_else(|| DEFAULT_THRESHOLDS_GPU_S.to_vec());
         let place = match spec.take("place").as_deref() {
             None | Some("skew") => PlaceRule::Skew,
             Some("tightest") => PlaceRule::Tightest,
@@ -160,11 +138,7 @@ impl TiresiasOptions {
     }
 
     fn spec(&self) -> String {
-        let queues = if self.thresholds_gpu_s.is_empty() {
-            "none".to_string()
-        } else {
-            self.thresholds_gpu_s.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("/")
-        };
+        let queues = las::thresholds_name(&self.thresholds_gpu_s);
         let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_else(|| "off".into());
         format!(
             "tiresias:queues={queues},starve={},place={},skew={},running_first={},restore_s={},round_s={}",
@@ -331,9 +305,7 @@ impl Tiresias {
 
     /// When a running job's attained service reaches its queue's threshold.
     fn demotion_time(&self, e: &Entry) -> Option<SimTime> {
-        let threshold = *self.thresholds_gpu_us.get(e.queue as usize)?;
-        let needed = SimTime((threshold / e.gpus as f64).ceil() as u64);
-        Some(e.since + SimTime(needed.0.saturating_sub(e.executed.0)).max(SimTime(1)))
+        las::demotion_time(&self.thresholds_gpu_us, e.queue, e.gpus, e.executed, e.since)
     }
 
     /// When a waiting job of a lower queue has waited `starve` times what it ran.

@@ -37,6 +37,8 @@ const GOLDEN: &[(&str, u64, &str)] = &[
     ("dally", 2354, "ac1ea477ecf8659a"),
     // The oracle ablation: `dally` reading each job's true remaining run time.
     ("dally:runtime=oracle", 2369, "b7124e52a54076cb"),
+    // Least attained service first, in tiresias's queues, with dally's network awareness.
+    ("dally:order=las", 3382, "f5bd5f507281e701"),
     ("consolidate:migrate=on", 1816, "8e6a4eb11dacdd05"),
     ("strict", 2259, "c06fea2bfcee6f40"),
     ("slurm", 2713, "3d62918b7ce706f7"),

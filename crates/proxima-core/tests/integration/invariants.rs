@@ -72,6 +72,22 @@ fn policy() -> impl Strategy<Value = String> {
                 on(autotune)
             )
         });
+    // Least attained service first: thresholds from a few GPU-seconds (a demotion every few
+    // seconds) to the default, each of dally's parts on or off.
+    let dally_las = (
+        prop_oneof![
+            Just("none".to_string()),
+            Just("3250/7200".to_string()),
+            (1u32..50, 50u32..5000).prop_map(|(a, b)| format!("{a}/{b}"))
+        ],
+        any::<bool>(),
+        prop_oneof![Just("on"), Just("off"), Just("all")],
+        0u32..900,
+    )
+        .prop_map(|(queues, preempt, delay, min_run)| {
+            let preempt = if preempt { "on" } else { "off" };
+            format!("dally:order=las,queues={queues},preempt={preempt},delay={delay},min_run_s={min_run}")
+        });
     let on = |b: bool| if b { "on" } else { "off" };
     // Queues and starvation knob: tiny thresholds only without the knob. With both, long
     // jobs take turns every few seconds for their whole length (millions of preemptions for
@@ -128,6 +144,7 @@ fn policy() -> impl Strategy<Value = String> {
         1 => Just("consolidate:backfill=off".to_string()),
         2 => Just("dally".to_string()),
         4 => dally,
+        3 => dally_las,
         1 => Just("tiresias".to_string()),
         1 => Just(proxima_core::policy::tiresias::POLLUX_SPEC.to_string()),
         4 => tiresias,
@@ -323,6 +340,7 @@ fn edge_cases_by_hand() {
         "dally:min_run_s=0,restore_s=0",
         "dally:delay=off,min_run_s=0",
         "dally:delay=all,min_run_s=0",
+        "dally:order=las,queues=1/2/3,min_run_s=0,restore_s=0",
         "consolidate:migrate=on,min_run_s=0,restore_s=0",
         "strict",
         "slurm",

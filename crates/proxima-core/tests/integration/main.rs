@@ -8,6 +8,7 @@ mod calibration;
 mod common;
 mod dally;
 mod dally_estimate;
+mod dally_las;
 mod data_required;
 mod fuzz_corpus;
 mod golden;

@@ -1,6 +1,7 @@
 //! The options of `dally`, parsed from its spec and printed back in canonical form.
 
 use crate::error::InputError;
+use crate::policy::las::{self, DEFAULT_THRESHOLDS_GPU_S};
 use crate::policy::runtime::RuntimeKnowledge;
 use crate::policy::PolicySpec;
 
@@ -34,6 +35,16 @@ impl DelayMode {
     }
 }
 
+/// The order in which waiting jobs are served (`order=fifo|las`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// First come, first served: the paper's order (the default).
+    Fifo,
+    /// Least attained service first, in discretised queues as `tiresias` keeps them
+    /// ([`super::order`]).
+    Las,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct DallyOptions {
     pub delay: DelayMode,
@@ -52,6 +63,10 @@ pub struct DallyOptions {
     /// Where remaining run times come from (`runtime=estimate|oracle`,
     /// [`crate::policy::runtime`]).
     pub runtime: RuntimeKnowledge,
+    pub order: Order,
+    /// Under `order=las`, the attained GPU-seconds at which a job drops a queue (empty
+    /// under `order=fifo`).
+    pub thresholds_gpu_s: Vec<f64>,
 }
 
 impl DallyOptions {
@@ -72,6 +87,29 @@ impl DallyOptions {
             Some("all") => DelayMode::All,
             Some(other) => return Err(InputError::new("delay", format!("expected on, off or all, got '{other}'"))),
         };
+        let order = match spec.take("order").as_deref() {
+            None | Some("fifo") => Order::Fifo,
+            Some("las") => Order::Las,
+            Some(other) => return Err(InputError::new("order", format!("expected fifo or las, got '{other}'"))),
+        };
+        let thresholds = las::take_thresholds(spec)?;
+        let thresholds_gpu_s = match (order, thresholds) {
+            (Order::Fifo, None) => Vec::new(),
+            (Order::Fifo, Some(_)) => return Err(InputError::new("queues", "applies only with order=las")),
+            (Order::Las, t) => t.unwrap_or_else(|| DEFAULT_THRESHOLDS_GPU_S.to_vec()),
+        };
+        let runtime = RuntimeKnowledge::from_spec(spec)?;
+        let quota = spec.take_bool("quota", false)?;
+        if order == Order::Las {
+            // Serving by attained service is what a scheduler that does not know run times
+            // does; reading them from the trace would defeat the point of the order.
+            if runtime == RuntimeKnowledge::Oracle {
+                return Err(InputError::new("runtime", "order=las knows no run times: only runtime=estimate"));
+            }
+            if quota {
+                return Err(InputError::new("quota", "order=las does not support tenants' quotas yet"));
+            }
+        }
         Ok(DallyOptions {
             delay,
             preempt: spec.take_bool("preempt", true)?,
@@ -89,14 +127,16 @@ impl DallyOptions {
             min_run_s: spec.take_f64("min_run_s", 600.0, 0.0)?,
             max_preempt: spec.take_u32("max_preempt", 2)?,
             tune_every_s: spec.take_f64("tune_every_s", 600.0, 1.0)?,
-            quota: spec.take_bool("quota", false)?,
-            runtime: RuntimeKnowledge::from_spec(spec)?,
+            quota,
+            runtime,
+            order,
+            thresholds_gpu_s,
         })
     }
 
-    /// The canonical spec, every option spelled out (`quota` only when on, so that the
-    /// specs of runs without quotas read as they always did; `runtime` always, so that no
-    /// spec hides whether the run knew the future).
+    /// The canonical spec, every option spelled out (`quota` only when on, and `order` with
+    /// its `queues` only when `las`, so that the specs of earlier runs read as they always
+    /// did; `runtime` always, so that no spec hides whether the run knew the future).
     pub fn spec(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let timers: Vec<String> = self.timers_s.iter().map(|t| format!("{t}")).collect();
@@ -114,5 +154,52 @@ impl DallyOptions {
             self.tune_every_s,
             self.runtime.name()
         ) + if self.quota { ",quota=on" } else { "" }
+            + &match self.order {
+                Order::Fifo => String::new(),
+                Order::Las => format!(",order=las,queues={}", las::thresholds_name(&self.thresholds_gpu_s)),
+            }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::resolve_policy;
+
+    fn options(text: &str) -> Result<DallyOptions, InputError> {
+        let mut spec = PolicySpec::parse(text)?;
+        let options = DallyOptions::from_spec(&mut spec)?;
+        spec.finish()?;
+        Ok(options)
+    }
+
+    #[test]
+    fn order_las_round_trips_in_canonical_form_and_fifo_specs_read_as_before() {
+        let base = "dally:delay=on,preempt=on,autotune=on,timers=300/150,threshold=1.05,starve_s=off,restore_s=30,min_run_s=600,max_preempt=2,tune_every_s=600,runtime=estimate";
+        assert_eq!(resolve_policy("dally").unwrap().spec(), base);
+        assert_eq!(resolve_policy("dally:order=fifo").unwrap().spec(), base);
+        let las = format!("{base},order=las,queues=3250/7200");
+        assert_eq!(resolve_policy("dally:order=las").unwrap().spec(), las);
+        assert_eq!(resolve_policy(&las).unwrap().spec(), las);
+        let custom = resolve_policy("dally:queues=100/250.5,order=las").unwrap().spec();
+        assert_eq!(custom, format!("{base},order=las,queues=100/250.5"));
+        assert_eq!(resolve_policy(&custom).unwrap().spec(), custom);
+        let single = resolve_policy("dally:order=las,queues=none").unwrap().spec();
+        assert!(single.ends_with(",order=las,queues=none"), "{single}");
+        assert_eq!(options("dally:order=las").unwrap().thresholds_gpu_s, vec![3250.0, 7200.0]);
+    }
+
+    #[test]
+    fn bad_order_options_name_their_field() {
+        let field = |text: &str| options(text).unwrap_err().field;
+        assert_eq!(field("dally:order=lifo"), "order");
+        assert_eq!(field("dally:order=las,queues=7200/3250"), "queues");
+        assert_eq!(field("dally:order=las,queues=-5"), "queues");
+        // Thresholds mean nothing in first-come order.
+        assert_eq!(field("dally:queues=3250"), "queues");
+        // The order that knows no run times refuses the oracle, and quotas are not built yet.
+        assert_eq!(field("dally:order=las,runtime=oracle"), "runtime");
+        assert_eq!(field("dally:order=las,quota=on"), "quota");
+        assert_eq!(options("dally:order=lifo").unwrap_err().message, "expected fifo or las, got 'lifo'");
     }
 }

@@ -78,7 +78,8 @@ impl Dally {
                 let run = view.run(v);
                 let eligible = run.status == JobStatus::Running
                     && run.preemptions < self.options.max_preempt
-                    && view.now >= run.last_start + min_run;
+                    && view.now >= run.last_start + min_run
+                    && self.may_displace(job, v);
                 if !eligible {
                     continue;
                 }
