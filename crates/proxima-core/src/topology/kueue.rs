@@ -297,7 +297,7 @@ fn used_nodes(
     warnings.extend(unlabelled.warning("metadata.labels", &unlabelled_why));
     if used.is_empty() {
         let why = warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>().join("; ");
-        let line = warnings.first().and_then(|w| w.line).unwrap_or(1);
+        let line = warnings.iter().filter_map(|w| w.line).min().unwrap_or(1);
         return Err(InputError::at_line(
             line,
             "kind",

@@ -95,6 +95,11 @@ fn the_documented_cluster_reads_as_two_blocks_of_two_racks() {
     let topo = Topology::from_spec(spec).unwrap();
     assert_eq!(topo.gpu_count(), 64);
     assert_eq!(topo.tier_names(), ["server", RACK, BLOCK, "cluster"]);
+    assert!(
+        topo.describe_network().contains(&format!("{RACK} domains non-blocking (1:1), {BLOCK} domains non-blocking")),
+        "{}",
+        topo.describe_network()
+    );
     // The control plane has no GPU; the ResourceFlavor is not read.
     let warnings: Vec<String> = read.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
