@@ -34,6 +34,7 @@
 //!   GPUs), with full bisection as for a Slurm tree: a node's link is `nics × nic_gbps` and
 //!   a switch's uplink carries the links of every node below it.
 
+use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE};
 use super::slurm_options::SlurmOptions;
 use super::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec};
 use super::yaml::{self, Node};
@@ -42,9 +43,6 @@ use std::collections::BTreeMap;
 
 /// The node label that names a node itself; as a level it is the server, not a switch.
 pub const HOSTNAME_LABEL: &str = "kubernetes.io/hostname";
-
-/// The extended resource NVIDIA's device plugin gives a node's GPUs under.
-pub const GPU_RESOURCE: &str = "nvidia.com/gpu";
 
 /// The most levels a `Topology` may have (the API's validation).
 const MAX_LEVELS: usize = 16;
@@ -103,86 +101,34 @@ impl LeftOut {
 /// object (`spec.levels[2].nodeLabel`, `status.allocatable`).
 pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTopology, InputError> {
     let documents = yaml::documents(text)?;
-    let mut objects = Objects::default();
-    for document in &documents {
-        objects.add(document)?;
-    }
-    let Some(topology) = objects.topology else {
-        return Err(InputError::at_line(
+    let objects = Objects::of(&documents, &["Topology", "Node"], "Topology, Node, List")?;
+    let topology = the_topology(objects.get("Topology"))?.ok_or_else(|| {
+        let nodes = if objects.get("Node").is_empty() {
+            " and the nodes, as kind: Node objects or the List kubectl get nodes -o yaml prints"
+        } else {
+            ""
+        };
+        InputError::at_line(
             1,
             "kind",
-            format!(
-                "no Topology in the file: it needs a kind: Topology object (apiVersion kueue.x-k8s.io/v1beta2) whose spec.levels name the node labels{}",
-                if objects.nodes.is_empty() { " and the nodes, as kind: Node objects or the List kubectl get nodes -o yaml prints" } else { "" }
-            ),
-        ));
-    };
+            format!("no Topology in the file: it needs a kind: Topology object (apiVersion kueue.x-k8s.io/v1beta2) whose spec.levels name the node labels{nodes}"),
+        )
+    })?;
     let levels = read_levels(topology)?;
     let switch_levels = match levels.last().map(String::as_str) {
         Some(HOSTNAME_LABEL) => &levels[..levels.len() - 1],
         _ => &levels[..],
     };
     let mut warnings = Vec::new();
-    let nodes = used_nodes(&objects.nodes, &levels, switch_levels, &mut warnings)?;
-    if !objects.skipped.is_empty() {
-        let kinds: Vec<String> = objects.skipped.iter().map(|(kind, n)| format!("{n} {kind}")).collect();
-        warnings.push(InputError::at_line(
-            objects.first_skipped,
-            "kind",
-            format!("skipped {}: Proxima reads the Topology and the Nodes", kinds.join(", ")),
-        ));
-    }
+    let nodes = used_nodes(objects.get("Node"), &levels, switch_levels, &mut warnings)?;
+    warnings.extend(objects.skipped_warning("the Topology and the Nodes"));
     let spec = build_spec(&nodes, switch_levels, options);
     Ok(KueueTopology { spec, levels, warnings })
 }
 
-/// The objects of the file that matter: the one `Topology`, the `Node`s, and a count of the
-/// objects of other kinds.
-#[derive(Default)]
-struct Objects<'n, 'a> {
-    topology: Option<&'n Node<'a>>,
-    nodes: Vec<&'n Node<'a>>,
-    skipped: BTreeMap<String, usize>,
-    first_skipped: u32,
-}
-
-impl<'n, 'a> Objects<'n, 'a> {
-    /// One object (a document, or an item of a `List`).
-    fn add(&mut self, object: &'n Node<'a>) -> Result<(), InputError> {
-        if yaml::is_null(object) {
-            return Ok(()); // An empty document, as after a trailing `---`.
-        }
-        yaml::entries(object, "kind")?;
-        let kind = yaml::required_text(object, "kind", "kind").map_err(|e| InputError {
-            message: format!("{}: every object names its kind (Topology, Node, List)", e.message),
-            ..e
-        })?;
-        match kind.as_str() {
-            "Topology" => self.add_topology(object),
-            "Node" => {
-                self.nodes.push(object);
-                Ok(())
-            }
-            "List" | "NodeList" => {
-                let list = yaml::get(object, "items").filter(|items| !yaml::is_null(items)).ok_or_else(|| {
-                    InputError::at_line(yaml::line(object), "items", "missing: a List holds its objects under items")
-                })?;
-                for item in yaml::items(list, "items")? {
-                    self.add(item)?;
-                }
-                Ok(())
-            }
-            other => {
-                if self.skipped.is_empty() {
-                    self.first_skipped = yaml::line(object);
-                }
-                *self.skipped.entry(other.to_string()).or_default() += 1;
-                Ok(())
-            }
-        }
-    }
-
-    fn add_topology(&mut self, object: &'n Node<'a>) -> Result<(), InputError> {
+/// The file's one `Topology`, checked to be Kueue's; `None` if it has none.
+fn the_topology<'n, 'a>(topologies: &[&'n Node<'a>]) -> Result<Option<&'n Node<'a>>, InputError> {
+    for (i, object) in topologies.iter().enumerate() {
         let api = yaml::required_text(object, "apiVersion", "apiVersion")?;
         if api.split('/').next() != Some("kueue.x-k8s.io") {
             return Err(InputError::at_line(
@@ -191,19 +137,18 @@ impl<'n, 'a> Objects<'n, 'a> {
                 format!("'{api}' is not Kueue's: a Topology is of kueue.x-k8s.io (v1beta1 or v1beta2)"),
             ));
         }
-        if let Some(first) = self.topology {
+        if i > 0 {
             return Err(InputError::at_line(
                 yaml::line(object),
                 "kind",
                 format!(
                     "a second Topology (the first is on line {}): Proxima simulates one topology, so keep the one the ResourceFlavor names in its own file",
-                    yaml::line(first)
+                    yaml::line(topologies[0])
                 ),
             ));
         }
-        self.topology = Some(object);
-        Ok(())
     }
+    Ok(topologies.first().copied())
 }
 
 /// The `nodeLabel` of each level, checked as the API checks them.
@@ -307,37 +252,6 @@ fn used_nodes(
     Ok(used)
 }
 
-/// A node's GPUs: `nvidia.com/gpu` in `status.allocatable`, else in `status.capacity`;
-/// zero when neither has it. The quantity is a whole number, written as a number or a
-/// string (Kubernetes prints `"8"`).
-fn node_gpus(object: &Node) -> Result<u32, InputError> {
-    let Some(status) = yaml::get(object, "status").filter(|s| !yaml::is_null(s)) else {
-        return Ok(0);
-    };
-    let (field, resources) = match yaml::get(status, "allocatable").filter(|a| !yaml::is_null(a)) {
-        Some(allocatable) => ("status.allocatable", allocatable),
-        None => match yaml::get(status, "capacity").filter(|c| !yaml::is_null(c)) {
-            Some(capacity) => ("status.capacity", capacity),
-            None => return Ok(0),
-        },
-    };
-    yaml::entries(resources, field)?;
-    let Some(value) = yaml::get(resources, GPU_RESOURCE) else {
-        return Ok(0);
-    };
-    let text = yaml::scalar_text(value).unwrap_or_default();
-    text.trim().parse::<u32>().map_err(|_| {
-        InputError::at_line(
-            yaml::line(value),
-            format!("{field}.{GPU_RESOURCE}"),
-            format!(
-                "expected a whole number of GPUs, got {}",
-                if text.is_empty() { yaml::kind(value).to_string() } else { format!("'{text}'") }
-            ),
-        )
-    })
-}
-
 /// Whether TAS counts a node: not `spec.unschedulable`, and `Ready` if the file has its
 /// conditions (a file written by hand often has none; such a node is taken as ready).
 fn schedulable_and_ready(object: &Node) -> Result<bool, InputError> {
@@ -357,25 +271,6 @@ fn schedulable_and_ready(object: &Node) -> Result<bool, InputError> {
         }
     }
     Ok(true)
-}
-
-/// A node's labels (none if it has no `labels`).
-fn node_labels(metadata: &Node) -> Result<BTreeMap<String, String>, InputError> {
-    let Some(labels) = yaml::get(metadata, "labels").filter(|l| !yaml::is_null(l)) else {
-        return Ok(BTreeMap::new());
-    };
-    let mut out = BTreeMap::new();
-    for (key, value) in yaml::entries(labels, "metadata.labels")? {
-        let text = yaml::scalar_text(value).ok_or_else(|| {
-            InputError::at_line(
-                yaml::line(value),
-                format!("metadata.labels.{key}"),
-                format!("expected a text value, got {}", yaml::kind(value)),
-            )
-        })?;
-        out.insert(key, text);
-    }
-    Ok(out)
 }
 
 /// One switch of the tree: its path name, the level it is a domain of (none for the root
