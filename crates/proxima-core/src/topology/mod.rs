@@ -32,7 +32,9 @@
 //!   same [`SlurmOptions`];
 //! - `kueue.rs`: a Kueue cluster (a `Topology` of node-label levels and the `Node` objects
 //!   in one YAML file), read by [`read_kueue_topology`] with the same [`SlurmOptions`] for
-//!   its links; `yaml.rs` the YAML it is read with;
+//!   its links; `volcano.rs`: a Volcano cluster (its `HyperNode` objects), read by
+//!   [`read_volcano_topology`]; `kube.rs` the Kubernetes objects of a file and `yaml.rs`
+//!   the YAML they are read with;
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -56,6 +58,7 @@ mod slurm_form;
 mod slurm_options;
 mod slurm_tree;
 mod spec;
+mod volcano;
 mod yaml;
 
 pub use build::Topology;
@@ -75,6 +78,7 @@ pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
     CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
 };
+pub use volcano::{read_volcano_topology, VolcanoTopology};
 
 #[cfg(test)]
 mod check_tests;
@@ -90,3 +94,5 @@ mod parametric_tests;
 mod slurm_block_tests;
 #[cfg(test)]
 mod slurm_tests;
+#[cfg(test)]
+mod volcano_tests;
