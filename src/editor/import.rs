@@ -1,7 +1,7 @@
 //! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree or
-//! topology/block form), a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`) or a
+//! topology/block form), a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), a
 //! Kueue file (a `Topology` and the `Node` objects, YAML; told by its `kind:` or
-//! `apiVersion:` lines), with what the file does not say (GPUs per node, NICs and their
+//! `apiVersion:` lines) or a Volcano one (the same, with `kind: HyperNode` objects), with what the file does not say (GPUs per node, NICs and their
 //! bandwidth, the fabric; a Kueue file gives each node's GPUs), or a topology JSON file,
 //! chosen or dropped on the editor. The core reads them, as the
 //! CLI's `--topology slurm:PATH,...` and `--topology FILE` do; a file it refuses changes
@@ -32,6 +32,9 @@ impl Editor {
             match SlurmOptions::parse(options) {
                 Ok(options) if is_lingjun(text) => {
                     TopologyInput::Lingjun { name: name.to_string(), text: text.to_string(), options }
+                }
+                Ok(options) if is_kubernetes(text) && text.contains("kind: HyperNode") => {
+                    TopologyInput::Volcano { name: name.to_string(), text: text.to_string(), options }
                 }
                 Ok(options) if is_kubernetes(text) => {
                     TopologyInput::Kueue { name: name.to_string(), text: text.to_string(), options }
@@ -64,7 +67,7 @@ fn is_lingjun(text: &str) -> bool {
     first.replace(' ', "").eq_ignore_ascii_case(LINGJUN_HEADER)
 }
 
-/// Whether a file holds Kubernetes objects (a Kueue `Topology` and `Node`s): a line starts
+/// Whether a file holds Kubernetes objects (Kueue's or Volcano's): a line starts
 /// with `kind:` or `apiVersion:`, as every object's does. A `topology.conf` line is
 /// `Key=Value` pairs and a Lingjun file starts with its header, so neither has such a line.
 fn is_kubernetes(text: &str) -> bool {
@@ -163,7 +166,7 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
     html! {
         <div class={classes!("editor-import", over.then_some("over"))} data-testid="topology-import"
              ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
-            <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv, Kueue YAML or JSON…" }
+            <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv, Kueue or Volcano YAML, or JSON…" }
                 <input type="file" accept=".conf,.txt,.csv,.json,.yaml,.yml,text/plain,application/json,application/yaml" onchange={on_file}
                        data-testid="slurm-input" />
             </label>

@@ -450,6 +450,26 @@ fn a_kueue_file_is_told_by_its_objects_and_imported_with_its_warnings() {
 }
 
 #[test]
+fn a_volcano_file_is_told_by_its_hypernodes_and_imported() {
+    let yaml = "apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: s0}\nspec:\n  tier: 1\n  members:\n  - {type: Node, selector: {exactMatch: {name: n1}}}\n  - {type: Node, selector: {exactMatch: {name: n2}}}\n";
+    let ed = editor("teaching");
+    let good =
+        run(ed.clone(), [EditAction::Import { name: "hn.yaml".into(), text: yaml.into(), options: "gpus=4".into() }]);
+    assert!(good.problems.is_empty());
+    assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (1, 2, 8));
+    let bad = run(
+        ed.clone(),
+        [EditAction::Import {
+            name: "hn.yaml".into(),
+            text: yaml.replace("tier: 1", "tier: top"),
+            options: "gpus=4".into(),
+        }],
+    );
+    assert_eq!(bad.doc, ed.doc);
+    assert_eq!(bad.message.as_deref(), Some("hn.yaml:5: spec.tier: expected a whole number, 0 or more, got 'top'"));
+}
+
+#[test]
 fn a_slurm_file_replaces_the_cluster_only_when_it_reads() {
     let conf = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
     let ed = editor("teaching");

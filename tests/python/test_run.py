@@ -158,7 +158,7 @@ def test_listings():
     assert proxima.topology("oversub-2048")["gpus"] == 2048
 
 
-def test_a_kueue_file_reads_as_the_cli_reads_it(cli):
+def test_kueue_and_volcano_files_read_as_the_cli_reads_them(cli):
     """The cluster of Kueue's TAS guide (tests/fixtures/kueue/cluster.yaml) goes through the
     same core reader as `proxima topologies --json kueue:PATH`."""
     fixture = ROOT / "tests" / "fixtures" / "kueue" / "cluster.yaml"
@@ -172,6 +172,10 @@ def test_a_kueue_file_reads_as_the_cli_reads_it(cli):
     with pytest.raises(proxima.InputError) as caught:
         proxima.topology(f"kueue:{fixture},gpus=4")
     assert (caught.value.file, caught.value.field) == ("--topology", "gpus")
+    # Volcano's HyperNodes too: the tree of its guide, GPUs per node from the options.
+    hypernodes = ROOT / "tests" / "fixtures" / "volcano" / "hypernodes.yaml"
+    info = proxima.topology(f"volcano:{hypernodes},gpus=4")
+    assert (info["gpus"], info["tiers"]) == (32, ["server", "rack", "zone", "tier-3"])
 
 
 def test_calibrate_equals_the_cli(cli):

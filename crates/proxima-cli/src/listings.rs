@@ -44,7 +44,8 @@ pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
             println!("    efficiencies fitted on the Pollux testbed. nics=1|2|4|8 with nic_gbps=100|200|400 are");
             println!("    today's clusters (100 GbE, HDR 200, NDR 400); rails=on makes each rack a rail group.");
             println!("Or a JSON file, a Slurm topology.conf (slurm:PATH[,gpus=N,...]), a Lingjun topo.csv");
-            println!("  (lingjun:PATH[,...]) or a Kueue Topology with its nodes (kueue:PATH[,nic_gbps=B,...]);");
+            println!("  (lingjun:PATH[,...]), a Kueue Topology with its nodes (kueue:PATH[,nic_gbps=B,...]) or");
+            println!("  Volcano HyperNodes (volcano:PATH[,gpus=N,...]);");
             println!("  see docs/FORMATS.md.");
         }
     }

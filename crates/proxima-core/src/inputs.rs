@@ -13,8 +13,8 @@ use crate::model::Catalog;
 use crate::share::TopologyChoice;
 use crate::tenants::{self, TenantSpec};
 use crate::topology::{
-    read_kueue_topology, read_lingjun_topology, read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology,
-    TopologySpec, GPU_RESOURCE,
+    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, resolve_topology_arg,
+    SlurmOptions, Topology, TopologySpec, GPU_RESOURCE,
 };
 use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::synthetic_shape;
@@ -109,6 +109,10 @@ pub enum TopologyInput {
     /// name, and the options for its links (NIC and NVLink bandwidth, NICs, fabric; the
     /// file gives each node's GPUs, so `gpus` is not used).
     Kueue { name: String, text: String, options: SlurmOptions },
+    /// The text of a Volcano file (`HyperNode` objects, and `Node` objects for members
+    /// selected by pattern or label; YAML), the file's name, and the same options as for
+    /// Slurm: GPUs per node, NIC and NVLink bandwidth, NICs, fabric.
+    Volcano { name: String, text: String, options: SlurmOptions },
     /// A description in hand: drawn in the app's editor, or carried by a share link.
     Spec(TopologySpec),
 }
@@ -209,6 +213,10 @@ pub const LINGJUN_PREFIX: &str = "lingjun:";
 /// `kueue:PATH[,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]`.
 pub const KUEUE_PREFIX: &str = "kueue:";
 
+/// The prefix of a topology argument that names a Volcano file (HyperNodes):
+/// `volcano:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]`.
+pub const VOLCANO_PREFIX: &str = "volcano:";
+
 /// The path and options of a `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]` argument,
 /// or `None` for an argument without the prefix. The path ends at the first comma followed
 /// by `key=`, so a path may hold commas but not `,key=`. Front ends that take paths (the
@@ -236,6 +244,12 @@ pub fn kueue_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), Inp
         )));
     }
     file_argument(KUEUE_PREFIX, argument)
+}
+
+/// The path and options of a `volcano:PATH[,options]` argument, split and checked as
+/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
+pub fn volcano_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
+    file_argument(VOLCANO_PREFIX, argument)
 }
 
 /// A `PREFIX:PATH[,key=value...]` argument's path and options; errors name the prefix's word.
@@ -289,10 +303,19 @@ pub fn read_kueue_file(name: &str, text: &str, options: &SlurmOptions) -> Result
     Ok(spec)
 }
 
+/// A Volcano file's description, named after the file; errors name the file, the line and
+/// the field (`hypernodes.yaml:12: spec.members: ...`).
+pub fn read_volcano_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+    let mut spec = read_volcano_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
+    spec.name = name.to_string();
+    Ok(spec)
+}
+
 /// What a topology input's reader accepted but did not use, named after the file
 /// (`topology.conf:2: LinkSpeed: ...`): front ends show them as warnings before they build
 /// the cluster with [`build_topology`]: a Slurm file's unused keys, a Kueue file's nodes left
-/// out and objects skipped. Other inputs have none, and so has a file that is refused (its
+/// out and objects skipped, a Volcano file's selectors that select nothing and HyperNodes
+/// left out. Other inputs have none, and so has a file that is refused (its
 /// error comes from [`build_topology`]).
 pub fn topology_warnings(input: &TopologyInput) -> Vec<SourcedError> {
     match input {
@@ -300,6 +323,9 @@ pub fn topology_warnings(input: &TopologyInput) -> Vec<SourcedError> {
             .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
             .unwrap_or_default(),
         TopologyInput::Kueue { name, text, options } => read_kueue_topology(text, options)
+            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
+            .unwrap_or_default(),
+        TopologyInput::Volcano { name, text, options } => read_volcano_topology(text, options)
             .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
             .unwrap_or_default(),
         _ => Vec::new(),
@@ -326,6 +352,10 @@ pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Top
         }
         TopologyInput::Kueue { name, text, options } => {
             let spec = read_kueue_file(name, text, options)?;
+            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        }
+        TopologyInput::Volcano { name, text, options } => {
+            let spec = read_volcano_file(name, text, options)?;
             Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
         }
         TopologyInput::Spec(spec) => {
@@ -565,6 +595,19 @@ mod tests {
             e.to_string(),
             "kueue: expected a file after kueue: (the form is kueue:PATH[,nic_gbps=B][,nvlink_gbps=B])"
         );
+    }
+
+    #[test]
+    fn a_volcano_file_is_named_after_the_file_with_its_options() {
+        let text = "apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: s0}\nspec:\n  tier: 1\n  members:\n  - {type: Node, selector: {exactMatch: {name: n1}}}\n  - {type: Node, selector: {labelMatch: {matchLabels: {rack: r9}}}}\n---\nkind: Node\nmetadata: {name: n2}\n";
+        let (path, options) = volcano_argument("volcano:hn.yaml,gpus=4").unwrap().unwrap();
+        let input = TopologyInput::Volcano { name: path.into(), text: text.into(), options };
+        let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
+        assert_eq!((topo.name(), topo.gpu_count()), ("hn.yaml", 4));
+        let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings, ["hn.yaml:8: spec.members[1].selector: selects no Node of the file"]);
+        let e = volcano_argument("volcano:hn.yaml,gpus=0").unwrap().unwrap_err();
+        assert_eq!(e.field, "gpus");
     }
 
     #[test]

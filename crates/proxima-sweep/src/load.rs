@@ -34,8 +34,9 @@ pub fn names_a_file(arg: &str) -> bool {
 }
 
 /// A topology argument as the CLI takes it: a JSON file, a Slurm `topology.conf` given
-/// as `slurm:PATH[,options]`, a Lingjun `topo.csv` given as `lingjun:PATH[,options]` or a
-/// Kueue file given as `kueue:PATH[,options]`, is read now.
+/// as `slurm:PATH[,options]`, a Lingjun `topo.csv` given as `lingjun:PATH[,options]`, a
+/// Kueue file given as `kueue:PATH[,options]` or a Volcano file given as
+/// `volcano:PATH[,options]`, is read now.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
     if let Some(slurm) = inputs::slurm_argument(arg) {
         let (path, options) = slurm.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
@@ -48,6 +49,10 @@ pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
     if let Some(kueue) = inputs::kueue_argument(arg) {
         let (path, options) = kueue.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
         return Ok(TopologyInput::Kueue { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(volcano) = inputs::volcano_argument(arg) {
+        let (path, options) = volcano.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Volcano { name: path.to_string(), text: read_text(path)?, options });
     }
     Ok(if names_a_file(arg) {
         TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }

@@ -10,3 +10,4 @@ mod kueue;
 mod network;
 mod policies;
 mod sweep;
+mod volcano;
