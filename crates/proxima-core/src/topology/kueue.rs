@@ -17,14 +17,18 @@
 //!   rack and hostname levels, and a kind cluster labelled to match).
 //!
 //! The nodes come as `kind: Node` documents or as a `kind: List` (or `NodeList`) with
-//! `items`, as `kubectl get nodes -o yaml` prints them; other objects in the file (the
-//! `ResourceFlavor`, queues) are skipped with a warning. How the file becomes a Proxima
+//! `items`, as `kubectl get nodes -o yaml` prints them. A `ResourceFlavor` whose
+//! `spec.topologyName` is the Topology's name narrows the nodes to those with its
+//! `spec.nodeLabels` (`NodeMatchesFlavor` in `pkg/util/tas/node.go`; with several such
+//! flavors, a node of any of them is in); other objects in the file (queues) are skipped
+//! with a warning. How the file becomes a Proxima
 //! cluster (see `docs/FORMATS.md`):
 //!
 //! - A node's GPUs are its `nvidia.com/gpu` in `status.allocatable`, what TAS counts, or in
 //!   `status.capacity` when the file has no `allocatable` (a file written by hand). A node
-//!   without GPUs, one not ready or unschedulable, and one without a level's label is left
-//!   out, as TAS leaves it out, and each group is counted in a warning that names them.
+//!   without GPUs, one not ready or unschedulable, one outside the flavors, and one without
+//!   a level's label is left out, as TAS leaves it out, and each group is counted in a
+//!   warning that names them.
 //! - Each level but `kubernetes.io/hostname` is a tier of switches, one switch per domain,
 //!   named by the domain's path of label values (`b1/r2`) and with the level's label as its
 //!   role, so the cluster's tiers carry the file's names; the hostname level is the server
@@ -101,7 +105,7 @@ impl LeftOut {
 /// object (`spec.levels[2].nodeLabel`, `status.allocatable`).
 pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTopology, InputError> {
     let documents = yaml::documents(text)?;
-    let objects = Objects::of(&documents, &["Topology", "Node"], "Topology, Node, List")?;
+    let objects = Objects::of(&documents, &["Topology", "Node", "ResourceFlavor"], "Topology, Node, List")?;
     let topology = the_topology(objects.get("Topology"))?.ok_or_else(|| {
         let nodes = if objects.get("Node").is_empty() {
             " and the nodes, as kind: Node objects or the List kubectl get nodes -o yaml prints"
@@ -119,9 +123,10 @@ pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTo
         Some(HOSTNAME_LABEL) => &levels[..levels.len() - 1],
         _ => &levels[..],
     };
+    let flavors = flavor_selectors(objects.get("ResourceFlavor"), topology)?;
     let mut warnings = Vec::new();
-    let nodes = used_nodes(objects.get("Node"), &levels, switch_levels, &mut warnings)?;
-    warnings.extend(objects.skipped_warning("the Topology and the Nodes"));
+    let nodes = used_nodes(objects.get("Node"), &levels, switch_levels, &flavors, &mut warnings)?;
+    warnings.extend(objects.skipped_warning("the Topology, its ResourceFlavors and the Nodes"));
     let spec = build_spec(&nodes, switch_levels, options);
     Ok(KueueTopology { spec, levels, warnings })
 }
@@ -149,6 +154,31 @@ fn the_topology<'n, 'a>(topologies: &[&'n Node<'a>]) -> Result<Option<&'n Node<'
         }
     }
     Ok(topologies.first().copied())
+}
+
+/// The `spec.nodeLabels` of each `ResourceFlavor` whose `spec.topologyName` is the
+/// Topology's name: a node belongs to the flavor if it has all of them. No such flavor
+/// leaves every node in, as a file of only the Topology and the nodes means.
+fn flavor_selectors(flavors: &[&Node], topology: &Node) -> Result<Vec<BTreeMap<String, String>>, InputError> {
+    let Some(name) = yaml::get(topology, "metadata").and_then(|m| yaml::get(m, "name")).and_then(yaml::scalar_text)
+    else {
+        return Ok(Vec::new());
+    };
+    let mut selectors = Vec::new();
+    for flavor in flavors {
+        let Some(spec) = yaml::get(flavor, "spec").filter(|s| !yaml::is_null(s)) else { continue };
+        if yaml::get(spec, "topologyName").and_then(yaml::scalar_text).as_deref() != Some(name.as_str()) {
+            continue;
+        }
+        let mut selector = BTreeMap::new();
+        if let Some(labels) = yaml::get(spec, "nodeLabels").filter(|l| !yaml::is_null(l)) {
+            for (key, value) in yaml::entries(labels, "spec.nodeLabels")? {
+                selector.insert(key, yaml::scalar_text(value).unwrap_or_default());
+            }
+        }
+        selectors.push(selector);
+    }
+    Ok(selectors)
 }
 
 /// The `nodeLabel` of each level, checked as the API checks them.
@@ -193,9 +223,11 @@ fn used_nodes(
     objects: &[&Node],
     levels: &[String],
     switch_levels: &[String],
+    flavors: &[BTreeMap<String, String>],
     warnings: &mut Vec<InputError>,
 ) -> Result<Vec<UsedNode>, InputError> {
     let (mut no_gpus, mut not_ready, mut unlabelled) = (LeftOut::default(), LeftOut::default(), LeftOut::default());
+    let mut outside = LeftOut::default();
     let mut missing_labels = BTreeMap::new();
     let mut seen: BTreeMap<String, u32> = BTreeMap::new();
     let mut used = Vec::new();
@@ -222,6 +254,11 @@ fn used_nodes(
             continue;
         }
         let labels = node_labels(metadata)?;
+        let in_flavor = |flavor: &BTreeMap<String, String>| flavor.iter().all(|(k, v)| labels.get(k) == Some(v));
+        if !flavors.is_empty() && !flavors.iter().any(in_flavor) {
+            outside.add(line, &name);
+            continue;
+        }
         if let Some(missing) = levels.iter().find(|l| !labels.contains_key(*l)) {
             unlabelled.add(line, &name);
             missing_labels.entry(missing.clone()).or_insert(name.clone());
@@ -239,6 +276,10 @@ fn used_nodes(
         no_gpus.warning("status.allocatable", &format!("no {GPU_RESOURCE} in status.allocatable or status.capacity")),
     );
     warnings.extend(not_ready.warning("status.conditions", "not Ready or unschedulable, so TAS does not count it"));
+    warnings.extend(outside.warning(
+        "metadata.labels",
+        "the nodeLabels of no ResourceFlavor of this Topology match its labels, so TAS does not use it",
+    ));
     warnings.extend(unlabelled.warning("metadata.labels", &unlabelled_why));
     if used.is_empty() {
         let why = warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>().join("; ");

@@ -100,13 +100,13 @@ fn the_documented_cluster_reads_as_two_blocks_of_two_racks() {
         "{}",
         topo.describe_network()
     );
-    // The control plane has no GPU; the ResourceFlavor is not read.
+    // The control plane has no GPU: it is the one node left out (the workers all carry the
+    // ResourceFlavor's node-group label).
     let warnings: Vec<String> = read.warnings.iter().map(|w| w.to_string()).collect();
-    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
         warnings[0].starts_with("line 29: status.allocatable: 1 node left out (kind-control-plane): no nvidia.com/gpu")
     );
-    assert_eq!(warnings[1], "line 18: kind: skipped 1 ResourceFlavor: Proxima reads the Topology and the Nodes");
 }
 
 #[test]
@@ -256,4 +256,30 @@ fn errors_name_the_line_and_the_field() {
         assert_eq!((got_line, got_field.as_str()), (Some(line), field), "{message}\n{text}");
         assert!(message.contains(start), "{message}");
     }
+}
+
+#[test]
+fn the_flavor_of_the_topology_narrows_the_nodes_to_its_node_labels() {
+    let flavor = |topology: &str| {
+        format!("---\nkind: ResourceFlavor\napiVersion: kueue.x-k8s.io/v1beta2\nmetadata: {{name: f}}\nspec:\n  nodeLabels: {{{RACK}: r1}}\n  topologyName: {topology}\n")
+    };
+    let text = format!("{}{}", as_documents(&FOUR, "8"), flavor("default"));
+    let got = read(&text).unwrap();
+    let servers: Vec<&str> = got.spec.servers.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(servers, ["n1", "n2", "n4"]);
+    assert_eq!(got.warnings.len(), 1);
+    assert!(
+        got.warnings[0].message.starts_with("1 node left out (n3): the nodeLabels of no ResourceFlavor"),
+        "{:?}",
+        got.warnings
+    );
+    // A flavor of another topology narrows nothing, and a queue is skipped with a warning.
+    let text =
+        format!("{}{}---\nkind: ClusterQueue\nmetadata: {{name: q}}\n", as_documents(&FOUR, "8"), flavor("other"));
+    let got = read(&text).unwrap();
+    assert_eq!(got.spec.servers.len(), 4);
+    assert_eq!(
+        got.warnings[0].message,
+        "skipped 1 ClusterQueue: Proxima reads the Topology, its ResourceFlavors and the Nodes"
+    );
 }
