@@ -21,8 +21,7 @@
 //! `spec.topologyName` is the Topology's name narrows the nodes to those with its
 //! `spec.nodeLabels` (`NodeMatchesFlavor` in `pkg/util/tas/node.go`; with several such
 //! flavors, a node of any of them is in); other objects in the file (queues) are skipped
-//! with a warning. How the file becomes a Proxima
-//! cluster (see `docs/FORMATS.md`):
+//! with a warning. How the file becomes a Proxima cluster (see `docs/FORMATS.md`):
 //!
 //! - A node's GPUs are its `nvidia.com/gpu` in `status.allocatable`, what TAS counts, or in
 //!   `status.capacity` when the file has no `allocatable` (a file written by hand). A node

@@ -2,7 +2,7 @@
 //! `HyperNode` objects of one YAML file (and, for members selected by pattern or label, the
 //! `Node` objects), read into a [`TopologySpec`].
 //!
-//! What Volcano says of them (files as of 2026-08):
+//! What Volcano says of them (volcano-sh/apis as of 2026-06, volcano-sh/volcano as of 2026-08):
 //! - volcano-sh/apis `pkg/apis/topology/v1alpha1/hypernode_types.go`: a `HyperNode`
 //!   (`topology.volcano.sh/v1alpha1`, cluster-scoped) has a `spec.tier` (0 or more), an
 //!   optional `spec.tierName`, and `spec.members`, each of `type` `Node` or `HyperNode`
