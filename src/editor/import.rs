@@ -1,7 +1,9 @@
 //! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree or
-//! topology/block form) or a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), with
-//! what the file does not say (GPUs per node, NICs and their bandwidth, the fabric), or a
-//! topology JSON file, chosen or dropped on the editor. The core reads them, as the
+//! topology/block form), a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), a
+//! Kueue file (a `Topology` and the `Node` objects, YAML; told by its `kind:` or
+//! `apiVersion:` lines) or a Volcano one (the same, with `kind: HyperNode` objects), with what the file does not say (GPUs per node, NICs and their
+//! bandwidth, the fabric; a Kueue file gives each node's GPUs), or a topology JSON file,
+//! chosen or dropped on the editor. The core reads them, as the
 //! CLI's `--topology slurm:PATH,...` and `--topology FILE` do; a file it refuses changes
 //! nothing, and its error names the file, the line and the key
 //! (`topology.conf:3: Switches: unknown switch 's2' ...`). What the core accepts but does not
@@ -31,6 +33,12 @@ impl Editor {
                 Ok(options) if is_lingjun(text) => {
                     TopologyInput::Lingjun { name: name.to_string(), text: text.to_string(), options }
                 }
+                Ok(options) if is_kubernetes(text) && text.contains("kind: HyperNode") => {
+                    TopologyInput::Volcano { name: name.to_string(), text: text.to_string(), options }
+                }
+                Ok(options) if is_kubernetes(text) => {
+                    TopologyInput::Kueue { name: name.to_string(), text: text.to_string(), options }
+                }
                 Ok(options) => TopologyInput::Slurm { name: name.to_string(), text: text.to_string(), options },
                 Err(e) => {
                     self.message = Some(format!("Slurm options: {e}"));
@@ -57,6 +65,13 @@ fn is_lingjun(text: &str) -> bool {
     let text = text.trim_start_matches('\u{feff}').trim_start();
     let first = text.lines().next().unwrap_or("").trim();
     first.replace(' ', "").eq_ignore_ascii_case(LINGJUN_HEADER)
+}
+
+/// Whether a file holds Kubernetes objects (Kueue's or Volcano's): a line starts
+/// with `kind:` or `apiVersion:`, as every object's does. A `topology.conf` line is
+/// `Key=Value` pairs and a Lingjun file starts with its header, so neither has such a line.
+fn is_kubernetes(text: &str) -> bool {
+    text.lines().any(|line| line.starts_with("kind:") || line.starts_with("apiVersion:"))
 }
 
 #[derive(Properties, PartialEq)]
@@ -151,8 +166,8 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
     html! {
         <div class={classes!("editor-import", over.then_some("over"))} data-testid="topology-import"
              ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
-            <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv or JSON…" }
-                <input type="file" accept=".conf,.txt,.json,text/plain,application/json" onchange={on_file}
+            <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv, Kueue or Volcano YAML, or JSON…" }
+                <input type="file" accept=".conf,.txt,.csv,.json,.yaml,.yml,text/plain,application/json,application/yaml" onchange={on_file}
                        data-testid="slurm-input" />
             </label>
             <span class="hint">{ " or drop it here. A topology.conf says nothing of GPUs or speeds: " }</span>

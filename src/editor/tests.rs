@@ -428,6 +428,48 @@ fn a_lingjun_file_is_told_by_its_header_and_imported() {
 }
 
 #[test]
+fn a_kueue_file_is_told_by_its_objects_and_imported_with_its_warnings() {
+    let yaml = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\nspec:\n  levels:\n  - nodeLabel: rack\n---\napiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: n1, labels: {rack: r1}}\n  status: {allocatable: {nvidia.com/gpu: 4}}\n- kind: Node\n  metadata: {name: n2, labels: {rack: r2}}\n  status: {allocatable: {nvidia.com/gpu: '2'}}\n- kind: Node\n  metadata: {name: cpu}\n";
+    let ed = editor("teaching");
+    // The GPUs come from the file, whatever the box says.
+    let import = |text: String| EditAction::Import { name: "tas.yaml".into(), text, options: "gpus=8,nics=1".into() };
+    let good = run(ed.clone(), [import(yaml.into())]);
+    assert!(good.problems.is_empty());
+    assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (3, 2, 6));
+    assert_eq!(
+        good.message.as_deref(),
+        Some("Imported tas.yaml: 3 switches, 2 servers. Warning: tas.yaml:16: status.allocatable: 1 node left out (cpu): no nvidia.com/gpu in status.allocatable or status.capacity.")
+    );
+    let bad = run(ed.clone(), [import(yaml.replace("nodeLabel: rack", "nodeLabel: block"))]);
+    assert_eq!(bad.doc, ed.doc);
+    assert!(
+        bad.message.as_deref().unwrap().starts_with("tas.yaml:10: kind: no node that TAS would use"),
+        "{:?}",
+        bad.message
+    );
+}
+
+#[test]
+fn a_volcano_file_is_told_by_its_hypernodes_and_imported() {
+    let yaml = "apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: s0}\nspec:\n  tier: 1\n  members:\n  - {type: Node, selector: {exactMatch: {name: n1}}}\n  - {type: Node, selector: {exactMatch: {name: n2}}}\n";
+    let ed = editor("teaching");
+    let good =
+        run(ed.clone(), [EditAction::Import { name: "hn.yaml".into(), text: yaml.into(), options: "gpus=4".into() }]);
+    assert!(good.problems.is_empty());
+    assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (1, 2, 8));
+    let bad = run(
+        ed.clone(),
+        [EditAction::Import {
+            name: "hn.yaml".into(),
+            text: yaml.replace("tier: 1", "tier: top"),
+            options: "gpus=4".into(),
+        }],
+    );
+    assert_eq!(bad.doc, ed.doc);
+    assert_eq!(bad.message.as_deref(), Some("hn.yaml:5: spec.tier: expected a whole number, 0 or more, got 'top'"));
+}
+
+#[test]
 fn a_slurm_file_replaces_the_cluster_only_when_it_reads() {
     let conf = "SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
     let ed = editor("teaching");

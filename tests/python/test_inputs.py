@@ -54,8 +54,11 @@ def test_catalogue_case(cli, tmp_path, monkeypatch, case):
     # The parts put together give the text again.
     where = f"{e.file}:{e.line}" if e.line is not None else e.file
     assert str(e) == f"{where}: {e.field}: {e.message}"
-    # A Slurm or Lingjun topology's errors name its file, without the prefix and the options.
-    topology_file = topology.removeprefix("slurm:").removeprefix("lingjun:").split(",")[0]
+    # A Slurm, Lingjun, Kueue or Volcano topology's errors name its file, without the prefix and
+    # the options.
+    topology_file = topology.split(",")[0]
+    for prefix in ("slurm:", "lingjun:", "kueue:", "volcano:"):
+        topology_file = topology_file.removeprefix(prefix)
     assert e.file in (topology, topology_file, trace, "--topology", "--trace", "--policy", "--tenants")
     # It survives pickling (Ray ships exceptions between processes).
     again = pickle.loads(pickle.dumps(e))

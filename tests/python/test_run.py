@@ -158,6 +158,26 @@ def test_listings():
     assert proxima.topology("oversub-2048")["gpus"] == 2048
 
 
+def test_kueue_and_volcano_files_read_as_the_cli_reads_them(cli):
+    """The cluster of Kueue's TAS guide (tests/fixtures/kueue/cluster.yaml) goes through the
+    same core reader as `proxima topologies --json kueue:PATH`."""
+    fixture = ROOT / "tests" / "fixtures" / "kueue" / "cluster.yaml"
+    info = proxima.topology(f"kueue:{fixture},nic_gbps=400")
+    assert info["gpus"] == 64
+    rack, block = "cloud.provider.com/topology-rack", "cloud.provider.com/topology-block"
+    assert info["tiers"] == ["server", rack, block, "cluster"]
+    done = run_cli(cli, ["topologies", "--json", f"kueue:{fixture},nic_gbps=400"], ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(info["json"]) == json.loads(done.stdout)
+    with pytest.raises(proxima.InputError) as caught:
+        proxima.topology(f"kueue:{fixture},gpus=4")
+    assert (caught.value.file, caught.value.field) == ("--topology", "gpus")
+    # Volcano's HyperNodes too: the tree of its guide, GPUs per node from the options.
+    hypernodes = ROOT / "tests" / "fixtures" / "volcano" / "hypernodes.yaml"
+    info = proxima.topology(f"volcano:{hypernodes},gpus=4")
+    assert (info["gpus"], info["tiers"]) == (32, ["server", "rack", "zone", "tier-3"])
+
+
 def test_calibrate_equals_the_cli(cli):
     path = need_data("pollux/placements/bert.csv")
     done = run_cli(cli, ["calibrate", str(path), "--json"], ROOT)

@@ -43,7 +43,10 @@ pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
             println!("  fabric=tcp: NCCL over TCP sockets, 50 Gbit/s NICs, T4 GPUs on PCIe (nvlink_gbps=128);");
             println!("    efficiencies fitted on the Pollux testbed. nics=1|2|4|8 with nic_gbps=100|200|400 are");
             println!("    today's clusters (100 GbE, HDR 200, NDR 400); rails=on makes each rack a rail group.");
-            println!("Or a JSON file (docs/FORMATS.md).");
+            println!("Or a JSON file, a Slurm topology.conf (slurm:PATH[,gpus=N,...]), a Lingjun topo.csv");
+            println!("  (lingjun:PATH[,...]), a Kueue Topology with its nodes (kueue:PATH[,nic_gbps=B,...]) or");
+            println!("  Volcano HyperNodes (volcano:PATH[,gpus=N,...]);");
+            println!("  see docs/FORMATS.md.");
         }
     }
     Ok(())

@@ -33,8 +33,11 @@ A topology is a preset name (see `proxima topologies`), a parametric spec\n\
 `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]\n\
 [,gpu=t4|a100|h100][,rails=on]` (`rdma` means `ib`), a JSON file, or a Slurm topology.conf\n\
 (tree form) as `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]` (GPUs per\n\
-node, default 8; link defaults as in the parametric form), or the Lingjun dataset's topo.csv\n\
-(ip,DSW,PSW,ASW) as `lingjun:PATH[,...]` with the same options.\n\
+node, default 8; link defaults as in the parametric form), the Lingjun dataset's topo.csv\n\
+(ip,DSW,PSW,ASW) as `lingjun:PATH[,...]` with the same options, or a Kueue Topology with its\n\
+Node objects (YAML, as kubectl prints them) as `kueue:PATH[,nic_gbps=B][,nvlink_gbps=B][,nics=K]\n\
+[,fabric=ib|roce|tcp]` (GPUs per node from the file), or Volcano HyperNodes (YAML) as\n\
+`volcano:PATH[,...]` with the Slurm options.\n\
 A trace is a CSV/JSON file (Philly, Tiresias, Pollux, Acme or Proxima format, detected from\n\
 the header) or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`. A policy is\n\
 `NAME[:key=value,...]`; `quota=on` makes a policy respect the tenants' quotas."
@@ -133,7 +136,8 @@ enum Command {
     },
     /// List the topology presets.
     Topologies {
-        /// Print one preset (or a parametric spec, `slurm:PATH[,...]` or `lingjun:PATH[,...]`) as JSON in the
+        /// Print one preset (or a parametric spec, `slurm:PATH[,...]`, `lingjun:PATH[,...]`,
+        /// `kueue:PATH[,...]` or `volcano:PATH[,...]`) as JSON in the
         /// topology file format.
         #[arg(long)]
         json: Option<String>,
@@ -157,7 +161,9 @@ enum Command {
 #[derive(Args)]
 struct ScenarioFlags {
     /// Preset name, parametric spec, JSON file, `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]`
-    /// for a Slurm topology.conf, or `lingjun:PATH[,...]` (same options) for a Lingjun topo.csv.
+    /// for a Slurm topology.conf, `lingjun:PATH[,...]` (same options) for a Lingjun topo.csv, or
+    /// `kueue:PATH[,nic_gbps=B][,...]` for a Kueue Topology with its nodes (YAML), or
+    /// `volcano:PATH[,gpus=N][,...]` for Volcano HyperNodes (YAML).
     #[arg(long)]
     topology: String,
     /// Trace file or `synthetic:jobs=N[,load=L][,seed=S][,tenants=T]`.

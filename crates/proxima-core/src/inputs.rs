@@ -13,7 +13,8 @@ use crate::model::Catalog;
 use crate::share::TopologyChoice;
 use crate::tenants::{self, TenantSpec};
 use crate::topology::{
-    read_lingjun_topology, read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec,
+    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, resolve_topology_arg,
+    SlurmOptions, Topology, TopologySpec, GPU_RESOURCE,
 };
 use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::synthetic_shape;
@@ -104,6 +105,14 @@ pub enum TopologyInput {
     /// The text of a Lingjun `topo.csv` (`ip,DSW,PSW,ASW`, one row per host), the file's
     /// name, and the same options as for Slurm: GPUs per host, NIC and NVLink bandwidth.
     Lingjun { name: String, text: String, options: SlurmOptions },
+    /// The text of a Kueue file (a `Topology` and the `Node` objects, YAML), the file's
+    /// name, and the options for its links (NIC and NVLink bandwidth, NICs, fabric; the
+    /// file gives each node's GPUs, so `gpus` is not used).
+    Kueue { name: String, text: String, options: SlurmOptions },
+    /// The text of a Volcano file (`HyperNode` objects, and `Node` objects for members
+    /// selected by pattern or label; YAML), the file's name, and the same options as for
+    /// Slurm: GPUs per node, NIC and NVLink bandwidth, NICs, fabric.
+    Volcano { name: String, text: String, options: SlurmOptions },
     /// A description in hand: drawn in the app's editor, or carried by a share link.
     Spec(TopologySpec),
 }
@@ -200,6 +209,14 @@ pub const SLURM_PREFIX: &str = "slurm:";
 /// `lingjun:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]`.
 pub const LINGJUN_PREFIX: &str = "lingjun:";
 
+/// The prefix of a topology argument that names a Kueue file (a `Topology` and the nodes):
+/// `kueue:PATH[,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]`.
+pub const KUEUE_PREFIX: &str = "kueue:";
+
+/// The prefix of a topology argument that names a Volcano file (HyperNodes):
+/// `volcano:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]`.
+pub const VOLCANO_PREFIX: &str = "volcano:";
+
 /// The path and options of a `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B]` argument,
 /// or `None` for an argument without the prefix. The path ends at the first comma followed
 /// by `key=`, so a path may hold commas but not `,key=`. Front ends that take paths (the
@@ -214,25 +231,52 @@ pub fn lingjun_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), I
     file_argument(LINGJUN_PREFIX, argument)
 }
 
+/// The path and options of a `kueue:PATH[,options]` argument, split as [`slurm_argument`]
+/// does; `None` without the prefix. The options are those of the links: a Kueue file gives
+/// each node's GPUs, so `gpus` is refused rather than silently not used.
+pub fn kueue_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
+    let (_, options) = split_file_argument(KUEUE_PREFIX, argument)?;
+    let gpus_given = options.split(',').any(|part| part.split('=').next().is_some_and(|key| key.trim() == "gpus"));
+    if gpus_given {
+        return Some(Err(InputError::new(
+            "gpus",
+            format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics and fabric"),
+        )));
+    }
+    file_argument(KUEUE_PREFIX, argument)
+}
+
+/// The path and options of a `volcano:PATH[,options]` argument, split and checked as
+/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
+pub fn volcano_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
+    file_argument(VOLCANO_PREFIX, argument)
+}
+
 /// A `PREFIX:PATH[,key=value...]` argument's path and options; errors name the prefix's word.
 fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str, SlurmOptions), InputError>> {
+    let (path, options) = split_file_argument(prefix, argument)?;
+    if path.trim().is_empty() {
+        let word = prefix.trim_end_matches(':');
+        let gpus = if prefix == KUEUE_PREFIX { "" } else { "[,gpus=N]" };
+        return Some(Err(InputError::new(
+            word,
+            format!("expected a file after {prefix} (the form is {prefix}PATH{gpus}[,nic_gbps=B][,nvlink_gbps=B])"),
+        )));
+    }
+    Some(SlurmOptions::parse(options).map(|o| (path, o)))
+}
+
+/// A `PREFIX:PATH[,key=value...]` argument split into the path and the options' text.
+fn split_file_argument<'a>(prefix: &str, argument: &'a str) -> Option<(&'a str, &'a str)> {
     let rest = argument.strip_prefix(prefix)?;
     let split = rest
         .match_indices(',')
         .map(|(i, _)| i)
         .find(|&i| rest[i + 1..].split(',').next().is_some_and(|s| s.contains('=')));
-    let (path, options) = match split {
+    Some(match split {
         Some(i) => (&rest[..i], &rest[i + 1..]),
         None => (rest, ""),
-    };
-    if path.trim().is_empty() {
-        let word = prefix.trim_end_matches(':');
-        return Some(Err(InputError::new(
-            word,
-            format!("expected a file after {prefix} (the form is {prefix}PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B])"),
-        )));
-    }
-    Some(SlurmOptions::parse(options).map(|o| (path, o)))
+    })
 }
 
 /// A Slurm `topology.conf`'s description, named after the file; errors name the file and
@@ -251,13 +295,37 @@ pub fn read_lingjun_file(name: &str, text: &str, options: &SlurmOptions) -> Resu
     Ok(spec)
 }
 
+/// A Kueue file's description, named after the file; errors name the file, the line and
+/// the field (`cluster.yaml:12: spec.levels[1].nodeLabel: ...`).
+pub fn read_kueue_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+    let mut spec = read_kueue_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
+    spec.name = name.to_string();
+    Ok(spec)
+}
+
+/// A Volcano file's description, named after the file; errors name the file, the line and
+/// the field (`hypernodes.yaml:12: spec.members: ...`).
+pub fn read_volcano_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+    let mut spec = read_volcano_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
+    spec.name = name.to_string();
+    Ok(spec)
+}
+
 /// What a topology input's reader accepted but did not use, named after the file
 /// (`topology.conf:2: LinkSpeed: ...`): front ends show them as warnings before they build
-/// the cluster with [`build_topology`]. Inputs other than Slurm files have none, and so has
-/// a Slurm file that is refused (its error comes from [`build_topology`]).
+/// the cluster with [`build_topology`]: a Slurm file's unused keys, a Kueue file's nodes left
+/// out and objects skipped, a Volcano file's selectors that select nothing and HyperNodes
+/// left out. Other inputs have none, and so has a file that is refused (its
+/// error comes from [`build_topology`]).
 pub fn topology_warnings(input: &TopologyInput) -> Vec<SourcedError> {
     match input {
         TopologyInput::Slurm { name, text, options } => read_slurm_topology(text, options)
+            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
+            .unwrap_or_default(),
+        TopologyInput::Kueue { name, text, options } => read_kueue_topology(text, options)
+            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
+            .unwrap_or_default(),
+        TopologyInput::Volcano { name, text, options } => read_volcano_topology(text, options)
             .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
             .unwrap_or_default(),
         _ => Vec::new(),
@@ -280,6 +348,14 @@ pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Top
         }
         TopologyInput::Lingjun { name, text, options } => {
             let spec = read_lingjun_file(name, text, options)?;
+            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        }
+        TopologyInput::Kueue { name, text, options } => {
+            let spec = read_kueue_file(name, text, options)?;
+            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        }
+        TopologyInput::Volcano { name, text, options } => {
+            let spec = read_volcano_file(name, text, options)?;
             Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
         }
         TopologyInput::Spec(spec) => {
@@ -485,6 +561,53 @@ mod tests {
         assert_eq!(parsed("slurm:t.conf,gpus=0").unwrap().unwrap_err().field, "gpus");
         assert_eq!(parsed("slurm:t.conf,colour=red").unwrap().unwrap_err().field, "colour");
         assert_eq!(parsed("slurm:,gpus=4").unwrap().unwrap_err().field, "slurm");
+    }
+
+    #[test]
+    fn a_kueue_file_is_named_after_the_file_with_its_warnings_and_errors() {
+        let text = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\nspec:\n  levels:\n  - nodeLabel: rack\n---\nkind: Node\nmetadata: {name: n1, labels: {rack: r1}}\nstatus: {allocatable: {nvidia.com/gpu: 4}}\n---\nkind: Node\nmetadata: {name: cpu}\n";
+        let input =
+            TopologyInput::Kueue { name: "tas.yaml".into(), text: text.into(), options: SlurmOptions::default() };
+        let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
+        assert_eq!((topo.name(), topo.gpu_count()), ("tas.yaml", 4));
+        let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].starts_with("tas.yaml:11: status.allocatable: 1 node left out (cpu)"), "{warnings:?}");
+        let bad = TopologyInput::Kueue {
+            name: "t.yaml".into(),
+            text: text.replace("nodeLabel: rack", "nodeLabel: block"),
+            options: SlurmOptions::default(),
+        };
+        let e = build_topology(&bad, ArgumentNames::Flags).unwrap_err();
+        assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("t.yaml", Some(7), "kind"));
+    }
+
+    #[test]
+    fn kueue_arguments_take_the_link_options_but_not_gpus() {
+        let parsed = |a: &str| kueue_argument(a).map(|r| r.map(|(p, o)| (p.to_string(), o)));
+        assert_eq!(parsed("slurm:t.conf"), None);
+        let fast = SlurmOptions { nic_gbps: 400.0, nics: 8, ..SlurmOptions::default() };
+        assert_eq!(parsed("kueue:tas.yaml,nic_gbps=400,nics=8"), Some(Ok(("tas.yaml".into(), fast))));
+        let e = parsed("kueue:tas.yaml,gpus=4").unwrap().unwrap_err();
+        assert!(e.field == "gpus" && e.message.starts_with("a Kueue file gives each node's GPUs"), "{e}");
+        let e = parsed("kueue:,nics=2").unwrap().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "kueue: expected a file after kueue: (the form is kueue:PATH[,nic_gbps=B][,nvlink_gbps=B])"
+        );
+    }
+
+    #[test]
+    fn a_volcano_file_is_named_after_the_file_with_its_options() {
+        let text = "apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: s0}\nspec:\n  tier: 1\n  members:\n  - {type: Node, selector: {exactMatch: {name: n1}}}\n  - {type: Node, selector: {labelMatch: {matchLabels: {rack: r9}}}}\n---\nkind: Node\nmetadata: {name: n2}\n";
+        let (path, options) = volcano_argument("volcano:hn.yaml,gpus=4").unwrap().unwrap();
+        let input = TopologyInput::Volcano { name: path.into(), text: text.into(), options };
+        let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
+        assert_eq!((topo.name(), topo.gpu_count()), ("hn.yaml", 4));
+        let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings, ["hn.yaml:8: spec.members[1].selector: selects no Node of the file"]);
+        let e = volcano_argument("volcano:hn.yaml,gpus=0").unwrap().unwrap_err();
+        assert_eq!(e.field, "gpus");
     }
 
     #[test]

@@ -34,8 +34,9 @@ pub fn names_a_file(arg: &str) -> bool {
 }
 
 /// A topology argument as the CLI takes it: a JSON file, a Slurm `topology.conf` given
-/// as `slurm:PATH[,options]` or a Lingjun `topo.csv` given as `lingjun:PATH[,options]`, is
-/// read now.
+/// as `slurm:PATH[,options]`, a Lingjun `topo.csv` given as `lingjun:PATH[,options]`, a
+/// Kueue file given as `kueue:PATH[,options]` or a Volcano file given as
+/// `volcano:PATH[,options]`, is read now.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
     if let Some(slurm) = inputs::slurm_argument(arg) {
         let (path, options) = slurm.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
@@ -44,6 +45,14 @@ pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
     if let Some(lingjun) = inputs::lingjun_argument(arg) {
         let (path, options) = lingjun.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
         return Ok(TopologyInput::Lingjun { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(kueue) = inputs::kueue_argument(arg) {
+        let (path, options) = kueue.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Kueue { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(volcano) = inputs::volcano_argument(arg) {
+        let (path, options) = volcano.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Volcano { name: path.to_string(), text: read_text(path)?, options });
     }
     Ok(if names_a_file(arg) {
         TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
@@ -162,5 +171,20 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let e = topology_input(&format!("lingjun:{},oversub=2", path.display())).unwrap_err();
         assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "oversub"));
+    }
+
+    #[test]
+    fn a_kueue_argument_reads_the_file_with_its_link_options() {
+        let path = std::env::temp_dir().join(format!("proxima-sweep-kueue-{}.yaml", std::process::id()));
+        std::fs::write(&path, "kind: Topology\n").unwrap();
+        match topology_input(&format!("kueue:{},nic_gbps=400", path.display())).unwrap() {
+            TopologyInput::Kueue { name, options, .. } => {
+                assert_eq!((name, options.nic_gbps), (path.display().to_string(), 400.0));
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
+        let e = topology_input(&format!("kueue:{},gpus=8", path.display())).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
     }
 }

@@ -6,6 +6,8 @@ mod closed_output;
 mod experiment;
 mod generated;
 mod inputs;
+mod kueue;
 mod network;
 mod policies;
 mod sweep;
+mod volcano;

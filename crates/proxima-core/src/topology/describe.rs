@@ -89,15 +89,18 @@ impl Topology {
                         .filter(|(_, node)| node.kind == NodeKind::Switch && node.role.as_deref() == Some(RAILS_ROLE))
                         .filter_map(|(_, node)| self.spec().rail_count(&node.name).map(|r| r as f64)),
                 );
+                // A tier named by a node label (an imported Kueue level such as
+                // `cloud.provider.com/topology-rack`) is not a word to pluralise.
                 let name = self.tier_name(tier);
+                let name = if name.contains('/') { format!("{name} domains") } else { format!("{name}s") };
                 let sharing = match ratios {
                     Some((lo, hi)) if hi <= 1.0 + 1e-9 && lo <= hi => "non-blocking (1:1)".to_string(),
                     Some(r) => format!("{}:1 oversubscribed", span(Some(r), ratio)),
                     None => "with no uplink".to_string(),
                 };
                 match rails {
-                    Some(r) => format!("{name}s rail-optimised ({} rails each), {sharing}", span(Some(r), count)),
-                    None => format!("{name}s {sharing}"),
+                    Some(r) => format!("{name} rail-optimised ({} rails each), {sharing}", span(Some(r), count)),
+                    None => format!("{name} {sharing}"),
                 }
             })
             .collect()

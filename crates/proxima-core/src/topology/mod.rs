@@ -4,7 +4,8 @@
 //! Users describe a topology as switches, servers (with their GPU count) and links between
 //! them ([`TopologySpec`], the JSON format), as a parametric spec
 //! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F][,gpu=M][,rails=on]`),
-//! by a preset name, with a Slurm `topology.conf` or a Lingjun `topo.csv`, which are read into a [`TopologySpec`].
+//! by a preset name, with a Slurm `topology.conf`, a Lingjun `topo.csv` or a Kueue `Topology`
+//! with its nodes (YAML), which are read into a [`TopologySpec`].
 //! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
 //! a description with the first of them, or derives everything else: the GPUs as leaves of
 //! a rooted tree, the tiers (server, rack, cluster, more if the tree is deeper), and the path
@@ -29,6 +30,11 @@
 //! - `lingjun.rs`: the production topology of Alibaba's Lingjun dataset (`topo.csv`: each
 //!   host's ToR, aggregation and core switch), read by [`read_lingjun_topology`] with the
 //!   same [`SlurmOptions`];
+//! - `kueue.rs`: a Kueue cluster (a `Topology` of node-label levels and the `Node` objects
+//!   in one YAML file), read by [`read_kueue_topology`] with the same [`SlurmOptions`] for
+//!   its links; `volcano.rs`: a Volcano cluster (its `HyperNode` objects), read by
+//!   [`read_volcano_topology`]; `kube.rs` the Kubernetes objects of a file and `yaml.rs`
+//!   the YAML they are read with;
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -39,6 +45,8 @@ mod check;
 mod describe;
 mod fabric;
 mod hostlist;
+mod kube;
+mod kueue;
 mod lingjun;
 mod nodes;
 mod parametric;
@@ -50,12 +58,16 @@ mod slurm_form;
 mod slurm_options;
 mod slurm_tree;
 mod spec;
+mod volcano;
+mod yaml;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
 pub use fabric::{
     collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
 };
+pub use kube::GPU_RESOURCE;
+pub use kueue::{read_kueue_topology, KueueTopology, HOSTNAME_LABEL};
 pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
@@ -66,11 +78,14 @@ pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
     CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
 };
+pub use volcano::{read_volcano_topology, VolcanoTopology};
 
 #[cfg(test)]
 mod check_tests;
 #[cfg(test)]
 mod describe_tests;
+#[cfg(test)]
+mod kueue_tests;
 #[cfg(test)]
 mod lingjun_tests;
 #[cfg(test)]
@@ -79,3 +94,5 @@ mod parametric_tests;
 mod slurm_block_tests;
 #[cfg(test)]
 mod slurm_tests;
+#[cfg(test)]
+mod volcano_tests;
