@@ -220,23 +220,8 @@ impl State {
                 });
             }
             Action::Worker(message) => self.on_worker(message),
-            Action::WorkerCrashed(message) => {
-                self.tour_interrupted();
-                if self.is_running() {
-                    self.run = RunState::Idle;
-                }
-                self.errors.push(Problem::Message(format!(
-                    "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
-                )));
-            }
-            Action::CheckerCrashed(message) => {
-                let what = match self.trace.checking.take() {
-                    Some(check) => format!("Checking {} stopped the worker", check.name),
-                    None => "Describing the trace stopped the worker".to_string(),
-                };
-                self.trace.synthetic_wanted = None;
-                self.errors.push(Problem::Message(format!("{what}: {message}. A fresh worker was started.")));
-            }
+            Action::WorkerCrashed(message) => self.worker_crashed(&message),
+            Action::CheckerCrashed(message) => self.checker_crashed(&message),
             Action::Cancelled => {
                 if self.is_running() {
                     self.tour_interrupted();
@@ -264,19 +249,43 @@ impl State {
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
         }
-        // A cluster of another size makes another synthetic trace (jobs are sized to it),
-        // and one the user chose takes as many jobs as suits it unless some were typed.
+        self.follow_cluster(gpus, gpu_kind.as_deref(), cluster_edit);
+        self
+    }
+
+    /// After an action, what follows from a cluster changed from `gpus` GPUs of kind
+    /// `gpu_kind`: a cluster of another size makes another synthetic trace (jobs are sized
+    /// to it), and one the user chose (`cluster_edit`) takes as many jobs as suits it unless
+    /// some were typed; another GPU has other models measured on it.
+    fn follow_cluster(&mut self, gpus: u32, gpu_kind: Option<&str>, cluster_edit: bool) {
         if self.cluster.gpu_count() != gpus {
             if cluster_edit {
                 self.trace.follow_cluster(gpus, self.cluster.gpu_count());
             }
             self.refresh_synthetic();
         }
-        // Another GPU has other models measured on it.
-        if self.cluster.topology.gpu() != gpu_kind.as_deref() {
+        if self.cluster.topology.gpu() != gpu_kind {
             self.set_mix(self.mix.value.clone());
         }
-        self
+    }
+
+    fn worker_crashed(&mut self, message: &str) {
+        self.tour_interrupted();
+        if self.is_running() {
+            self.run = RunState::Idle;
+        }
+        self.errors.push(Problem::Message(format!(
+            "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
+        )));
+    }
+
+    fn checker_crashed(&mut self, message: &str) {
+        let what = match self.trace.checking.take() {
+            Some(check) => format!("Checking {} stopped the worker", check.name),
+            None => "Describing the trace stopped the worker".to_string(),
+        };
+        self.trace.synthetic_wanted = None;
+        self.errors.push(Problem::Message(format!("{what}: {message}. A fresh worker was started.")));
     }
 
     /// Sets the model mix as typed, checked against the cluster's GPU.
