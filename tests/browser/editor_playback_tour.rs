@@ -313,7 +313,7 @@ async fn the_player_steps_shows_delay_timers_and_plays() {
     assert_eq!(q(&root, "[data-testid=job-details]").get_attribute("data-job").as_deref(), Some("4"));
     click(&root, ".queue .job-chip").await;
     let details = q(&root, "[data-testid=job-details]").text_content().unwrap();
-    assert!(details.contains("waiting for a server-local placement, timer 300 s left; best now: cluster"), "{details}");
+    assert!(details.contains("waiting for a server-local placement, timer 5 min left; best now: cluster"), "{details}");
     // Play at one minute per second: the slider moves and the countdown runs down.
     click(&root, "[data-testid=play-button]").await;
     assert_eq!(q(&root, "[data-testid=play-button]").text_content().as_deref(), Some("Pause"));

@@ -185,7 +185,7 @@ describe('editor, playback, tour and determinism', () => {
       const left = Number(await timer.getAttribute('data-left-s'));
       assert.ok(left < 300 && left > 0, `the timer counts down: ${left} s left`);
       await page.locator('.queue .job-chip').first().click();
-      await eventually(() => page.getByTestId('job-details').textContent(), /waiting for a server-local placement, timer \d+ s left; best now: cluster, estimated slowdown 1\.58×/);
+      await eventually(() => page.getByTestId('job-details').textContent(), /waiting for a server-local placement, timer [0-9.]+ (s|min) left; best now: cluster, estimated slowdown 1\.58×/);
       await page.getByTestId('play-button').click();
       // Step to the next event: the server frees at 120 s and the job gets it.
       await page.getByTestId('step-button').click();
