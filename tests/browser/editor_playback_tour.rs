@@ -332,7 +332,7 @@ async fn the_player_steps_shows_delay_timers_and_plays() {
     yew::scheduler::flush().await;
     assert_eq!(count(&root, "[data-testid=delay-timer]"), 0);
     let details = q(&root, "[data-testid=job-details]").text_content().unwrap();
-    assert!(details.contains("got the server-local placement it waited 110 s for"), "{details}");
+    assert!(details.contains("got the server-local placement it waited 1.83 min for"), "{details}");
 }
 
 /// The cluster's canvas fits a narrowed box on the next frames (a second pane opened

@@ -191,7 +191,7 @@ describe('editor, playback, tour and determinism', () => {
       await page.getByTestId('step-button').click();
       await eventually(async () => Number(await slider.inputValue()), 120);
       await eventually(() => page.getByTestId('delay-timer').count(), 0);
-      await eventually(() => page.getByTestId('job-details').textContent(), /got the server-local placement it waited 110 s for/);
+      await eventually(() => page.getByTestId('job-details').textContent(), /got the server-local placement it waited 1.83 min for/);
       assert.ok(await page.getByTestId('timer-chart').isVisible());
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
