@@ -186,7 +186,7 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("quota", Switch, "off", "on: tenants' quotas; preemption takes another tenant's job only from a borrower"),
             opt("runtime", Choice(&["estimate", "oracle"]), "estimate", "remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only (not with order=las)"),
             opt("order", Choice(&["fifo", "las"]), "fifo", "the order waiting jobs are served in; las: least attained GPU-time first, lower queues preempted"),
-            opt_with("queues", Thresholds, "3250/7200", "attained GPU-seconds at which a job drops a queue", "order=las"),
+            opt_with("queues", Thresholds, "3600/57600", "attained GPU-seconds at which a job drops a queue", "order=las"),
         ],
     },
 ];

@@ -1,7 +1,7 @@
 //! The options of `dally`, parsed from its spec and printed back in canonical form.
 
 use crate::error::InputError;
-use crate::policy::las::{self, DEFAULT_THRESHOLDS_GPU_S};
+use crate::policy::las::{self, DALLY_LAS_THRESHOLDS_GPU_S};
 use crate::policy::runtime::RuntimeKnowledge;
 use crate::policy::PolicySpec;
 
@@ -96,7 +96,7 @@ impl DallyOptions {
         let thresholds_gpu_s = match (order, thresholds) {
             (Order::Fifo, None) => Vec::new(),
             (Order::Fifo, Some(_)) => return Err(InputError::new("queues", "applies only with order=las")),
-            (Order::Las, t) => t.unwrap_or_else(|| DEFAULT_THRESHOLDS_GPU_S.to_vec()),
+            (Order::Las, t) => t.unwrap_or_else(|| DALLY_LAS_THRESHOLDS_GPU_S.to_vec()),
         };
         let runtime = RuntimeKnowledge::from_spec(spec)?;
         let quota = spec.take_bool("quota", false)?;
@@ -178,7 +178,7 @@ mod tests {
         let base = "dally:delay=on,preempt=on,autotune=on,timers=300/150,threshold=1.05,starve_s=off,restore_s=30,min_run_s=600,max_preempt=2,tune_every_s=600,runtime=estimate";
         assert_eq!(resolve_policy("dally").unwrap().spec(), base);
         assert_eq!(resolve_policy("dally:order=fifo").unwrap().spec(), base);
-        let las = format!("{base},order=las,queues=3250/7200");
+        let las = format!("{base},order=las,queues=3600/57600");
         assert_eq!(resolve_policy("dally:order=las").unwrap().spec(), las);
         assert_eq!(resolve_policy(&las).unwrap().spec(), las);
         let custom = resolve_policy("dally:queues=100/250.5,order=las").unwrap().spec();
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(resolve_policy(&custom).unwrap().spec(), custom);
         let single = resolve_policy("dally:order=las,queues=none").unwrap().spec();
         assert!(single.ends_with(",order=las,queues=none"), "{single}");
-        assert_eq!(options("dally:order=las").unwrap().thresholds_gpu_s, vec![3250.0, 7200.0]);
+        assert_eq!(options("dally:order=las").unwrap().thresholds_gpu_s, vec![3600.0, 57600.0]);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //!
 //! **Queues.** Attained service is GPUs × time making progress, as under `tiresias`
 //! ([`crate::policy::las`]): a job enters queue 0 at its arrival and drops a queue each time
-//! its attained service reaches the next threshold (`queues=3250/7200` GPU-seconds by
-//! default). Within a queue, jobs keep the order in which they entered it. A waiting job's
+//! its attained service reaches the next threshold (`queues=3600/57600` GPU-seconds by
+//! default, [`crate::policy::las::DALLY_LAS_THRESHOLDS_GPU_S`]). Within a queue, jobs keep the order in which they entered it. A waiting job's
 //! rank is (queue, entry into it); under `order=fifo` it is the submission order, so that
 //! both orders share one queue index.
 //!
