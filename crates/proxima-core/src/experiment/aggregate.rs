@@ -342,6 +342,14 @@ fn main_grid(r: &Results) -> Vec<ScenarioReport> {
             for b in plan.fair_baselines.iter().filter(|b| **b != plan.reference) {
                 comparisons.push(r.comparison(s, (subject, subject), (b, b)));
             }
+            // The candidate against the subject and every fair baseline (the reference's
+            // comparison is already there).
+            if let Some(c) = &plan.candidate {
+                let rivals = std::iter::once(&plan.subject).chain(&plan.fair_baselines);
+                for b in rivals.filter(|b| **b != plan.reference && **b != c.policy) {
+                    comparisons.push(r.comparison(s, (&c.policy, &c.policy), (b, b)));
+                }
+            }
             let first_seed = plan.scenarios[s].seeds[0];
             let jobs = r.window_indices(s).map(|w| r.get(s, &plan.reference, w, first_seed).summary.jobs_total).sum();
             ScenarioReport {

@@ -10,6 +10,7 @@
 //! the report is a pure function of the runs.
 
 pub mod aggregate;
+mod candidate;
 pub mod claims;
 pub mod execute;
 mod fairness_report;
@@ -24,7 +25,7 @@ pub mod tenant_table;
 pub use aggregate::{aggregate, Report};
 pub use execute::{run_task, TaskResult, METRICS, RHO_METRICS};
 pub use paper::paper_plan;
-pub use plan::{ClaimDef, Plan, ScenarioDef, ScenarioSet, Task, TraceRef};
+pub use plan::{CandidateDef, ClaimDef, Plan, ScenarioDef, ScenarioSet, Task, TraceRef};
 
 #[cfg(test)]
 mod tests;

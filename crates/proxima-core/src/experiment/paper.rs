@@ -6,8 +6,8 @@
 //! said in the report.
 
 use super::plan::{
-    with_restore, BootstrapSettings, ClaimDef, Network, OracleDef, Plan, ScenarioSet, Sweep, SweepPoint, TraceRef,
-    Workload,
+    with_restore, BootstrapSettings, CandidateDef, ClaimDef, Network, OracleDef, Plan, ScenarioSet, Sweep, SweepPoint,
+    TraceRef, Workload,
 };
 
 /// The networks every scenario runs on, each a coherent fabric of the parametric form
@@ -52,9 +52,11 @@ const POLICIES: &[&str] = &[
     "consolidate:migrate=on",
     "tiresias",
     "tiresias:place=tightest",
+    TIGHTEST_LAS_THRESHOLDS,
     "strict",
     "slurm",
     "dally",
+    CANDIDATE,
     // Ablations: no preemption; static timers; delay scheduling alone; preemption without
     // delay; delay for every job regardless of its sensitivity; the clairvoyant dally, which
     // reads each job's true remaining run time instead of estimating it (not the "oracle" of
@@ -70,17 +72,40 @@ const POLICIES: &[&str] = &[
 const REFERENCE: &str = "consolidate";
 const SUBJECT: &str = "dally";
 
+/// The policy proposed to replace `dally` (issue 22): its placement, delay and preemption,
+/// serving jobs least attained service first, knowing no run times. Its queue thresholds
+/// were settled on the development workloads (`docs/SCHEDULER.md`, section 4).
+const CANDIDATE: &str = "dally:order=las";
+
+/// The commit at which [`CANDIDATE`] was frozen (code and defaults), before its first
+/// held-out run. `git diff FROZEN_AT -- crates/proxima-core/src/policy` shows any change
+/// to the policies since.
+const FROZEN_AT: &str = "4b606bb";
+
+/// `tiresias:place=tightest` with the candidate's queue thresholds: the same thresholds
+/// help it as much where placement is free, so that a comparison with its default alone
+/// would credit the candidate's service order with what the thresholds do.
+const TIGHTEST_LAS_THRESHOLDS: &str = "tiresias:place=tightest,queues=3600/57600";
+
 /// What `dally` is held against: the paper's baseline and the baselines that may use every
 /// mechanism that is not about the network (preemption and migration at the same restore
 /// cost, a hand-set wait for a tight placement, strict consolidation). `tiresias:place=tightest`
 /// is Tiresias's service order with every job placed as tightly as free GPUs allow, which
 /// the paper's comparison lacked and which is the strongest of them on Philly.
-const FAIR_BASELINES: &[&str] =
-    &["consolidate", "consolidate:migrate=on", "tiresias", "tiresias:place=tightest", "slurm", "strict"];
+const FAIR_BASELINES: &[&str] = &[
+    "consolidate",
+    "consolidate:migrate=on",
+    "tiresias",
+    "tiresias:place=tightest",
+    TIGHTEST_LAS_THRESHOLDS,
+    "slurm",
+    "strict",
+];
 
 /// The policies that checkpoint jobs, whose `restore_s` the restore-cost sweep varies; the
 /// others pay no restore and stay as they are.
-const PREEMPTING: &[&str] = &["dally", "consolidate:migrate=on", "tiresias", "tiresias:place=tightest"];
+const PREEMPTING: &[&str] =
+    &["dally", CANDIDATE, "consolidate:migrate=on", "tiresias", "tiresias:place=tightest", TIGHTEST_LAS_THRESHOLDS];
 
 /// Every preempting policy's default restore cost, in seconds: the restart delay of the
 /// Pollux simulator (docs/SCHEDULER.md).
@@ -273,9 +298,18 @@ pub fn paper_plan(quick: bool) -> Plan {
         sweeps: Vec::new(),
         oracles: Vec::new(),
         cdf_scenarios: Vec::new(),
-        cdf_policies: ["fifo", "consolidate", "consolidate:migrate=on", "tiresias", "slurm", "strict", "dally"]
-            .map(String::from)
-            .to_vec(),
+        cdf_policies: [
+            "fifo",
+            "consolidate",
+            "consolidate:migrate=on",
+            "tiresias",
+            "slurm",
+            "strict",
+            SUBJECT,
+            CANDIDATE,
+        ]
+        .map(String::from)
+        .to_vec(),
         bootstrap: BootstrapSettings {
             resamples: 2000,
             window_resamples: WINDOW_RESAMPLES,
@@ -284,6 +318,15 @@ pub fn paper_plan(quick: bool) -> Plan {
         },
         rho_seeds: RHO_SEEDS,
         claims: Vec::new(),
+        candidate: Some(CandidateDef {
+            policy: CANDIDATE.into(),
+            frozen_at: FROZEN_AT.into(),
+            tails_against: "tiresias:place=tightest".into(),
+            held_out_rivals: vec!["tiresias:place=tightest".into(), SUBJECT.into()],
+            held_out_margin: 0.95,
+            no_worse_high: 1.02,
+            tails_within: 1.10,
+        }),
     };
     let networks: Vec<String> = plan.networks.iter().map(|n| n.name.clone()).collect();
     // Each workload with the networks it runs on.
@@ -304,7 +347,7 @@ pub fn paper_plan(quick: bool) -> Plan {
     // the CDFs also on the held-out Philly window at high load.
     let swept = "philly-384gpus";
     let sweep_policies: Vec<String> =
-        std::iter::once(SUBJECT).chain(FAIR_BASELINES.iter().copied()).map(String::from).collect();
+        [SUBJECT, CANDIDATE].into_iter().chain(FAIR_BASELINES.iter().copied()).map(String::from).collect();
     let oversubs: &[f64] = if quick { &[1.0, 4.0, 16.0] } else { &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0] };
     let restores: &[f64] = if quick { &[30.0, 300.0] } else { &[30.0, 60.0, 120.0, 300.0, 600.0] };
     let swept_networks = workloads.iter().find(|(w, _, _)| w == swept).map(|(_, _, on)| on.clone()).unwrap_or_default();

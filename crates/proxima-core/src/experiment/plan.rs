@@ -273,6 +273,35 @@ pub struct Plan {
     /// multiplicity (Holm); every other figure of the report is exploratory.
     #[serde(default)]
     pub claims: Vec<ClaimDef>,
+    /// A policy proposed to replace the subject, held against the subject and every fair
+    /// baseline on every main-grid scenario ([`super::candidate`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate: Option<CandidateDef>,
+}
+
+/// The policy Proxima recommends, evaluated under a protocol a reviewer can check: tuned on
+/// the development workloads only, its code frozen at a named commit before its first
+/// held-out run, the held-out results reported once, as they came.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateDef {
+    /// A policy of the main grid.
+    pub policy: String,
+    /// The commit at which the policy was frozen (its code and defaults).
+    pub frozen_at: String,
+    /// The fair baseline whose tail (p99 JCT) and finish-time fairness (share of jobs with
+    /// ρ > 1) the candidate's are held to.
+    pub tails_against: String,
+    /// The baselines the candidate must beat by `held_out_margin` on held-out workloads.
+    pub held_out_rivals: Vec<String>,
+    /// Mean JCT at most this fraction of each rival's counts as a held-out win (0.95: 5%
+    /// lower).
+    pub held_out_margin: f64,
+    /// The upper end of a ratio's interval up to which the candidate counts as no worse
+    /// than a baseline on a development workload.
+    pub no_worse_high: f64,
+    /// How far the candidate's p99 JCT and share of jobs with ρ > 1 may exceed those of
+    /// `tails_against` (1.10: by 10%).
+    pub tails_within: f64,
 }
 
 /// A primary claim: `policy` has a lower mean of `metric` than `baseline` on one main-grid

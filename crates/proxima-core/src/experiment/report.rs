@@ -129,6 +129,7 @@ impl Report {
         self.write_claims(&mut md);
         self.write_summary(&mut md);
         self.write_window_intervals(&mut md);
+        self.write_candidate(&mut md);
         self.write_cdfs(&mut md);
         self.write_sweeps(&mut md);
         self.write_oracles(&mut md);

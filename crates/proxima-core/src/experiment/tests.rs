@@ -65,6 +65,8 @@ fn paper_plan_has_every_part() {
         "dally:preempt=off",
         "dally:delay=off",
         "dally:delay=all",
+        "dally:order=las",
+        "tiresias:place=tightest,queues=3600/57600",
     ] {
         assert!(p.policies.iter().any(|q| q == want), "{want}");
     }
@@ -86,10 +88,10 @@ fn paper_plan_has_every_part() {
         .map(|&s| p.policies.len() * p.scenarios[s].seeds.len() * p.scenarios[s].window_count())
         .sum::<usize>();
     // The sweeps run on a Philly workload of ten windows and five seeds: four new
-    // oversubscriptions for the subject and its six fair baselines, four new restore costs
-    // for the four policies that preempt.
-    let oversub_new = 2 * 4 * 7 * 10 * 5;
-    let restore_new = 2 * 4 * 4 * 10 * 5;
+    // oversubscriptions for the subject, the candidate and the seven fair baselines, four
+    // new restore costs for the six policies that preempt.
+    let oversub_new = 2 * 4 * 9 * 10 * 5;
+    let restore_new = 2 * 4 * 6 * 10 * 5;
     let oracle_runs: usize = p
         .oracles
         .iter()
@@ -198,6 +200,7 @@ fn tiny_plan() -> Plan {
         bootstrap: BootstrapSettings { resamples: 500, window_resamples: 1000, seed: 9, confidence: 0.95 },
         rho_seeds: 2,
         claims: Vec::new(),
+        candidate: None,
     };
     for w in ["dev", "held"] {
         for o in [16.0, 1.0] {
@@ -297,6 +300,64 @@ fn a_tiny_plan_runs_and_reports() {
     }
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("valid JSON");
     assert_eq!(json["scenarios"].as_array().unwrap().len(), 4);
+}
+
+/// The candidate's section: every main-grid scenario, a ratio per rival from the rows'
+/// means, and verdicts that follow from them; a plan without a candidate has no section.
+#[test]
+fn the_candidate_is_held_against_the_subject_and_every_fair_baseline() {
+    let mut plan = tiny_plan();
+    plan.candidate = Some(CandidateDef {
+        policy: "tiresias".into(),
+        frozen_at: "abc1234".into(),
+        tails_against: "consolidate".into(),
+        held_out_rivals: vec!["consolidate".into(), "dally".into()],
+        held_out_margin: 0.95,
+        no_worse_high: 1.02,
+        tails_within: 1.10,
+    });
+    let tasks = plan.tasks();
+    assert_eq!(tasks.len(), 45, "the candidate is a main-grid policy: no new runs");
+    let results: Vec<TaskResult> = tasks.iter().map(|t| run_task(&plan, t, None).expect("runs")).collect();
+    let report = aggregate(&plan, &results);
+    for set in [ScenarioSet::Development, ScenarioSet::HeldOut] {
+        let rows = report.candidate_rows(set);
+        assert_eq!(rows.len(), 2, "{set:?}: both oversubscriptions");
+        for row in &rows {
+            let sc = row.scenario;
+            let jct = |p: &str| sc.row(p).unwrap().values["avg_jct_s"].mean;
+            let rivals: Vec<&str> = row.jct.iter().map(|(b, _)| *b).collect();
+            assert_eq!(rivals, ["dally", "consolidate"], "the subject, then the fair baselines but itself");
+            for (b, ci) in &row.jct {
+                assert!((ci.ratio.unwrap() - jct("tiresias") / jct(b)).abs() < 1e-12, "{b}");
+            }
+            let p99 = |p: &str| sc.row(p).unwrap().values["p99_jct_s"].mean;
+            assert!((row.p99.unwrap() - p99("tiresias") / p99("consolidate")).abs() < 1e-12);
+            assert!(!row.over_windows && row.rho_over_1.is_none(), "synthetic, one tenant");
+            let below = |b: &str, by: f64| jct("tiresias") <= by * jct(b);
+            assert_eq!(
+                row.beats_by(&plan.candidate.as_ref().unwrap().held_out_rivals, 0.95),
+                below("consolidate", 0.95) && below("dally", 0.95)
+            );
+            let highs = row.jct.iter().all(|(_, ci)| ci.high <= 1.02);
+            assert_eq!(row.no_worse(1.02), below("consolidate", 1.0) && below("dally", 1.0) && highs);
+        }
+    }
+    let md = report.to_markdown();
+    assert!(md.contains("## `tiresias`, the recommended policy, against `dally` and every fair baseline"));
+    assert!(
+        md.contains("frozen at commit `abc1234`") && md.contains("**Development:**") && md.contains("**Held-out:**")
+    );
+    let json = report.to_json();
+    let back: Report = serde_json::from_str(&json).expect("reads back");
+    assert_eq!(back, report);
+    assert!(!tiny_plan_report_markdown().contains("the recommended policy"));
+}
+
+fn tiny_plan_report_markdown() -> String {
+    let plan = tiny_plan();
+    let results: Vec<TaskResult> = plan.tasks().iter().map(|t| run_task(&plan, t, None).expect("runs")).collect();
+    aggregate(&plan, &results).to_markdown()
 }
 
 /// The fairness columns are the summaries' figures, spread over seeds; a `report.json`
