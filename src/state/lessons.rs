@@ -11,6 +11,8 @@ use proxima_core::share::{SharedScenario, TopologyChoice, TraceChoice};
 pub enum Claim {
     /// `policy`'s mean JCT is at most `ratio` × `other`'s.
     MeanJctBelow { policy: &'static str, other: &'static str, ratio: f64 },
+    /// `policy`'s median JCT is at most `ratio` × `other`'s.
+    MedianJctBelow { policy: &'static str, other: &'static str, ratio: f64 },
     /// `policy`'s communication overhead is at most `ratio` × `other`'s.
     OverheadBelow { policy: &'static str, other: &'static str, ratio: f64 },
     /// The auto-tuner of `policy` changes a timer at least `at_least` times.
@@ -130,6 +132,24 @@ pub const LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        id: "service-order",
+        title: "Arrival order, service order, and both with the network",
+        explanation: "dally serves waiting jobs in arrival order and places them with the network in mind; tiresias serves the job that has had the least GPU-time first, so short jobs overtake long ones, but it takes GPUs wherever they free up; dally:order=las does both. None of them knows a job's run time: service order finds the long jobs by watching them run.",
+        watch: "Median JCT of tiresias and dally:order=las less than half of dally's (short jobs go first); communication overhead of tiresias ten times dally's (its jobs straddle the 32:1 uplinks); mean JCT of dally:order=las about a third below both.",
+        topology: DEFAULT_TOPOLOGY,
+        jobs: 1000,
+        load: 0.9,
+        mix: None,
+        policies: &["dally", "tiresias", "dally:order=las"],
+        claims: &[
+            Claim::MedianJctBelow { policy: "tiresias", other: "dally", ratio: 0.5 },
+            Claim::MedianJctBelow { policy: "dally:order=las", other: "dally", ratio: 0.5 },
+            Claim::OverheadBelow { policy: "dally", other: "tiresias", ratio: 0.2 },
+            Claim::MeanJctBelow { policy: "dally:order=las", other: "dally", ratio: 0.75 },
+            Claim::MeanJctBelow { policy: "dally:order=las", other: "tiresias", ratio: 0.75 },
+        ],
+    },
+    Lesson {
         id: "light-load",
         title: "Light load, where no policy matters",
         explanation: "At a fifth of the cluster's capacity almost every job finds a tight placement free the moment it arrives. There is nothing to wait for and nobody to preempt, so every policy places jobs alike.",
@@ -228,6 +248,9 @@ mod tests {
             for claim in lesson.claims {
                 let holds = match *claim {
                     Claim::MeanJctBelow { policy, other, ratio } => jct(policy) <= ratio * jct(other),
+                    Claim::MedianJctBelow { policy, other, ratio } => {
+                        results[policy].0.p50_jct_s <= ratio * results[other].0.p50_jct_s
+                    }
                     Claim::OverheadBelow { policy, other, ratio } => {
                         results[policy].0.comm_overhead_s <= ratio * results[other].0.comm_overhead_s
                     }

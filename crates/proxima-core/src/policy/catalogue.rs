@@ -214,6 +214,10 @@ pub const RECOMMENDED: &[Recommended] = &[
     },
     Recommended { spec: "random", what: "first come, first served with backfill; free GPUs drawn at random" },
     Recommended { spec: "dally", what: "network-sensitive: delay timers, preemption, auto-tuned timers" },
+    Recommended {
+        spec: "dally:order=las",
+        what: "Dally's placement, delay and preemption, least attained GPU-time first; knows no run times",
+    },
     Recommended { spec: "dally:preempt=off", what: "Dally without preemption" },
     Recommended { spec: "dally:autotune=off", what: "Dally with static timers (300 s server, 150 s rack)" },
     Recommended { spec: "dally:preempt=off,autotune=off", what: "Dally with delay timers only" },
