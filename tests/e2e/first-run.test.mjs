@@ -6,7 +6,7 @@
 // Run: node --test tests/e2e/first-run.test.mjs   (after `trunk build --release`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, useSite, waitForApp } from './harness.mjs';
+import { eventually, runAndWait, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
 
@@ -126,6 +126,16 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     await lessons.locator('summary').click();
     await page.getByTestId('lesson-light-load').click();
     await eventually(() => page.locator('.generator input').first().inputValue(), '300');
+
+    // The lesson on service order runs arrival order, service order and both with the
+    // network side by side, and the page shows what the lesson says.
+    await page.getByTestId('lesson-service-order').click();
+    await eventually(() => page.locator('.generator input').first().inputValue(), '1000');
+    await runAndWait(page, 3, 120_000);
+    const order = await meanJct(page);
+    const las = order['dally:order=las'];
+    assert.ok(las < 0.75 * order.dally && las < 0.75 * order.tiresias, `dally:order=las a quarter ahead of both: ${JSON.stringify(order)}`);
+    console.log(`# service-order lesson: mean JCT dally ${order.dally.toFixed(0)} s, tiresias ${order.tiresias.toFixed(0)} s, dally:order=las ${las.toFixed(0)} s`);
     assert.deepEqual(errors, [], 'console or page errors');
   } finally {
     await context.close();

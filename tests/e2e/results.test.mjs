@@ -46,7 +46,7 @@ describe('results for people', () => {
     const { page, record } = opened;
     try {
       const boxes = await page.getByTestId('policy-select').locator('input[type=checkbox]').evaluateAll((b) => b.map((x) => x.value));
-      for (const p of ['tiresias', 'srtf', 'strict', 'slurm', 'random', 'consolidate:migrate=on']) assert.ok(boxes.includes(p), `${p} can be chosen`);
+      for (const p of ['tiresias', 'srtf', 'strict', 'slurm', 'random', 'consolidate:migrate=on', 'dally:order=las']) assert.ok(boxes.includes(p), `${p} can be chosen`);
 
       await runAndWait(page, 3);
       // Feedback: how long it took, measured, and the results brought into view with the focus.
