@@ -9,5 +9,6 @@ mod inputs;
 mod kueue;
 mod network;
 mod policies;
+mod slurm_yaml;
 mod sweep;
 mod volcano;

@@ -4,8 +4,8 @@
 //! Users describe a topology as switches, servers (with their GPU count) and links between
 //! them ([`TopologySpec`], the JSON format), as a parametric spec
 //! (`racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=F][,gpu=M][,rails=on]`),
-//! by a preset name, with a Slurm `topology.conf`, a Lingjun `topo.csv` or a Kueue `Topology`
-//! with its nodes (YAML), which are read into a [`TopologySpec`].
+//! by a preset name, with a Slurm `topology.conf` or `topology.yaml`, a Lingjun `topo.csv`
+//! or a Kueue `Topology` with its nodes (YAML), which are read into a [`TopologySpec`].
 //! [`check`] lists every problem of a description as data; [`Topology::from_spec`] refuses
 //! a description with the first of them, or derives everything else: the GPUs as leaves of
 //! a rooted tree, the tiers (server, rack, cluster, more if the tree is deeper), and the path
@@ -26,7 +26,9 @@
 //!   cluster's network that every output prints;
 //! - `slurm.rs`, `slurm_form.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`,
 //!   `slurm_options.rs`: Slurm's `topology.conf` (tree and block forms) with its host-list
-//!   ranges, read by [`read_slurm_topology`] with [`SlurmOptions`];
+//!   ranges, read by [`read_slurm_topology`] with [`SlurmOptions`], which also reads a
+//!   `topology.yaml` (`slurm_yaml.rs`, `slurm_yaml_switches.rs`) into the same switches
+//!   and blocks;
 //! - `lingjun.rs`: the production topology of Alibaba's Lingjun dataset (`topo.csv`: each
 //!   host's ToR, aggregation and core switch), read by [`read_lingjun_topology`] with the
 //!   same [`SlurmOptions`];
@@ -57,6 +59,8 @@ mod slurm_block;
 mod slurm_form;
 mod slurm_options;
 mod slurm_tree;
+mod slurm_yaml;
+mod slurm_yaml_switches;
 mod spec;
 mod volcano;
 mod yaml;
@@ -94,5 +98,7 @@ mod parametric_tests;
 mod slurm_block_tests;
 #[cfg(test)]
 mod slurm_tests;
+#[cfg(test)]
+mod slurm_yaml_tests;
 #[cfg(test)]
 mod volcano_tests;

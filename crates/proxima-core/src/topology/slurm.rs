@@ -1,6 +1,7 @@
 //! Slurm's `topology.conf` in the form of its `topology/tree` plugin (this file and
 //! `slurm_tree.rs`) or of its `topology/block` plugin (`slurm_block.rs`), read into a
-//! [`TopologySpec`]; a file is of one form, told by its keys ([`Form`]). The tree form:
+//! [`TopologySpec`]; a file is of one form, told by its keys ([`Form`]). A `topology.yaml`
+//! (`slurm_yaml.rs`) is read into the same switch lines. The tree form:
 //!
 //! ```text
 //! SwitchName=s0 Nodes=node[01-16]
@@ -47,9 +48,10 @@
 //! the ring plugin's lines.
 
 use super::hostlist::{self, HostlistError};
-use super::slurm_form::{canonical, foreign_key, refuse_yaml, Form};
+use super::slurm_form::{canonical, foreign_key, is_yaml, Form};
 use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{build_spec, Children, SwitchLine};
+use super::slurm_yaml::read_slurm_yaml;
 use super::spec::{TopologySpec, MAX_GPUS};
 use crate::error::InputError;
 use std::collections::BTreeMap;
@@ -69,22 +71,16 @@ pub struct SlurmTopology {
 /// options for what the file does not say. The description has no name (the caller names
 /// it after the file). Errors and warnings carry the line (of the first physical line of a
 /// continued one) and the key, spelt as Slurm spells it (`Nodes`, `Switches`,
-/// `SwitchName`, `LinkSpeed`, `BlockName`, `BlockSizes`).
+/// `SwitchName`, `LinkSpeed`, `BlockName`, `BlockSizes`). A `topology.yaml`, told by its
+/// first line, is read by `slurm_yaml.rs` into the same switches and blocks; its errors
+/// and warnings name the YAML's keys (`switch`, `children`, `nodes`, `block_sizes`, ...).
 pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTopology, InputError> {
-    let mut reader = Reader {
-        form: None,
-        switches: Vec::new(),
-        by_name: BTreeMap::new(),
-        node_owner: BTreeMap::new(),
-        budget: max_nodes(options) as usize,
-        block_sizes: None,
-        warnings: Vec::new(),
-        options,
-    };
-    for (line, text) in logical_lines(text) {
-        if reader.form.is_none() && reader.switches.is_empty() {
-            refuse_yaml(line, &text)?;
-        }
+    let lines = logical_lines(text);
+    if lines.iter().find(|(_, line)| !line.trim().is_empty()).is_some_and(|(_, first)| is_yaml(first)) {
+        return read_slurm_yaml(text, options);
+    }
+    let mut reader = Reader::new(options, None);
+    for (line, text) in lines {
         let pairs = key_values(&text, line)?;
         if pairs.is_empty() {
             continue;
@@ -97,11 +93,7 @@ pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTo
             Form::Block => reader.block_line(line, &pairs)?,
         }
     }
-    let spec = match reader.form {
-        Some((Form::Block, _)) => reader.block_spec()?,
-        _ => build_spec(&reader.switches, &reader.by_name, options, &mut reader.warnings)?,
-    };
-    Ok(SlurmTopology { spec, warnings: reader.warnings })
+    reader.finish()
 }
 
 /// The text of each logical line with its first physical line's number: comments cut at
@@ -199,7 +191,32 @@ pub(super) struct Reader<'a> {
     pub(super) warnings: Vec<InputError>,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of nothing yet; `form` is the file's when it is known before its lines (a
+    /// `topology.yaml` entry says it), else the first line of one form sets it.
+    pub(super) fn new(options: &'a SlurmOptions, form: Option<(Form, u32)>) -> Reader<'a> {
+        Reader {
+            form,
+            switches: Vec::new(),
+            by_name: BTreeMap::new(),
+            node_owner: BTreeMap::new(),
+            budget: max_nodes(options) as usize,
+            block_sizes: None,
+            warnings: Vec::new(),
+            options,
+        }
+    }
+
+    /// The cluster of the switches or blocks read, built by the one path both file formats
+    /// share, with the warnings gathered.
+    pub(super) fn finish(mut self) -> Result<SlurmTopology, InputError> {
+        let spec = match self.form {
+            Some((Form::Block, _)) => self.block_spec()?,
+            _ => build_spec(&self.switches, &self.by_name, self.options, &mut self.warnings)?,
+        };
+        Ok(SlurmTopology { spec, warnings: self.warnings })
+    }
+
     /// The form of a line: the file's, set by its first line with a key of one form only.
     /// A line of the other form is refused, as slurmctld refuses it.
     fn form_of(&mut self, line: u32, pairs: &[(String, String)]) -> Result<Form, InputError> {

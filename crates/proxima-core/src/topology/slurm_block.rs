@@ -155,7 +155,7 @@ impl Reader<'_> {
 
 /// `BlockSizes=16,32,64`: the base size in nodes, then sizes that are the base times a power
 /// of two, as slurmctld requires.
-fn block_sizes(line: u32, text: &str) -> Result<Vec<u32>, InputError> {
+pub(super) fn block_sizes(line: u32, text: &str) -> Result<Vec<u32>, InputError> {
     let mut sizes: Vec<u32> = Vec::new();
     for item in text.split(',') {
         let item = item.trim();

@@ -124,16 +124,3 @@ fn every_block_refusal_names_the_line_and_the_key() {
         assert!(e.message.contains(message), "{text}:\n  got  {}\n  want {message}", e.message);
     }
 }
-
-#[test]
-fn a_topology_yaml_is_refused_at_its_first_line_with_what_to_write_instead() {
-    // The start of topology.yaml(5)'s example, doc/man/man5/topology.yaml.5 lines 271-275.
-    for (text, line) in [
-        ("---\n- topology: topo1\n  cluster_default: true\n  tree:\n", 1),
-        ("# generated\n- topology: topo2\n  block:\n", 2),
-    ] {
-        let e = read_slurm_topology(text, &options(4, 100.0)).unwrap_err();
-        assert_eq!((e.line, e.field.as_str()), (Some(line), "topology"), "{e}");
-        assert!(e.message.starts_with("this is a topology.yaml, which Proxima does not read yet"), "{e}");
-    }
-}

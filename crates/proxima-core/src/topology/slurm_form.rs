@@ -1,6 +1,7 @@
 //! What form a `topology.conf` is of, and the words for keys that do not belong: the
-//! [`Form`] (tree or block) a line's keys say, a `topology.yaml` told from its first line,
-//! and the messages for keys of the other form, the ring plugin or none.
+//! [`Form`] (tree or block) a line's keys say, a `topology.yaml` told from its first line
+//! (read by `slurm_yaml.rs`), and the messages for keys of the other form, the ring plugin
+//! or none.
 
 use crate::error::InputError;
 
@@ -42,20 +43,19 @@ impl Form {
     }
 }
 
-/// A `topology.yaml` (Slurm 25.05 and later, `doc/man/man5/topology.yaml.5`), told by its
-/// first line (`---`, or a list entry `- topology: NAME`), which Proxima does not read yet:
-/// refused with what to write instead, rather than with a puzzling syntax error.
-pub(super) fn refuse_yaml(line: u32, text: &str) -> Result<(), InputError> {
-    let text = text.trim();
-    let entry = text.strip_prefix('-').map(str::trim_start);
-    if text == "---" || entry.is_some_and(|e| e.starts_with("topology:")) {
-        return Err(InputError::at_line(
-            line,
-            "topology",
-            "this is a topology.yaml, which Proxima does not read yet: write the topology you want simulated as topology.conf lines (a tree: entry's switches as SwitchName=... Switches= or Nodes= lines, a block: entry's blocks as BlockName=... Nodes= lines and its block_sizes as BlockSizes=)",
-        ));
-    }
-    Ok(())
+/// Whether a file is a `topology.yaml` (Slurm 25.05 and later, `doc/man/man5/topology.yaml.5`
+/// in SchedMD/slurm), told by its first line with anything on it: a document start (`---`),
+/// a directive (`%YAML`), or a `key:`, alone or as a list entry (`- topology: NAME`; the
+/// man page says `topology` "Must be the first attribute", lines 28-30). A `topology.conf`
+/// line starts with `Key=`, never with any of these, so the two are never confused.
+pub(super) fn is_yaml(first_line: &str) -> bool {
+    let text = first_line.trim();
+    let entry = text.strip_prefix('-').map(str::trim_start).unwrap_or(text);
+    let key_len = entry.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(entry.len());
+    text == "---"
+        || text.starts_with("--- ")
+        || text.starts_with("%YAML")
+        || (key_len > 0 && entry[key_len..].starts_with(':'))
 }
 
 /// A key that is not one of the tree plugin's, with what it most likely is.

@@ -70,6 +70,20 @@ pub(super) fn entries<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<Vec<(St
     }
 }
 
+/// The entries of a mapping as [`entries`] gives them, each with the line of its key: a
+/// value that is a block of lines starts below its key, and errors about a key name the
+/// key's line.
+pub(super) fn entries_with_lines<'n, 'a>(
+    node: &'n Node<'a>,
+    field: &str,
+) -> Result<Vec<(String, u32, &'n Node<'a>)>, InputError> {
+    let YamlData::Mapping(map) = &untagged(node).data else {
+        return entries(node, field).map(|_| Vec::new());
+    };
+    let keys = map.keys().map(line);
+    Ok(entries(node, field)?.into_iter().zip(keys).map(|((key, value), line)| (key, line, value)).collect())
+}
+
 /// The items of a sequence; an error names `field` when the node is not one.
 pub(super) fn items<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<&'n [Node<'a>], InputError> {
     match &untagged(node).data {
