@@ -449,6 +449,22 @@ fn a_kueue_file_is_told_by_its_objects_and_imported_with_its_warnings() {
     );
 }
 
+/// A Slurm `topology.yaml` has no Kubernetes objects, so the editor hands it to the Slurm
+/// reader, which reads its cluster-default tree (issue 23: the same importers in the app).
+#[test]
+fn a_slurm_topology_yaml_is_imported_as_its_default_tree() {
+    let yaml = "- topology: racks\n  cluster_default: true\n  tree:\n    switches:\n      - switch: spine\n        children: rack[1-2]\n      - switch: rack1\n        nodes: n[1-2]\n      - switch: rack2\n        nodes: n[3-4]\n";
+    let ed = editor("teaching");
+    let import = |text: String| EditAction::Import { name: "topology.yaml".into(), text, options: "gpus=8".into() };
+    let good = run(ed.clone(), [import(yaml.into())]);
+    assert!(good.problems.is_empty());
+    assert_eq!((good.doc.spec.switches.len(), good.doc.spec.servers.len(), good.gpu_count()), (3, 4, 32));
+    let bad = run(ed.clone(), [import(yaml.replace("children: rack[1-2]", "children: rack[1-3]"))]);
+    assert_eq!(bad.doc, ed.doc);
+    let message = bad.message.unwrap();
+    assert!(message.starts_with("topology.yaml:6: children:"), "{message}");
+}
+
 #[test]
 fn a_volcano_file_is_told_by_its_hypernodes_and_imported() {
     let yaml = "apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: s0}\nspec:\n  tier: 1\n  members:\n  - {type: Node, selector: {exactMatch: {name: n1}}}\n  - {type: Node, selector: {exactMatch: {name: n2}}}\n";
