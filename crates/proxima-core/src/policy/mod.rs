@@ -10,6 +10,7 @@ mod catalogue;
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
+pub mod kueue_tas;
 pub mod las;
 pub mod migrate;
 pub mod placement;
@@ -216,6 +217,7 @@ pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
         "srtf" => Box::new(srtf::Srtf::from_spec(&mut spec)?),
         "random" => Box::new(random::RandomPlacement::from_spec(&mut spec)?),
         "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
+        "kueue-tas" => Box::new(kueue_tas::KueueTas::from_spec(&mut spec)?),
         other => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
             return Err(InputError::new("policy", format!("unknown policy '{other}' (known: {})", names.join(", "))));
