@@ -39,8 +39,9 @@
 //! `cloud.provider.com/topology-rack`), `kubernetes.io/hostname` or `server` for the
 //! servers, `rack` for the first switch tier of a cluster with three tiers or more, `cluster`
 //! for the widest, `tightest` for the first switch tier. It can only be checked against the
-//! cluster, so it is at the first decision; a run on a cluster without it stops there with
-//! the message of [`resolve_level`].
+//! cluster: [`Policy::check_cluster`] lets a caller refuse the run before it starts (the CLI,
+//! sweeps and experiments do), and a run started anyway stops at its first decision with
+//! the same message, from [`resolve_level`].
 //!
 //! Not modelled: eviction and node replacement, TAS balanced placement (an alpha gate, off
 //! by default), slices, leaders and PodSet groups, quotas and cohorts, and priorities.
@@ -148,7 +149,7 @@ fn fits(view: &View, mode: Mode, tier: Tier, n: u32) -> bool {
 
 /// Upstream's greedy step over domains already sorted: take each in turn, and once the next
 /// one holds the rest, the best fit among those left instead (`updateCountsToMinimumGeneric`,
-/// `tas_flavor_snapshot.go:1620-1640`; without BestFit, for LeastFreeCapacity, the next one).
+/// `tas_flavor_snapshot.go:1621-1636`, the branch phase 2b takes; without BestFit, for LeastFreeCapacity, the next one).
 fn take_greedily(view: &View, sorted: &[NodeId], mut need: u32, best_fit: bool) -> Vec<(NodeId, u32)> {
     let mut out = Vec::new();
     for (i, &node) in sorted.iter().enumerate() {
@@ -224,6 +225,10 @@ impl Policy for KueueTas {
         };
         let timer = self.required_for_s.map(|t| format!(",required_for_s={t}")).unwrap_or_default();
         format!("kueue-tas:{request},queue={queue}{timer}")
+    }
+
+    fn check_cluster(&self, topo: &Topology) -> Result<(), InputError> {
+        resolve_level(topo, self.field, &self.level).map(|_| ())
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {

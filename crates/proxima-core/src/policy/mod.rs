@@ -122,6 +122,13 @@ pub trait Policy {
         Vec::new()
     }
 
+    /// Checks the options that name parts of a cluster (a topology level) against the one the
+    /// run is on, so that a caller can refuse the run before it starts; the policy checks
+    /// again at its first decision for callers that do not ask.
+    fn check_cluster(&self, _topo: &Topology) -> Result<(), InputError> {
+        Ok(())
+    }
+
     /// Called for every event except rate changes, after the engine applied it.
     fn on_event(&mut self, _event: &SimEvent, _view: &View) {}
 

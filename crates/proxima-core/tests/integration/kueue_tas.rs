@@ -162,3 +162,12 @@ fn an_unknown_level_stops_the_run_at_its_first_decision_naming_the_levels() {
     let mut sim = Simulation::new(split_racks(), resolve_policy("kueue-tas:required=block").unwrap());
     sim.run();
 }
+
+#[test]
+fn a_caller_can_check_the_level_against_the_cluster_before_the_run() {
+    let policy = resolve_policy("kueue-tas:preferred=cloud.provider.com/topology-block").unwrap();
+    assert!(policy.check_cluster(&kueue_cluster()).is_ok());
+    let e = policy.check_cluster(&cluster(2, 2, 4, 1.0)).unwrap_err().to_string();
+    assert!(e.starts_with("preferred: unknown topology level"), "{e}");
+    assert!(resolve_policy("kueue-tas").unwrap().check_cluster(&cluster(1, 1, 1, 1.0)).is_ok());
+}
