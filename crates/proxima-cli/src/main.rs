@@ -289,6 +289,7 @@ fn run_one(
 ) -> Result<(), Failure> {
     let sc = load_scenario(&scenario.as_args())?;
     let policy_box = resolve_policy(policy).map_err(|e| UsageError::in_argument("policy", e))?;
+    policy_box.check_cluster(&sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
     let mut sim = Simulation::new(sc, policy_box);
     // With --events, also hash the event stream as the web app does, so the two
     // can be compared (the determinism test does).
@@ -326,6 +327,10 @@ fn compare(scenario: &ScenarioFlags, policies: &[String], out: Option<String>, n
         resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
     }
     let sc = load_scenario(&scenario.as_args())?;
+    for p in policies {
+        let policy = resolve_policy(p).expect("checked above");
+        policy.check_cluster(&sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
+    }
     let mut summaries: Vec<Summary> = Vec::new();
     for p in policies {
         let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));

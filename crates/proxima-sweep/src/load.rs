@@ -16,7 +16,7 @@ use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::{self, WorkloadOptions};
 use std::path::Path;
 
-const NAMES: ArgumentNames = ArgumentNames::Flags;
+pub(crate) const NAMES: ArgumentNames = ArgumentNames::Flags;
 
 /// Reads a whole text file; errors name the file (`cannot read`, or, in the core's words,
 /// `encoding` with the line and byte where the text stops being UTF-8).

@@ -62,6 +62,7 @@ pub fn execute(
 /// differ only in their policy).
 pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutput, SourcedError> {
     let policy_box = load::policy(policy)?;
+    policy_box.check_cluster(&scenario.topology).map_err(|e| SourcedError::new(load::NAMES.name("policy"), e))?;
     let started = std::time::Instant::now();
     let mut sim = Simulation::new(scenario, policy_box);
     let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));

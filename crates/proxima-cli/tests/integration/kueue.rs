@@ -65,3 +65,21 @@ fn run_takes_a_kueue_cluster_and_refuses_a_gpus_option() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .starts_with("error: --topology: gpus: a Kueue file gives each node's GPUs"));
 }
+
+#[test]
+fn kueue_tas_runs_at_the_files_levels_and_refuses_a_level_the_cluster_lacks() {
+    let topology = format!("kueue:{}", fixture());
+    let policy = "kueue-tas:required=cloud.provider.com/topology-rack";
+    let out = proxima(&["run", "--topology", &topology, "--trace", "synthetic:jobs=10", "--policy", policy]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The same level on a parametric cluster is refused before the run, naming its levels.
+    let out =
+        proxima(&["run", "--topology", "racks=2,servers=2,gpus=4", "--trace", "synthetic:jobs=10", "--policy", policy]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: --policy: required: unknown topology level 'cloud.provider.com/topology-rack'")
+            && stderr.contains("server, rack, cluster"),
+        "{stderr}"
+    );
+}

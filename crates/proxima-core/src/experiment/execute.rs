@@ -151,6 +151,7 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
     let scenario = build_scenario(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     let policy = resolve_policy(&task.policy)?;
+    policy.check_cluster(&scenario.topology)?;
     let mut sim = Simulation::new(scenario, policy);
     let mut summary = sim.run();
     if plan.computes_rho(task) && tenants_with_jobs(sim.scenario()) > 1 {

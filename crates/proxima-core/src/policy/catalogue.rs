@@ -189,6 +189,18 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt_with("queues", Thresholds, "3600/57600", "attained GPU-seconds at which a job drops a queue", "order=las"),
         ],
     },
+    PolicyInfo {
+        name: "kueue-tas",
+        summary: "Kueue's Topology Aware Scheduling: jobs admitted in submission order, each within one domain of a topology level. `required`: never across the level, waiting as long as it takes; `preferred` (the default, at the tightest switch tier): the next level up at once when no domain of it holds the job; `unconstrained=on`: anywhere, fullest nodes first (LeastFreeCapacity). Among domains that hold a job, the one with the fewest free GPUs (BestFit). A level is a tier name of the cluster (a Kueue file's node labels), `kubernetes.io/hostname`, `server`, `rack`, `cluster` or `tightest`.",
+        source: "kubernetes-sigs/kueue `pkg/cache/scheduler/tas_flavor_snapshot.go` (`findLevelWithFitDomains`, `findBestFitDomainBy`, `sortedDomains`), `site/content/en/docs/concepts/topology_aware_scheduling.md`, `apis/kueue/v1beta2/clusterqueue_types.go` (queueing strategies)",
+        options: &[
+            opt("preferred", Choice(&["LEVEL", "tightest"]), "tightest", "the level a job prefers, widened level by level at once when no domain holds it"),
+            opt("required", Choice(&["LEVEL", "off"]), "off", "the level a job must stay within, however long it waits"),
+            opt("unconstrained", Switch, "off", "on: anywhere, fullest servers first (LeastFreeCapacity)"),
+            opt("queue", Choice(&["besteffort", "strict"]), "besteffort", "BestEffortFIFO: a job that fits passes a head that does not; strict: StrictFIFO, the head blocks"),
+            opt("required_for_s", SecondsOrOff, "off", "with required: the level is required for this long of waiting, then preferred (Proxima's, not Kueue's)"),
+        ],
+    },
 ];
 
 /// The specs the app offers with a checkbox: the baselines, Dally, and its ablations.
@@ -294,6 +306,9 @@ mod tests {
             assert!(!RECOMMENDED[..i].iter().any(|o| o.spec == r.spec), "{} twice", r.spec);
         }
         let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
-        assert_eq!(names, ["fifo", "consolidate", "strict", "slurm", "tiresias", "srtf", "random", "dally"]);
+        assert_eq!(
+            names,
+            ["fifo", "consolidate", "strict", "slurm", "tiresias", "srtf", "random", "dally", "kueue-tas"]
+        );
     }
 }

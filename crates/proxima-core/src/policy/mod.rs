@@ -10,6 +10,7 @@ mod catalogue;
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
+pub mod kueue_tas;
 pub mod las;
 pub mod migrate;
 pub mod placement;
@@ -121,6 +122,13 @@ pub trait Policy {
         Vec::new()
     }
 
+    /// Checks the options that name parts of a cluster (a topology level) against the one the
+    /// run is on, so that a caller can refuse the run before it starts; the policy checks
+    /// again at its first decision for callers that do not ask.
+    fn check_cluster(&self, _topo: &Topology) -> Result<(), InputError> {
+        Ok(())
+    }
+
     /// Called for every event except rate changes, after the engine applied it.
     fn on_event(&mut self, _event: &SimEvent, _view: &View) {}
 
@@ -216,6 +224,7 @@ pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
         "srtf" => Box::new(srtf::Srtf::from_spec(&mut spec)?),
         "random" => Box::new(random::RandomPlacement::from_spec(&mut spec)?),
         "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
+        "kueue-tas" => Box::new(kueue_tas::KueueTas::from_spec(&mut spec)?),
         other => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
             return Err(InputError::new("policy", format!("unknown policy '{other}' (known: {})", names.join(", "))));

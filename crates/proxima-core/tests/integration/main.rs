@@ -13,6 +13,7 @@ mod data_required;
 mod fuzz_corpus;
 mod golden;
 mod invariants;
+mod kueue_tas;
 mod llm;
 mod pollux;
 mod purity;

@@ -1,0 +1,290 @@
+//! `kueue-tas`: Kueue's Topology Aware Scheduling (TAS) as a ClusterQueue with one TAS flavor
+//! admits jobs, each job one PodSet of one-GPU pods. Read from kubernetes-sigs/kueue at
+//! ff69552e (2026-08-22); `tas_flavor_snapshot.go` below is
+//! `pkg/cache/scheduler/tas_flavor_snapshot.go`.
+//!
+//! The three kinds of request (`site/content/en/docs/concepts/topology_aware_scheduling.md`,
+//! "User-facing APIs"):
+//! - `required=LEVEL` (`kueue.x-k8s.io/podset-required-topology`): every pod inside one domain
+//!   of that level. When no domain holds the job, `findLevelWithFitDomains`
+//!   (`tas_flavor_snapshot.go:1374-1390`) returns a not-fit reason and never looks at a wider
+//!   level, so the job waits however long it takes.
+//! - `preferred=LEVEL` (`podset-preferred-topology`): the same level first; when no domain of
+//!   it holds the job, the next level up at once (`tas_flavor_snapshot.go:1392-1393`, no
+//!   timer), and at the widest level the job is spread over its domains.
+//! - `unconstrained=on` (`podset-unconstrained-topology`): the lowest level, the nodes
+//!   (`levelKey`, `tas_flavor_snapshot.go:1233`), filled by LeastFreeCapacity: nodes taken
+//!   from the fewest free up (`sortedDomains`, `:1770-1797`), the first that holds the whole
+//!   job if any (`:1360-1372`). That is the TASProfileMixed feature gate's choice, on by
+//!   default since 0.15 (`pkg/features/kube_features.go:653-656`,
+//!   `useLeastFreeCapacityAlgorithm`, `tas_flavor_snapshot.go:1468`).
+//!
+//! Otherwise placement is BestFit (`useBestFitAlgorithm`, `:1463`): among the domains that
+//! hold the job, the one with the fewest free GPUs, ties to the first in the order domains
+//! are sorted in (`findBestFitDomainBy`, `:1307-1331`); then level by level down to the nodes
+//! the children of the chosen domains are pooled, sorted most free first, and taken in turn,
+//! the last one by BestFit among those left (`findTopologyAssignment` phase 2b, `:1033-1041`,
+//! `updateCountsToMinimumGeneric`, `:1575-1650`). Where upstream breaks ties by the domains'
+//! label values (`compareDomainLevelValues`), Proxima uses node order.
+//!
+//! Admission is in submission order. `queue=besteffort` is Kueue's default
+//! (`apis/kueue/v1beta2/clusterqueue_types.go:105`, BestEffortFIFO: "older workloads that
+//! can't be admitted will not block admitting newer workloads that fit", `:198-201`);
+//! `queue=strict` is StrictFIFO, where the head blocks the queue (`:194-196`).
+//!
+//! `required_for_s=T` (with `required`) keeps the requirement for T seconds of waiting, then
+//! treats the level as preferred: Proxima's timer, not a Kueue field.
+//!
+//! A level is one of the cluster's tier names (a Kueue file's node labels, e.g.
+//! `cloud.provider.com/topology-rack`), `kubernetes.io/hostname` or `server` for the
+//! servers, `rack` for the first switch tier of a cluster with three tiers or more, `cluster`
+//! for the widest, `tightest` for the first switch tier. It can only be checked against the
+//! cluster: [`Policy::check_cluster`] lets a caller refuse the run before it starts (the CLI,
+//! sweeps and experiments do), and a run started anyway stops at its first decision with
+//! the same message, from [`resolve_level`].
+//!
+//! Not modelled: eviction and node replacement, TAS balanced placement (an alpha gate, off
+//! by default), slices, leaders and PodSet groups, quotas and cohorts, and priorities.
+
+use super::{take_optional_secs, Decision, Policy, PolicySpec, View};
+use crate::cluster::JobId;
+use crate::error::InputError;
+use crate::event::Reason;
+use crate::time::SimTime;
+use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology, HOSTNAME_LABEL};
+use std::cmp::Reverse;
+
+/// What a job asks of the topology.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Required,
+    Preferred,
+    Unconstrained,
+}
+
+pub struct KueueTas {
+    mode: Mode,
+    /// The level as the user named it, and the option that named it.
+    level: String,
+    field: &'static str,
+    strict: bool,
+    required_for_s: Option<f64>,
+    /// The level's tier, resolved against the cluster at the first decision.
+    tier: Option<Tier>,
+    wake_requested: Option<SimTime>,
+}
+
+/// The tier a level names on this cluster, or an error on `field` listing the levels it has.
+pub fn resolve_level(topo: &Topology, field: &str, level: &str) -> Result<Tier, InputError> {
+    let names = topo.tier_names();
+    if let Some(i) = names.iter().position(|n| n == level) {
+        return Ok(Tier(i as u8));
+    }
+    let top = topo.top_tier();
+    let generic = match level {
+        "tightest" => Some(Tier(top.0.min(1))),
+        "server" | HOSTNAME_LABEL => Some(Tier::SERVER),
+        "cluster" => Some(top),
+        "rack" if topo.tier_count() >= 3 => Some(Tier(1)),
+        _ => None,
+    };
+    generic.ok_or_else(|| {
+        let known = names.iter().map(String::as_str).chain([HOSTNAME_LABEL, "tightest"]).collect::<Vec<_>>();
+        InputError::new(
+            field,
+            format!("unknown topology level '{level}' (this cluster's levels: {})", known.join(", ")),
+        )
+    })
+}
+
+impl KueueTas {
+    pub fn from_spec(spec: &mut PolicySpec) -> Result<KueueTas, InputError> {
+        let required = spec.take("required").filter(|v| v != "off");
+        let preferred = spec.take("preferred");
+        let unconstrained = spec.take_bool("unconstrained", false)?;
+        let required_for_s = take_optional_secs(spec, "required_for_s", 0.0)?;
+        let strict = match spec.take("queue").as_deref() {
+            None | Some("besteffort") => false,
+            Some("strict") => true,
+            Some(other) => {
+                return Err(InputError::new("queue", format!("expected strict or besteffort, got '{other}'")))
+            }
+        };
+        let given = required.is_some() as u8 + preferred.is_some() as u8 + unconstrained as u8;
+        if given > 1 {
+            return Err(InputError::new("required", "give one of required=LEVEL, preferred=LEVEL, unconstrained=on"));
+        }
+        if required_for_s.is_some() && required.is_none() {
+            return Err(InputError::new("required_for_s", "applies to required=LEVEL only"));
+        }
+        let (mode, field, level) = match (required, unconstrained) {
+            (Some(level), _) => (Mode::Required, "required", level),
+            (None, true) => (Mode::Unconstrained, "unconstrained", "server".to_string()),
+            (None, false) => (Mode::Preferred, "preferred", preferred.unwrap_or_else(|| "tightest".to_string())),
+        };
+        if level.is_empty() {
+            return Err(InputError::new(field, "expected a topology level"));
+        }
+        Ok(KueueTas { mode, level, field, strict, required_for_s, tier: None, wake_requested: None })
+    }
+
+    /// The mode a job waiting since `enqueued_at` is under now: a required level with a timer
+    /// turns preferred once the timer has run out.
+    fn mode_at(&self, view: &View, enqueued_at: SimTime) -> Mode {
+        match (self.mode, self.required_for_s) {
+            (Mode::Required, Some(t)) if view.now >= enqueued_at + SimTime::from_secs_f64(t) => Mode::Preferred,
+            (mode, _) => mode,
+        }
+    }
+}
+
+/// Whether `n` GPUs fit now: in one domain of `tier` when required, anywhere otherwise (the
+/// widest level of a preferred request spreads over every domain).
+fn fits(view: &View, mode: Mode, tier: Tier, n: u32) -> bool {
+    match mode {
+        Mode::Required => view.cluster.max_free_at(tier) >= n,
+        Mode::Preferred | Mode::Unconstrained => view.cluster.free_count() >= n,
+    }
+}
+
+/// Upstream's greedy step over domains already sorted: take each in turn, and once the next
+/// one holds the rest, the best fit among those left instead (`updateCountsToMinimumGeneric`,
+/// `tas_flavor_snapshot.go:1621-1636`, the branch phase 2b takes; without BestFit, for LeastFreeCapacity, the next one).
+fn take_greedily(view: &View, sorted: &[NodeId], mut need: u32, best_fit: bool) -> Vec<(NodeId, u32)> {
+    let mut out = Vec::new();
+    for (i, &node) in sorted.iter().enumerate() {
+        let free = view.cluster.free_under(node);
+        if need == 0 {
+            break;
+        }
+        if free >= need {
+            let rest = &sorted[i..];
+            let chosen = if best_fit {
+                // The fewest free that still holds the rest; ties to the first in sort order.
+                let holding = rest.iter().filter(|&&d| view.cluster.free_under(d) >= need);
+                *holding.min_by_key(|&&d| view.cluster.free_under(d)).expect("this one holds it")
+            } else {
+                node
+            };
+            out.push((chosen, need));
+            return out;
+        }
+        if free > 0 {
+            out.push((node, free));
+            need -= free;
+        }
+    }
+    out
+}
+
+/// BestFit placement (phase 2a, then 2b): the tightest level from `tier` up with a domain that
+/// holds the job (only `tier` itself when required: the caller checked it fits there), the
+/// best-fitting domain of it, then down level by level to the servers.
+fn place_best_fit(view: &View, tier: Tier, n: u32) -> Vec<GpuId> {
+    let top = view.topo.top_tier().0;
+    let level = (tier.0..=top).map(Tier).find(|&t| view.cluster.max_free_at(t) >= n).expect("the caller checked");
+    let mut chosen = vec![(view.cluster.best_fit_node(level, n).expect("it fits at this level"), n)];
+    while view.topo.node(chosen[0].0).kind != NodeKind::Server {
+        let mut children: Vec<NodeId> =
+            chosen.iter().flat_map(|&(d, _)| view.topo.node(d).children.iter().copied()).collect();
+        // Most free first, then node order (`sortedDomains`, `tas_flavor_snapshot.go:1770-1797`).
+        children.sort_by_key(|&c| (Reverse(view.cluster.free_under(c)), c));
+        chosen = take_greedily(view, &children, n, true);
+    }
+    gpus_on(view, &chosen)
+}
+
+/// LeastFreeCapacity over the servers, for unconstrained requests: the fullest server that
+/// holds the job, or servers from the fullest up until it fits.
+fn place_least_free(view: &View, n: u32) -> Vec<GpuId> {
+    let mut servers: Vec<NodeId> = view.topo.servers().to_vec();
+    servers.sort_by_key(|&s| (view.cluster.free_under(s), s));
+    let chosen = match view.cluster.best_fit_node(Tier::SERVER, n) {
+        Some(server) => vec![(server, n)],
+        None => take_greedily(view, &servers, n, false),
+    };
+    gpus_on(view, &chosen)
+}
+
+/// The first free GPUs of each chosen server, as many as it was given.
+fn gpus_on(view: &View, chosen: &[(NodeId, u32)]) -> Vec<GpuId> {
+    let mut out = Vec::new();
+    for &(server, count) in chosen {
+        view.cluster.fill(view.topo, server, count, &mut out);
+    }
+    out.sort_unstable();
+    out
+}
+
+impl Policy for KueueTas {
+    fn spec(&self) -> String {
+        let queue = if self.strict { "strict" } else { "besteffort" };
+        let request = match self.mode {
+            Mode::Unconstrained => "unconstrained=on".to_string(),
+            _ => format!("{}={}", self.field, self.level),
+        };
+        let timer = self.required_for_s.map(|t| format!(",required_for_s={t}")).unwrap_or_default();
+        format!("kueue-tas:{request},queue={queue}{timer}")
+    }
+
+    fn check_cluster(&self, topo: &Topology) -> Result<(), InputError> {
+        resolve_level(topo, self.field, &self.level).map(|_| ())
+    }
+
+    fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
+        let tier = match self.tier {
+            Some(tier) => tier,
+            None => {
+                let resolved = resolve_level(view.topo, self.field, &self.level);
+                *self.tier.insert(resolved.unwrap_or_else(|e| panic!("policy {}: {e}", self.spec())))
+            }
+        };
+        // Whether a job fits depends only on its size and mode, and a larger job of the same
+        // mode fits no better: remember the smallest that did not, per mode.
+        let mut smallest_unfit = [u32::MAX; 3];
+        let mut next_deadline: Option<SimTime> = None;
+        for &job in view.queued.iter() {
+            let n = view.job(job).gpus;
+            let enqueued_at = view.run(job).enqueued_at;
+            let mode = self.mode_at(view, enqueued_at);
+            if mode == Mode::Required {
+                if let Some(t) = self.required_for_s {
+                    let deadline = enqueued_at + SimTime::from_secs_f64(t);
+                    next_deadline = Some(next_deadline.map_or(deadline, |d| d.min(deadline)));
+                }
+            }
+            if n < smallest_unfit[mode as usize] && fits(view, mode, tier, n) {
+                self.place(view, job, mode, tier, out);
+                return;
+            }
+            smallest_unfit[mode as usize] = smallest_unfit[mode as usize].min(n);
+            if self.strict {
+                break;
+            }
+        }
+        if let Some(d) = next_deadline {
+            if self.wake_requested.is_none_or(|r| r <= view.now || d < r) {
+                self.wake_requested = Some(d);
+                out.push(Decision::WakeAt(d));
+            }
+        }
+    }
+}
+
+impl KueueTas {
+    fn place(&self, view: &View, job: JobId, mode: Mode, tier: Tier, out: &mut Vec<Decision>) {
+        let n = view.job(job).gpus;
+        let gpus = match mode {
+            Mode::Unconstrained => place_least_free(view, n),
+            Mode::Required | Mode::Preferred => place_best_fit(view, tier, n),
+        };
+        let waited_s = (view.now - view.run(job).enqueued_at).as_secs_f64();
+        let placed = view.topo.tier_of(&gpus);
+        let reason = if self.mode == Mode::Required && placed > tier {
+            Reason::TimerExpired { tier: placed, waited_s, slowdown: view.estimate_slowdown(job, &gpus) }
+        } else {
+            Reason::wanted_tier(placed, waited_s)
+        };
+        out.push(Decision::Place { job, gpus, reason });
+    }
+}
