@@ -61,6 +61,15 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
             return;
         }
     };
+    // A policy that names parts of the cluster (a kueue-tas level) is checked against this
+    // cluster before any run, so a missing level is a message, not a stop mid-run.
+    for p in &request.policies {
+        let checked = resolve_policy(p).expect("checked above").check_cluster(&scenario.topology);
+        if let Err(e) = checked {
+            send(FromWorker::Failed { run_id, problem: SourcedError::new(p.as_str(), e).into() });
+            return;
+        }
+    }
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
         let mut sim = Simulation::new(scenario.clone(), resolve_policy(policy).expect("checked above"));

@@ -131,6 +131,7 @@ pub fn run(
             let gpus = scenario.topology.gpu_count();
             for _ in 0..repeats.max(1) {
                 let policy = resolve_policy(&c.policy).map_err(|e| UsageError(e.with_source("policy")))?;
+                policy.check_cluster(&scenario.topology).map_err(|e| UsageError(e.with_source("policy")))?;
                 let sim_input = scenario.clone();
                 // The clock covers the simulation only; reading and resolving the trace is
                 // reported separately (setup_s in the CSV).

@@ -215,7 +215,7 @@ pub fn _bench_simulation(
         let scenario = load::scenario(&inputs.topology, inputs.jobs(), &inputs.args)?;
         let mut times = Vec::new();
         for _ in 0..repeats.max(1) {
-            let policy = load::policy(&policy)?;
+            let policy = load::policy_for(&policy, &scenario.topology)?;
             let input = scenario.clone();
             let start = std::time::Instant::now();
             let mut sim = proxima_core::engine::Simulation::new(input, policy);

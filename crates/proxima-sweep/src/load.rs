@@ -12,6 +12,7 @@ use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentN
 pub use proxima_core::inputs::{TopologyInput, TraceInput};
 use proxima_core::model::Catalog;
 use proxima_core::policy::{resolve_policy, Policy};
+use proxima_core::topology::Topology;
 use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::{self, WorkloadOptions};
 use std::path::Path;
@@ -133,6 +134,14 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
 
 pub fn policy(spec: &str) -> Result<Box<dyn Policy>, SourcedError> {
     resolve_policy(spec).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+}
+
+/// The policy of a spec, checked against the cluster it is to run on (a `kueue-tas` level
+/// the cluster lacks is an error here, not a stop in the middle of the run).
+pub fn policy_for(spec: &str, topology: &Topology) -> Result<Box<dyn Policy>, SourcedError> {
+    let policy = policy(spec)?;
+    policy.check_cluster(topology).map_err(|e| SourcedError::new(NAMES.name("policy"), e))?;
+    Ok(policy)
 }
 
 #[cfg(test)]

@@ -61,8 +61,7 @@ pub fn execute(
 /// Runs `policy` on a scenario already built (a sweep builds one for all the runs that
 /// differ only in their policy).
 pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutput, SourcedError> {
-    let policy_box = load::policy(policy)?;
-    policy_box.check_cluster(&scenario.topology).map_err(|e| SourcedError::new(load::NAMES.name("policy"), e))?;
+    let policy_box = load::policy_for(policy, &scenario.topology)?;
     let started = std::time::Instant::now();
     let mut sim = Simulation::new(scenario, policy_box);
     let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
