@@ -76,7 +76,13 @@ pub struct ScenarioArgs<'a> {
 }
 
 pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
-    let input = ScenarioInput {
+    scenario_of(&scenario_input(args)?)
+}
+
+/// The files a scenario names, read once (their warnings printed once), for runs that
+/// build it under several seeds.
+pub fn scenario_input(args: &ScenarioArgs) -> Result<ScenarioInput, UsageError> {
+    Ok(ScenarioInput {
         topology: topology_input(args.topology)?,
         trace: trace_input(args.trace)?,
         seed: args.seed,
@@ -85,8 +91,12 @@ pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
         mix: args.mix.map(str::to_string),
         names: ArgumentNames::Flags,
         tenants: args.tenants.map(str::to_string),
-    };
-    let scenario = build_scenario(&input)?;
+    })
+}
+
+/// The scenario of an input, with a note on stderr for trace rows left out.
+pub fn scenario_of(input: &ScenarioInput) -> Result<Scenario, UsageError> {
+    let scenario = build_scenario(input)?;
     // Rows the trace reader left out are no error, but the user should know the trace
     // shrank; stderr keeps them apart from the results.
     for s in &scenario.trace_skipped {

@@ -13,6 +13,7 @@ mod output;
 mod placement_map;
 mod progress;
 mod sweep;
+mod what_if;
 
 use clap::{Args, Parser, Subcommand};
 use inputs::{load_scenario, ScenarioArgs, UsageError};
@@ -80,6 +81,22 @@ enum Command {
         /// Skip the isolated runs that finish-time fairness ρ needs.
         #[arg(long)]
         no_rho: bool,
+    },
+    /// An operator's what-if: your scheduler as configured, the same with a time limit on
+    /// its required topology level, and Proxima's policies, on your cluster and trace over
+    /// several seeds, on one screen (docs/OPERATORS.md).
+    WhatIf {
+        #[command(flatten)]
+        scenario: ScenarioFlags,
+        /// Your scheduler as configured, e.g. `kueue-tas:required=cloud.provider.com/topology-rack`.
+        #[arg(long)]
+        scheduler: String,
+        /// Seconds a required level holds before it becomes preferred, in the timed variant.
+        #[arg(long, default_value_t = 300.0)]
+        timer: f64,
+        /// Runs seeds 1 to this (each redraws the models, and a synthetic trace).
+        #[arg(long, default_value_t = 5)]
+        seeds: u64,
     },
     /// Run a documented set of scenarios and write report.md, report.json and SVG figures.
     Experiment {
@@ -250,6 +267,11 @@ fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run { scenario, policy, out, events, no_rho } => run_one(&scenario, &policy, out, events, no_rho),
         Command::Compare { scenario, policies, out, no_rho } => compare(&scenario, &policies, out, no_rho),
+        Command::WhatIf { scenario, scheduler, timer, seeds } => {
+            let w = what_if::WhatIf { scheduler: &scheduler, timer_s: timer, seeds };
+            print!("{}", what_if::what_if(&scenario.as_args(), &w)?);
+            Ok(())
+        }
         Command::Experiment { name, out, quick, philly, threads, seeds, dry_run, from, write_sweeps } => {
             let options = ExperimentOptions { quick, philly, threads, seeds, dry_run, from, write_sweeps };
             run_experiment(&name, &out, options)

@@ -12,3 +12,4 @@ mod policies;
 mod slurm_yaml;
 mod sweep;
 mod volcano;
+mod what_if;

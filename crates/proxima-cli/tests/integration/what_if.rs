@@ -1,0 +1,56 @@
+//! `proxima what-if` through the real binary, on the Kueue cluster of Kueue's TAS guide
+//! (`tests/fixtures/kueue/cluster.yaml`): one screen with the scheduler as configured, the
+//! timed variant, and Proxima's policies; the file read once (its warning printed once);
+//! the same screen twice; bad arguments exit 2 before any run.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn topology() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kueue/cluster.yaml");
+    format!("kueue:{},nic_gbps=100", path.to_str().unwrap())
+}
+
+fn what_if(scheduler: &str, extra: &[&str]) -> Output {
+    let topology = topology();
+    let mut args = vec!["what-if", "--topology", &topology, "--trace", "synthetic:jobs=120,load=1.2", "--mix", "llm"];
+    args.extend(["--scheduler", scheduler]);
+    if !extra.contains(&"--seeds") {
+        args.extend(["--seeds", "3"]);
+    }
+    args.extend(extra);
+    Command::new(env!("CARGO_BIN_EXE_proxima")).args(&args).output().unwrap()
+}
+
+const RACK: &str = "kueue-tas:required=cloud.provider.com/topology-rack";
+
+#[test]
+fn one_screen_with_the_scheduler_its_timed_variant_and_proxima_policies() {
+    let out = what_if(RACK, &["--timer", "120"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("kueue-tas") || l.starts_with("dally")).collect();
+    let names: Vec<&str> = rows.iter().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(names, [RACK, &format!("{RACK},required_for_s=120"), "dally", "dally:order=las"]);
+    assert!(rows[0].contains(" 1 "), "the configured scheduler is the unit: {}", rows[0]);
+    for row in &rows[1..] {
+        assert!(row.contains('[') && row.contains('–'), "a ratio with its interval: {row}");
+    }
+    assert!(stdout.starts_with("what if: kueue:") && stdout.contains("(64 GPUs)") && stdout.contains("seeds 1-3"));
+    // The cluster file is read once, whatever the number of seeds.
+    assert_eq!(stderr.matches("1 node left out").count(), 1, "{stderr}");
+    assert_eq!(what_if(RACK, &["--timer", "120"]).stdout, out.stdout, "the same runs print the same screen");
+}
+
+#[test]
+fn bad_arguments_exit_2_naming_them() {
+    let unknown = what_if("kueue-tas:required=aisle", &[]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&unknown.stderr);
+    assert!(message.contains("error: --policy: required: unknown topology level 'aisle'"), "{message}");
+    let seeds = what_if(RACK, &["--seeds", "0"]);
+    assert_eq!(seeds.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&seeds.stderr).contains("--seeds: at least 1"));
+    let typo = what_if("kueue-taz", &[]);
+    assert_eq!(typo.status.code(), Some(2));
+}
