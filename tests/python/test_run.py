@@ -178,6 +178,29 @@ def test_kueue_and_volcano_files_read_as_the_cli_reads_them(cli):
     assert (info["gpus"], info["tiers"]) == (32, ["server", "rack", "zone", "tier-3"])
 
 
+def test_kueue_tas_runs_on_a_kueue_file_as_the_cli_runs_it_and_refuses_a_level_it_lacks(cli, tmp_path):
+    """`kueue-tas` with a level the Kueue file names gives the CLI's summary; a level the
+    cluster lacks is an `InputError` on the policy before the run, as in the CLI (exit 2)."""
+    fixture = ROOT / "tests" / "fixtures" / "kueue" / "cluster.yaml"
+    topology = f"kueue:{fixture},nic_gbps=100"
+    policy = "kueue-tas:required=cloud.provider.com/topology-rack"
+    r = proxima.run(topology, "synthetic:jobs=80,load=1.2", policy, mix="llm")
+    done = run_cli(cli, ["run", "--topology", topology, "--trace", "synthetic:jobs=80,load=1.2", "--mix", "llm",
+                         "--policy", policy, "--out", str(tmp_path / "cli")], ROOT)
+    assert done.returncode == 0, done.stderr
+    assert r.summary == json.loads((tmp_path / "cli" / "summary.json").read_text())
+    with pytest.raises(proxima.InputError) as caught:
+        proxima.run(topology, "synthetic:jobs=5", "kueue-tas:required=aisle")
+    assert (caught.value.file, caught.value.field) == ("--policy", "required")
+    assert "unknown topology level 'aisle'" in caught.value.message
+    # A Slurm topology.yaml reads as its cluster-default tree, as `topologies --json` does.
+    yaml_file = ROOT / "tests" / "fixtures" / "slurm" / "topology.yaml"
+    info = proxima.topology(f"slurm:{yaml_file},gpus=8")
+    done = run_cli(cli, ["topologies", "--json", f"slurm:{yaml_file},gpus=8"], ROOT)
+    assert done.returncode == 0, done.stderr
+    assert info["json"] == json.loads(done.stdout)
+
+
 def test_calibrate_equals_the_cli(cli):
     path = need_data("pollux/placements/bert.csv")
     done = run_cli(cli, ["calibrate", str(path), "--json"], ROOT)
