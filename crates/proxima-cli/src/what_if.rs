@@ -7,6 +7,7 @@
 
 use crate::inputs::{scenario_input, scenario_of, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
+use proxima_core::experiment::report::{fmt_ci, fmt_ratio, fmt_seconds as seconds};
 use proxima_core::experiment::stats::{Resamples, Stat};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::resolve_policy;
@@ -99,15 +100,9 @@ fn screen(args: &ScenarioArgs, w: &WhatIf, specs: &[String], runs: &[Vec<Summary
         let ratio = if i == 0 {
             "1".to_string()
         } else if w.seeds < 2 {
-            format!("{:.2}", jct.mean / Stat::of(&base).mean)
+            fmt_ratio(jct.mean / Stat::of(&base).mean)
         } else {
-            let ci = resamples.ratio_of_means(&of(i, |s| s.avg_jct_s), &base, 1.0);
-            match ci.ratio {
-                Some(r) => {
-                    format!("{r:.2} [{:.2}–{:.2}]{}", ci.low, ci.high, if ci.includes_one() { " ≈" } else { "" })
-                }
-                None => "—".to_string(),
-            }
+            fmt_ci(&resamples.ratio_of_means(&of(i, |s| s.avg_jct_s), &base, 1.0))
         };
         let mean = |f: fn(&Summary) -> f64| Stat::of(&of(i, f)).mean;
         let _ = writeln!(
@@ -136,15 +131,6 @@ fn spread_share(s: &Summary) -> f64 {
         0.0
     } else {
         (total - inside.min(total)) as f64 / total as f64
-    }
-}
-
-/// Seconds as people read them: `950 s`, `3.2 h`.
-fn seconds(s: f64) -> String {
-    if s.abs() >= 36_000.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else {
-        format!("{s:.0} s")
     }
 }
 
