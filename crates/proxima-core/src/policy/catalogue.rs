@@ -13,6 +13,8 @@ pub enum OptionKind {
     Seconds,
     /// Seconds, or `off` for none.
     SecondsOrOff,
+    /// Seconds, `auto` to tune them online, or `off` for none.
+    SecondsAutoOrOff,
     /// A number.
     Number,
     /// A whole number.
@@ -34,6 +36,7 @@ impl OptionKind {
             OptionKind::Switch => "on|off".into(),
             OptionKind::Seconds => "seconds".into(),
             OptionKind::SecondsOrOff => "seconds|off".into(),
+            OptionKind::SecondsAutoOrOff => "seconds|auto|off".into(),
             OptionKind::Number => "number".into(),
             OptionKind::Whole => "whole number".into(),
             OptionKind::Choice(words) => words.join("|"),
@@ -198,7 +201,11 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("required", Choice(&["LEVEL", "off"]), "off", "the level a job must stay within, however long it waits"),
             opt("unconstrained", Switch, "off", "on: anywhere, fullest servers first (LeastFreeCapacity)"),
             opt("queue", Choice(&["besteffort", "strict"]), "besteffort", "BestEffortFIFO: a job that fits passes a head that does not; strict: StrictFIFO, the head blocks"),
-            opt("required_for_s", SecondsOrOff, "off", "with required: the level is required for this long of waiting, then preferred (Proxima's, not Kueue's)"),
+            opt("required_for_s", SecondsAutoOrOff, "off", "with required: the level is required for this long of waiting, then preferred (Proxima's, not Kueue's); auto: tuned online as dally's timers, each job waiting at most what it stands to gain"),
+            opt("evict", Switch, "off", "on: defragment (not Kueue's): move jobs running wider than their level back into one domain, and server-local jobs out of the way of a job that does not fit"),
+            opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved job pays", "evict=on"),
+            opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
+            opt_with("max_preempt", Whole, "2", "moves per job at most", "evict=on"),
         ],
     },
 ];

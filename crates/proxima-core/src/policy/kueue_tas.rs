@@ -32,8 +32,17 @@
 //! can't be admitted will not block admitting newer workloads that fit", `:198-201`);
 //! `queue=strict` is StrictFIFO, where the head blocks the queue (`:194-196`).
 //!
-//! `required_for_s=T` (with `required`) keeps the requirement for T seconds of waiting, then
-//! treats the level as preferred: Proxima's timer, not a Kueue field.
+//! `required_for_s=T|auto` (with `required`) keeps the requirement for T seconds of waiting,
+//! then treats the level as preferred: Proxima's timer, not a Kueue field, fixed or tuned
+//! online as `dally`'s timers are ([`super::level_timer`]).
+//!
+//! `evict=on` (with `restore_s`, `min_run_s`, `max_preempt`, the defaults of
+//! `consolidate:migrate=on`) adds the defragmentation Kueue users ask for (kubernetes-sigs/kueue
+//! #9711: re-admit a workload to find it a better placement; #11078: move pods to free a node;
+//! #4329: fragmentation blocking admissions) through [`super::migrate`]: a job running wider
+//! than its level is checkpointed and moved back inside one domain of it once one has room,
+//! and a job that does not fit its level although enough GPUs are free has server-local jobs
+//! moved out of the way. Queued jobs come first; every moved job pays `restore_s`.
 //!
 //! A level is one of the cluster's tier names (a Kueue file's node labels, e.g.
 //! `cloud.provider.com/topology-rack`), `kubernetes.io/hostname` or `server` for the
@@ -43,13 +52,15 @@
 //! sweeps and experiments do), and a run started anyway stops at its first decision with
 //! the same message, from [`resolve_level`].
 //!
-//! Not modelled: eviction and node replacement, TAS balanced placement (an alpha gate, off
+//! Not modelled: Kueue's own preemption and node replacement, TAS balanced placement (an alpha gate, off
 //! by default), slices, leaders and PodSet groups, quotas and cohorts, and priorities.
 
-use super::{take_optional_secs, Decision, Policy, PolicySpec, View};
+use super::level_timer::LevelTimer;
+use super::migrate::{MigrateOptions, Migrator};
+use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
-use crate::event::Reason;
+use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology, HOSTNAME_LABEL};
 use std::cmp::Reverse;
@@ -68,8 +79,10 @@ pub struct KueueTas {
     level: String,
     field: &'static str,
     strict: bool,
-    required_for_s: Option<f64>,
-    /// The level's tier, resolved against the cluster at the first decision.
+    /// The time limit on a required level, if any.
+    timer: Option<LevelTimer>,
+    migrator: Option<Migrator>,
+    /// The level's tier, resolved against the cluster at the first event.
     tier: Option<Tier>,
     wake_requested: Option<SimTime>,
 }
@@ -102,7 +115,11 @@ impl KueueTas {
         let required = spec.take("required").filter(|v| v != "off");
         let preferred = spec.take("preferred");
         let unconstrained = spec.take_bool("unconstrained", false)?;
-        let required_for_s = take_optional_secs(spec, "required_for_s", 0.0)?;
+        let timer = LevelTimer::from_spec(spec, "required_for_s")?;
+        let evict = spec.take_bool("evict", false)?;
+        // The move options are read even without eviction, so that one sweep over them can
+        // include `evict=off`.
+        let migrate = MigrateOptions::from_spec(spec)?;
         let strict = match spec.take("queue").as_deref() {
             None | Some("besteffort") => false,
             Some("strict") => true,
@@ -114,7 +131,7 @@ impl KueueTas {
         if given > 1 {
             return Err(InputError::new("required", "give one of required=LEVEL, preferred=LEVEL, unconstrained=on"));
         }
-        if required_for_s.is_some() && required.is_none() {
+        if timer.is_some() && required.is_none() {
             return Err(InputError::new("required_for_s", "applies to required=LEVEL only"));
         }
         let (mode, field, level) = match (required, unconstrained) {
@@ -125,16 +142,30 @@ impl KueueTas {
         if level.is_empty() {
             return Err(InputError::new(field, "expected a topology level"));
         }
-        Ok(KueueTas { mode, level, field, strict, required_for_s, tier: None, wake_requested: None })
+        let migrator = evict.then(|| Migrator::new(migrate));
+        Ok(KueueTas { mode, level, field, strict, timer, migrator, tier: None, wake_requested: None })
     }
 
-    /// The mode a job waiting since `enqueued_at` is under now: a required level with a timer
-    /// turns preferred once the timer has run out.
-    fn mode_at(&self, view: &View, enqueued_at: SimTime) -> Mode {
-        match (self.mode, self.required_for_s) {
-            (Mode::Required, Some(t)) if view.now >= enqueued_at + SimTime::from_secs_f64(t) => Mode::Preferred,
+    /// The mode `job` is under now: a required level with a timer turns preferred once the
+    /// job's time under it has run out.
+    fn mode_at(&self, view: &View, job: JobId) -> Mode {
+        match (self.mode, &self.timer) {
+            (Mode::Required, Some(t)) if t.expired(view, job) => Mode::Preferred,
             (mode, _) => mode,
         }
+    }
+
+    /// The level's tier on this cluster, resolved once.
+    fn level_tier(&mut self, view: &View) -> Tier {
+        if let Some(tier) = self.tier {
+            return tier;
+        }
+        let tier =
+            resolve_level(view.topo, self.field, &self.level).unwrap_or_else(|e| panic!("policy {}: {e}", self.spec()));
+        if let Some(m) = &mut self.migrator {
+            m.set_goal(tier);
+        }
+        *self.tier.insert(tier)
     }
 }
 
@@ -223,8 +254,35 @@ impl Policy for KueueTas {
             Mode::Unconstrained => "unconstrained=on".to_string(),
             _ => format!("{}={}", self.field, self.level),
         };
-        let timer = self.required_for_s.map(|t| format!(",required_for_s={t}")).unwrap_or_default();
-        format!("kueue-tas:{request},queue={queue}{timer}")
+        let timer = self.timer.as_ref().map(|t| format!(",required_for_s={}", t.spec_value())).unwrap_or_default();
+        let evict = self.migrator.as_ref().map(|m| format!(",evict=on,{}", m.options().spec())).unwrap_or_default();
+        format!("kueue-tas:{request},queue={queue}{timer}{evict}")
+    }
+
+    fn delay_timers(&self) -> Vec<f64> {
+        // One timer, at the required level's tier (known once the run has begun).
+        match (&self.timer, self.tier) {
+            (Some(t), Some(tier)) => {
+                let mut timers = vec![0.0; tier.0 as usize + 1];
+                timers[tier.0 as usize] = t.initial_s();
+                timers
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn on_event(&mut self, event: &SimEvent, view: &View) {
+        let tier = self.level_tier(view);
+        if let Some(m) = &mut self.migrator {
+            m.on_event(event, view);
+        }
+        let Some(timer) = &mut self.timer else { return };
+        timer.on_event(event, view);
+        match *event {
+            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => timer.start(view, job, tier),
+            SimEvent::Placed { job, tier: placed, .. } => timer.placed(view, job, placed <= tier),
+            _ => {}
+        }
     }
 
     fn check_cluster(&self, topo: &Topology) -> Result<(), InputError> {
@@ -232,35 +290,33 @@ impl Policy for KueueTas {
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
-        let tier = match self.tier {
-            Some(tier) => tier,
-            None => {
-                let resolved = resolve_level(view.topo, self.field, &self.level);
-                *self.tier.insert(resolved.unwrap_or_else(|e| panic!("policy {}: {e}", self.spec())))
-            }
-        };
+        let tier = self.level_tier(view);
+        let next_deadline = self.timer.as_mut().and_then(|t| t.expire(view));
+        if let Some(t) = &mut self.timer {
+            t.tune(view, tier, out);
+        }
         // Whether a job fits depends only on its size and mode, and a larger job of the same
         // mode fits no better: remember the smallest that did not, per mode.
         let mut smallest_unfit = [u32::MAX; 3];
-        let mut next_deadline: Option<SimTime> = None;
         for &job in view.queued.iter() {
             let n = view.job(job).gpus;
-            let enqueued_at = view.run(job).enqueued_at;
-            let mode = self.mode_at(view, enqueued_at);
-            if mode == Mode::Required {
-                if let Some(t) = self.required_for_s {
-                    let deadline = enqueued_at + SimTime::from_secs_f64(t);
-                    next_deadline = Some(next_deadline.map_or(deadline, |d| d.min(deadline)));
-                }
-            }
+            let mode = self.mode_at(view, job);
             if n < smallest_unfit[mode as usize] && fits(view, mode, tier, n) {
-                self.place(view, job, mode, tier, out);
+                if !self.make_room(view, job, mode, tier, out) {
+                    self.place(view, job, mode, tier, out);
+                }
+                return;
+            }
+            if mode == Mode::Required && view.cluster.free_count() >= n && self.make_room(view, job, mode, tier, out) {
                 return;
             }
             smallest_unfit[mode as usize] = smallest_unfit[mode as usize].min(n);
             if self.strict {
                 break;
             }
+        }
+        if let Some(m) = &mut self.migrator {
+            m.try_reconsolidate(view, out);
         }
         if let Some(d) = next_deadline {
             if self.wake_requested.is_none_or(|r| r <= view.now || d < r) {
@@ -272,6 +328,18 @@ impl Policy for KueueTas {
 }
 
 impl KueueTas {
+    /// With eviction, moves server-local jobs so that `job` gets a domain of its level (or
+    /// its tightest tier, if tighter) that the free GPUs do not offer; `true` if it did.
+    fn make_room(&mut self, view: &View, job: JobId, mode: Mode, tier: Tier, out: &mut Vec<Decision>) -> bool {
+        let Some(m) = &mut self.migrator else { return false };
+        let n = view.job(job).gpus;
+        let wanted = match mode {
+            Mode::Unconstrained => m.base(view, n),
+            Mode::Required | Mode::Preferred => m.base(view, n).max(tier),
+        };
+        view.cluster.max_free_at(wanted) < n && m.try_make_room(view, job, out)
+    }
+
     fn place(&self, view: &View, job: JobId, mode: Mode, tier: Tier, out: &mut Vec<Decision>) {
         let n = view.job(job).gpus;
         let gpus = match mode {

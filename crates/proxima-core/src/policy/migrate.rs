@@ -20,6 +20,10 @@
 //!   that works is used, moving the largest jobs first. Moved jobs stay server-local.
 //!
 //! Every moved job pays `restore_s` without progress when it restarts.
+//!
+//! `kueue-tas:evict=on` uses the same moves with a goal ([`Migrator::set_goal`]): the level
+//! the jobs asked for. Then only jobs running wider than it are re-consolidated, and only
+//! into it, because a Kueue user asked for that level and no tighter one.
 
 use super::placement::{free_on_server, inside, TierCapacity};
 use super::{Decision, View};
@@ -58,6 +62,10 @@ impl MigrateOptions {
 pub struct Migrator {
     options: MigrateOptions,
     caps: Option<TierCapacity>,
+    /// The tier a policy asked for (`kueue-tas`'s level, say): when set, only jobs placed
+    /// looser than it (and than their tightest tier) are moved, and only into it, so that
+    /// migration restores the locality the policy wanted rather than any tighter one.
+    goal: Option<Tier>,
     /// Running jobs placed looser than their tightest tier, by (tier, GPUs).
     scattered: BTreeMap<(Tier, u32), BTreeSet<JobId>>,
     scattered_key: BTreeMap<JobId, (Tier, u32)>,
@@ -69,10 +77,16 @@ impl Migrator {
         Migrator {
             options,
             caps: None,
+            goal: None,
             scattered: BTreeMap::new(),
             scattered_key: BTreeMap::new(),
             room_appeared: false,
         }
+    }
+
+    /// Moves jobs only when they run looser than `goal`, and only to placements within it.
+    pub fn set_goal(&mut self, goal: Tier) {
+        self.goal = Some(goal);
     }
 
     pub fn options(&self) -> &MigrateOptions {
@@ -103,7 +117,8 @@ impl Migrator {
         match *event {
             SimEvent::Placed { job, tier, .. } => {
                 let n = view.job(job).gpus;
-                if tier > self.base(view, n) {
+                let loosest_wanted = self.base(view, n).max(self.goal.unwrap_or(Tier::SERVER));
+                if tier > loosest_wanted {
                     self.scattered.entry((tier, n)).or_default().insert(job);
                     self.scattered_key.insert(job, (tier, n));
                 }
@@ -115,6 +130,10 @@ impl Migrator {
             }
             _ => {}
         }
+    }
+
+    fn within_goal(&self, tier: Tier) -> bool {
+        self.goal.is_none_or(|g| tier <= g)
     }
 
     /// Whether the guard rails let `job` move now.
@@ -133,7 +152,9 @@ impl Migrator {
         let candidates: Vec<JobId> = self
             .scattered
             .iter()
-            .filter(|((tier, n), _)| view.cluster.tightest_tier_free(view.topo, *n).is_some_and(|t| t < *tier))
+            .filter(|((tier, n), _)| {
+                view.cluster.tightest_tier_free(view.topo, *n).is_some_and(|t| t < *tier && self.within_goal(t))
+            })
             .flat_map(|(_, jobs)| jobs.iter().copied())
             .collect();
         for job in candidates {
@@ -142,7 +163,7 @@ impl Migrator {
             }
             let from = view.run(job).tier.expect("running jobs have a tier");
             let Some((to, gpus)) = view.cluster.place_tightest(view.topo, view.job(job).gpus) else { continue };
-            if to >= from {
+            if to >= from || !self.within_goal(to) {
                 continue;
             }
             let cost_s = self.options.restore_s;

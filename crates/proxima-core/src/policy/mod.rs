@@ -12,6 +12,7 @@ pub mod dally;
 pub mod fifo;
 pub mod kueue_tas;
 pub mod las;
+pub mod level_timer;
 pub mod migrate;
 pub mod placement;
 pub mod quota;

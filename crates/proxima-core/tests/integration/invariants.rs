@@ -136,13 +136,19 @@ fn policy() -> impl Strategy<Value = String> {
         (any::<bool>(), 0u32..120).prop_map(move |(p, r)| format!("srtf:preempt={},restore_s={r}", on(p))),
         (any::<bool>(), prop_oneof![Just("run".to_string()), (0u64..100).prop_map(|s| s.to_string())])
             .prop_map(move |(b, seed)| format!("random:backfill={},seed={seed}", on(b))),
-        (0usize..5, any::<bool>(), 1u32..600).prop_map(|(request, strict, wait)| {
+        (0usize..6, any::<bool>(), 1u32..600, any::<bool>()).prop_map(move |(request, strict, wait, evict)| {
             // A required level waits for ever for a job larger than its domains: only with a
             // timer here, so that every run ends.
             let request = ["preferred=server", "preferred=tightest", "preferred=cluster", "unconstrained=on"]
                 .get(request)
                 .map_or(format!("required=server,required_for_s={wait}"), |r| r.to_string());
-            format!("kueue-tas:{request},queue={}", if strict { "strict" } else { "besteffort" })
+            let request = if request.starts_with("required") && wait % 2 == 0 {
+                "required=tightest,required_for_s=auto".to_string()
+            } else {
+                request
+            };
+            let queue = if strict { "strict" } else { "besteffort" };
+            format!("kueue-tas:{request},queue={queue},evict={},min_run_s=0", on(evict))
         }),
     ];
     prop_oneof![
@@ -360,6 +366,7 @@ fn edge_cases_by_hand() {
         "kueue-tas",
         "kueue-tas:unconstrained=on,queue=strict",
         "kueue-tas:required=server,required_for_s=1",
+        "kueue-tas:required=server,required_for_s=auto,evict=on,min_run_s=0,restore_s=0",
     ] {
         // One GPU, a burst at one instant, jobs as large as the cluster and larger.
         check_run("racks=1,servers=1,gpus=1", &burst, policy, 1);

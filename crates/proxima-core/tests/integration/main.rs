@@ -14,6 +14,7 @@ mod fuzz_corpus;
 mod golden;
 mod invariants;
 mod kueue_tas;
+mod kueue_tas_options;
 mod llm;
 mod pollux;
 mod purity;
