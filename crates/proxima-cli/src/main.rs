@@ -83,15 +83,16 @@ enum Command {
         no_rho: bool,
     },
     /// An operator's what-if: your scheduler as configured, the same with a time limit on
-    /// its required topology level, and Proxima's policies, on your cluster and trace over
-    /// several seeds, on one screen (docs/OPERATORS.md).
+    /// its required topology level (fixed and tuned) and with eviction, and Proxima's
+    /// policies, on your cluster and trace over several seeds, on one screen
+    /// (docs/OPERATORS.md).
     WhatIf {
         #[command(flatten)]
         scenario: ScenarioFlags,
         /// Your scheduler as configured, e.g. `kueue-tas:required=cloud.provider.com/topology-rack`.
         #[arg(long)]
         scheduler: String,
-        /// Seconds a required level holds before it becomes preferred, in the timed variant.
+        /// Seconds a required level holds before it becomes preferred, in the fixed timed variant.
         #[arg(long, default_value_t = 300.0)]
         timer: f64,
         /// Runs seeds 1 to this (each redraws the models, and a synthetic trace).

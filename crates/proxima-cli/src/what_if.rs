@@ -1,7 +1,8 @@
 //! `proxima what-if`: an operator's question on one screen. Given their cluster (a Kueue,
 //! Volcano or Slurm file, or any topology) and a trace, it runs their scheduler as
 //! configured, the same with a time limit on its topology constraint (required for T
-//! seconds, then preferred), and Proxima's network-aware policies, over several seeds, and
+//! seconds, then preferred; T fixed and tuned), the same with eviction to restore locality,
+//! and Proxima's network-aware policies, over several seeds, and
 //! prints each one's mean JCT against the configured scheduler's as a ratio of means with
 //! a bootstrap interval (`docs/OPERATORS.md` walks through it).
 
@@ -32,13 +33,36 @@ pub struct WhatIf<'a> {
     pub seeds: u64,
 }
 
-/// The policies of a what-if: the scheduler, the scheduler with the timer when it has a
-/// required level without one, and [`OURS`].
+/// The option that puts a time limit on a scheduler's hard topology constraint, if the
+/// scheduler has one: Kueue's `required` level, Volcano's `hard` tier.
+fn timer_key(scheduler: &str) -> Option<&'static str> {
+    let options = scheduler.split_once(':').map_or("", |(_, o)| o);
+    let has = |key: &str| options.split(',').any(|kv| kv.trim().starts_with(key));
+    match scheduler.split(':').next().unwrap_or("") {
+        "kueue-tas" if has("required=") => Some("required_for_s"),
+        "volcano" if has("hard=") => Some("hard_for_s"),
+        _ => None,
+    }
+}
+
+/// `spec` with one more option.
+fn with_option(spec: &str, option: &str) -> String {
+    let sep = if spec.contains(':') { ',' } else { ':' };
+    format!("{spec}{sep}{option}")
+}
+
+/// The policies of a what-if: the scheduler; when it has a hard constraint without a time
+/// limit, the same with the limit fixed at `timer_s` and tuned (`auto`); when it can evict
+/// and does not, the same with eviction; and [`OURS`].
 pub fn policies(scheduler: &str, timer_s: f64) -> Vec<String> {
     let mut out = vec![scheduler.to_string()];
-    let constrained = scheduler.starts_with("kueue-tas:") && scheduler.contains("required=");
-    if constrained && !scheduler.contains("required_for_s=") {
-        out.push(format!("{scheduler},required_for_s={timer_s}"));
+    if let Some(key) = timer_key(scheduler).filter(|k| !scheduler.contains(&format!("{k}="))) {
+        out.push(with_option(scheduler, &format!("{key}={timer_s}")));
+        out.push(with_option(scheduler, &format!("{key}=auto")));
+    }
+    let name = scheduler.split(':').next().unwrap_or("");
+    if matches!(name, "kueue-tas" | "volcano" | "slurm") && !scheduler.contains("evict=") {
+        out.push(with_option(scheduler, "evict=on"));
     }
     out.extend(OURS.iter().filter(|p| **p != scheduler).map(|p| p.to_string()));
     out
@@ -139,17 +163,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_timer_is_added_only_to_a_required_level_without_one() {
+    fn the_timer_is_added_only_to_a_hard_constraint_without_one_and_eviction_where_it_is_off() {
         assert_eq!(
             policies("kueue-tas:required=rack", 300.0),
-            ["kueue-tas:required=rack", "kueue-tas:required=rack,required_for_s=300", "dally", "dally:order=las"]
+            [
+                "kueue-tas:required=rack",
+                "kueue-tas:required=rack,required_for_s=300",
+                "kueue-tas:required=rack,required_for_s=auto",
+                "kueue-tas:required=rack,evict=on",
+                "dally",
+                "dally:order=las"
+            ]
         );
         assert_eq!(
             policies("kueue-tas:preferred=rack", 300.0),
-            ["kueue-tas:preferred=rack", "dally", "dally:order=las"]
+            ["kueue-tas:preferred=rack", "kueue-tas:preferred=rack,evict=on", "dally", "dally:order=las"]
+        );
+        assert_eq!(policies("kueue-tas", 300.0)[1], "kueue-tas:evict=on");
+        assert_eq!(
+            policies("volcano:hard=2", 60.0)[1..3],
+            ["volcano:hard=2,hard_for_s=60", "volcano:hard=2,hard_for_s=auto"]
         );
         assert_eq!(policies("dally", 60.0), ["dally", "dally:order=las"]);
-        let timed = "kueue-tas:required=rack,required_for_s=60";
+        let timed = "kueue-tas:required=rack,required_for_s=60,evict=on";
         assert_eq!(policies(timed, 300.0)[..2], [timed, "dally"]);
     }
 }

@@ -1,6 +1,6 @@
 //! `proxima what-if` through the real binary, on the Kueue cluster of Kueue's TAS guide
-//! (`tests/fixtures/kueue/cluster.yaml`): one screen with the scheduler as configured, the
-//! timed variant, and Proxima's policies; the file read once (its warning printed once);
+//! (`tests/fixtures/kueue/cluster.yaml`): one screen with the scheduler as configured, its
+//! timed (fixed and tuned) and evicting variants, and Proxima's policies; the file read once (its warning printed once);
 //! the same screen twice; bad arguments exit 2 before any run.
 
 use std::path::PathBuf;
@@ -31,7 +31,9 @@ fn one_screen_with_the_scheduler_its_timed_variant_and_proxima_policies() {
     assert!(out.status.success(), "{stderr}");
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("kueue-tas") || l.starts_with("dally")).collect();
     let names: Vec<&str> = rows.iter().map(|l| l.split_whitespace().next().unwrap()).collect();
-    assert_eq!(names, [RACK, &format!("{RACK},required_for_s=120"), "dally", "dally:order=las"]);
+    let (fixed, tuned, evict) =
+        (format!("{RACK},required_for_s=120"), format!("{RACK},required_for_s=auto"), format!("{RACK},evict=on"));
+    assert_eq!(names, [RACK, &fixed, &tuned, &evict, "dally", "dally:order=las"]);
     assert!(rows[0].contains(" 1 "), "the configured scheduler is the unit: {}", rows[0]);
     for row in &rows[1..] {
         assert!(row.contains('[') && row.contains('–'), "a ratio with its interval: {row}");

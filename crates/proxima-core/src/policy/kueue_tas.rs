@@ -333,9 +333,13 @@ impl KueueTas {
     fn make_room(&mut self, view: &View, job: JobId, mode: Mode, tier: Tier, out: &mut Vec<Decision>) -> bool {
         let Some(m) = &mut self.migrator else { return false };
         let n = view.job(job).gpus;
+        let base = m.base(view, n);
         let wanted = match mode {
-            Mode::Unconstrained => m.base(view, n),
-            Mode::Required | Mode::Preferred => m.base(view, n).max(tier),
+            Mode::Unconstrained => base,
+            // Room is made inside one domain of the job's tightest tier: for a required level
+            // that cannot hold the job, that domain would cross the level.
+            Mode::Required if base > tier => return false,
+            Mode::Required | Mode::Preferred => base.max(tier),
         };
         view.cluster.max_free_at(wanted) < n && m.try_make_room(view, job, out)
     }
