@@ -77,7 +77,7 @@ def test_the_catalogue_covers_every_documented_case():
     "spec,message",
     [
         ("[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=5'\npolicy = ['fifo', 'lottery']\n",
-         "<spec>:4: grid.policy[1]: policy: unknown policy 'lottery' (known: fifo, consolidate, strict, slurm, tiresias, srtf, random, dally, kueue-tas)"),
+         "<spec>:4: grid.policy[1]: policy: unknown policy 'lottery' (known: fifo, consolidate, strict, slurm, tiresias, srtf, random, dally, kueue-tas, volcano)"),
         ("[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=5'\npolicy = 'fifo'\nseed = [1, 'two']\n",
          "<spec>:5: grid.seed[1]: expected a whole number, got a string"),
         ("[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=5'\n",

@@ -364,7 +364,7 @@ mod tests {
             plan("[grid]\ntopology = 'teaching'\ntrace = 'synthetic:jobs=5'\npolicy = ['fifo', 'lottery']\n")
                 .unwrap_err()
                 .to_string(),
-            "s.toml:4: grid.policy[1]: policy: unknown policy 'lottery' (known: fifo, consolidate, strict, slurm, tiresias, srtf, random, dally, kueue-tas)"
+            "s.toml:4: grid.policy[1]: policy: unknown policy 'lottery' (known: fifo, consolidate, strict, slurm, tiresias, srtf, random, dally, kueue-tas, volcano)"
         );
         assert_eq!(
             plan("[grid]\ntopology = 'racks=2'\ntrace = 'synthetic:jobs=5'\npolicy = 'fifo'\n").unwrap_err().to_string(),

@@ -1,5 +1,5 @@
 //! A time limit on a topology constraint: "required for T, then preferred", the timer the
-//! production schedulers Proxima reproduces (`kueue-tas`, `volcano`, `slurm:block=on`) do
+//! production schedulers Proxima reproduces (`kueue-tas`, `volcano`) do
 //! not have. T is either fixed by the operator or tuned online by `dally`'s tuner
 //! ([`super::tuner`]), one timer for the constrained level.
 //!

@@ -24,6 +24,7 @@ pub mod srtf;
 pub mod strict;
 pub mod tiresias;
 pub mod tuner;
+pub mod volcano;
 
 pub use catalogue::{
     markdown_table, policy_info, OptionKind, PolicyInfo, PolicyOption, Recommended, POLICIES, RECOMMENDED,
@@ -226,6 +227,7 @@ pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
         "random" => Box::new(random::RandomPlacement::from_spec(&mut spec)?),
         "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
         "kueue-tas" => Box::new(kueue_tas::KueueTas::from_spec(&mut spec)?),
+        "volcano" => Box::new(volcano::Volcano::from_spec(&mut spec)?),
         other => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
             return Err(InputError::new("policy", format!("unknown policy '{other}' (known: {})", names.join(", "))));

@@ -150,6 +150,17 @@ fn policy() -> impl Strategy<Value = String> {
             let queue = if strict { "strict" } else { "besteffort" };
             format!("kueue-tas:{request},queue={queue},evict={},min_run_s=0", on(evict))
         }),
+        // Every cluster here has a tier 1 (its racks). A hard tier waits for ever for a job
+        // larger than its HyperNodes: only with a timer, so that every run ends.
+        (0usize..3, 1u32..600, any::<bool>(), 0u32..120, 0u32..900).prop_map(
+            move |(mode, wait, evict, restore, min_run)| {
+                let mode = ["soft=on", "hard=1", "hard=rack"][mode];
+                let timer = if mode == "soft=on" { String::new() } else { format!(",hard_for_s={wait}") };
+                let evict =
+                    if evict { format!(",evict=on,restore_s={restore},min_run_s={min_run}") } else { String::new() };
+                format!("volcano:{mode}{timer}{evict}")
+            }
+        ),
     ];
     prop_oneof![
         1 => Just("fifo".to_string()),
@@ -367,6 +378,10 @@ fn edge_cases_by_hand() {
         "kueue-tas:unconstrained=on,queue=strict",
         "kueue-tas:required=server,required_for_s=1",
         "kueue-tas:required=server,required_for_s=auto,evict=on,min_run_s=0,restore_s=0",
+        "volcano",
+        "volcano:hard=1,hard_for_s=1",
+        "volcano:hard=1,hard_for_s=1,evict=on,min_run_s=0,restore_s=0",
+        "volcano:evict=on,min_run_s=0",
     ] {
         // One GPU, a burst at one instant, jobs as large as the cluster and larger.
         check_run("racks=1,servers=1,gpus=1", &burst, policy, 1);

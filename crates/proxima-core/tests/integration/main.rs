@@ -24,3 +24,4 @@ mod tenant_invariants;
 mod tenants;
 mod topologies;
 mod traces;
+mod volcano_policy;
