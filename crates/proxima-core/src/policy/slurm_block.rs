@@ -136,7 +136,7 @@ impl BlockRule {
             for i in range.clone().filter(|&i| !taken[i]) {
                 best.consider(&taken, lower, rem, free, ll_free.as_deref(), i);
             }
-            let Some(b) = best.inx else { return None };
+            let b = best.inx?;
             if max_ll == 0 && !best.same {
                 return None;
             }
@@ -226,7 +226,12 @@ impl Best {
         // Fewest base blocks: one that holds the rest (the fullest such), else the emptiest.
         let better = match self.inx {
             None => true,
-            Some(b) => (fit && !self.fit) || (!fit && !self.fit && free[i] >= free[b]) || (fit && free[i] <= free[b]),
+            Some(b) => match (fit, self.fit) {
+                (true, false) => true,
+                (true, true) => free[i] <= free[b],
+                (false, false) => free[i] >= free[b],
+                (false, true) => false,
+            },
         };
         if better {
             self.inx = Some(i);
