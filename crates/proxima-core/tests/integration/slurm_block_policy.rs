@@ -194,3 +194,25 @@ fn option_combinations_that_make_no_sense_are_refused_on_their_field() {
         assert_eq!(err.field, field, "{spec}: {err}");
     }
 }
+
+#[test]
+fn evict_makes_room_for_a_waiting_job() {
+    // Eight 2-GPU jobs fill the four servers two a server; j1 and j5 end early, leaving 2
+    // GPUs free in each rack. C (4 GPUs) arrives at 100 s and waits for one leaf switch.
+    // With eviction, one 2-GPU job leaves a half-free server for the other, and C starts at
+    // once on the server it vacated; without, C waits the 300 s, then spreads.
+    let mut jobs: Vec<(f64, u32, f64)> =
+        [1000.0, 10.0, 1000.0, 1000.0, 1000.0, 10.0, 1000.0, 1000.0].iter().map(|&it| (0.0, 2, it)).collect();
+    jobs.push((100.0, 4, 1000.0));
+    let (sim, log) = run("slurm:evict=on,min_run_s=0", scenario(cluster(2, 2, 4, 1.0), &jobs));
+    assert_eq!(placed_at(&log, 8), 100.0);
+    // Servers emptiest first, ties to the later: server 2 (j4 on 8-9, 10-11 free). j4 goes
+    // to the best-fitting server outside it, server 0 (2-3 free), and C takes server 2.
+    assert_eq!(gpus(&log, 8), [span(8..=11)]);
+    assert_eq!(gpus(&log, 4), [vec![8, 9], vec![2, 3]]);
+    let moved: Vec<u32> = (0..8).filter(|&j| sim.runs()[j as usize].preemptions > 0).collect();
+    assert_eq!(moved, [4]);
+    assert_eq!(sim.runs()[4].restore_total.as_secs_f64(), 30.0);
+    let (_, log) = run("slurm", scenario(cluster(2, 2, 4, 1.0), &jobs));
+    assert_eq!(placed_at(&log, 8), 400.0);
+}
