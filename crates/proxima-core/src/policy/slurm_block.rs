@@ -43,7 +43,10 @@
 //! ([`crate::cluster::ClusterState::fill`]) where Slurm takes nodes in index order
 //! (`:1046-1050`); a job the rule could not hold even on an empty cluster (blocks smaller
 //! than the first) starts at once on the tightest placement, where Slurm would refuse it at
-//! submission; `--segment` (`:322-342`), required nodes and node weights are not modelled.
+//! submission; when a job spreads over the whole cluster and the blocks do not fill the
+//! last lower-level block, that partial one counts toward what the job may use, where
+//! upstream's count of them rounds down (`:631-636`); `--segment` (`:322-342`), required
+//! nodes and node weights are not modelled.
 
 use crate::cluster::ClusterState;
 use crate::error::InputError;
