@@ -27,6 +27,8 @@ pub enum OptionKind {
     Thresholds,
     /// `run` (the run's seed) or a whole number.
     Seed,
+    /// Sizes in blocks, powers of two from 1 up, separated by `/`.
+    BlockSizes,
 }
 
 impl OptionKind {
@@ -43,6 +45,7 @@ impl OptionKind {
             OptionKind::PerTier => "seconds per tier, e.g. 300/150".into(),
             OptionKind::Thresholds => "GPU-seconds, e.g. 3250/7200, or none".into(),
             OptionKind::Seed => "run|whole number".into(),
+            OptionKind::BlockSizes => "blocks, powers of two from 1 up, e.g. 1/2/4".into(),
         }
     }
 }
@@ -135,13 +138,18 @@ pub const POLICIES: &[PolicyInfo] = &[
     },
     PolicyInfo {
         name: "slurm",
-        summary: "A job waits up to `wait_s` for a placement under at most `switches` leaf switches, then takes the tightest free.",
-        source: "Slurm `--switches=N@max-time` (sbatch(1)); `max_switch_wait` default 300 s (SchedMD/slurm `src/slurmctld/job_mgr.c`)",
+        summary: "A job waits up to `wait_s` for a placement under at most `switches` leaf switches, then takes the tightest free. With `block=on`, Slurm's topology/block placement instead: the leaf switches are the blocks, and a job goes to the best-fitting aligned run of 2^k blocks of the smallest size in `block_sizes` that holds it, waiting (by default as long as it takes) when none does. With `evict=on`, running jobs are checkpointed and moved to defragment, as `consolidate:migrate=on` does.",
+        source: "Slurm `--switches=N@max-time` (sbatch(1)); `max_switch_wait` default 300 s (SchedMD/slurm `src/slurmctld/job_mgr.c`); `src/plugins/topology/block/eval_nodes_block.c`, `block_record.c` (default block sizes)",
         options: &[
-            opt("switches", Whole, "1", "leaf switches a placement may span while the job waits"),
-            opt("wait_s", Seconds, "300", "how long a job waits for that"),
-            QUOTA,
-            RESTORE_QUOTA,
+            opt("switches", Whole, "1", "leaf switches a placement may span while the job waits (not with block=on)"),
+            opt("wait_s", SecondsOrOff, "300", "how long a job waits for that; with block=on the default is off (as long as it takes, as Slurm's block plugin) and a number is Proxima's timer"),
+            opt("block", Switch, "off", "on: Slurm's topology/block placement, the leaf switches as blocks"),
+            opt_with("block_sizes", BlockSizes, "1/2/4/8/16", "aggregated block sizes a job may be confined to, in blocks, from 1 up in powers of two", "block=on"),
+            opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of the way"),
+            opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved (evict=on) or reclaimed (quota=on) job pays", "evict=on"),
+            opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
+            opt_with("max_preempt", Whole, "2", "moves per job at most", "evict=on"),
+            opt("quota", Switch, "off", "on: tenants' quotas, with jobs beyond them reclaimable (not with evict=on)"),
         ],
     },
     PolicyInfo {

@@ -20,6 +20,8 @@ pub mod random;
 pub mod runtime;
 pub mod sensitivity;
 pub mod slurm;
+pub mod slurm_block;
+mod slurm_rule;
 pub mod srtf;
 pub mod strict;
 pub mod tiresias;

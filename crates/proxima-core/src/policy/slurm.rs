@@ -21,74 +21,87 @@
 //! suggests `--switches 1` (`cloud_bursting/slurm-23.11.9-1/scheduler/slurm-scheduler-builder.sh`);
 //! `wait_s=86400` models that, `wait_s=0` is `consolidate`.
 //!
+//! `block=on` places as Slurm's `topology/block` plugin does ([`super::slurm_block`]): the
+//! blocks are the leaf switches, and a job is confined to the best-fitting aggregated block
+//! of the smallest level of `block_sizes` that holds it. `switches` is topology/tree's and
+//! is refused with it. The block plugin has no wait limit, so `wait_s` defaults to `off`
+//! there (a job waits until a block holds it); a number of seconds is Proxima's timer, after
+//! which the job takes the tightest placement free, as under the tree.
+//!
+//! `evict=on` defragments through the [`super::migrate`] Migrator, as `consolidate:migrate=on`
+//! does: queued jobs first (room is made for the job about to start looser than its tightest
+//! tier, then for a waiting job no rule-abiding placement is free for), then a job running
+//! looser than its tightest tier moves when room for it appears. Every moved job pays
+//! `restore_s` (default 30), under the guard rails `min_run_s` (600) and `max_preempt` (2).
+//!
 //! `quota=on` respects the tenants' quotas ([`super::quota`]): jobs within quota first (each
 //! class in submission order, timers as above), a job within quota short of free GPUs takes
 //! them back from borrowers, and no job borrows GPUs a waiting job within quota needs; a
 //! reclaimed job pays `restore_s` (default 30) and waits again from its requeue, as a job
-//! requeued in Slurm is pending anew.
+//! requeued in Slurm is pending anew. It is not combined with `evict=on`: both checkpoint
+//! jobs, and room made for a waiting job would pass over the quota's order.
 
+use super::migrate::{MigrateOptions, Migrator};
 use super::quota::{self, next_step, FcfsQuota, QuotaStep};
+use super::slurm_rule::Rule;
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use crate::tenants::TenantId;
 use crate::time::SimTime;
-use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Slurm {
-    switches: u32,
-    wait_s: f64,
+    rule: Rule,
+    /// How long a job waits for its rule; `None`: as long as it takes (`block=on` only).
+    wait_s: Option<f64>,
     /// Queued jobs by (timer expired, GPUs), each group in submission order.
     groups: BTreeMap<(bool, u32), BTreeSet<JobId>>,
     /// Per queued job: its group key and its deadline.
-    waiters: BTreeMap<JobId, ((bool, u32), SimTime)>,
+    waiters: BTreeMap<JobId, ((bool, u32), Option<SimTime>)>,
     deadlines: BTreeSet<(SimTime, JobId)>,
     to_note: BTreeSet<JobId>,
     wake_requested: Option<SimTime>,
-    /// Leaf switch sizes in GPUs, largest first.
-    leaf_sizes: Option<Vec<u32>>,
     quota: Option<FcfsQuota>,
-}
-
-/// The leaf switches a job of `n` GPUs may span: `switches`, or the fewest of the leaf
-/// switches (`sizes`, largest first) that hold it on an empty cluster if that is more.
-fn allowed_among(sizes: &[u32], switches: u32, n: u32) -> u32 {
-    let mut sum = 0;
-    let fewest = sizes.iter().take_while(|&&c| {
-        let short = sum < n;
-        sum += c;
-        short
-    });
-    (fewest.count() as u32).max(switches)
-}
-
-/// The leaf switches a set of GPUs hangs under.
-fn leaf_switches(view: &View, gpus: &[GpuId]) -> u32 {
-    let mut parents: Vec<NodeId> = gpus.iter().filter_map(|&g| view.topo.node(view.topo.server_of(g)).parent).collect();
-    parents.sort_unstable();
-    parents.dedup();
-    parents.len() as u32
+    migrator: Option<Migrator>,
 }
 
 impl Slurm {
     pub fn from_spec(spec: &mut PolicySpec) -> Result<Slurm, InputError> {
-        let switches = spec.take_u32("switches", 1)?;
-        if switches == 0 {
-            return Err(InputError::new("switches", "expected at least 1 leaf switch"));
-        }
+        let (rule, wait_s) = Rule::from_spec(spec)?;
+        let (migrator, quota) = if spec.take_bool("evict", false)? {
+            let options = MigrateOptions::from_spec(spec)?;
+            if FcfsQuota::from_spec(spec, Some(options.restore_s))?.is_some() {
+                return Err(InputError::new(
+                    "evict",
+                    "not with quota=on: reclaiming and evicting both checkpoint jobs, and room made for a waiting job would pass over the quota's order",
+                ));
+            }
+            (Some(Migrator::new(options)), None)
+        } else {
+            if let Some(key) = ["min_run_s", "max_preempt"].into_iter().find(|k| spec.options.contains_key(*k)) {
+                return Err(InputError::new(key, "applies to evict=on only"));
+            }
+            (None, FcfsQuota::from_spec(spec, None)?)
+        };
         Ok(Slurm {
-            switches,
-            wait_s: spec.take_f64("wait_s", 300.0, 0.0)?,
+            rule,
+            wait_s,
             groups: BTreeMap::new(),
             waiters: BTreeMap::new(),
             deadlines: BTreeSet::new(),
             to_note: BTreeSet::new(),
             wake_requested: None,
-            leaf_sizes: None,
-            quota: FcfsQuota::from_spec(spec, None)?,
+            quota,
+            migrator,
         })
+    }
+
+    /// When a job of `n` GPUs waiting from `since` stops waiting for its rule: one timer for
+    /// every job today, in one place so that a tuner can set it per size later.
+    fn deadline(&self, since: SimTime, _n: u32) -> Option<SimTime> {
+        self.wait_s.map(|w| since + SimTime::from_secs_f64(w))
     }
 
     fn regroup(&mut self, job: JobId, tenant: TenantId, key: (bool, u32)) {
@@ -117,89 +130,71 @@ impl Slurm {
                     self.groups.remove(&key);
                 }
             }
-            self.deadlines.remove(&(deadline, job));
+            if let Some(d) = deadline {
+                self.deadlines.remove(&(d, job));
+            }
         }
         self.to_note.remove(&job);
     }
 
-    /// The leaf switches a job of `n` GPUs may span: `switches`, or the fewest that hold it
-    /// on an empty cluster if that is more.
-    fn allowed(&mut self, view: &View, n: u32) -> u32 {
-        let switches = self.switches;
-        allowed_among(self.leaf_sizes(view), switches, n)
+    /// With `evict=on`, moves jobs out of the way of `job` if it would otherwise start (or
+    /// wait) looser than its tightest tier, as `consolidate:migrate=on` does.
+    fn make_room(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
+        let Some(m) = &mut self.migrator else { return false };
+        let n = view.job(job).gpus;
+        let base = m.base(view, n);
+        view.cluster.max_free_at(base) < n && m.try_make_room(view, job, out)
     }
 
-    /// Leaf switch sizes in GPUs, largest first (computed once).
-    fn leaf_sizes(&mut self, view: &View) -> &[u32] {
-        self.leaf_sizes.get_or_insert_with(|| {
-            let mut v: Vec<u32> = if view.topo.tier_count() < 2 {
-                Vec::new()
-            } else {
-                view.topo.tier_nodes(Tier(1)).iter().map(|&l| view.topo.node(l).gpu_count).collect()
-            };
-            v.sort_unstable_by(|a, b| b.cmp(a));
-            v
-        })
-    }
-
-    /// Whether `n` GPUs are free under at most `allowed` leaf switches: the leaf switches
-    /// with the most free GPUs hold them.
-    fn within_switches(view: &View, n: u32, allowed: u32) -> bool {
-        if view.topo.tier_count() < 2 {
-            return view.cluster.free_count() >= n;
+    /// With `evict=on` and no job to start: room for the earliest waiting job that could
+    /// have it (its timer running, its GPU count free), else a move back to a tighter
+    /// placement for a job running spread.
+    fn defragment(&mut self, view: &View, free: u32, out: &mut Vec<Decision>) -> bool {
+        if self.migrator.is_none() {
+            return false;
         }
-        let Some(leaves) = view.cluster.nodes_by_free(Tier(1)) else { return false };
-        let most: u32 = leaves.iter().rev().take(allowed as usize).map(|&(f, _)| f).sum();
-        most >= n
-    }
-
-    /// A placement under at most `switches` leaf switches: the tightest placement free if it
-    /// qualifies, else the leaf switches with the most free GPUs, filled in turn.
-    fn place_within(view: &View, n: u32, allowed: u32) -> Vec<GpuId> {
-        let (_, gpus) = view.cluster.place_tightest(view.topo, n).expect("the GPUs are free");
-        if leaf_switches(view, &gpus) <= allowed {
-            return gpus;
+        let mut heads: Vec<JobId> = self
+            .groups
+            .iter()
+            .filter(|(&(expired, n), _)| !expired && free >= n)
+            .filter_map(|(_, set)| set.first().copied())
+            .collect();
+        heads.sort_unstable();
+        if heads.into_iter().any(|job| self.make_room(view, job, out)) {
+            return true;
         }
-        let leaves = view.cluster.nodes_by_free(Tier(1)).expect("checked");
-        let mut out = Vec::with_capacity(n as usize);
-        for &(free, leaf) in leaves.iter().rev() {
-            let left = n - out.len() as u32;
-            if left == 0 {
-                break;
-            }
-            view.cluster.fill(view.topo, leaf, free.min(left), &mut out);
-        }
-        out.sort_unstable();
-        out
-    }
-
-    fn wanted_tier(view: &View, allowed: u32) -> Tier {
-        if allowed == 1 && view.topo.tier_count() >= 2 {
-            Tier(1)
-        } else {
-            view.topo.top_tier()
-        }
+        self.migrator.as_mut().is_some_and(|m| m.try_reconsolidate(view, out))
     }
 }
 
 impl Policy for Slurm {
     fn spec(&self) -> String {
-        format!("slurm:switches={},wait_s={}{}", self.switches, self.wait_s, FcfsQuota::spec_suffix(&self.quota, true))
+        let rule = match &self.rule {
+            Rule::Tree { switches, .. } => format!("switches={switches}"),
+            Rule::Block { rule, .. } => rule.spec(),
+        };
+        let wait = self.wait_s.map_or("off".to_string(), |w| w.to_string());
+        let evict = self.migrator.as_ref().map(|m| format!(",evict=on,{}", m.options().spec())).unwrap_or_default();
+        format!("slurm:{rule},wait_s={wait}{evict}{}", FcfsQuota::spec_suffix(&self.quota, true))
     }
 
     fn on_event(&mut self, event: &SimEvent, view: &View) {
         if let Some(q) = &mut self.quota {
             q.book.on_event(event, view);
         }
+        if let Some(m) = &mut self.migrator {
+            m.on_event(event, view);
+        }
         match *event {
-            // A requeued job (reclaimed under quotas) waits anew, as an arrival does.
+            // A requeued job (reclaimed under quotas, or moved) waits anew, as an arrival does.
             SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => {
-                let deadline = view.now + SimTime::from_secs_f64(self.wait_s);
-                let key = (deadline <= view.now, view.job(job).gpus);
+                let n = view.job(job).gpus;
+                let deadline = self.deadline(view.now, n);
+                let key = (deadline.is_some_and(|d| d <= view.now), n);
                 self.regroup(job, view.job(job).tenant, key);
                 self.waiters.insert(job, (key, deadline));
-                if !key.0 {
-                    self.deadlines.insert((deadline, job));
+                if let Some(d) = deadline.filter(|_| !key.0) {
+                    self.deadlines.insert((d, job));
                 }
                 self.to_note.insert(job);
             }
@@ -209,6 +204,7 @@ impl Policy for Slurm {
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
+        self.rule.prepare(view);
         while let Some(&(d, job)) = self.deadlines.first() {
             if d > view.now {
                 break;
@@ -221,45 +217,42 @@ impl Policy for Slurm {
             self.to_note.insert(job);
         }
         let free = view.cluster.free_count();
-        let mut next: Option<(JobId, bool)> = None;
-        if self.quota.is_some() {
-            let switches = self.switches;
-            let sizes = self.leaf_sizes(view).to_vec();
-            let fits = |n: u32, expired: u8| {
-                free >= n && (expired == 1 || Self::within_switches(view, n, allowed_among(&sizes, switches, n)))
-            };
-            let q = self.quota.as_ref().expect("checked");
-            match next_step(&q.queue, &q.book, view, true, fits) {
+        let rule = &self.rule;
+        // A job may start when its GPUs are free and its timer ran out, or its rule holds it
+        // now, or no rule could ever hold it.
+        let fits = |n: u32, expired: bool| free >= n && (expired || rule.never(n) || rule.fits(view, n));
+        let mut next: Option<JobId> = None;
+        if let Some(q) = &self.quota {
+            match next_step(&q.queue, &q.book, view, true, |n, expired| fits(n, expired == 1)) {
                 Some(QuotaStep::Reclaim { for_job, victims }) => {
                     quota::reclaim(for_job, &victims, q.restore_s, out);
                     return;
                 }
-                Some(QuotaStep::Place(job, _)) => next = Some((job, q.queue.kind(job) == Some(1))),
+                Some(QuotaStep::Place(job, _)) => next = Some(job),
                 None => {}
             }
         } else {
-            let keys: Vec<(bool, u32)> = self.groups.keys().copied().collect();
-            for (expired, n) in keys {
-                let ok = free >= n && (expired || Self::within_switches(view, n, self.allowed(view, n)));
-                if ok {
-                    let first = *self.groups[&(expired, n)].first().expect("groups are never empty");
-                    if next.is_none_or(|(j, _)| first < j) {
-                        next = Some((first, expired));
+            for (&(expired, n), set) in &self.groups {
+                if fits(n, expired) {
+                    let first = *set.first().expect("groups are never empty");
+                    if next.is_none_or(|j| first < j) {
+                        next = Some(first);
                     }
                 }
             }
         }
-        if let Some((job, expired)) = next {
+        if let Some(job) = next {
+            if self.make_room(view, job, out) {
+                return;
+            }
             let n = view.job(job).gpus;
-            let allowed = self.allowed(view, n);
             let waited_s = (view.now - view.run(job).enqueued_at).as_secs_f64();
-            let gpus = if !expired || Self::within_switches(view, n, allowed) {
-                Self::place_within(view, n, allowed)
-            } else {
-                view.cluster.place_tightest(view.topo, n).expect("the GPUs are free").1
-            };
+            let by_rule = self.rule.place(view, n);
+            let held = by_rule.is_some() || self.rule.never(n);
+            let gpus =
+                by_rule.unwrap_or_else(|| view.cluster.place_tightest(view.topo, n).expect("the GPUs are free").1);
             let tier = view.topo.tier_of(&gpus);
-            let reason = if leaf_switches(view, &gpus) <= allowed {
+            let reason = if held {
                 Reason::wanted_tier(tier, waited_s)
             } else {
                 Reason::TimerExpired { tier, waited_s, slowdown: view.estimate_slowdown(job, &gpus) }
@@ -267,19 +260,21 @@ impl Policy for Slurm {
             out.push(Decision::Place { job, gpus, reason });
             return;
         }
+        if self.defragment(view, free, out) {
+            return;
+        }
         for job in std::mem::take(&mut self.to_note) {
             let Some(&((expired, n), deadline)) = self.waiters.get(&job) else { continue };
-            if expired {
+            if expired || self.rule.never(n) {
                 out.push(Decision::Wait { job, reason: Reason::NoRoom { free } });
                 continue;
             }
             let best = view.cluster.place_tightest(view.topo, n);
-            let allowed = self.allowed(view, n);
             out.push(Decision::Wait {
                 job,
                 reason: Reason::WaitingForTier {
-                    wanted: Self::wanted_tier(view, allowed),
-                    left_s: (deadline.max(view.now) - view.now).as_secs_f64(),
+                    wanted: self.rule.wanted_tier(view, n),
+                    left_s: deadline.map_or(f64::INFINITY, |d| (d.max(view.now) - view.now).as_secs_f64()),
                     best_now: best.as_ref().map(|(t, _)| *t),
                     slowdown: best.as_ref().map(|(_, g)| view.estimate_slowdown(job, g)).unwrap_or(0.0),
                 },

@@ -133,6 +133,13 @@ fn policy() -> impl Strategy<Value = String> {
     let others = prop_oneof![
         any::<bool>().prop_map(move |b| format!("strict:backfill={}", on(b))),
         (1u32..4, 0u32..600).prop_map(|(n, w)| format!("slurm:switches={n},wait_s={w}")),
+        (0usize..3, prop_oneof![Just("off".to_string()), (0u32..600).prop_map(|w| w.to_string())]).prop_map(
+            |(sizes, wait)| format!("slurm:block=on,block_sizes={},wait_s={wait}", ["1/2/4/8/16", "1/4", "1"][sizes])
+        ),
+        (any::<bool>(), 0u32..120, 0u32..900, 0u32..4).prop_map(|(block, restore, min_run, max)| {
+            let rule = if block { "block=on,wait_s=60" } else { "switches=1,wait_s=60" };
+            format!("slurm:{rule},evict=on,restore_s={restore},min_run_s={min_run},max_preempt={max}")
+        }),
         (any::<bool>(), 0u32..120).prop_map(move |(p, r)| format!("srtf:preempt={},restore_s={r}", on(p))),
         (any::<bool>(), prop_oneof![Just("run".to_string()), (0u64..100).prop_map(|s| s.to_string())])
             .prop_map(move |(b, seed)| format!("random:backfill={},seed={seed}", on(b))),
@@ -369,6 +376,9 @@ fn edge_cases_by_hand() {
         "consolidate:migrate=on,min_run_s=0,restore_s=0",
         "strict",
         "slurm",
+        "slurm:block=on",
+        "slurm:block=on,block_sizes=1/4,wait_s=1,evict=on,min_run_s=0,restore_s=0",
+        "slurm:evict=on,min_run_s=0,restore_s=0",
         "tiresias",
         "tiresias:queues=1/2/3,starve=0.01,restore_s=120",
         proxima_core::policy::tiresias::POLLUX_SPEC,

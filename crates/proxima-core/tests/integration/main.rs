@@ -20,6 +20,7 @@ mod pollux;
 mod purity;
 mod scenarios;
 mod sia;
+mod slurm_block_policy;
 mod tenant_invariants;
 mod tenants;
 mod topologies;
