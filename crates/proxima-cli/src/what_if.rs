@@ -34,13 +34,14 @@ pub struct WhatIf<'a> {
 }
 
 /// The option that puts a time limit on a scheduler's hard topology constraint, if the
-/// scheduler has one: Kueue's `required` level, Volcano's `hard` tier.
+/// scheduler has one: Kueue's `required` level, Volcano's `hard` tier, Slurm's rule.
 fn timer_key(scheduler: &str) -> Option<&'static str> {
     let options = scheduler.split_once(':').map_or("", |(_, o)| o);
     let has = |key: &str| options.split(',').any(|kv| kv.trim().starts_with(key));
     match scheduler.split(':').next().unwrap_or("") {
         "kueue-tas" if has("required=") => Some("required_for_s"),
         "volcano" if has("hard=") => Some("hard_for_s"),
+        "slurm" => Some("wait_s"),
         _ => None,
     }
 }
@@ -57,7 +58,11 @@ fn with_option(spec: &str, option: &str) -> String {
 pub fn policies(scheduler: &str, timer_s: f64) -> Vec<String> {
     let mut out = vec![scheduler.to_string()];
     if let Some(key) = timer_key(scheduler).filter(|k| !scheduler.contains(&format!("{k}="))) {
-        out.push(with_option(scheduler, &format!("{key}={timer_s}")));
+        // Slurm's tree plugin already waits (max_switch_wait, 300 s): only its block plugin
+        // lacks a limit to try.
+        if !scheduler.starts_with("slurm") || scheduler.contains("block=on") {
+            out.push(with_option(scheduler, &format!("{key}={timer_s}")));
+        }
         out.push(with_option(scheduler, &format!("{key}=auto")));
     }
     let name = scheduler.split(':').next().unwrap_or("");
@@ -184,6 +189,8 @@ mod tests {
             policies("volcano:hard=2", 60.0)[1..3],
             ["volcano:hard=2,hard_for_s=60", "volcano:hard=2,hard_for_s=auto"]
         );
+        assert_eq!(policies("slurm", 60.0)[..3], ["slurm", "slurm:wait_s=auto", "slurm:evict=on"]);
+        assert_eq!(policies("slurm:block=on", 60.0)[1..3], ["slurm:block=on,wait_s=60", "slurm:block=on,wait_s=auto"]);
         assert_eq!(policies("dally", 60.0), ["dally", "dally:order=las"]);
         let timed = "kueue-tas:required=rack,required_for_s=60,evict=on";
         assert_eq!(policies(timed, 300.0)[..2], [timed, "dally"]);

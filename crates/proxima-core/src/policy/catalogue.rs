@@ -142,7 +142,7 @@ pub const POLICIES: &[PolicyInfo] = &[
         source: "Slurm `--switches=N@max-time` (sbatch(1)); `max_switch_wait` default 300 s (SchedMD/slurm `src/slurmctld/job_mgr.c`); `src/plugins/topology/block/eval_nodes_block.c`, `block_record.c` (default block sizes)",
         options: &[
             opt("switches", Whole, "1", "leaf switches a placement may span while the job waits (not with block=on)"),
-            opt("wait_s", SecondsOrOff, "300", "how long a job waits for that; with block=on the default is off (as long as it takes, as Slurm's block plugin) and a number is Proxima's timer"),
+            opt("wait_s", SecondsAutoOrOff, "300", "how long a job waits for that; with block=on the default is off (as long as it takes, as Slurm's block plugin) and a number is Proxima's timer; auto: tuned online as dally's timers (Proxima's)"),
             opt("block", Switch, "off", "on: Slurm's topology/block placement, the leaf switches as blocks"),
             opt_with("block_sizes", BlockSizes, "1/2/4/8/16", "aggregated block sizes a job may be confined to, in blocks, from 1 up in powers of two", "block=on"),
             opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of the way"),

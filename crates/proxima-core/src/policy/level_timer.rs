@@ -1,6 +1,6 @@
 //! A time limit on a topology constraint: "required for T, then preferred", the timer the
-//! production schedulers Proxima reproduces (`kueue-tas`, `volcano`) do
-//! not have. T is either fixed by the operator or tuned online by `dally`'s tuner
+//! production schedulers Proxima reproduces (`kueue-tas`, `volcano`, `slurm`'s block plugin)
+//! do not have, and that Slurm's `--switches` has only fixed. T is either fixed by the operator or tuned online by `dally`'s tuner
 //! ([`super::tuner`]), one timer for the constrained level.
 //!
 //! With a fixed T every job keeps the constraint for T seconds of waiting, whatever it
@@ -121,6 +121,11 @@ impl LevelTimer {
         let competitors = self.waits.len() as u32;
         self.waits.insert(job, Wait { since: view.now, deadline, competitors });
         self.deadlines.insert((deadline, job));
+    }
+
+    /// When `job`'s time under the constraint ends, if it is waiting under it.
+    pub fn deadline(&self, job: JobId) -> Option<SimTime> {
+        self.waits.get(&job).map(|w| w.deadline)
     }
 
     /// Whether `job`'s time under the constraint is over (a job not seen waiting keeps it).

@@ -28,6 +28,10 @@
 //! there (a job waits until a block holds it); a number of seconds is Proxima's timer, after
 //! which the job takes the tightest placement free, as under the tree.
 //!
+//! `wait_s=auto` tunes the wait online as `dally` tunes its timers ([`super::level_timer`]):
+//! each job waits at most what it stands to gain from the tier its rule wants (a leaf switch
+//! or a block; a job its rule spreads wider gets no tuned wait). Neither plugin has it.
+//!
 //! `evict=on` defragments through the [`super::migrate`] Migrator, as `consolidate:migrate=on`
 //! does: queued jobs first (room is made for the job about to start looser than its tightest
 //! tier, then for a waiting job no rule-abiding placement is free for), then a job running
@@ -41,6 +45,7 @@
 //! requeued in Slurm is pending anew. It is not combined with `evict=on`: both checkpoint
 //! jobs, and room made for a waiting job would pass over the quota's order.
 
+use super::level_timer::LevelTimer;
 use super::migrate::{MigrateOptions, Migrator};
 use super::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::slurm_rule::Rule;
@@ -50,12 +55,15 @@ use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use crate::tenants::TenantId;
 use crate::time::SimTime;
+use crate::topology::Tier;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Slurm {
     rule: Rule,
     /// How long a job waits for its rule; `None`: as long as it takes (`block=on` only).
     wait_s: Option<f64>,
+    /// `wait_s=auto`: the wait tuned online, instead of `wait_s`.
+    timer: Option<LevelTimer>,
     /// Queued jobs by (timer expired, GPUs), each group in submission order.
     groups: BTreeMap<(bool, u32), BTreeSet<JobId>>,
     /// Per queued job: its group key and its deadline.
@@ -69,6 +77,8 @@ pub struct Slurm {
 
 impl Slurm {
     pub fn from_spec(spec: &mut PolicySpec) -> Result<Slurm, InputError> {
+        let tuned = spec.options.get("wait_s").is_some_and(|v| v == "auto");
+        let timer = if tuned { LevelTimer::from_spec(spec, "wait_s")? } else { None };
         let (rule, wait_s) = Rule::from_spec(spec)?;
         let (migrator, quota) = if spec.take_bool("evict", false)? {
             let options = MigrateOptions::from_spec(spec)?;
@@ -88,6 +98,7 @@ impl Slurm {
         Ok(Slurm {
             rule,
             wait_s,
+            timer,
             groups: BTreeMap::new(),
             waiters: BTreeMap::new(),
             deadlines: BTreeSet::new(),
@@ -98,10 +109,17 @@ impl Slurm {
         })
     }
 
-    /// When a job of `n` GPUs waiting from `since` stops waiting for its rule: one timer for
-    /// every job today, in one place so that a tuner can set it per size later.
-    fn deadline(&self, since: SimTime, _n: u32) -> Option<SimTime> {
-        self.wait_s.map(|w| since + SimTime::from_secs_f64(w))
+    /// When `job`, starting to wait now, stops waiting for its rule: `wait_s` after now, or
+    /// what the tuner gives it for the tier its rule wants.
+    fn deadline(&mut self, view: &View, job: JobId) -> Option<SimTime> {
+        match &mut self.timer {
+            Some(timer) => {
+                self.rule.prepare(view);
+                timer.start(view, job, self.rule.wanted_tier(view, view.job(job).gpus));
+                timer.deadline(job)
+            }
+            None => self.wait_s.map(|w| view.now + SimTime::from_secs_f64(w)),
+        }
     }
 
     fn regroup(&mut self, job: JobId, tenant: TenantId, key: (bool, u32)) {
@@ -173,7 +191,10 @@ impl Policy for Slurm {
             Rule::Tree { switches, .. } => format!("switches={switches}"),
             Rule::Block { rule, .. } => rule.spec(),
         };
-        let wait = self.wait_s.map_or("off".to_string(), |w| w.to_string());
+        let wait = match &self.timer {
+            Some(t) => t.spec_value(),
+            None => self.wait_s.map_or("off".to_string(), |w| w.to_string()),
+        };
         let evict = self.migrator.as_ref().map(|m| format!(",evict=on,{}", m.options().spec())).unwrap_or_default();
         format!("slurm:{rule},wait_s={wait}{evict}{}", FcfsQuota::spec_suffix(&self.quota, true))
     }
@@ -185,11 +206,17 @@ impl Policy for Slurm {
         if let Some(m) = &mut self.migrator {
             m.on_event(event, view);
         }
+        if let Some(t) = &mut self.timer {
+            t.on_event(event, view);
+            if let SimEvent::Placed { job, tier, .. } = *event {
+                t.placed(view, job, tier <= self.rule.wanted_tier(view, view.job(job).gpus));
+            }
+        }
         match *event {
             // A requeued job (reclaimed under quotas, or moved) waits anew, as an arrival does.
             SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => {
                 let n = view.job(job).gpus;
-                let deadline = self.deadline(view.now, n);
+                let deadline = self.deadline(view, job);
                 let key = (deadline.is_some_and(|d| d <= view.now), n);
                 self.regroup(job, view.job(job).tenant, key);
                 self.waiters.insert(job, (key, deadline));
@@ -205,6 +232,10 @@ impl Policy for Slurm {
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
         self.rule.prepare(view);
+        if let Some(t) = &mut self.timer {
+            t.expire(view);
+            t.tune(view, Tier(1.min(view.topo.top_tier().0)), out);
+        }
         while let Some(&(d, job)) = self.deadlines.first() {
             if d > view.now {
                 break;

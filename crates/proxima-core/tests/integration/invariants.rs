@@ -392,6 +392,8 @@ fn edge_cases_by_hand() {
         "volcano:hard=1,hard_for_s=1",
         "volcano:hard=1,hard_for_s=1,evict=on,min_run_s=0,restore_s=0",
         "volcano:evict=on,min_run_s=0",
+        "slurm:wait_s=auto",
+        "slurm:block=on,wait_s=auto,evict=on,min_run_s=0",
     ] {
         // One GPU, a burst at one instant, jobs as large as the cluster and larger.
         check_run("racks=1,servers=1,gpus=1", &burst, policy, 1);

@@ -216,3 +216,17 @@ fn evict_makes_room_for_a_waiting_job() {
     let (_, log) = run("slurm", scenario(cluster(2, 2, 4, 1.0), &jobs));
     assert_eq!(placed_at(&log, 8), 400.0);
 }
+
+#[test]
+fn a_tuned_wait_without_history_is_its_starting_value_under_either_plugin() {
+    // Two racks of two 4-GPU servers; A and B (6 GPUs, long) take a rack each, C (4 GPUs)
+    // finds 2 free in each. Nothing has completed: no run time can be estimated, so C waits
+    // the tuner's starting 300 s for one leaf switch (or block), then spreads.
+    let jobs = [(0.0, 6, 1000.0), (1.0, 6, 1000.0), (2.0, 4, 10.0)];
+    for spec in ["slurm:wait_s=auto", "slurm:block=on,wait_s=auto"] {
+        let (_, log) = run(spec, scenario(cluster(2, 2, 4, 1.0), &jobs));
+        assert_eq!(placed_at(&log, 2), 302.0, "{spec}");
+        assert_eq!(gpus(&log, 2), vec![vec![6, 7, 14, 15]], "{spec}");
+    }
+    assert_eq!(resolve_policy("slurm:wait_s=auto").unwrap().spec(), "slurm:switches=1,wait_s=auto");
+}
