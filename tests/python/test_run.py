@@ -201,6 +201,24 @@ def test_kueue_tas_runs_on_a_kueue_file_as_the_cli_runs_it_and_refuses_a_level_i
     assert info["json"] == json.loads(done.stdout)
 
 
+@pytest.mark.parametrize("topology, policy", [
+    ("kueue:tests/fixtures/kueue/cluster.yaml,nic_gbps=100",
+     "kueue-tas:required=cloud.provider.com/topology-rack,required_for_s=auto,evict=on"),
+    ("volcano:tests/fixtures/volcano/hypernodes.yaml,gpus=4", "volcano:hard=1,hard_for_s=auto,evict=on"),
+    ("slurm:tests/fixtures/slurm/topology-block.conf,gpus=1", "slurm:block=on,wait_s=auto,evict=on"),
+])
+def test_each_schedulers_policy_with_a_tuned_limit_and_eviction_runs_as_the_cli(cli, tmp_path, topology, policy):
+    """Kueue's, Volcano's and Slurm's placement, each with Proxima's tuned time limit and
+    eviction, on a file of that scheduler: the same summary as the CLI's, byte for byte."""
+    topology = topology.replace("tests/", f"{ROOT / 'tests'}/", 1)
+    r = proxima.run(topology, "synthetic:jobs=120,load=1.2", policy, mix="llm")
+    done = run_cli(cli, ["run", "--topology", topology, "--trace", "synthetic:jobs=120,load=1.2", "--mix", "llm",
+                         "--policy", policy, "--out", str(tmp_path / "cli")], ROOT)
+    assert done.returncode == 0, done.stderr
+    assert r.summary == json.loads((tmp_path / "cli" / "summary.json").read_text())
+    assert r.summary["jobs_completed"] > 0
+
+
 def test_calibrate_equals_the_cli(cli):
     path = need_data("pollux/placements/bert.csv")
     done = run_cli(cli, ["calibrate", str(path), "--json"], ROOT)
