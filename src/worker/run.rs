@@ -10,7 +10,7 @@ use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, SourcedError, TraceInput};
 use proxima_core::metrics::Summary;
-use proxima_core::policy::resolve_policy;
+use proxima_core::policy::{policy_for, resolve_policy};
 use proxima_core::run_files::RunRecord;
 use proxima_core::time::SimTime;
 use std::cell::RefCell;
@@ -64,15 +64,14 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
     // A policy that names parts of the cluster (a kueue-tas level) is checked against this
     // cluster before any run, so a missing level is a message, not a stop mid-run.
     for p in &request.policies {
-        let checked = resolve_policy(p).expect("checked above").check_cluster(&scenario.topology);
-        if let Err(e) = checked {
+        if let Err(e) = policy_for(p, &scenario.topology) {
             send(FromWorker::Failed { run_id, problem: SourcedError::new(p.as_str(), e).into() });
             return;
         }
     }
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
-        let mut sim = Simulation::new(scenario.clone(), resolve_policy(policy).expect("checked above"));
+        let mut sim = Simulation::for_spec(scenario.clone(), policy).expect("checked above");
         let hasher = Rc::new(RefCell::new(EventHasher::default()));
         let recorder = Rc::new(RefCell::new(Recorder::default()));
         sim.add_observer(Box::new(SharedObserver(hasher.clone())));

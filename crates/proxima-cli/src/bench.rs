@@ -4,7 +4,7 @@
 use crate::inputs::{load_scenario, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
-use proxima_core::policy::resolve_policy;
+use proxima_core::policy::policy_for;
 use std::time::Instant;
 
 /// One benchmark: a scenario and a policy.
@@ -130,8 +130,8 @@ pub fn run(
             let jobs = scenario.jobs.len();
             let gpus = scenario.topology.gpu_count();
             for _ in 0..repeats.max(1) {
-                let policy = resolve_policy(&c.policy).map_err(|e| UsageError(e.with_source("policy")))?;
-                policy.check_cluster(&scenario.topology).map_err(|e| UsageError(e.with_source("policy")))?;
+                let policy =
+                    policy_for(&c.policy, &scenario.topology).map_err(|e| UsageError(e.with_source("policy")))?;
                 let sim_input = scenario.clone();
                 // The clock covers the simulation only; reading and resolving the trace is
                 // reported separately (setup_s in the CSV).

@@ -20,7 +20,7 @@ use inputs::{load_scenario, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::metrics::Summary;
-use proxima_core::policy::resolve_policy;
+use proxima_core::policy::{policy_for, resolve_policy};
 use proxima_core::run_files::RunRecord;
 use std::process::ExitCode;
 
@@ -311,9 +311,7 @@ fn run_one(
     no_rho: bool,
 ) -> Result<(), Failure> {
     let sc = load_scenario(&scenario.as_args())?;
-    let policy_box = resolve_policy(policy).map_err(|e| UsageError::in_argument("policy", e))?;
-    policy_box.check_cluster(&sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
-    let mut sim = Simulation::new(sc, policy_box);
+    let mut sim = Simulation::for_spec(sc, policy).map_err(|e| UsageError::in_argument("policy", e))?;
     // With --events, also hash the event stream as the web app does, so the two
     // can be compared (the determinism test does).
     let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
@@ -351,12 +349,11 @@ fn compare(scenario: &ScenarioFlags, policies: &[String], out: Option<String>, n
     }
     let sc = load_scenario(&scenario.as_args())?;
     for p in policies {
-        let policy = resolve_policy(p).expect("checked above");
-        policy.check_cluster(&sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
+        policy_for(p, &sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
     }
     let mut summaries: Vec<Summary> = Vec::new();
     for p in policies {
-        let mut sim = Simulation::new(sc.clone(), resolve_policy(p).expect("checked above"));
+        let mut sim = Simulation::for_spec(sc.clone(), p).expect("checked above");
         let summary = progress::run_with_progress(&mut sim, p);
         let mut record = RunRecord::with_summary(&sim, summary);
         if !no_rho {

@@ -93,9 +93,8 @@ pub fn what_if(args: &ScenarioArgs, w: &WhatIf) -> Result<String, UsageError> {
         input.seed = seed;
         let scenario = scenario_of(&input)?;
         for (i, p) in specs.iter().enumerate() {
-            let policy = resolve_policy(p).expect("checked above");
-            policy.check_cluster(&scenario.topology).map_err(|e| UsageError::in_argument("policy", e))?;
-            let mut sim = Simulation::new(scenario.clone(), policy);
+            let mut sim =
+                Simulation::for_spec(scenario.clone(), p).map_err(|e| UsageError::in_argument("policy", e))?;
             summaries[i].push(sim.run());
         }
         described.get_or_insert_with(|| (scenario.topology.gpu_count(), scenario.jobs.len()));

@@ -22,6 +22,7 @@
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::{shape_of, CommParams};
+use crate::error::InputError;
 use crate::event::{Observer, Reason, SimEvent};
 use crate::metrics::{Summary, Timeline};
 use crate::model::Catalog;
@@ -211,6 +212,13 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// A simulation of the policy a spec names on `scenario`, the policy checked against
+    /// the scenario's cluster first ([`crate::policy::policy_for`]).
+    pub fn for_spec(scenario: Scenario, spec: &str) -> Result<Simulation, InputError> {
+        let policy = crate::policy::policy_for(spec, &scenario.topology)?;
+        Ok(Simulation::new(scenario, policy))
+    }
+
     pub fn new(scenario: Scenario, policy: Box<dyn Policy>) -> Simulation {
         for (i, j) in scenario.jobs.iter().enumerate() {
             assert_eq!(j.id, JobId(i as u32), "jobs are numbered in order");

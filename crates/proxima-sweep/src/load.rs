@@ -139,9 +139,7 @@ pub fn policy(spec: &str) -> Result<Box<dyn Policy>, SourcedError> {
 /// The policy of a spec, checked against the cluster it is to run on (a `kueue-tas` level
 /// the cluster lacks is an error here, not a stop in the middle of the run).
 pub fn policy_for(spec: &str, topology: &Topology) -> Result<Box<dyn Policy>, SourcedError> {
-    let policy = policy(spec)?;
-    policy.check_cluster(topology).map_err(|e| SourcedError::new(NAMES.name("policy"), e))?;
-    Ok(policy)
+    proxima_core::policy::policy_for(spec, topology).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
 }
 
 #[cfg(test)]

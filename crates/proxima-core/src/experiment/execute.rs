@@ -8,7 +8,7 @@ use crate::fairness::isolated::finish_time_fairness;
 use crate::inputs::synthetic_trace;
 use crate::metrics::Summary;
 use crate::model::Catalog;
-use crate::policy::resolve_policy;
+
 use crate::run_files::RunRecord;
 use crate::topology::resolve_topology_arg;
 use crate::trace::Trace;
@@ -150,9 +150,7 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
     let options = WorkloadOptions { seed: task.seed, skip, limit, mix };
     let scenario = build_scenario(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
-    let policy = resolve_policy(&task.policy)?;
-    policy.check_cluster(&scenario.topology)?;
-    let mut sim = Simulation::new(scenario, policy);
+    let mut sim = Simulation::for_spec(scenario, &task.policy)?;
     let mut summary = sim.run();
     if plan.computes_rho(task) && tenants_with_jobs(sim.scenario()) > 1 {
         let fairness = finish_time_fairness(sim.scenario(), &task.policy, sim.runs())?;
