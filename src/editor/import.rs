@@ -13,7 +13,7 @@ use super::{EditAction, Editor};
 use crate::Shared;
 use proxima_core::inputs::{build_topology, topology_warnings, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::{SlurmOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
+use proxima_core::topology::{SlurmOptions, Topology, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -26,37 +26,47 @@ impl Editor {
     /// `topology.conf` read with `options` (`gpus=8,nic_gbps=200,...`). The cluster replaces
     /// the document (undoably) only if the core accepts all of it.
     pub(super) fn import(&mut self, name: &str, text: &str, options: &str) {
-        let input = if name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{') {
-            TopologyInput::File { name: name.to_string(), text: text.to_string() }
-        } else {
-            match SlurmOptions::parse(options) {
-                Ok(options) if is_lingjun(text) => {
-                    TopologyInput::Lingjun { name: name.to_string(), text: text.to_string(), options }
-                }
-                Ok(options) if is_kubernetes(text) && text.contains("kind: HyperNode") => {
-                    TopologyInput::Volcano { name: name.to_string(), text: text.to_string(), options }
-                }
-                Ok(options) if is_kubernetes(text) => {
-                    TopologyInput::Kueue { name: name.to_string(), text: text.to_string(), options }
-                }
-                Ok(options) => TopologyInput::Slurm { name: name.to_string(), text: text.to_string(), options },
-                Err(e) => {
-                    self.message = Some(format!("Slurm options: {e}"));
-                    return;
-                }
-            }
-        };
-        match build_topology(&input, ArgumentNames::Words) {
-            Ok(topology) => {
+        match import_cluster(name, text, options) {
+            Ok((topology, warnings)) => {
                 let spec = topology.spec().clone();
                 let (switches, servers) = (spec.switches.len(), spec.servers.len());
                 self.load_checked(TopologyChoice::Custom(spec), Shared::new(topology));
-                let warnings: String = topology_warnings(&input).iter().map(|w| format!(" Warning: {w}.")).collect();
+                let warnings: String = warnings.iter().map(|w| format!(" Warning: {w}.")).collect();
                 self.message = Some(format!("Imported {name}: {switches} switches, {servers} servers.{warnings}"));
             }
-            Err(e) => self.message = Some(e.to_string()),
+            Err(e) => self.message = Some(e),
         }
     }
+}
+
+/// An imported file's cluster, as the core builds it, with what the core accepted but does
+/// not use (the warnings the CLI prints to stderr). The cluster becomes a scenario's
+/// `TopologyChoice::Custom` with its description.
+pub fn import_cluster(name: &str, text: &str, options: &str) -> Result<(Topology, Vec<String>), String> {
+    let input = import_input(name, text, options)?;
+    let topology = build_topology(&input, ArgumentNames::Words).map_err(|e| e.to_string())?;
+    Ok((topology, topology_warnings(&input).iter().map(|w| w.to_string()).collect()))
+}
+
+/// How the core is to read an imported file: a JSON description if it looks like one, else
+/// by its content a Lingjun `topo.csv`, a Volcano or Kueue file, or a Slurm
+/// `topology.conf`, with `options` (`gpus=8,nic_gbps=200,...`) for what the file does not
+/// say. The editor's Open and drop read files through it, and so do lessons that carry one.
+pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInput, String> {
+    let (name, text) = (name.to_string(), text.to_string());
+    if name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{') {
+        return Ok(TopologyInput::File { name, text });
+    }
+    let options = SlurmOptions::parse(options).map_err(|e| format!("Slurm options: {e}"))?;
+    Ok(if is_lingjun(&text) {
+        TopologyInput::Lingjun { name, text, options }
+    } else if is_kubernetes(&text) && text.contains("kind: HyperNode") {
+        TopologyInput::Volcano { name, text, options }
+    } else if is_kubernetes(&text) {
+        TopologyInput::Kueue { name, text, options }
+    } else {
+        TopologyInput::Slurm { name, text, options }
+    })
 }
 
 /// Whether a file is a Lingjun `topo.csv`: its first line is the dataset's header. A

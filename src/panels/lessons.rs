@@ -29,7 +29,7 @@ pub fn Lessons(props: &LessonsProps) -> Html {
                         <h3>{ l.title }</h3>
                         <p>{ l.explanation }</p>
                         <p class="hint"><strong>{ "Watch: " }</strong>{ l.watch }</p>
-                        <p class="hint">{ format!("{} jobs at offered load {} on {}; policies {}.", l.jobs, l.load, l.topology, l.policies.join(", ")) }</p>
+                        <p class="hint">{ format!("{} jobs at offered load {} on {}; policies {}.", l.jobs, l.load, l.topology.describe(), l.policies.join(", ")) }</p>
                         <button type="button" onclick={load(l)} data-testid={format!("lesson-{}", l.id)}>{ "Load this lesson" }</button>
                     </li>
                 }) }

@@ -4,6 +4,7 @@
 //! from teaching fails the build instead of leaving a page that says something untrue.
 
 use super::scenario::{default_scenario, DEFAULT_TOPOLOGY};
+use crate::editor::import::import_cluster;
 use proxima_core::share::{SharedScenario, TopologyChoice, TraceChoice};
 
 /// What a lesson's run shows, checked by the tests.
@@ -13,6 +14,13 @@ pub enum Claim {
     MeanJctBelow { policy: &'static str, other: &'static str, ratio: f64 },
     /// `policy`'s median JCT is at most `ratio` × `other`'s.
     MedianJctBelow { policy: &'static str, other: &'static str, ratio: f64 },
+    /// `policy`'s p99 JCT is at most `ratio` × `other`'s: the longest jobs, the largest.
+    P99JctBelow { policy: &'static str, other: &'static str, ratio: f64 },
+    /// `policy`'s mean JCT is within `ratio` of `other`'s, either way: the two place alike.
+    MeanJctSame { policy: &'static str, other: &'static str, ratio: f64 },
+    /// `policy` leaves exactly `jobs` jobs unfinished at the end of the run (queued for
+    /// ever: a required level no domain of which holds them).
+    Unfinished { policy: &'static str, jobs: u32 },
     /// `policy`'s communication overhead is at most `ratio` × `other`'s.
     OverheadBelow { policy: &'static str, other: &'static str, ratio: f64 },
     /// The auto-tuner of `policy` changes a timer at least `at_least` times.
@@ -20,6 +28,42 @@ pub enum Claim {
     /// Every policy's mean JCT is within `ratio` of the best one's.
     AllWithin { ratio: f64 },
 }
+
+/// A lesson's cluster.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LessonTopology {
+    /// The parametric form `racks=R,servers=S,gpus=G[,...]`.
+    Parametric(&'static str),
+    /// A cluster file (Kueue, Volcano, Slurm, ...) imported as the editor's Open imports
+    /// it, with the import box's options for what the file does not say
+    /// (`nic_gbps=100`), so the scenario names it as an imported cluster.
+    File { name: &'static str, text: &'static str, options: &'static str },
+}
+
+impl LessonTopology {
+    /// The scenario's choice of cluster. A lesson's file is part of the build and the
+    /// lessons' test imports it, so it always imports.
+    pub fn choice(&self) -> TopologyChoice {
+        match *self {
+            LessonTopology::Parametric(text) => TopologyChoice::Parametric(text.into()),
+            LessonTopology::File { name, text, options } => {
+                let (topology, _) = import_cluster(name, text, options).expect("a lesson's cluster file imports");
+                TopologyChoice::Custom(topology.spec().clone())
+            }
+        }
+    }
+
+    /// The cluster as the gallery names it.
+    pub fn describe(&self) -> String {
+        match *self {
+            LessonTopology::Parametric(text) => text.to_string(),
+            LessonTopology::File { name, options, .. } => format!("{name} ({options})"),
+        }
+    }
+}
+
+/// The Kueue file of Kueue's TAS guide: 8 nodes of 8 GPUs, 2 nodes a rack, 2 racks a block.
+const KUEUE_TAS_CLUSTER: &str = include_str!("../../tests/fixtures/kueue/cluster.yaml");
 
 /// A named scenario with what it teaches.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +75,7 @@ pub struct Lesson {
     pub explanation: &'static str,
     /// What to look at in the results.
     pub watch: &'static str,
-    pub topology: &'static str,
+    pub topology: LessonTopology,
     pub jobs: u32,
     pub load: f64,
     /// The model mix (`--mix`), when not the default.
@@ -44,7 +88,7 @@ impl Lesson {
     /// The lesson as a scenario to load into the form.
     pub fn scenario(&self) -> SharedScenario {
         SharedScenario {
-            topology: TopologyChoice::Parametric(self.topology.into()),
+            topology: self.topology.choice(),
             trace: TraceChoice::Synthetic { jobs: self.jobs, load: self.load, seed: 1, tenants: None },
             mix: self.mix.map(str::to_string),
             policies: self.policies.iter().map(|p| p.to_string()).collect(),
@@ -67,7 +111,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "Dally against consolidation",
         explanation: "On a loaded cluster whose racks share thin uplinks, a job spread over both racks trains up to three times slower. Consolidation takes the tightest placement free now; Dally lets sensitive jobs wait a bounded time for a better one and preempts to make room.",
         watch: "Mean JCT and communication overhead of dally against consolidate, and the timer chart: the auto-tuner moves the timers during the run.",
-        topology: DEFAULT_TOPOLOGY,
+        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
         jobs: 1000,
         load: 0.9,
         mix: None,
@@ -82,7 +126,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "Contention on a shared uplink",
         explanation: "FIFO takes the first free GPUs wherever they are, so many jobs straddle the racks and share the 32:1 uplinks. Consolidation keeps each job inside a server or a rack when it can, and the gradient exchanges stop competing.",
         watch: "Communication overhead: fifo's is more than five times consolidate's, and its mean JCT more than twice as long.",
-        topology: DEFAULT_TOPOLOGY,
+        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
         jobs: 1000,
         load: 0.9,
         mix: None,
@@ -97,7 +141,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "A preemption that pays",
         explanation: "When the queue is long, Dally preempts a job that tolerates a scattered placement to free a tight one for a sensitive job. The preempted job loses a little, the sensitive one gains much more.",
         watch: "Preemptions and mean JCT of dally against dally:preempt=off: a few dozen preemptions cut mean JCT by more than a seventh.",
-        topology: DEFAULT_TOPOLOGY,
+        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
         jobs: 1000,
         load: 0.9,
         mix: None,
@@ -109,7 +153,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "A preemption that does not pay",
         explanation: "On uplinks oversubscribed 64:1 a job spread over both racks is slow enough that Dally preempts to keep sensitive jobs tight, but with fewer jobs and less load the queue is short and a tight placement would soon have come free anyway. Each preemption still costs the stopped job its wait to get GPUs back and the time to restore its checkpoint.",
         watch: "Mean JCT, mean queueing, communication overhead and preemptions of dally against dally:preempt=off: the preemptions all but remove the overhead, yet jobs queue more than three times as long and mean JCT is more than a quarter longer.",
-        topology: "racks=2,servers=4,gpus=4,oversub=64,fabric=tcp",
+        topology: LessonTopology::Parametric("racks=2,servers=4,gpus=4,oversub=64,fabric=tcp"),
         jobs: 600,
         load: 0.7,
         mix: None,
@@ -121,7 +165,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "The auto-tuner finding its level",
         explanation: "Both runs start with 5-second delay timers: one keeps them, the other lets the auto-tuner revisit them every ten minutes of simulated time. The tuner moves the timers about ten times, yet mean JCT stays the same: on this cluster what pays is preempting, not the length of the wait.",
         watch: "The timer chart of dally:timers=5/5: the marks where the tuner moved a timer and the levels it chose; mean JCT equal to the static run's.",
-        topology: DEFAULT_TOPOLOGY,
+        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
         jobs: 1000,
         load: 0.9,
         mix: None,
@@ -136,7 +180,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "Arrival order, service order, and both with the network",
         explanation: "dally serves waiting jobs in arrival order and places them with the network in mind; tiresias serves the job that has had the least GPU-time first, so short jobs overtake long ones, but it takes GPUs wherever they free up; dally:order=las does both. None of them knows a job's run time: service order finds the long jobs by watching them run.",
         watch: "Median JCT of tiresias and dally:order=las less than half of dally's (short jobs go first); communication overhead of tiresias ten times dally's (its jobs straddle the 32:1 uplinks); mean JCT of dally:order=las about a third below both.",
-        topology: DEFAULT_TOPOLOGY,
+        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
         jobs: 1000,
         load: 0.9,
         mix: None,
@@ -154,7 +198,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "Light load, where no policy matters",
         explanation: "At a fifth of the cluster's capacity almost every job finds a tight placement free the moment it arrives. There is nothing to wait for and nobody to preempt, so every policy places jobs alike.",
         watch: "Mean JCT: fifo, consolidate and dally within 3% of each other; raise the offered load to see them part.",
-        topology: DEFAULT_TOPOLOGY,
+        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
         jobs: 300,
         load: 0.2,
         mix: None,
@@ -166,7 +210,7 @@ pub const LESSONS: &[Lesson] = &[
         title: "LLMs on a thin network: placement decides",
         explanation: "Today's models exchange gigabytes every step: LLaMA 7B and 13B sharded (FSDP) and GPT-2 XL in bf16, on A100 servers with one 100 Gbit/s NIC each and racks sharing uplinks 16:1. A 16-GPU LLaMA job spread over racks is about 3.5 times slower than inside a rack even alone (GPT-2 XL 1.5 times), and slower still when its ring shares the uplinks with others.",
         watch: "Mean JCT and communication overhead of random against consolidate and dally: scattering jobs makes mean JCT 2.5 times as long here, and dally is a tenth faster than consolidate (the placement map in docs/EXPERIMENTS.md has the whole picture).",
-        topology: "racks=4,servers=4,gpus=8,oversub=16,nic_gbps=100",
+        topology: LessonTopology::Parametric("racks=4,servers=4,gpus=8,oversub=16,nic_gbps=100"),
         jobs: 300,
         load: 0.8,
         mix: Some("llm"),
@@ -181,12 +225,71 @@ pub const LESSONS: &[Lesson] = &[
         title: "LLMs on a rich network: placement is free",
         explanation: "The same jobs on servers with eight 400 Gbit/s NICs each and uplinks as wide as the servers below them. A ring spread over racks drives as much bandwidth as one inside a rack, and NVLink's edge inside a server hides behind compute, so where a job lands hardly matters.",
         watch: "Mean JCT: random, consolidate and dally come out equal (on the thin network random took 2.5 times as long as consolidate).",
-        topology: "racks=4,servers=4,gpus=8,nics=8,nic_gbps=400",
+        topology: LessonTopology::Parametric("racks=4,servers=4,gpus=8,nics=8,nic_gbps=400"),
         jobs: 300,
         load: 0.8,
         mix: Some("llm"),
         policies: &["consolidate", "random", "dally"],
         claims: &[Claim::AllWithin { ratio: 1.03 }],
+    },
+    Lesson {
+        id: "kueue-cluster",
+        title: "Your Kueue cluster: what would Kueue do, with a time limit, with eviction, and dally",
+        explanation: "The cluster of Kueue's Topology Aware Scheduling guide, imported from its Kueue file (8 nodes of 8 GPUs, two nodes a rack, one 100 Gbit/s NIC per node), with 1,000 of today's models at load 1.2. Kueue with the rack required never crosses a rack: the one 32-GPU job, larger than any rack, never starts, and the required level's mean JCT counts only the 999 jobs that finished. Proxima's tuned time limit (required_for_s=auto) finds that waiting for a rack gains a job nothing here, since every rack uplink is as wide as its nodes' NICs, so it lets every job widen at once and places exactly as preferred does: every job runs, but the widened jobs' rings cross the 100 Gbit/s NICs and mean JCT is nearly a third longer than the required level's. Eviction (evict=on) moves small jobs out of the way of the 8- and 12-GPU jobs: the 8-GPU jobs wait two fifths less, the 12-GPU job less than half as long, the 1- to 4-GPU jobs longer, and the median job's JCT doubles. dally places every job, but its jobs queue three times as long as under the required level; dally:order=las, least attained service first with the same network awareness, places every job with the lowest mean JCT of all. To try your own cluster, open or drop its Kueue, Volcano or Slurm file on the topology editor, or run proxima what-if on the command line (docs/OPERATORS.md).",
+        watch: "Jobs unfinished: 1 for the required level (with or without eviction), 0 for the others. Mean JCT of the tuned limit equal to preferred's. Median JCT of the required level less than half its median with eviction, and p99 JCT (the large jobs) a tenth lower with eviction. Mean JCT of dally:order=las below every other, dally's the highest.",
+        topology: LessonTopology::File { name: "cluster.yaml", text: KUEUE_TAS_CLUSTER, options: "nic_gbps=100" },
+        jobs: 1000,
+        load: 1.2,
+        mix: Some("llm"),
+        policies: &[
+            "kueue-tas:required=cloud.provider.com/topology-rack",
+            "kueue-tas:required=cloud.provider.com/topology-rack,required_for_s=auto",
+            "kueue-tas:required=cloud.provider.com/topology-rack,evict=on",
+            "kueue-tas:preferred=cloud.provider.com/topology-rack",
+            "dally",
+            "dally:order=las",
+        ],
+        claims: &[
+            Claim::Unfinished { policy: "kueue-tas:required=cloud.provider.com/topology-rack", jobs: 1 },
+            Claim::Unfinished { policy: "kueue-tas:required=cloud.provider.com/topology-rack,evict=on", jobs: 1 },
+            Claim::Unfinished {
+                policy: "kueue-tas:required=cloud.provider.com/topology-rack,required_for_s=auto",
+                jobs: 0,
+            },
+            Claim::Unfinished { policy: "dally", jobs: 0 },
+            Claim::Unfinished { policy: "dally:order=las", jobs: 0 },
+            Claim::MeanJctSame {
+                policy: "kueue-tas:required=cloud.provider.com/topology-rack,required_for_s=auto",
+                other: "kueue-tas:preferred=cloud.provider.com/topology-rack",
+                ratio: 1.001,
+            },
+            Claim::MeanJctBelow {
+                policy: "kueue-tas:required=cloud.provider.com/topology-rack",
+                other: "kueue-tas:required=cloud.provider.com/topology-rack,required_for_s=auto",
+                ratio: 0.8,
+            },
+            Claim::MedianJctBelow {
+                policy: "kueue-tas:required=cloud.provider.com/topology-rack",
+                other: "kueue-tas:required=cloud.provider.com/topology-rack,evict=on",
+                ratio: 0.5,
+            },
+            Claim::P99JctBelow {
+                policy: "kueue-tas:required=cloud.provider.com/topology-rack,evict=on",
+                other: "kueue-tas:required=cloud.provider.com/topology-rack",
+                ratio: 0.95,
+            },
+            Claim::MeanJctBelow {
+                policy: "dally:order=las",
+                other: "kueue-tas:required=cloud.provider.com/topology-rack",
+                ratio: 0.95,
+            },
+            Claim::MeanJctBelow { policy: "dally:order=las", other: "dally", ratio: 0.65 },
+            Claim::MeanJctBelow {
+                policy: "kueue-tas:required=cloud.provider.com/topology-rack",
+                other: "dally",
+                ratio: 0.7,
+            },
+        ],
     },
 ];
 
@@ -251,6 +354,13 @@ mod tests {
                     Claim::MedianJctBelow { policy, other, ratio } => {
                         results[policy].0.p50_jct_s <= ratio * results[other].0.p50_jct_s
                     }
+                    Claim::P99JctBelow { policy, other, ratio } => {
+                        results[policy].0.p99_jct_s <= ratio * results[other].0.p99_jct_s
+                    }
+                    Claim::MeanJctSame { policy, other, ratio } => {
+                        jct(policy) <= ratio * jct(other) && jct(other) <= ratio * jct(policy)
+                    }
+                    Claim::Unfinished { policy, jobs } => results[policy].0.jobs_unfinished == jobs,
                     Claim::OverheadBelow { policy, other, ratio } => {
                         results[policy].0.comm_overhead_s <= ratio * results[other].0.comm_overhead_s
                     }
@@ -265,8 +375,8 @@ mod tests {
                     .iter()
                     .map(|(p, (s, t))| {
                         format!(
-                            "{p}: mean JCT {:.0} s, overhead {:.0} s, {t} timer changes",
-                            s.avg_jct_s, s.comm_overhead_s
+                            "{p}: mean JCT {:.0} s, median {:.0} s, p99 {:.0} s, overhead {:.0} s, {} unfinished, {t} timer changes",
+                            s.avg_jct_s, s.p50_jct_s, s.p99_jct_s, s.comm_overhead_s, s.jobs_unfinished
                         )
                     })
                     .collect();

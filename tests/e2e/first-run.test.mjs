@@ -64,6 +64,18 @@ async function meanJct(page) {
   });
 }
 
+/** Each policy's value of every metric of the summary table, from its data-value cells. */
+async function metrics(page) {
+  return page.getByTestId('summary-table').evaluate((table) => {
+    const out = {};
+    for (const c of table.querySelectorAll('td[data-metric][data-policy][data-value]')) {
+      out[c.dataset.policy] ??= {};
+      out[c.dataset.policy][c.dataset.metric] = Number(c.dataset.value);
+    }
+    return out;
+  });
+}
+
 /** The timer changes in dally's run: data-changes on the timer chart, else the marks' label. */
 async function timerChanges(page) {
   const select = page.getByTestId('playback-policy');
@@ -136,6 +148,43 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     const las = order['dally:order=las'];
     assert.ok(las < 0.75 * order.dally && las < 0.75 * order.tiresias, `dally:order=las a quarter ahead of both: ${JSON.stringify(order)}`);
     console.log(`# service-order lesson: mean JCT dally ${order.dally.toFixed(0)} s, tiresias ${order.tiresias.toFixed(0)} s, dally:order=las ${las.toFixed(0)} s`);
+
+    // The Kueue lesson loads its imported cluster (the editor's import, named as one) and
+    // shows on the page what its claims say (src/state/lessons.rs, seed 1).
+    await page.getByTestId('lesson-kueue-cluster').click();
+    await eventually(() => page.locator('.generator input').nth(1).inputValue(), '1.2');
+    await eventually(() => page.locator('#topology select').first().inputValue(), 'imported');
+    await runAndWait(page, 6, 300_000);
+    const kueue = await metrics(page);
+    const rack = 'cloud.provider.com/topology-rack';
+    const [required, auto, evict, preferred] = [
+      `kueue-tas:required=${rack}`,
+      `kueue-tas:required=${rack},required_for_s=auto`,
+      `kueue-tas:required=${rack},evict=on`,
+      `kueue-tas:preferred=${rack}`,
+    ];
+    const seen = JSON.stringify(kueue);
+    assert.equal(Object.keys(kueue).length, 6, `six policies: ${seen}`);
+    // A required level never crosses: the 32-GPU job never starts, with or without eviction.
+    assert.equal(kueue[required].jobs_unfinished, 1, `required leaves one job: ${seen}`);
+    assert.equal(kueue[evict].jobs_unfinished, 1, `eviction keeps the level: ${seen}`);
+    for (const p of [auto, 'dally', 'dally:order=las']) assert.equal(kueue[p].jobs_unfinished, 0, `${p} places every job: ${seen}`);
+    // The tuned limit widens at once, exactly as preferred.
+    const [a, b] = [kueue[auto].avg_jct_s, kueue[preferred].avg_jct_s];
+    assert.ok(a <= 1.001 * b && b <= 1.001 * a, `tuned limit = preferred: ${seen}`);
+    assert.ok(kueue[required].avg_jct_s <= 0.8 * a, `widening costs here: ${seen}`);
+    // Eviction: small jobs wait (the median doubles), large ones gain (p99 a tenth lower).
+    assert.ok(kueue[required].p50_jct_s <= 0.5 * kueue[evict].p50_jct_s, `eviction doubles the median: ${seen}`);
+    assert.ok(kueue[evict].p99_jct_s <= 0.95 * kueue[required].p99_jct_s, `eviction cuts p99: ${seen}`);
+    // dally:order=las below the required level and dally; dally the highest.
+    const las2 = kueue['dally:order=las'].avg_jct_s;
+    assert.ok(las2 <= 0.95 * kueue[required].avg_jct_s && las2 <= 0.65 * kueue.dally.avg_jct_s, `dally:order=las: ${seen}`);
+    assert.ok(kueue[required].avg_jct_s <= 0.7 * kueue.dally.avg_jct_s, `dally: ${seen}`);
+    console.log(
+      `# kueue-cluster lesson: mean JCT ${Object.entries(kueue)
+        .map(([p, m]) => `${p} ${m.avg_jct_s.toFixed(0)} s (${m.jobs_unfinished} unfinished)`)
+        .join(', ')}`,
+    );
     assert.deepEqual(errors, [], 'console or page errors');
   } finally {
     await context.close();
