@@ -149,6 +149,17 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     assert.ok(las < 0.75 * order.dally && las < 0.75 * order.tiresias, `dally:order=las a quarter ahead of both: ${JSON.stringify(order)}`);
     console.log(`# service-order lesson: mean JCT dally ${order.dally.toFixed(0)} s, tiresias ${order.tiresias.toFixed(0)} s, dally:order=las ${las.toFixed(0)} s`);
 
+    // The wait × preempt lesson: waiting alone is consolidate to the second on this loaded
+    // cluster; preemption is what keeps jobs off the uplinks (src/state/lessons.rs, seed 1).
+    await page.getByTestId('lesson-wait-preempt').click();
+    await runAndWait(page, 5, 180_000);
+    const grid = await meanJct(page);
+    const cons = grid.consolidate;
+    const same = (x) => x <= 1.001 * cons && cons <= 1.001 * x;
+    assert.ok(same(grid['dally:preempt=off']) && same(grid['dally:delay=off,preempt=off']), `waiting alone is consolidate: ${JSON.stringify(grid)}`);
+    assert.ok(grid['dally:delay=off'] < 0.8 * cons && grid.dally < 0.9 * cons, `preemption pays: ${JSON.stringify(grid)}`);
+    console.log(`# wait-preempt lesson: mean JCT ${Object.entries(grid).map(([p, v]) => `${p} ${v.toFixed(0)} s`).join(', ')}`);
+
     // The Kueue lesson loads its imported cluster (the editor's import, named as one) and
     // shows on the page what its claims say (src/state/lessons.rs, seed 1).
     await page.getByTestId('lesson-kueue-cluster').click();
