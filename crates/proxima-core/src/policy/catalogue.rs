@@ -198,7 +198,6 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("runtime", Choice(&["estimate", "oracle"]), "estimate", "remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only (not with order=las)"),
             opt("order", Choice(&["fifo", "las"]), "fifo", "the order waiting jobs are served in; las: least attained GPU-time first, lower queues preempted"),
             opt_with("queues", Thresholds, "3600/57600", "attained GPU-seconds at which a job drops a queue", "order=las"),
-            opt("victim_wait", Choice(&["recent", "expected"]), "recent", "what preempting charges for a victim that cannot restart at once: the recent queueing delay, or its own expected wait from running jobs' estimated ends (and no preemption chains); expected is experimental"),
         ],
     },
     PolicyInfo {

@@ -67,20 +67,6 @@ pub struct DallyOptions {
     /// Under `order=las`, the attained GPU-seconds at which a job drops a queue (empty
     /// under `order=fifo`).
     pub thresholds_gpu_s: Vec<f64>,
-    /// How long a preempted job that will not fit in the GPUs left free is expected to wait
-    /// (`victim_wait=recent|expected`, [`super::preempt`]).
-    pub victim_wait: VictimWait,
-}
-
-/// What a preemption charges for a victim that will not restart at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VictimWait {
-    /// The queueing delay placed jobs have seen lately (the default).
-    Recent,
-    /// The victim's own expected wait: until enough running jobs end, by their estimated
-    /// remaining run times, to free its GPUs; and a job requeued at this instant does not
-    /// preempt in turn (no chains). Experimental, not the default (docs/EXPERIMENTS.md).
-    Expected,
 }
 
 impl DallyOptions {
@@ -113,13 +99,6 @@ impl DallyOptions {
             (Order::Las, t) => t.unwrap_or_else(|| DALLY_LAS_THRESHOLDS_GPU_S.to_vec()),
         };
         let runtime = RuntimeKnowledge::from_spec(spec)?;
-        let victim_wait = match spec.take("victim_wait").as_deref() {
-            None | Some("recent") => VictimWait::Recent,
-            Some("expected") => VictimWait::Expected,
-            Some(other) => {
-                return Err(InputError::new("victim_wait", format!("expected recent or expected, got '{other}'")))
-            }
-        };
         let quota = spec.take_bool("quota", false)?;
         if order == Order::Las {
             // Serving by attained service is what a scheduler that does not know run times
@@ -152,7 +131,6 @@ impl DallyOptions {
             runtime,
             order,
             thresholds_gpu_s,
-            victim_wait,
         })
     }
 
@@ -180,7 +158,6 @@ impl DallyOptions {
                 Order::Fifo => String::new(),
                 Order::Las => format!(",order=las,queues={}", las::thresholds_name(&self.thresholds_gpu_s)),
             }
-            + if self.victim_wait == VictimWait::Expected { ",victim_wait=expected" } else { "" }
     }
 }
 

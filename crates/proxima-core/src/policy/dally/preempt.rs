@@ -15,7 +15,6 @@
 //! or not, moves to a tighter placement if the gain exceeds `restore_s`. Guard rails: a job
 //! is preempted at most `max_preempt` times, and not within `min_run_s` of its start.
 
-use super::options::VictimWait;
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
 use crate::engine::JobStatus;
@@ -24,7 +23,7 @@ use crate::policy::sensitivity::{cool_placement, representative_loss};
 use crate::policy::{Decision, View};
 use crate::time::SimTime;
 use crate::topology::GpuId;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// How much more sensitive than a victim a job must be to preempt it.
 const SENSITIVITY_MARGIN: f64 = 0.05;
@@ -35,11 +34,6 @@ impl Dally {
         let Some(w) = self.waiters.get(&job).cloned() else { return false };
         let top = view.topo.top_tier();
         if w.kind == WaitKind::Starving || w.base >= top || view.cluster.max_free_at(w.base) >= w.gpus {
-            return false;
-        }
-        // No chains: a job checkpointed at this very instant does not checkpoint others.
-        let requeued_now = view.run(job).preemptions > 0 && w.since == view.now;
-        if self.options.victim_wait == VictimWait::Expected && requeued_now {
             return false;
         }
         let Some(sens) = &w.sens else { return false };
@@ -158,47 +152,16 @@ impl Dally {
     pub(super) fn preemption_cost(&self, view: &View, victims: &[JobId], free_in_node: u32) -> f64 {
         let mut spare = view.cluster.free_count() - free_in_node;
         let mut cost = 0.0;
-        let mut ends: Option<Vec<(f64, u32)>> = None;
         for v in victims {
             let g = view.job(*v).gpus;
             cost += self.options.restore_s;
             if spare >= g {
                 spare -= g;
             } else {
-                cost += match self.options.victim_wait {
-                    VictimWait::Recent => self.recent_wait_s,
-                    VictimWait::Expected => {
-                        let ends = ends.get_or_insert_with(|| self.running_ends(view, victims));
-                        expected_wait_s(ends, spare, g).unwrap_or(self.recent_wait_s)
-                    }
-                };
+                cost += self.recent_wait_s;
             }
         }
         cost
-    }
-
-    /// When each running job other than `victims` is expected to end, seconds from now, with
-    /// its GPUs, soonest first; jobs whose run time cannot be estimated yet are left out.
-    fn running_ends(&self, view: &View, victims: &[JobId]) -> Vec<(f64, u32)> {
-        let mut running = BTreeSet::new();
-        for g in 0..view.topo.gpu_count() {
-            if let Some(owner) = view.cluster.owner(GpuId(g)) {
-                if !victims.contains(&owner) {
-                    running.insert(owner);
-                }
-            }
-        }
-        let mut ends: Vec<(f64, u32)> = running
-            .into_iter()
-            .filter_map(|j| {
-                let run = view.run(j);
-                let ideal = view.job(j).ideal_iter_s?;
-                let left = self.remaining.remaining_ideal_s(view, j, run.progress_at(view.now))?;
-                Some((left * run.iter_s / ideal, view.job(j).gpus))
-            })
-            .collect();
-        ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-        ends
     }
 
     /// Moves a job running looser than its tightest tier to a tighter placement that
@@ -234,14 +197,4 @@ impl Dally {
         out.push(Decision::Place { job, gpus, reason: Reason::Reconsolidated { from: current, to: tier } });
         true
     }
-}
-
-/// The victim's expected wait for `g` GPUs with `spare` free now: until running jobs, ending
-/// as `ends` says, have freed enough; `None` when even all of them would not (unknown).
-fn expected_wait_s(ends: &[(f64, u32)], spare: u32, g: u32) -> Option<f64> {
-    let mut free = spare;
-    ends.iter().find_map(|&(at_s, n)| {
-        free += n;
-        (free >= g).then_some(at_s)
-    })
 }
