@@ -3,7 +3,9 @@
 
 use super::{current, on_key, Latest, PREVIEW_DEBOUNCE_MS};
 use crate::browser::{self, worker::SimWorker};
-use crate::protocol::ToWorker;
+use crate::protocol::{FromWorker, ToWorker};
+use proxima_core::trace::synthetic;
+use proxima_core::trace::tenant_mix;
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;
@@ -32,13 +34,21 @@ pub fn use_page_effects<K: PartialEq + 'static>(
         });
     }
 
-    // Describe the generator's trace in the checks worker, a moment after the last key.
+    // Describe the generator's trace, a moment after the last key: a small one here, in
+    // the page (so that the first visit, whose default trace is small, does not download
+    // the worker's module before anything is run: docs/PERFORMANCE.md, page weight), a
+    // larger one in the checks worker, off the page's thread.
     {
-        let checks = checks.clone();
+        let (checks, dispatch) = (checks.clone(), dispatch.clone());
         use_effect_with(state.trace.synthetic_wanted.clone(), move |wanted| {
             let timeout = wanted.clone().map(|w| {
                 Timeout::new(PREVIEW_DEBOUNCE_MS, move || {
-                    checks.post(&ToWorker::PreviewSynthetic { id: w.id, spec: w.spec, gpus: w.gpus })
+                    if described_in_page(&w.spec) {
+                        let result = crate::worker::preview_synthetic(&w.spec, w.gpus);
+                        dispatch.emit(Action::Worker(FromWorker::Checked { id: w.id, result }));
+                    } else {
+                        checks.post(&ToWorker::PreviewSynthetic { id: w.id, spec: w.spec, gpus: w.gpus })
+                    }
                 })
             });
             move || drop(timeout)
@@ -89,4 +99,18 @@ pub fn use_page_effects<K: PartialEq + 'static>(
             move || drop((keys, hash))
         });
     }
+}
+
+/// The most jobs of a generator's trace the page describes itself; a larger one goes to the
+/// checks worker. The default scenario's 1,000 jobs (10,000 on the largest preset) take a
+/// few milliseconds to generate and describe.
+const IN_PAGE_PREVIEW_MAX_JOBS: u32 = 10_000;
+
+/// Whether the page describes the generator's trace `spec` itself (see
+/// [`IN_PAGE_PREVIEW_MAX_JOBS`]); a spec it cannot read goes to the worker, which says why.
+fn described_in_page(spec: &str) -> bool {
+    tenant_mix::split_spec(spec)
+        .ok()
+        .and_then(|(s, _)| synthetic::parse(&s).ok())
+        .is_some_and(|s| s.jobs <= IN_PAGE_PREVIEW_MAX_JOBS)
 }
