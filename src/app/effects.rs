@@ -4,11 +4,11 @@
 use super::{current, on_key, Latest, PREVIEW_DEBOUNCE_MS};
 use crate::browser::{self, worker::SimWorker};
 use crate::protocol::{FromWorker, ToWorker};
-use proxima_core::trace::synthetic;
-use proxima_core::trace::tenant_mix;
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;
+use proxima_core::trace::synthetic;
+use proxima_core::trace::tenant_mix;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -113,4 +113,18 @@ fn described_in_page(spec: &str) -> bool {
         .ok()
         .and_then(|(s, _)| synthetic::parse(&s).ok())
         .is_some_and(|s| s.jobs <= IN_PAGE_PREVIEW_MAX_JOBS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_generated_traces_are_described_in_the_page_larger_or_unreadable_ones_in_the_worker() {
+        assert!(described_in_page("synthetic:jobs=1000,load=0.9,seed=1"));
+        assert!(described_in_page("synthetic:jobs=10000,load=0.9,seed=1,tenants=3"));
+        assert!(!described_in_page("synthetic:jobs=10001,load=0.9,seed=1"));
+        assert!(!described_in_page("synthetic:jobs=200000"));
+        assert!(!described_in_page("synthetic:jobs=lots"));
+    }
 }
