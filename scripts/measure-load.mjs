@@ -6,13 +6,17 @@
 //
 //   node scripts/measure-load.mjs [LABEL=DIR ...]     (default: after=dist)
 //
-// Each DIR is served by tests/e2e/static-server.mjs, which sends a file's .br or .gz copy
-// when the build wrote one (as nginx's brotli_static/gzip_static would). Prints, per build,
-// the median of RUNS loads (3 unless $RUNS says otherwise) of:
+// Each DIR is served by tests/e2e/static-server.mjs twice: as a server configured for the
+// site, which sends a file's .br or .gz copy when the build wrote one (as nginx's
+// brotli_static/gzip_static would), and as a plain static server that sends every file as
+// it is (as `python3 -m http.server`); $SERVERS picks (default "precompressed,plain").
+// Prints, per build and server, the median of RUNS loads (3 unless $RUNS says otherwise) of:
 //   - first paint: the first contentful paint (the Paint Timing API);
 //   - interactive: the moment the Run button is in the page and enabled, i.e. the app has
 //     mounted and takes input;
-//   - the bytes that crossed the network.
+//   - the bytes that crossed the network (headers and bodies, the worker's requests too)
+//     once the app is interactive, has described the default trace and the network is idle:
+//     what a first visit costs before anything is run.
 import { chromium } from 'playwright-core';
 import { resolve } from 'node:path';
 import { serveDirectory } from '../tests/e2e/static-server.mjs';
@@ -23,6 +27,7 @@ const MBIT = 10;
 const LATENCY_MS = 20;
 const CPU_SLOWDOWN = 4;
 
+const SERVERS = (process.env.SERVERS ?? 'precompressed,plain').split(',').map((s) => s.trim());
 const builds = (process.argv.length > 2 ? process.argv.slice(2) : ['after=dist']).map((arg) => {
   const [label, dir] = arg.includes('=') ? arg.split('=', 2) : [arg, arg];
   return { label, dir: resolve(dir) };
@@ -49,10 +54,10 @@ async function loadOnce(browser, url) {
     uploadThroughput: bytesPerSecond,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-  let bytes = 0;
-  cdp.on('Network.loadingFinished', (e) => {
-    bytes += e.encodedDataLength;
-  });
+  // Every request of the context, the worker's among them (the page's DevTools session
+  // does not see a dedicated worker's).
+  const sizes = [];
+  context.on('requestfinished', (req) => sizes.push(req.sizes()));
   // The moment the Run button exists and is enabled, seen from inside the page.
   await page.addInitScript(() => {
     const look = () => {
@@ -63,6 +68,9 @@ async function loadOnce(browser, url) {
   });
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(() => window.__interactive !== undefined, null, { timeout: 120_000, polling: 50 });
+  await page.getByTestId('trace-preview').waitFor({ timeout: 120_000 });
+  await page.waitForLoadState('networkidle');
+  const bytes = (await Promise.all(sizes)).reduce((sum, s) => sum + s.responseHeadersSize + s.responseBodySize, 0);
   const times = await page.evaluate(() => ({
     firstPaint:
       (performance.getEntriesByName('first-contentful-paint')[0] ?? performance.getEntriesByName('first-paint')[0])
@@ -79,8 +87,9 @@ try {
     `${MBIT} Mbit/s, ${LATENCY_MS} ms latency, CPU ${CPU_SLOWDOWN}x slower, cold cache; median of ${RUNS} loads`,
   );
   console.log('build\tfirst paint ms\tinteractive ms\tKB transferred\t(each load: paint/interactive)');
-  for (const { label, dir } of builds) {
-    const server = await serveDirectory(dir);
+  for (const { label: build, dir } of builds) for (const mode of SERVERS) {
+    const label = `${build} (${mode})`;
+    const server = await serveDirectory(dir, 0, { precompressed: mode !== 'plain' });
     try {
       const runs = [];
       for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(browser, `${server.origin}/`));

@@ -45,13 +45,41 @@ document.addEventListener('click', (e) => {
 // The .wasm is fetched here, with the integrity hash and the CORS mode of the preload Trunk
 // wrote for it: a fetch that matched neither would download the module a second time
 // (Chromium warns that the preload went unused), and this way the module is checked
-// against its hash as the style sheets and the glue are.
-function fetchWasm(url) {
+// against its hash as the style sheets and the glue are. `integrity` is the hash to use
+// where no preload names `url`.
+function fetchWasm(url, integrity = '') {
   const preload = [...document.querySelectorAll('link[rel=preload][as=fetch]')].find(
     (link) => link.href === url.href,
   );
-  const integrity = preload?.integrity ?? '';
-  return fetch(url, { integrity, mode: 'cors', credentials: 'same-origin' });
+  return fetch(url, { integrity: preload?.integrity ?? integrity, mode: 'cors', credentials: 'same-origin' });
+}
+
+// The module as a response wasm-bindgen's glue can compile while it unpacks: the gzip
+// copy's bytes unpacked (DecompressionStream), or, from a server that sent the copy with
+// `Content-Encoding: gzip` and so had the browser unpack it already, the bytes as they are
+// (a .wasm starts with "\0asm", a gzip stream with 1f 8b). The copy's integrity hash lists
+// both the .gz's hash and the raw module's for that reason.
+async function unpacked(response) {
+  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const body =
+    bytes[0] === 0x1f && bytes[1] === 0x8b
+      ? new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))
+      : bytes;
+  return new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+}
+
+// The page's module. A release build names a gzip copy of it on this script's tag
+// (data-proxima-wasm-gz, written by scripts/precompress.mjs, which also points the preload
+// at it), so that a static server that compresses nothing still sends the module
+// compressed; without the copy (`trunk serve`'s debug builds) or without
+// DecompressionStream, the .wasm itself, checked against its own hash.
+function pageWasm(tag) {
+  const { proximaWasm, proximaWasmGz, proximaWasmIntegrity } = tag.dataset;
+  if (proximaWasmGz && typeof DecompressionStream === 'function') {
+    return fetchWasm(new URL(proximaWasmGz, base)).then(unpacked);
+  }
+  return fetchWasm(new URL(proximaWasm, base), proximaWasmIntegrity);
 }
 
 const tag = document.querySelector('script[data-proxima-js]');
@@ -60,7 +88,7 @@ try {
   // `glue.default`, not `{ default: init }`: Trunk's minifier cannot parse `default` as a
   // property name in a pattern.
   const glue = await import(new URL(tag.dataset.proximaJs, base).href);
-  await glue.default({ module_or_path: fetchWasm(new URL(tag.dataset.proximaWasm, base)) });
+  await glue.default({ module_or_path: pageWasm(tag) });
   // The app has mounted: the static introduction and its loading line give way to it.
   document.getElementById('boot')?.remove();
 } catch (err) {

@@ -3,10 +3,12 @@
 
 use super::{current, on_key, Latest, PREVIEW_DEBOUNCE_MS};
 use crate::browser::{self, worker::SimWorker};
-use crate::protocol::ToWorker;
+use crate::protocol::{FromWorker, ToWorker};
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;
+use proxima_core::trace::synthetic;
+use proxima_core::trace::tenant_mix;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -32,13 +34,21 @@ pub fn use_page_effects<K: PartialEq + 'static>(
         });
     }
 
-    // Describe the generator's trace in the checks worker, a moment after the last key.
+    // Describe the generator's trace, a moment after the last key: a small one here, in
+    // the page (so that the first visit, whose default trace is small, does not download
+    // the worker's module before anything is run: docs/PERFORMANCE.md, page weight), a
+    // larger one in the checks worker, off the page's thread.
     {
-        let checks = checks.clone();
+        let (checks, dispatch) = (checks.clone(), dispatch.clone());
         use_effect_with(state.trace.synthetic_wanted.clone(), move |wanted| {
             let timeout = wanted.clone().map(|w| {
                 Timeout::new(PREVIEW_DEBOUNCE_MS, move || {
-                    checks.post(&ToWorker::PreviewSynthetic { id: w.id, spec: w.spec, gpus: w.gpus })
+                    if described_in_page(&w.spec) {
+                        let result = crate::worker::preview_synthetic(&w.spec, w.gpus);
+                        dispatch.emit(Action::Worker(FromWorker::Checked { id: w.id, result }));
+                    } else {
+                        checks.post(&ToWorker::PreviewSynthetic { id: w.id, spec: w.spec, gpus: w.gpus })
+                    }
                 })
             });
             move || drop(timeout)
@@ -88,5 +98,33 @@ pub fn use_page_effects<K: PartialEq + 'static>(
             });
             move || drop((keys, hash))
         });
+    }
+}
+
+/// The most jobs of a generator's trace the page describes itself; a larger one goes to the
+/// checks worker. The default scenario's 1,000 jobs (10,000 on the largest preset) take a
+/// few milliseconds to generate and describe.
+const IN_PAGE_PREVIEW_MAX_JOBS: u32 = 10_000;
+
+/// Whether the page describes the generator's trace `spec` itself (see
+/// [`IN_PAGE_PREVIEW_MAX_JOBS`]); a spec it cannot read goes to the worker, which says why.
+fn described_in_page(spec: &str) -> bool {
+    tenant_mix::split_spec(spec)
+        .ok()
+        .and_then(|(s, _)| synthetic::parse(&s).ok())
+        .is_some_and(|s| s.jobs <= IN_PAGE_PREVIEW_MAX_JOBS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_generated_traces_are_described_in_the_page_larger_or_unreadable_ones_in_the_worker() {
+        assert!(described_in_page("synthetic:jobs=1000,load=0.9,seed=1"));
+        assert!(described_in_page("synthetic:jobs=10000,load=0.9,seed=1,tenants=3"));
+        assert!(!described_in_page("synthetic:jobs=10001,load=0.9,seed=1"));
+        assert!(!described_in_page("synthetic:jobs=200000"));
+        assert!(!described_in_page("synthetic:jobs=lots"));
     }
 }

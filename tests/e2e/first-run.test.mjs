@@ -34,8 +34,9 @@ async function openHeld() {
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
     if (url.origin !== site.origin) return route.abort('blockedbyclient');
-    // Only the page's module is held: the worker's is not asked for before a run.
-    if (url.pathname.endsWith('.wasm') && !url.pathname.includes('worker')) await held;
+    // Only the page's module (its .wasm, or the .wasm.gz a release build has boot.js
+    // fetch) is held: the worker's is not asked for before a run.
+    if (/\.wasm(\.gz)?$/.test(url.pathname) && !url.pathname.includes('worker')) await held;
     return route.continue();
   });
   const page = await context.newPage();

@@ -5,6 +5,8 @@
 // Like nginx's brotli_static/gzip_static: when the request accepts br (or gzip) and the
 // release build wrote FILE.br (or FILE.gz) next to FILE, that copy is sent with
 // Content-Encoding, so tests and measurements load the bytes a real server would send.
+// With `{ precompressed: false }` it is a plain static server instead (as
+// `python3 -m http.server`): every file as it is, never a Content-Encoding.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, isAbsolute } from 'node:path';
@@ -54,7 +56,7 @@ async function precompressed(file, req) {
   return null;
 }
 
-async function respond(root, req, res) {
+async function respond(root, req, res, usePrecompressed) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -75,7 +77,7 @@ async function respond(root, req, res) {
       }
       file = join(file, 'index.html');
     }
-    const copy = await precompressed(file, req);
+    const copy = usePrecompressed ? await precompressed(file, req) : null;
     const body = await readFile(copy ? copy[1] : file);
     res.writeHead(200, {
       'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
@@ -92,12 +94,13 @@ async function respond(root, req, res) {
 
 /**
  * Serves `root` on 127.0.0.1, on `port` or else a free port. Resolves to `{ origin, close }`; `close()` drops open connections and resolves
- * once the server has stopped.
+ * once the server has stopped. `precompressed: false` never sends the .br or .gz copies
+ * in place of a file (a plain static server).
  */
-export async function serveDirectory(root, port = 0) {
+export async function serveDirectory(root, port = 0, { precompressed: usePrecompressed = true } = {}) {
   const absRoot = resolve(root);
   const server = createServer((req, res) => {
-    respond(absRoot, req, res).catch(() => {
+    respond(absRoot, req, res, usePrecompressed).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
