@@ -61,7 +61,7 @@ pub fn projector_setting() -> bool {
     let search = window().location().search().unwrap_or_default();
     let asked = search.trim_start_matches('?').split('&').find_map(|p| {
         let (k, v) = p.split_once('=').unwrap_or((p, ""));
-        (k == "projector").then(|| !matches!(v, "0" | "off" | "false"))
+        (k == "projector").then_some(!matches!(v, "0" | "off" | "false"))
     });
     if let Some(on) = asked {
         return on;

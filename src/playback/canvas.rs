@@ -188,8 +188,9 @@ impl Pen {
         let label_px = self.text.label;
         ctx.set_font(&format!("{:.2}px sans-serif", label_px * px));
         ctx.set_text_baseline("top");
-        ctx.set_line_width(px);
         for b in &scene.boxes {
+            // Each time: a label's halo widens the line.
+            ctx.set_line_width(px);
             let (fill, stroke) = match b.role {
                 BoxRole::Switch => ("#e3e9f2", "#56657a"),
                 BoxRole::Server => ("#f3f3f3", "#8a8a8a"),
