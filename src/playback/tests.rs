@@ -449,7 +449,7 @@ fn a_waiting_job_is_a_ghost_over_the_gpus_it_declines_with_its_countdown() {
     let later = pb.state_at(t0 + 5_000_000);
     let g5 = pb.ghosts(&later).into_iter().find(|g| g.job == job).expect("still waiting 5 s later");
     assert!((g5.left_s - (left - 5.0)).abs() < 1e-3, "{g5:?}");
-    let attr = narrate::ghosts_attr(&[g5.clone()]);
+    let attr = narrate::ghosts_attr(std::slice::from_ref(&g5));
     assert!(attr.starts_with(&format!("job:{job},left:{:.1},at:", left - 5.0)), "{attr}");
     assert_eq!(
         narrate::queue_attr(&pb.queue_row(&later)).split(';').find(|q| q.starts_with(&format!("{job}:"))),
