@@ -52,6 +52,30 @@ pub fn save_scenario(code: &str) {
     }
 }
 
+/// The local-storage key of the playback's projector mode ("on" or "off").
+pub const PROJECTOR_KEY: &str = "proxima.projector";
+
+/// Whether the playback starts in projector mode: `?projector` in the URL (or
+/// `?projector=off`), else the last choice saved, else off.
+pub fn projector_setting() -> bool {
+    let search = window().location().search().unwrap_or_default();
+    let asked = search.trim_start_matches('?').split('&').find_map(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        (k == "projector").then_some(!matches!(v, "0" | "off" | "false"))
+    });
+    if let Some(on) = asked {
+        return on;
+    }
+    storage_available() && LocalStorage::raw().get_item(PROJECTOR_KEY).ok().flatten().as_deref() == Some("on")
+}
+
+/// Remembers the projector mode (nothing happens without local storage).
+pub fn save_projector(on: bool) {
+    if storage_available() {
+        let _ = LocalStorage::raw().set_item(PROJECTOR_KEY, if on { "on" } else { "off" });
+    }
+}
+
 /// The share code in the URL's fragment, if there is one.
 pub fn share_code_in_url() -> Option<String> {
     let hash = window().location().hash().ok()?;

@@ -1,9 +1,15 @@
 //! The cluster canvas as a component: it fills its panel's width (and, in full screen,
 //! the height left), keeps its backing store at CSS size × devicePixelRatio, and redraws
 //! on every new frame, selection, colouring, resize, zoom or change of screen.
+//!
+//! What it drew is on the element for tests to read: the GPU cell's side and the text size
+//! in CSS pixels (`data-cell-px`, `data-text-px`), the waiting jobs' ghosts with their
+//! countdowns (`data-ghosts`, [`super::narrate::ghosts_attr`]) at the frame's time
+//! (`data-frame-time`, seconds) and, in projector mode, the queue's row (`data-queue`).
 
-use super::canvas::{draw, DrawOptions, Fit};
+use super::canvas::{draw, fit, DrawOptions, Overlay, TextSizes};
 use super::colours::ColourBy;
+use super::narrate::{ghosts_attr, queue_attr};
 use super::scene::{Scene, MAX_SCALE, MIN_GRAPH_CELL_PX};
 use super::{Frame, Playback};
 use crate::browser;
@@ -31,8 +37,11 @@ struct Scenes {
 }
 
 impl Scenes {
-    fn pick(&self, width: f64) -> &Scene {
+    /// The graph where its GPUs are legible at this width, else the racks; in projector
+    /// mode always the racks, whose blocks wrap and so grow with the panel.
+    fn pick(&self, width: f64, projector: bool) -> &Scene {
         match &self.graph {
+            _ if projector => &self.racks,
             Some(g) if GPU_SIZE * (width / g.width).min(MAX_SCALE) >= MIN_GRAPH_CELL_PX => g,
             _ => &self.racks,
         }
@@ -48,6 +57,9 @@ pub struct ClusterCanvasProps {
     /// A click: the GPU under it, if any.
     pub on_gpu: Callback<Option<u32>>,
     pub label: String,
+    /// Projector mode: large cells and text, the queue drawn under the cluster.
+    #[prop_or_default]
+    pub projector: bool,
 }
 
 /// The cluster at one frame, drawn to fit its panel.
@@ -84,14 +96,9 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     }
 
     let width = room.map(|r| r.width).unwrap_or(640.0);
-    let scene = scenes.pick(width);
-    let fit = {
-        let mut scale = (width / scene.width).min(MAX_SCALE);
-        if let Some(h) = room.and_then(|r| r.height) {
-            scale = scale.min(h / scene.height);
-        }
-        Fit { scale: scale.max(0.05), dpr: room.map(|r| r.dpr).unwrap_or(1.0) }
-    };
+    let projector = props.projector;
+    let scene = scenes.pick(width, projector);
+    let fit = fit(scene, width, room.and_then(|r| r.height), room.map(|r| r.dpr).unwrap_or(1.0), projector);
     let (backing_w, backing_h) = fit.backing(scene);
 
     // Draw after every render of a new frame, selection or size; a changed pixel ratio
@@ -99,9 +106,10 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     {
         let (canvas_ref, box_ref, room, scenes) = (canvas_ref.clone(), box_ref.clone(), room.clone(), scenes.clone());
         let pb = pb.clone();
-        let deps = (props.frame.clone(), props.selected, props.colour_by, fit, width);
-        use_effect_with(deps, move |(frame, selected, colour_by, fit, width)| {
-            let (css_w, css_h) = fit.css(scenes.pick(*width));
+        let deps = (props.frame.clone(), props.selected, props.colour_by, fit, width, projector);
+        use_effect_with(deps, move |(frame, selected, colour_by, fit, width, projector)| {
+            let scene = scenes.pick(*width, *projector);
+            let (css_w, css_h) = fit.css(scene);
             if room.is_some_and(|r| r.dpr != browser::device_pixel_ratio()) {
                 if let Some(m) = measure(&box_ref) {
                     room.set(Some(m));
@@ -113,9 +121,18 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
                 let _ = style.set_property("width", &format!("{css_w}px"));
                 let _ = style.set_property("height", &format!("{css_h}px"));
                 let started = browser::now_ms();
-                let options = DrawOptions { fit: *fit, selected: *selected, colour_by: *colour_by };
-                draw(&canvas, scenes.pick(*width), &pb, frame, options);
+                let options =
+                    DrawOptions { fit: *fit, selected: *selected, colour_by: *colour_by, projector: *projector };
+                let overlay = Overlay { ghosts: pb.ghosts(frame), queue: projector.then(|| pb.queue_row(frame)) };
+                draw(&canvas, scene, &pb, frame, options, &overlay);
                 let _ = canvas.set_attribute("data-draw-ms", &format!("{:.3}", browser::now_ms() - started));
+                let _ = canvas.set_attribute("data-ghosts", &ghosts_attr(&overlay.ghosts));
+                let _ = canvas.set_attribute("data-frame-time", &format!("{:.6}", frame.time_us as f64 / 1e6));
+                match &overlay.queue {
+                    Some(q) => canvas.set_attribute("data-queue", &queue_attr(q)),
+                    None => canvas.remove_attribute("data-queue"),
+                }
+                .ok();
             }
         });
     }
@@ -125,7 +142,7 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             let Some(canvas) = canvas_ref.cast::<web_sys::Element>() else { return };
             let r = canvas.get_bounding_client_rect();
-            let scene = scenes.pick(width);
+            let scene = scenes.pick(width, projector);
             if r.width() <= 0.0 {
                 return;
             }
@@ -142,6 +159,8 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
             <canvas ref={canvas_ref} class="cluster-canvas" data-testid="cluster-canvas"
                     width={backing_w.to_string()} height={backing_h.to_string()}
                     data-layout={kind} data-dpr={fit.dpr.to_string()} data-scale={format!("{:.3}", fit.scale)}
+                    data-cell-px={format!("{:.2}", fit.cell_px(scene))} data-text-px={TextSizes::new(projector).number.to_string()}
+                    data-projector={projector.to_string()}
                     onclick={on_click} role="img" aria-label={props.label.clone()}></canvas>
         </div>
     }

@@ -22,6 +22,7 @@ pub fn key_action(key: &str, target_tag: &str, end_s: f64) -> Option<PlayerActio
         " " | "k" if !in_field => Some(PlayerAction::TogglePlay),
         "." | "ArrowRight" if !in_field => Some(PlayerAction::StepNext),
         "," | "ArrowLeft" if !in_field => Some(PlayerAction::StepBack),
+        "w" if !in_field => Some(PlayerAction::NextWait),
         "Home" if !in_field => Some(PlayerAction::Seek(0.0)),
         "End" if !in_field => Some(PlayerAction::Seek(end_s)),
         "Escape" => Some(PlayerAction::Select(None)),
@@ -100,9 +101,14 @@ pub struct ControlsProps {
     /// Why colouring by tenant is off, when it is.
     pub one_tenant_why: Option<String>,
     pub on_fullscreen: Callback<MouseEvent>,
+    /// Projector mode: on, and its toggle.
+    #[prop_or_default]
+    pub projector: bool,
+    #[prop_or_default]
+    pub on_projector: Callback<MouseEvent>,
 }
 
-/// Play, step, speed, colour, the clock, full screen and "Job #".
+/// Play, step, speed, colour, the clock, full screen, projector mode and "Job #".
 #[component]
 pub fn PlayerControls(props: &ControlsProps) -> Html {
     let act = |a: PlayerAction| {
@@ -140,6 +146,8 @@ pub fn PlayerControls(props: &ControlsProps) -> Html {
             </button>
             <button type="button" onclick={act(PlayerAction::StepBack)} aria-keyshortcuts="ArrowLeft" title="Previous event (←)">{ "◀ Step" }</button>
             <button type="button" data-testid="step-button" onclick={act(PlayerAction::StepNext)} aria-keyshortcuts="ArrowRight" title="Next event (→)">{ "Step ▶" }</button>
+            <button type="button" data-testid="next-wait-button" onclick={act(PlayerAction::NextWait)} aria-keyshortcuts="W"
+                    title="The next time a job declines the GPUs free and waits under a delay timer (W)">{ "Next wait ▶" }</button>
             <label>{ "Speed " }
                 <select onchange={on_speed} data-testid="speed-select">
                     { for SPEEDS.iter().map(|(s, label)| html! { <option value={s.to_string()} selected={*s == props.speed}>{ *label }</option> }) }
@@ -161,6 +169,8 @@ pub fn PlayerControls(props: &ControlsProps) -> Html {
             </label>
             <span class="clock" aria-live="off">{ format!("t = {} of {}", clock(props.time_s), clock(props.end_s)) }</span>
             <button type="button" data-testid="fullscreen-button" onclick={props.on_fullscreen.clone()} title="Show the player on the whole screen (Esc leaves)">{ "Full screen" }</button>
+            <button type="button" data-testid="projector-button" onclick={props.on_projector.clone()} aria-pressed={props.projector.to_string()}
+                    aria-keyshortcuts="P" title="Large GPUs and text, and the queue drawn under the cluster, for a projector (P)">{ "Projector" }</button>
             <label class="find-job">{ "Job # " }
                 <input type="number" min="0" step="1" data-testid="find-job" onchange={on_find_job}
                        value={props.selected.map(|j| j.to_string()).unwrap_or_default()} aria-label="Select a job by number" />

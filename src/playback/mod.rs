@@ -10,6 +10,7 @@
 //!
 //! - this file: the indexed log, frames and how events change them;
 //! - [`queries`]: what the views ask of a frame (timers, a job's story, marks);
+//! - [`narrate`]: the waiting jobs' ghosts and the decisions in words (the subtitle);
 //! - [`player`]: the player's reducer (play, step, seek, select);
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
@@ -21,6 +22,7 @@ pub mod cluster;
 pub mod colours;
 pub mod controls;
 pub mod grid;
+pub mod narrate;
 pub mod player;
 mod queries;
 pub mod scene;

@@ -43,6 +43,8 @@ pub enum PlayerAction {
     Seek(f64),
     StepNext,
     StepBack,
+    /// Go to the next decision to decline a placement and wait under a delay timer.
+    NextWait,
     SetSpeed(f64),
     Select(Option<u32>),
     /// A click on a GPU: select the job holding it (or nothing).
@@ -100,6 +102,12 @@ impl Player {
             PlayerAction::StepNext => {
                 self.playing = false;
                 if let Some(t) = self.playback.next_event_after(self.frame.time_us) {
+                    self.goto(t.min(end));
+                }
+            }
+            PlayerAction::NextWait => {
+                self.playing = false;
+                if let Some(t) = self.playback.next_wait_after(self.frame.time_us) {
                     self.goto(t.min(end));
                 }
             }

@@ -251,6 +251,44 @@ impl Scene {
         out.into_iter().map(|(_, r)| r).collect()
     }
 
+    /// Where a job's number goes on each server's share of it: the widest row of its cells
+    /// side by side there (so that a number never lands on another job's cell between
+    /// two of this job's), in server order.
+    pub fn label_spots(&self, gpus: &[GpuId]) -> Vec<Rect> {
+        let mut cells: Vec<(u32, Rect)> = gpus
+            .iter()
+            .filter_map(|g| Some((*self.gpu_server.get(g.0 as usize)?, *self.gpus.get(g.0 as usize)?)))
+            .collect();
+        cells.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.y.total_cmp(&b.1.y)).then(a.1.x.total_cmp(&b.1.x)));
+        let mut out: Vec<(u32, Rect)> = Vec::new();
+        let mut run: Option<(u32, Rect)> = None;
+        let flush = |run: (u32, Rect), out: &mut Vec<(u32, Rect)>| match out.last_mut() {
+            Some((s, best)) if *s == run.0 => {
+                if run.1.w > best.w {
+                    *best = run.1;
+                }
+            }
+            _ => out.push(run),
+        };
+        for (s, r) in cells {
+            run = match run {
+                Some((rs, mut rr)) if rs == s && rr.y == r.y && r.x - (rr.x + rr.w) <= 0.5 * self.cell => {
+                    rr.w = r.x + r.w - rr.x;
+                    Some((rs, rr))
+                }
+                Some(done) => {
+                    flush(done, &mut out);
+                    Some((s, r))
+                }
+                None => Some((s, r)),
+            };
+        }
+        if let Some(done) = run {
+            flush(done, &mut out);
+        }
+        out.into_iter().map(|(_, r)| r).collect()
+    }
+
     /// Jobs spread over racks, counted per pair of racks they join: a job on racks
     /// a < b < c counts for (a, b) and (b, c), the way its ring runs.
     pub fn rack_pairs<'a>(&self, placements: impl Iterator<Item = &'a [GpuId]>) -> BTreeMap<(u32, u32), u32> {

@@ -364,6 +364,11 @@ fn player_keys_leave_fields_and_buttons_their_own_keys() {
     // Escape clears the selection from anywhere in the player.
     assert_eq!(key_action("Escape", "INPUT", 90.0), Some(PlayerAction::Select(None)));
     assert_eq!(key_action("x", "DIV", 90.0), None);
+    // W goes to the next wait; P toggles projector mode; neither in a field.
+    assert_eq!(key_action("w", "DIV", 90.0), Some(PlayerAction::NextWait));
+    assert_eq!(key_action("w", "INPUT", 90.0), None);
+    assert!(super::view::projector_key("p", "CANVAS") && super::view::projector_key("P", "DIV"));
+    assert!(!super::view::projector_key("p", "INPUT") && !super::view::projector_key("p", "TEXTAREA"));
 }
 
 #[test]
@@ -402,4 +407,142 @@ fn the_schedulers_reasons_read_in_durations() {
         preempted.describe(&topo),
         "preempted so that job 7 gets a server placement (gain 241954 s > cost 90 s)"
     );
+}
+
+#[test]
+fn a_waiting_job_is_a_ghost_over_the_gpus_it_declines_with_its_countdown() {
+    let pb = intro_playback("dally");
+    let (i, job, left) = pb
+        .log
+        .events
+        .iter()
+        .enumerate()
+        .find_map(|(i, e)| match e {
+            SimEvent::Waiting { job, reason: Reason::WaitingForTier { left_s, best_now: Some(_), .. } }
+                if *left_s > 10.0 =>
+            {
+                Some((i, job.0, *left_s))
+            }
+            _ => None,
+        })
+        .expect("a job declines a placement and waits");
+    let t0 = pb.log.times[i];
+    // "Next wait" goes there (or to an earlier one), and a ghost is drawn there.
+    let first = pb.next_wait_after(0).expect("a wait");
+    assert!(first <= t0 && !pb.ghosts(&pb.state_at(first)).is_empty());
+    if let Some(w) = pb.next_wait_after(t0) {
+        assert!(w > t0 && !pb.ghosts(&pb.state_at(w)).is_empty());
+    }
+    let player = Player::new(Shared::new(intro_playback("dally")), 0.0, None).apply(PlayerAction::NextWait);
+    assert_eq!(player.frame.time_us, first);
+    let f = pb.state_at(t0);
+    let ghosts = pb.ghosts(&f);
+    let g = ghosts.iter().find(|g| g.job == job).expect("its ghost");
+    assert_eq!(g.gpus.len() as u32, pb.log.jobs[job as usize].gpus);
+    assert!(g.gpus.iter().all(|x| f.gpu_owner[x.0 as usize] == NO_JOB), "a ghost covers free GPUs only");
+    assert!(g.tier > g.wanted, "it declines a looser placement than it waits for");
+    assert!((g.left_s - left).abs() < 1e-3 && g.since_us == t0);
+    // Ghosts never overlap.
+    let mut seen = std::collections::BTreeSet::new();
+    assert!(ghosts.iter().flat_map(|g| &g.gpus).all(|x| seen.insert(x.0)));
+    // The countdown runs with the playhead.
+    let later = pb.state_at(t0 + 5_000_000);
+    let g5 = pb.ghosts(&later).into_iter().find(|g| g.job == job).expect("still waiting 5 s later");
+    assert!((g5.left_s - (left - 5.0)).abs() < 1e-3, "{g5:?}");
+    let attr = narrate::ghosts_attr(std::slice::from_ref(&g5));
+    assert!(attr.starts_with(&format!("job:{job},left:{:.1},at:", left - 5.0)), "{attr}");
+    assert_eq!(
+        narrate::queue_attr(&pb.queue_row(&later)).split(';').find(|q| q.starts_with(&format!("{job}:"))),
+        Some(format!("{job}:{:.1}", left - 5.0).as_str())
+    );
+
+    // The subtitle says it in words.
+    let s = pb.subtitle(&f).expect("a decision");
+    assert_eq!(s.time_us, t0);
+    assert!(s.jobs.contains(&job));
+    let n = pb.log.jobs[job as usize].gpus;
+    assert!(
+        s.text.contains(&format!("job {job} declines {n} GPUs {} (", narrate::spread(&pb.topo, g.tier)))
+            && s.text.contains("× slower) and waits up to 300 s for one server"),
+        "{}",
+        s.text
+    );
+    // What the ghost means, in words, as the playhead runs.
+    let said = pb.narration(&later);
+    assert_eq!(said.ghost_jobs.first(), Some(&job));
+    assert_eq!(said.now.as_deref(), Some(pb.ghost_sentence(&g5).as_str()),);
+    let text = pb.ghost_sentence(&g5);
+    assert!(
+        text.starts_with(&format!("job {job} declines {n} free GPUs {} (", narrate::spread(&pb.topo, g5.tier)))
+            && text
+                .ends_with(&format!("× slower) and waits up to {} more for one server", narrate::seconds(left - 5.0))),
+        "{text}"
+    );
+    // Once the server frees, it is placed there: no ghost, and the subtitle says so.
+    let placed_at = pb
+        .job_history(job)
+        .iter()
+        .map(|&i| i as usize)
+        .find(|&i| matches!(pb.log.events[i], SimEvent::Placed { .. }))
+        .expect("placed");
+    let placed = pb.state_at(pb.log.times[placed_at]);
+    assert!(pb.ghosts(&placed).iter().all(|g| g.job != job));
+    let s = pb.subtitle(&placed).unwrap();
+    assert!(s.text.contains(&format!("job {job} got its {n} GPUs in one server after waiting")), "{}", s.text);
+}
+
+#[test]
+fn decisions_and_countdowns_in_words() {
+    use narrate::seconds;
+    assert_eq!(seconds(300.0), "300 s");
+    assert_eq!(seconds(182.3), "183 s");
+    assert_eq!(seconds(1200.0), "20 min");
+    assert_eq!(seconds(f64::INFINITY), "no limit");
+    let (pb, _) = playback("teaching", 600, 1.5, "dally", &[]);
+    // Every decision has a sentence naming its job; arrivals and completions have none.
+    for (i, e) in pb.log.events.iter().enumerate() {
+        let s = pb.decision_sentence(i as u32);
+        match e {
+            SimEvent::Arrived { .. } | SimEvent::Completed { .. } | SimEvent::RateChanged { .. } => {
+                assert!(s.is_none())
+            }
+            SimEvent::Policy { .. } => assert!(s.unwrap().starts_with("the ")),
+            SimEvent::Preempted { job, reason: Reason::PreemptedFor { for_job, .. }, .. } => {
+                assert!(s.unwrap().starts_with(&format!("job {} preempted for job {}", job.0, for_job.0)))
+            }
+            _ => assert!(s.unwrap().starts_with("job "), "{e:?}"),
+        }
+    }
+    // A subtitle tells at most two decisions of its instant and counts the rest.
+    let mut told = 0;
+    for k in 1..50 {
+        let f = pb.state_at(pb.end_us() * k / 50);
+        if let Some(s) = pb.subtitle(&f) {
+            told += 1;
+            assert!(s.time_us <= f.time_us && !s.text.is_empty());
+            let decisions = (0..pb.log.events.len())
+                .filter(|&i| pb.log.times[i] == s.time_us && pb.decision_sentence(i as u32).is_some())
+                .count();
+            assert_eq!(s.text.contains(" more decision"), decisions > 2, "{}", s.text);
+        }
+    }
+    assert!(told > 40, "a decision before most instants: {told}");
+}
+
+#[test]
+fn job_numbers_go_on_the_widest_row_of_a_jobs_cells_never_between() {
+    let topo = resolve_topology_arg("racks=2,servers=4,gpus=4,oversub=32,fabric=tcp").unwrap();
+    let scene = super::scene::Scene::racks(&Shared::new(topo));
+    let ids = |v: &[u32]| v.iter().map(|&g| GpuId(g)).collect::<Vec<_>>();
+    // GPUs 0, 2 and 3 of the first server (another job holds GPU 1): the number goes on 2-3.
+    let spots = scene.label_spots(&ids(&[0, 2, 3]));
+    assert_eq!(spots.len(), 1);
+    let (c2, c3) = (scene.gpus[2], scene.gpus[3]);
+    assert_eq!(spots[0], Rect { x: c2.x, y: c2.y, w: c3.x + c3.w - c2.x, h: c2.h });
+    assert!(spots[0].x > scene.gpus[1].x + scene.gpus[1].w, "not over GPU 1");
+    // One spot per server, in server order.
+    let spots = scene.label_spots(&ids(&[4, 5, 0]));
+    assert_eq!(spots.len(), 2);
+    assert_eq!(spots[0], scene.gpus[0]);
+    assert_eq!(spots[1].w, scene.gpus[5].x + scene.gpus[5].w - scene.gpus[4].x);
 }

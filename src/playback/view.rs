@@ -4,7 +4,10 @@
 //! with preemptions and timer changes marked), the
 //! queue with each delay timer as a countdown ring, the timers over time, and the
 //! selected job's details with the scheduler's reason. Another policy's run can be shown
-//! beside the watched one at the same instant; switching either keeps the time.
+//! beside the watched one at the same instant; switching either keeps the time. Under
+//! each canvas a subtitle says what a waiting job declines and the latest decisions
+//! ([`super::narrate`]); projector mode (the button, `P` or `?projector`, remembered)
+//! draws large cells and text and the queue on the canvas.
 //!
 //! What is shown at each instant comes from [`Playback::state_at`] (pure, tested
 //! natively); the player's position is a reducer ([`Player`]) local to the component, so
@@ -174,6 +177,16 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
     let colour_by = use_state(ColourBy::default);
+    // Projector mode: `?projector`, the button or P; remembered in local storage.
+    let projector = use_state(crate::browser::projector_setting);
+    let toggle_projector = {
+        let projector = projector.clone();
+        Callback::from(move |_: ()| {
+            let on = !*projector;
+            crate::browser::save_projector(on);
+            projector.set(on);
+        })
+    };
     use_play_loop(player.playing, player.dispatcher(), root_ref.clone(), frame.clone());
 
     // Another policy chosen to watch or to show beside: the same instant in it.
@@ -221,10 +234,14 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         })
     };
     let on_key = {
-        let (d, end) = (player.dispatcher(), player.end_s());
+        let (d, end, toggle) = (player.dispatcher(), player.end_s(), toggle_projector.clone());
         Callback::from(move |e: KeyboardEvent| {
             let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-            if let Some(a) = key_action(&e.key(), tag.as_deref().unwrap_or(""), end) {
+            if projector_key(&e.key(), tag.as_deref().unwrap_or("")) && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
+                e.prevent_default();
+                e.stop_propagation();
+                toggle.emit(());
+            } else if let Some(a) = key_action(&e.key(), tag.as_deref().unwrap_or(""), end) {
                 e.prevent_default();
                 e.stop_propagation();
                 d.dispatch(a);
@@ -237,18 +254,20 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     };
 
     let (t, end) = (player.time_s(), player.end_s());
+    let on = *projector;
     let pane = |pb: &Shared<Playback>, frame: &Shared<Frame>, title: &Option<String>| {
-        html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} /> }
+        html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} projector={on} /> }
     };
     html! {
-        <div class="player" ref={root_ref} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
+        <div class={classes!("player", on.then_some("projector"))} ref={root_ref} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
              aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
             if let Some(n) = cut_notice(&pb) {
                 <p class="notice-inline" role="status">{ n }</p>
             }
             <PlayerControls dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} time_s={t} end_s={end}
                             selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
-                            on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen} />
+                            on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen}
+                            projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())} />
             <div class="timeline">
                 <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
                        value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
@@ -277,6 +296,11 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     }
 }
 
+/// Whether a key toggles projector mode: P, outside fields.
+pub fn projector_key(key: &str, target_tag: &str) -> bool {
+    matches!(key, "p" | "P") && !matches!(target_tag, "INPUT" | "SELECT" | "TEXTAREA")
+}
+
 /// What a cut log's playback leaves out, when it is cut.
 fn cut_notice(pb: &Playback) -> Option<String> {
     pb.log.cut_at_us.map(|cut| {
@@ -297,6 +321,7 @@ struct PaneProps {
     colour_by: ColourBy,
     on_gpu: Callback<Option<u32>>,
     title: Option<String>,
+    projector: bool,
 }
 
 /// One run at the player's instant: what the cluster is doing, in a line and drawn.
@@ -312,6 +337,7 @@ fn Pane(props: &PaneProps) -> Html {
     }
     let busy = frame.gpu_owner.iter().filter(|&&o| o != NO_JOB).count();
     let t = frame.time_us as f64 / 1e6;
+    let said = pb.narration(frame);
     html! {
         <section class="pane" data-testid="playback-pane" data-policy={props.title.clone().unwrap_or_default()} data-time={format!("{t:.3}")}>
             if let Some(title) = &props.title {
@@ -327,7 +353,24 @@ fn Pane(props: &PaneProps) -> Html {
             </p>
             <ClusterCanvas playback={pb.clone()} frame={frame.clone()} selected={props.selected} colour_by={props.colour_by} on_gpu={props.on_gpu.clone()}
                            label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by {}. Select a job in the lists to read about it.", clock(t),
-                                          if props.colour_by == ColourBy::Tenant { "tenant" } else { "job" })} />
+                                          if props.colour_by == ColourBy::Tenant { "tenant" } else { "job" })}
+                           projector={props.projector} />
+            // What a waiting job declines now and the latest decisions, in words, read out by
+            // screen readers as they change.
+            <div class="subtitle" data-testid="playback-subtitle" aria-live="polite"
+                 data-ghosts={said.ghost_jobs.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}
+                 data-jobs={said.last.as_ref().map(|s| s.jobs.iter().map(u32::to_string).collect::<Vec<_>>().join(",")).unwrap_or_default()}
+                 data-time={said.last.as_ref().map(|s| format!("{:.6}", s.time_us as f64 / 1e6)).unwrap_or_default()}>
+                if let Some(now) = &said.now {
+                    <p class="subtitle-now" data-testid="subtitle-now">{ format!("Now: {now}.") }</p>
+                }
+                <p class="subtitle-last">
+                    { match &said.last {
+                        Some(s) => format!("Last decision, at {}: {}.", clock(s.time_us as f64 / 1e6), s.text),
+                        None => "No decision yet.".to_string(),
+                    } }
+                </p>
+            </div>
         </section>
     }
 }
