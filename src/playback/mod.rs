@@ -23,6 +23,7 @@ pub mod controls;
 pub mod grid;
 pub mod player;
 mod queries;
+pub use queries::Moment;
 pub mod scene;
 #[cfg(test)]
 mod tests;

@@ -403,3 +403,29 @@ fn the_schedulers_reasons_read_in_durations() {
         "preempted so that job 7 gets a server placement (gain 241954 s > cost 90 s)"
     );
 }
+
+#[test]
+fn the_first_moment_is_the_first_wait_or_preemption_and_shows_at_its_time() {
+    // The first run's cluster, loaded: dally waits and preempts there.
+    let (pb, _) = playback(crate::state::scenario::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
+    let m = pb.first_moment().expect("dally waits or preempts on a loaded cluster");
+    assert!(m.time_us > 0);
+    // No earlier event is a wait for a tier or a preemption.
+    let first = pb.log.events.iter().position(|e| {
+        matches!(
+            e,
+            SimEvent::Waiting { reason: proxima_core::event::Reason::WaitingForTier { .. }, .. }
+                | SimEvent::Preempted { reason: proxima_core::event::Reason::PreemptedFor { .. }, .. }
+        )
+    });
+    assert_eq!(pb.log.times[first.unwrap()], m.time_us);
+    // Opened there, the job is in the queue (waiting) or was just preempted.
+    let frame = pb.state_at(m.time_us);
+    match m.kind {
+        "waiting" => assert!(pb.countdowns(&frame).iter().any(|c| c.job == m.job), "job {} has a timer", m.job),
+        "preempted" => assert!(frame.preemptions > 0),
+        other => panic!("kind {other}"),
+    }
+    // fifo neither waits nor preempts.
+    assert_eq!(playback(crate::state::scenario::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
+}
