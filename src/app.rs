@@ -12,7 +12,8 @@ mod handlers;
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::panels::{
-    use_run_feedback, Banners, PLAYBACK_TOP, RESULTS_TOP, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel,
+    use_run_feedback, Banners, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel,
+    ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
 };
 use crate::protocol::{FromWorker, ToWorker};
 use crate::state::results::RunState;

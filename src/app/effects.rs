@@ -2,10 +2,10 @@
 //! checks worker describe and check traces, and listens to keys and share links.
 
 use super::{cancel_run, current, on_key, post_run, scroll_to, Latest, PREVIEW_DEBOUNCE_MS};
-use crate::panels::{PLAYBACK_TOP, RESULTS_TOP};
-use crate::state::link::parse_fragment;
 use crate::browser::{self, worker::SimWorker};
+use crate::panels::{PLAYBACK_TOP, RESULTS_TOP};
 use crate::protocol::ToWorker;
+use crate::state::link::parse_fragment;
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;

@@ -14,7 +14,6 @@ use wasm_bindgen::JsCast;
 /// checked like a link).
 pub const STORAGE_KEY: &str = "proxima.scenario";
 
-
 fn window() -> web_sys::Window {
     gloo::utils::window()
 }

@@ -2,14 +2,14 @@
 //! charts; and the playback section.
 
 use super::exports::Exports;
-use super::lessons::LessonWatch;
-use crate::state::lessons::Lesson;
-use crate::state::link::Focus;
 use super::feedback::RunDone;
+use super::lessons::LessonWatch;
 use super::summary::SummarySection;
 use super::tenants::TenantsSection;
 use crate::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
 use crate::protocol::Bytes;
+use crate::state::lessons::Lesson;
+use crate::state::link::Focus;
 use crate::state::Results;
 use crate::Shared;
 use yew::prelude::*;

@@ -287,10 +287,7 @@ mod tests {
         assert_eq!(text, "#s=1.eyJhIjoxfQ&trace=philly%20week%201%20%26%20more%23.csv&hash=0a1b2c3d");
         assert_eq!(parse_fragment(&text), Ok(Some(link)));
         // Links made before trace names were added still read.
-        assert_eq!(
-            parse_fragment("#s=1.abc"),
-            Ok(Some(Link::Share { code: "1.abc".into(), trace: None }))
-        );
+        assert_eq!(parse_fragment("#s=1.abc"), Ok(Some(Link::Share { code: "1.abc".into(), trace: None })));
         assert!(parse_fragment("#s=1.abc&trace=a.csv").is_err());
         // Other encoders' escapes, and a stray %.
         assert_eq!(percent_decode("a+b%2Fc%zz%e2%82%AC"), "a+b/c%zz€");

@@ -236,7 +236,8 @@ impl State {
                 self.next_id = self.next_id.max(run_id + 1);
                 self.errors.clear();
                 // A focus asked for before the run is this run's; an older run's is gone.
-                self.focus = self.focus.take().filter(|f| f.run_id.is_none()).map(|f| Focus { run_id: Some(run_id), ..f });
+                self.focus =
+                    self.focus.take().filter(|f| f.run_id.is_none()).map(|f| Focus { run_id: Some(run_id), ..f });
                 self.results = Shared::new(Results {
                     run_id,
                     policies,

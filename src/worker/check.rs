@@ -59,7 +59,8 @@ pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Res
     // Read once here, to hash the bytes a link will name (the run reads the file again).
     let bytes = data.read().map_err(|e| Problem::Message(format!("{name}: {e}")))?;
     let hash = trace_hash(&bytes);
-    let trace = trace_input(&TraceSource::File { name: name.to_string(), data: FileData::Bytes(bytes.into_owned().into()) })?;
+    let trace =
+        trace_input(&TraceSource::File { name: name.to_string(), data: FileData::Bytes(bytes.into_owned().into()) })?;
     let input = ScenarioInput::new(topology.clone(), trace, 1);
     build_scenario(&input)?;
     // The scenario does not keep the trace's format, so the preview reads the trace again
