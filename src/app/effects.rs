@@ -26,15 +26,18 @@ pub fn use_page_effects<K: PartialEq + 'static>(
     // Remember the scenario on every change; a scenario with an invalid field keeps the
     // last valid one.
     {
-        let state = state.clone();
+        let (state, dispatch) = (state.clone(), dispatch.clone());
         use_effect_with(scenario_key, move |_| {
             if let Some(scenario) = state.shared_scenario() {
                 browser::save_scenario(&proxima_core::share::encode(&scenario));
             }
             // The address bar follows edits, so a link copied from it is never of an
-            // older scenario.
+            // older scenario; so does the link shown under Share (when there is one).
             if let Some(fragment) = state.fragment_after_edit(&browser::fragment()) {
-                browser::set_fragment(&fragment);
+                let url = browser::set_fragment(&fragment);
+                if state.share_link.is_some() && !fragment.is_empty() {
+                    dispatch.emit(Action::ShareLinkMade(url));
+                }
             }
         });
     }

@@ -132,6 +132,13 @@ test('a link with a trace file names it and its hash, and runs once the file is 
       url = await page.getByTestId('share-link').inputValue();
       assert.match(url, /#s=1\.[^&]+&trace=my%20trace\.csv&hash=[0-9a-f]{8}$/);
       assert.equal(await page.evaluate(() => location.href), url);
+      // An edit: the address bar and the link shown follow it.
+      await setSeed(page, 3);
+      await eventually(() => page.getByTestId('share-link').inputValue(), (v) => v !== url && /&trace=my%20trace\.csv&hash=/.test(v),
+        'the shown link follows the edit');
+      assert.equal(await page.evaluate(() => location.href), await page.getByTestId('share-link').inputValue());
+      await setSeed(page, 1);
+      await eventually(() => page.getByTestId('share-link').inputValue(), url, 'and back');
     } finally {
       await context.close();
     }
