@@ -12,11 +12,12 @@ mod handlers;
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::panels::{
-    use_run_feedback, Banners, Intro, Lessons, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel,
+    use_run_feedback, Banners, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel,
+    ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
 };
 use crate::protocol::{FromWorker, ToWorker};
 use crate::state::results::RunState;
-use crate::state::{startup, too_large, Action, State, MAX_TRACE_BYTES};
+use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
 use crate::tour::view::TourView;
 use effects::use_page_effects;
 use handlers::use_page_handlers;
@@ -48,9 +49,14 @@ fn current(latest: &Latest) -> UseReducerHandle<State> {
 
 /// Starts a run of the current scenario, or reports what must be fixed first.
 fn start_run(state: &State, sim: &SimWorker, dispatch: &Callback<Action>) {
-    if state.is_running() {
-        return;
+    if !state.is_running() {
+        post_run(state, sim, dispatch);
     }
+}
+
+/// Posts a run of the current scenario whether or not one is going (the caller cancelled
+/// it), or reports what must be fixed first.
+fn post_run(state: &State, sim: &SimWorker, dispatch: &Callback<Action>) {
     match state.run_request(state.next_id) {
         Ok((request, scenario)) => {
             let run_id = request.run_id;
@@ -90,6 +96,13 @@ fn read_file_then(file: File, dispatch: Callback<Action>, then: impl FnOnce(Stri
     });
 }
 
+/// Scrolls the element of this id to the top of the window, without moving the focus.
+fn scroll_to(id: &str) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id) {
+        el.scroll_into_view();
+    }
+}
+
 fn focus_panel(id: &str) {
     if let Some(el) = gloo::utils::document().get_element_by_id(id) {
         if let Ok(el) = el.dyn_into::<HtmlElement>() {
@@ -126,7 +139,7 @@ fn on_key(e: &KeyboardEvent, state: &State, sim: &SimWorker, dispatch: &Callback
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| startup(browser::share_code_in_url().as_deref(), browser::saved_scenario()));
+    let state = use_reducer(|| startup_from(&browser::fragment(), browser::saved_scenario()));
     let latest: Latest = use_mut_ref(|| state.clone());
     *latest.borrow_mut() = state.clone();
     let dispatch: Callback<Action> = {
@@ -161,7 +174,16 @@ pub fn App() -> Html {
         let state = state.clone();
         use_memo(scenario_key.clone(), move |_| state.problems())
     };
-    let done = use_run_feedback(&state.results);
+    // Whether the results were run on the scenario in the form (remade when either changes).
+    let stale = {
+        let state = state.clone();
+        *use_memo((scenario_key.clone(), state.results.run_id, state.results.outcomes.is_empty()), move |_| {
+            state.results_stale()
+        })
+    };
+    let lesson = state.results.lesson.and_then(crate::state::link::lesson);
+    let focused = state.focus.as_ref().is_some_and(|f| f.scroll && f.run_id == Some(state.results.run_id));
+    let done = use_run_feedback(&state.results, if focused { PLAYBACK_TOP } else { RESULTS_TOP });
     use_page_effects(&state, scenario_key, &latest, &sim, &checks, &dispatch);
     let h = use_page_handlers(&latest, &sim, &dispatch);
 
@@ -183,20 +205,25 @@ pub fn App() -> Html {
                     <a href="#results-panel">{ "3 Results" }</a>
                 </nav>
             </header>
+            <ClassicRun dispatch={dispatch.clone()} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
             <Lessons dispatch={dispatch.clone()} />
             if let Some(tour) = &s.tour {
                 <TourView tour={tour.clone()} act={h.on_tour_action} />
             }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
+            if let Some(pending) = &s.pending_trace {
+                <LinkTrace pending={pending.clone()} on_trace_file={h.on_trace_file.clone()} />
+            }
             <main class="panels">
                 <ScenarioPanel cluster={s.cluster.clone()} trace={s.trace.clone()} mix={s.mix.clone()}
                                dispatch={dispatch.clone()} on_edit={h.on_edit} on_topology_file={h.on_topology_file} on_trace_file={h.on_trace_file} on_export_topology={h.on_export_topology} />
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
                           cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} on_run={h.on_run} on_cancel={h.on_cancel} on_share={h.on_share} />
-                <PlaybackSection results={s.results.clone()} />
+                <PlaybackSection results={s.results.clone()} focus={s.focus.clone()} />
                 <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} on_download={h.on_download}
-                              on_export_scenario={h.on_export_scenario} scenario_json={h.scenario_json} on_error={h.on_error} />
+                              on_export_scenario={h.on_export_scenario} scenario_json={h.scenario_json} on_error={h.on_error}
+                              {lesson} {stale} />
             </main>
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>

@@ -1,9 +1,11 @@
 //! What the page does in the browser besides rendering: it saves the scenario, has the
 //! checks worker describe and check traces, and listens to keys and share links.
 
-use super::{current, on_key, Latest, PREVIEW_DEBOUNCE_MS};
+use super::{cancel_run, current, on_key, post_run, scroll_to, Latest, PREVIEW_DEBOUNCE_MS};
 use crate::browser::{self, worker::SimWorker};
+use crate::panels::{PLAYBACK_TOP, RESULTS_TOP};
 use crate::protocol::{FromWorker, ToWorker};
+use crate::state::link::parse_fragment;
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;
@@ -26,10 +28,37 @@ pub fn use_page_effects<K: PartialEq + 'static>(
     // Remember the scenario on every change; a scenario with an invalid field keeps the
     // last valid one.
     {
-        let state = state.clone();
+        let (state, dispatch) = (state.clone(), dispatch.clone());
         use_effect_with(scenario_key, move |_| {
             if let Some(scenario) = state.shared_scenario() {
                 browser::save_scenario(&proxima_core::share::encode(&scenario));
+            }
+            // The address bar follows edits, so a link copied from it is never of an
+            // older scenario; so does the link shown under Share (when there is one).
+            if let Some(fragment) = state.fragment_after_edit(&browser::fragment()) {
+                let url = browser::set_fragment(&fragment);
+                if state.share_link.is_some() && !fragment.is_empty() {
+                    dispatch.emit(Action::ShareLinkMade(url));
+                }
+            }
+        });
+    }
+
+    // A run asked for by a lesson, a link or a link's trace file: started here, where the
+    // worker is (a run already going is cancelled first: the user asked for this one).
+    {
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+        use_effect_with(state.autorun, move |&wanted| {
+            if wanted {
+                dispatch.emit(Action::AutorunTaken);
+                let state = current(&latest);
+                cancel_run(&state, &sim, &dispatch);
+                post_run(&state, &sim, &dispatch);
+                // The run's progress shows at the top of the results (or of the playback,
+                // for a run whose playback opens at a moment): in view from the start, and
+                // where the page brings the finished run (`use_run_feedback`).
+                let focused = state.focus.as_ref().is_some_and(|f| f.scroll);
+                scroll_to(if focused { PLAYBACK_TOP } else { RESULTS_TOP });
             }
         });
     }
@@ -85,16 +114,10 @@ pub fn use_page_effects<K: PartialEq + 'static>(
                     },
                 )
             };
-            let hash = EventListener::new(&window, "hashchange", move |_| {
-                if let Some(code) = browser::share_code_in_url() {
-                    match proxima_core::share::decode(&code) {
-                        Ok(scenario) => dispatch.emit(Action::Restore {
-                            scenario,
-                            notice: Some("Restored the scenario from the link.".into()),
-                        }),
-                        Err(e) => dispatch.emit(Action::Error(format!("This share link could not be read: {e}."))),
-                    }
-                }
+            let hash = EventListener::new(&window, "hashchange", move |_| match parse_fragment(&browser::fragment()) {
+                Ok(Some(link)) => dispatch.emit(Action::OpenLink(link)),
+                Ok(None) => {}
+                Err(e) => dispatch.emit(Action::Error(format!("This link could not be read: {e}."))),
             });
             move || drop((keys, hash))
         });

@@ -41,9 +41,9 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
     };
     let on_share = {
         let (latest, dispatch) = (latest.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| match current(&latest).shared_scenario() {
-            Some(s) => {
-                let url = browser::set_share_code_in_url(&proxima_core::share::encode(&s));
+        use_callback((), move |_: (), _| match current(&latest).share_fragment() {
+            Some(fragment) => {
+                let url = browser::set_fragment(&fragment);
                 // The clipboard may be refused (permissions, no focus); the link is shown
                 // for copying anyway.
                 let _ = gloo::utils::window().navigator().clipboard().write_text(&url);

@@ -14,9 +14,6 @@ use wasm_bindgen::JsCast;
 /// checked like a link).
 pub const STORAGE_KEY: &str = "proxima.scenario";
 
-/// The fragment prefix of a share link: `#s=1.eyJ...`.
-pub const HASH_PREFIX: &str = "#s=";
-
 fn window() -> web_sys::Window {
     gloo::utils::window()
 }
@@ -76,18 +73,17 @@ pub fn save_projector(on: bool) {
     }
 }
 
-/// The share code in the URL's fragment, if there is one.
-pub fn share_code_in_url() -> Option<String> {
-    let hash = window().location().hash().ok()?;
-    hash.strip_prefix(HASH_PREFIX).map(|c| c.to_string())
+/// The URL's fragment, with its `#` (empty if it has none); `state::link` reads it.
+pub fn fragment() -> String {
+    window().location().hash().unwrap_or_default()
 }
 
-/// The page's URL with this share code as its fragment; also puts it in the address bar
-/// (without adding a history entry or firing `hashchange`).
-pub fn set_share_code_in_url(code: &str) -> String {
+/// The page's URL with this fragment (`#...`, or empty for none); also puts it in the
+/// address bar (without adding a history entry or firing `hashchange`).
+pub fn set_fragment(fragment: &str) -> String {
     let href = window().location().href().unwrap_or_default();
     let base = href.split('#').next().unwrap_or_default().to_string();
-    let url = format!("{base}{HASH_PREFIX}{code}");
+    let url = format!("{base}{fragment}");
     if let Ok(history) = window().history() {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }

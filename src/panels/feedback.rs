@@ -38,10 +38,15 @@ fn now_ms() -> f64 {
 /// The id of the element the results are brought into view at.
 pub const RESULTS_TOP: &str = "results-panel";
 
+/// The id of the playback section, brought into view instead for a run whose playback was
+/// asked to open at a moment (the first screen's comparison, a lesson link's `t`).
+pub const PLAYBACK_TOP: &str = "playback";
+
 /// Times each run and, when one finishes (not when it is cancelled), moves the focus to
-/// the results and scrolls them into view. Returns the last finished run.
+/// `top` (the results, or the playback) and scrolls it into view. Returns the last
+/// finished run.
 #[hook]
-pub fn use_run_feedback(results: &Shared<Results>) -> Option<RunDone> {
+pub fn use_run_feedback(results: &Shared<Results>, top: &'static str) -> Option<RunDone> {
     let started = use_mut_ref(|| (0u32, 0.0f64));
     let done = use_state(|| None::<RunDone>);
     {
@@ -55,7 +60,7 @@ pub fn use_run_feedback(results: &Shared<Results>) -> Option<RunDone> {
             let (id, t0) = *started.borrow();
             if finished && id == run_id && run_id != 0 {
                 done.set(Some(RunDone { run_id, policies, seconds: (now_ms() - t0) / 1000.0 }));
-                bring_into_view(RESULTS_TOP);
+                bring_into_view(top);
             }
         });
     }

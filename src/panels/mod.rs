@@ -14,9 +14,9 @@ mod scenario;
 mod summary;
 mod tenants;
 
-pub use feedback::{use_run_feedback, RunDone};
+pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
 pub use intro::{Banners, Intro};
-pub use lessons::Lessons;
+pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
 pub use results::{Download, PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;

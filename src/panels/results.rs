@@ -3,10 +3,13 @@
 
 use super::exports::Exports;
 use super::feedback::RunDone;
+use super::lessons::LessonWatch;
 use super::summary::SummarySection;
 use super::tenants::TenantsSection;
 use crate::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
 use crate::protocol::Bytes;
+use crate::state::lessons::Lesson;
+use crate::state::link::Focus;
 use crate::state::Results;
 use crate::Shared;
 use yew::prelude::*;
@@ -27,6 +30,12 @@ pub struct ResultsPanelProps {
     pub scenario_json: Callback<(), Option<String>>,
     /// A file that could not be written.
     pub on_error: Callback<String>,
+    /// The lesson the results come from, its scenario unchanged: its "watch" is restated.
+    #[prop_or_default]
+    pub lesson: Option<&'static Lesson>,
+    /// The scenario was edited since the run: the results are greyed and say so.
+    #[prop_or_default]
+    pub stale: bool,
 }
 
 /// How the run went, the headline and table, the downloads and the charts.
@@ -49,6 +58,15 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
         <section id="results-panel" class="panel" tabindex="-1" aria-labelledby="results-title">
             <h2 id="results-title"><span class="step">{ "3" }</span>{ " Results" }</h2>
             <p class="status" role="status" data-testid="results-status">{ status }</p>
+            if props.stale && !outcomes.is_empty() {
+                <p class="stale-note" role="status" data-testid="results-stale">
+                    { "These results are for the scenario before your edit: press Run to see the scenario as it is now." }
+                </p>
+            }
+            if let Some(l) = props.lesson.filter(|_| !props.stale) {
+                <LessonWatch lesson={l} />
+            }
+            <div class={classes!("results-body", props.stale.then_some("stale"))}>
             if !outcomes.is_empty() {
                 <SummarySection outcomes={outcomes.clone()}
                                 oversub={r.topology.as_deref().and_then(crate::state::cluster::max_oversubscription)} />
@@ -62,6 +80,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                 <JobsPerTier outcomes={outcomes.clone()} />
                 <CommOverhead outcomes={outcomes.clone()} />
             }
+            </div>
         </section>
     }
 }
@@ -69,6 +88,9 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct PlaybackSectionProps {
     pub results: Shared<Results>,
+    /// Where this run's playback opens, if a lesson, a link or the first screen asked.
+    #[prop_or_default]
+    pub focus: Option<Focus>,
 }
 
 /// The run played back: placements, delay timers and preemptions as they happened.
@@ -77,7 +99,7 @@ pub fn PlaybackSection(props: &PlaybackSectionProps) -> Html {
     html! {
         <section id="playback" class="panel" tabindex="-1" aria-labelledby="playback-title">
             <h2 id="playback-title"><span class="step">{ "▶" }</span>{ " Watch the run" }</h2>
-            <crate::playback::view::PlaybackPanel results={props.results.clone()} />
+            <crate::playback::view::PlaybackPanel results={props.results.clone()} focus={props.focus.clone()} />
         </section>
     }
 }

@@ -45,7 +45,7 @@ pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
 
 /// The file an `<input type=file>` holds, which it then forgets, so that picking the same
 /// file again (after fixing it) fires again.
-fn take_file(e: &Event) -> Option<File> {
+pub(super) fn take_file(e: &Event) -> Option<File> {
     let input = e.target_unchecked_into::<HtmlInputElement>();
     let file = input.files().and_then(|f| f.get(0));
     input.set_value("");

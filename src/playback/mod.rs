@@ -25,6 +25,7 @@ pub mod grid;
 pub mod narrate;
 pub mod player;
 mod queries;
+pub use queries::Moment;
 pub mod scene;
 #[cfg(test)]
 mod tests;

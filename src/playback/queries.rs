@@ -8,7 +8,30 @@ use crate::state::summary::duration;
 use proxima_core::event::{PolicyNote, Reason, SimEvent, TimerEvidence};
 use proxima_core::topology::Topology;
 
+/// A moment worth opening playback at: a job kept waiting by a delay timer, or preempted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moment {
+    pub time_us: u64,
+    pub job: u32,
+    /// `waiting` or `preempted` (the page's `data-moment`).
+    pub kind: &'static str,
+}
+
 impl Playback {
+    /// The first delay-timer wait or preemption, whichever comes first: where the first
+    /// screen's comparison opens dally's playback (the moments its placement differs).
+    pub fn first_moment(&self) -> Option<Moment> {
+        self.log.events.iter().zip(&self.log.times).find_map(|(e, &time_us)| match e {
+            SimEvent::Waiting { job, reason: Reason::WaitingForTier { .. } } => {
+                Some(Moment { time_us, job: job.0, kind: "waiting" })
+            }
+            SimEvent::Preempted { job, reason: Reason::PreemptedFor { .. }, .. } => {
+                Some(Moment { time_us, job: job.0, kind: "preempted" })
+            }
+            _ => None,
+        })
+    }
+
     /// The time of the first event after the frame's time (for "step").
     pub fn next_event_after(&self, time_us: u64) -> Option<u64> {
         let i = self.log.times.partition_point(|&t| t <= time_us);

@@ -546,3 +546,29 @@ fn job_numbers_go_on_the_widest_row_of_a_jobs_cells_never_between() {
     assert_eq!(spots[0], scene.gpus[0]);
     assert_eq!(spots[1].w, scene.gpus[5].x + scene.gpus[5].w - scene.gpus[4].x);
 }
+
+#[test]
+fn the_first_moment_is_the_first_wait_or_preemption_and_shows_at_its_time() {
+    // The first run's cluster, loaded: dally waits and preempts there.
+    let (pb, _) = playback(crate::state::scenario::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
+    let m = pb.first_moment().expect("dally waits or preempts on a loaded cluster");
+    assert!(m.time_us > 0);
+    // No earlier event is a wait for a tier or a preemption.
+    let first = pb.log.events.iter().position(|e| {
+        matches!(
+            e,
+            SimEvent::Waiting { reason: proxima_core::event::Reason::WaitingForTier { .. }, .. }
+                | SimEvent::Preempted { reason: proxima_core::event::Reason::PreemptedFor { .. }, .. }
+        )
+    });
+    assert_eq!(pb.log.times[first.unwrap()], m.time_us);
+    // Opened there, the job is in the queue (waiting) or was just preempted.
+    let frame = pb.state_at(m.time_us);
+    match m.kind {
+        "waiting" => assert!(pb.countdowns(&frame).iter().any(|c| c.job == m.job), "job {} has a timer", m.job),
+        "preempted" => assert!(frame.preemptions > 0),
+        other => panic!("kind {other}"),
+    }
+    // fifo neither waits nor preempts.
+    assert_eq!(playback(crate::state::scenario::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
+}

@@ -19,13 +19,16 @@ use super::colours::ColourBy;
 use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
 use super::timer_chart::TimerChart;
 use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks, TenantLegend};
-use super::{Frame, Playback, Player, PlayerAction, NO_JOB};
+use super::{Frame, Moment, Playback, Player, PlayerAction, NO_JOB};
 use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
 use crate::protocol::PolicyResult;
+use crate::state::link::{Focus, FocusAt};
+use crate::state::summary::{default_baseline, headline};
 use crate::state::Results;
 use crate::Shared;
 use proxima_core::event::SimEvent;
+use proxima_core::metrics::Summary;
 use proxima_core::topology::Topology;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -49,6 +52,21 @@ pub fn playback_of(result: &PolicyResult, topology: Shared<Topology>) -> Result<
 #[derive(Properties, PartialEq)]
 pub struct PlaybackPanelProps {
     pub results: Shared<Results>,
+    /// Where the playback opens, if asked (it applies to its run only).
+    #[prop_or_default]
+    pub focus: Option<Focus>,
+}
+
+/// Where a player opens: (seconds, job selected, the moment found, if any).
+fn opening(focus: Option<&Focus>, pb: &Playback) -> (f64, Option<u32>, Option<Moment>) {
+    match focus {
+        Some(Focus { at: FocusAt::FirstMoment, job, .. }) => match pb.first_moment() {
+            Some(m) => (m.time_us as f64 / 1e6, job.or(Some(m.job)), Some(m)),
+            None => (0.0, *job, None),
+        },
+        Some(Focus { at: FocusAt::Seconds(s), job, .. }) => (*s, *job, None),
+        None => (0.0, None, None),
+    }
 }
 
 /// The playback section: a policy to watch, one to show beside it, and the player.
@@ -56,8 +74,14 @@ pub struct PlaybackPanelProps {
 pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
     let r = &props.results;
     let outcomes = &r.outcomes;
-    // Dally's runs are the interesting ones to watch: start with the first.
-    let default = outcomes.iter().position(|o| o.policy.starts_with("dally")).unwrap_or(0);
+    let focus = props.focus.as_ref().filter(|f| f.run_id == Some(r.run_id));
+    // Dally's runs are the interesting ones to watch: start with the first (unless the
+    // focus names a policy of the run).
+    let default = focus
+        .and_then(|f| f.policy.as_ref())
+        .and_then(|p| outcomes.iter().position(|o| o.policy == *p))
+        .or_else(|| outcomes.iter().position(|o| o.policy.starts_with("dally")))
+        .unwrap_or(0);
     let chosen = use_state(|| None::<(u32, usize)>);
     let beside = use_state(|| None::<(u32, usize)>);
     let index = match *chosen {
@@ -125,11 +149,20 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                     { format!("{} events; event-log hash {} (FNV-1a, as `proxima run --events FILE` prints it)", outcome.event_count, outcome.event_hash) }
                 </span>
             </div>
+            if focus.is_some() && ready {
+                <FocusHeadline results={r.clone()} />
+            }
             { match &*playback {
-                Some(Ok(pb)) => html! {
-                    <PlayerView key={r.run_id.to_string()} playback={pb.clone()} start_s={0.0} selected={None::<u32>}
-                                title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
-                },
+                Some(Ok(pb)) => {
+                    let (start_s, selected, moment) = opening(focus, pb);
+                    html! {
+                        <div class="focused" data-testid="playback-focus" data-moment={moment.map(|m| m.kind)}
+                             data-moment-job={moment.map(|m| m.job.to_string())}>
+                            <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
+                                        title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
+                        </div>
+                    }
+                }
                 Some(Err(e)) => html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> },
                 None if !ready => html! {
                     <p class="status" data-testid="playback-pending">{ "Playback opens when every policy has run." }</p>
@@ -137,6 +170,29 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                 None => html! {},
             } }
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FocusHeadlineProps {
+    results: Shared<Results>,
+}
+
+/// The results' headline, over a playback opened for the reader (the summary table's own
+/// is below the playback, out of view).
+#[component]
+fn FocusHeadline(props: &FocusHeadlineProps) -> Html {
+    let outcomes = &props.results.outcomes;
+    let runs: Vec<(&str, &Summary)> = outcomes.iter().map(|o| (o.policy.as_str(), &o.summary)).collect();
+    let baseline = default_baseline(outcomes.iter().map(|o| o.policy.as_str())).unwrap_or_default().to_string();
+    let oversub = props.results.topology.as_deref().and_then(crate::state::cluster::max_oversubscription);
+    match headline(&runs, &baseline, oversub) {
+        Some(h) => html! {
+            <div class="headline" data-testid="playback-headline">
+                <p class="sentence">{ h.text }</p>
+            </div>
+        },
+        None => html! {},
     }
 }
 

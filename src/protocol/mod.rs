@@ -128,6 +128,10 @@ pub struct TracePreview {
     /// Tenants the jobs belong to (1 when the trace names none).
     #[serde(default)]
     pub tenants: u32,
+    /// A trace file's short hash ([`crate::worker::trace_hash`]), which share links
+    /// carry; `None` for the generator's trace.
+    #[serde(default)]
+    pub hash: Option<String>,
 }
 
 /// What the page shows and exports for one policy.

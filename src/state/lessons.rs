@@ -97,6 +97,11 @@ impl Lesson {
     }
 }
 
+/// The id of the lesson whose scenario this is, unchanged.
+pub fn lesson_of(scenario: &SharedScenario) -> Option<&'static str> {
+    LESSONS.iter().find(|l| l.scenario() == *scenario).map(|l| l.id)
+}
+
 /// The lessons, in the order the page shows them. All use the first run's congested cluster
 /// (32 GPUs, 32:1 uplinks, TCP) unless they say otherwise. "A timer too short" is the
 /// guided tour's third step: on the synthetic traces here the timers' length changes mean

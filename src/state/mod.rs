@@ -11,11 +11,14 @@
 //! - [`fields`]: form fields as typed, with their errors;
 //! - [`results`]: a run in progress and the last run's results;
 //! - [`scenario`]: the scenario as links, requests, commands and files describe it;
-//! - [`summary`]: the results table's metrics, their formatting and the headline.
+//! - [`summary`]: the results table's metrics, their formatting and the headline;
+//! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
+//!   where its playback opens.
 
 pub mod cluster;
 pub mod fields;
 pub mod lessons;
+pub mod link;
 pub mod results;
 pub mod scenario;
 pub mod summary;
@@ -25,7 +28,7 @@ pub mod trace;
 pub use cluster::Cluster;
 pub use fields::{Field, GenField, GeneratorFields, ParamField, ParametricFields, MAX_APP_JOBS};
 pub use results::{Results, RunState};
-pub use scenario::{default_scenario, startup};
+pub use scenario::{default_scenario, startup, startup_from};
 pub use trace::{too_large, LoadedTrace, TraceForm, TraceMode, MAX_TRACE_BYTES};
 
 use crate::editor::EditAction;
@@ -33,6 +36,7 @@ use crate::protocol::{FileData, FromWorker, Problem};
 use crate::tour::{Tour, TourAction};
 use crate::Shared;
 use fields::{check_mix, check_seed};
+use link::{Focus, Link, PendingTrace};
 use proxima_core::policy::resolve_policy;
 use proxima_core::share::SharedScenario;
 use trace::FileCheck;
@@ -60,6 +64,13 @@ pub struct State {
     pub share_link: Option<String>,
     /// The guided introduction, while it is open.
     pub tour: Option<Shared<Tour>>,
+    /// A run is asked for (a lesson run, a link with `autoplay`, a link's trace file
+    /// opened): the app starts it and says so with [`Action::AutorunTaken`].
+    pub autorun: bool,
+    /// Where the next run's playback opens (or this run's, once it started).
+    pub focus: Option<Focus>,
+    /// The trace file the scenario names and the page does not have.
+    pub pending_trace: Option<PendingTrace>,
 }
 
 /// Everything that can happen to the state.
@@ -111,6 +122,16 @@ pub enum Action {
     Tour(TourAction),
     /// The share button made this link.
     ShareLinkMade(String),
+    /// Load the lesson of this id; run it at once if `run`, its playback opening at `focus`.
+    Lesson {
+        id: String,
+        run: bool,
+        focus: Option<Focus>,
+    },
+    /// A link followed in this tab.
+    OpenLink(Link),
+    /// The app took the run asked for in [`State::autorun`].
+    AutorunTaken,
     Error(String),
     DismissErrors,
     DismissNotices,
@@ -140,6 +161,9 @@ impl State {
             next_id: 1,
             share_link: None,
             tour: None,
+            autorun: false,
+            focus: None,
+            pending_trace: None,
         };
         state.restore(scenario);
         // A fresh page has nothing to undo.
@@ -211,9 +235,13 @@ impl State {
                 self.run = RunState::Running { run_id, policies: policies.clone(), current: 0, done: 0, total: 0 };
                 self.next_id = self.next_id.max(run_id + 1);
                 self.errors.clear();
+                // A focus asked for before the run is this run's; an older run's is gone.
+                self.focus =
+                    self.focus.take().filter(|f| f.run_id.is_none()).map(|f| Focus { run_id: Some(run_id), ..f });
                 self.results = Shared::new(Results {
                     run_id,
                     policies,
+                    lesson: lessons::lesson_of(&scenario),
                     scenario: Some(scenario),
                     topology: Some(self.cluster.topology.clone()),
                     ..Results::default()
@@ -245,6 +273,9 @@ impl State {
             }
             Action::Tour(TourAction::Closed) => self.tour = None,
             Action::ShareLinkMade(url) => self.share_link = Some(url),
+            Action::Lesson { id, run, focus } => self.open_lesson(&id, run, focus),
+            Action::OpenLink(link) => self.open_link(link),
+            Action::AutorunTaken => self.autorun = false,
             Action::Error(text) => self.errors.push(text.into()),
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
@@ -357,8 +388,16 @@ impl State {
                 self.errors.push(problem);
             }
             FromWorker::Checked { id, result } => {
+                let file = self.trace.checking.as_ref().is_some_and(|c| c.id == id);
                 let refused = self.trace.on_checked(id, &result);
-                self.errors.extend(refused);
+                match (file, refused, &self.trace.uploaded) {
+                    (_, Some(problem), _) => self.errors.push(problem),
+                    (true, None, Some(u)) => {
+                        let (name, hash) = (u.name.clone(), u.preview.hash.clone());
+                        self.pending_trace_loaded(&name, hash.as_deref());
+                    }
+                    _ => {}
+                }
             }
             FromWorker::Panicked { message } => {
                 if current.is_some() {

@@ -28,6 +28,8 @@ pub struct Results {
     /// The cluster the run used, for playback.
     pub topology: Option<Shared<Topology>>,
     pub cancelled: bool,
+    /// The lesson whose scenario the run used unchanged, if any (its id).
+    pub lesson: Option<&'static str>,
 }
 
 impl Results {

@@ -3,7 +3,8 @@
 //! command, and `scenario.json`.
 
 use super::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
-use super::{State, TraceMode};
+use super::link::{parse_fragment, Link, PendingTrace};
+use super::{Action, State, TraceMode};
 use crate::protocol::{Problem, RunRequest, TraceSource};
 use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
 
@@ -32,6 +33,7 @@ impl State {
     pub(super) fn restore(&mut self, scenario: &SharedScenario) {
         let result = self.cluster.make_mut().restore(&scenario.topology);
         self.errors.extend(result.err().map(Problem::from));
+        self.pending_trace = None;
         match &scenario.trace {
             TraceChoice::Synthetic { jobs, load, seed, tenants } => {
                 self.trace.generator.value = GeneratorFields::of(&GeneratorSpec::new(*jobs, *load, *seed, *tenants));
@@ -41,10 +43,10 @@ impl State {
                 if self.trace.uploaded.as_ref().is_some_and(|u| u.name == *name) {
                     self.trace.mode = TraceMode::File;
                 } else {
+                    // The page asks for the file by name (and the link's hash, which the
+                    // link adds after this); the generator stands in until it is opened.
                     self.trace.mode = TraceMode::Synthetic;
-                    self.notices.push(format!(
-                        "This scenario used the trace file {name}, which links and saved scenarios do not carry; load it again to use it. The synthetic trace stands in."
-                    ));
+                    self.pending_trace = Some(PendingTrace { name: name.clone(), hash: None });
                 }
             }
         }
@@ -204,6 +206,35 @@ pub fn startup(link: Option<&str>, saved: Option<Result<String, String>>) -> Sta
             state
         }
         None => from_saved(),
+    }
+}
+
+/// The state to start with on a page opened with this URL fragment: a share link's scenario
+/// (waiting for its trace file, named with its hash, if it has one), a lesson (run at once
+/// with `autoplay`), else as [`startup`] without a link.
+pub fn startup_from(fragment: &str, saved: Option<Result<String, String>>) -> State {
+    match parse_fragment(fragment) {
+        Ok(Some(Link::Share { code, trace })) => {
+            let mut state = startup(Some(&code), saved);
+            state.link_trace(trace);
+            state
+        }
+        Ok(Some(lesson)) => startup(None, saved).apply(Action::OpenLink(lesson)),
+        Ok(None) => startup(None, saved),
+        Err(e) => {
+            let mut state = startup(None, saved);
+            state.errors.push(format!("This link could not be read: {e}. Showing your last scenario instead.").into());
+            state
+        }
+    }
+}
+
+impl State {
+    /// The results on screen were run on a scenario other than the one in the form (it
+    /// was edited since, or a field is invalid now).
+    pub fn results_stale(&self) -> bool {
+        let r = &self.results;
+        !r.outcomes.is_empty() && r.scenario.is_some() && r.scenario != self.shared_scenario()
     }
 }
 

@@ -29,6 +29,7 @@ pub fn preview_of(trace: &Trace) -> TracePreview {
         gpu_histogram: histogram.into_iter().collect(),
         span_s: if trace.jobs.is_empty() { 0.0 } else { last - first },
         tenants: tenants.len() as u32,
+        hash: None,
     }
 }
 
@@ -39,18 +40,34 @@ pub fn preview_synthetic(spec: &str, gpus: u32) -> Result<TracePreview, Problem>
     Ok(preview_of(&trace))
 }
 
+/// The short hash a link gives a trace file: the first 32 bits of FNV-1a (64 bits, as the
+/// event-log hash) in hex. Eight hex digits tell a different file with near certainty and
+/// keep the link readable; it guards against a mistake, not against forgery.
+pub fn trace_hash(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:08x}", hash >> 32)
+}
+
 /// Reads a trace file as the CLI would (UTF-8, format detected from the header) and
 /// builds the scenario a run would, so that a trace that cannot run on the cluster is
 /// refused now, with the CLI's message, rather than when the run starts.
 pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Result<TracePreview, Problem> {
-    let trace = trace_input(&TraceSource::File { name: name.to_string(), data: data.clone() })?;
+    // Read once here, to hash the bytes a link will name (the run reads the file again).
+    let bytes = data.read().map_err(|e| Problem::Message(format!("{name}: {e}")))?;
+    let hash = trace_hash(&bytes);
+    let trace =
+        trace_input(&TraceSource::File { name: name.to_string(), data: FileData::Bytes(bytes.into_owned().into()) })?;
     let input = ScenarioInput::new(topology.clone(), trace, 1);
     build_scenario(&input)?;
     // The scenario does not keep the trace's format, so the preview reads the trace again
     // (in this worker, off the page).
     let cluster = build_topology(topology, input.names)?;
     let parsed = build_trace(&input.trace, &cluster, input.seed, input.names)?;
-    Ok(preview_of(&parsed))
+    Ok(TracePreview { hash: Some(hash), ..preview_of(&parsed) })
 }
 
 #[cfg(test)]

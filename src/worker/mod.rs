@@ -10,7 +10,7 @@ mod check;
 mod fairness;
 mod run;
 
-pub use check::{check_trace, preview_of, preview_synthetic};
+pub use check::{check_trace, preview_of, preview_synthetic, trace_hash};
 pub use run::{build_request_scenario, cdf_points, run_request};
 
 use crate::protocol::{FromWorker, ToWorker};
