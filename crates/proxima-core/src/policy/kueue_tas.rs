@@ -262,11 +262,7 @@ impl Policy for KueueTas {
     fn delay_timers(&self) -> Vec<f64> {
         // One timer, at the required level's tier (known once the run has begun).
         match (&self.timer, self.tier) {
-            (Some(t), Some(tier)) => {
-                let mut timers = vec![0.0; tier.0 as usize + 1];
-                timers[tier.0 as usize] = t.initial_s();
-                timers
-            }
+            (Some(t), Some(tier)) => t.initial_timers(tier),
             _ => Vec::new(),
         }
     }
@@ -276,12 +272,8 @@ impl Policy for KueueTas {
         if let Some(m) = &mut self.migrator {
             m.on_event(event, view);
         }
-        let Some(timer) = &mut self.timer else { return };
-        timer.on_event(event, view);
-        match *event {
-            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => timer.start(view, job, tier),
-            SimEvent::Placed { job, tier: placed, .. } => timer.placed(view, job, placed <= tier),
-            _ => {}
+        if let Some(timer) = &mut self.timer {
+            timer.follow(event, view, tier);
         }
     }
 

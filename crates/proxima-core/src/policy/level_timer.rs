@@ -95,9 +95,29 @@ impl LevelTimer {
         }
     }
 
+    /// The timers a playback starts with, one per tier tightest first: this one at `level`,
+    /// none below it.
+    pub fn initial_timers(&self, level: Tier) -> Vec<f64> {
+        let mut timers = vec![0.0; level.0 as usize + 1];
+        timers[level.0 as usize] = self.initial_s();
+        timers
+    }
+
     /// Learns run times from completions (for the gains of tuned waits).
     pub fn on_event(&mut self, event: &SimEvent, view: &View) {
         self.remaining.on_event(event, view);
+    }
+
+    /// Follows a run whose constraint is one `level` for every job: learns from
+    /// completions, starts a job's time under the level when it joins the queue (or rejoins
+    /// it, checkpointed), and ends it when the job is placed, inside the level or not.
+    pub fn follow(&mut self, event: &SimEvent, view: &View, level: Tier) {
+        self.on_event(event, view);
+        match *event {
+            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => self.start(view, job, level),
+            SimEvent::Placed { job, tier, .. } => self.placed(view, job, tier <= level),
+            _ => {}
+        }
     }
 
     /// A job starts waiting under the constraint at `level` (on arrival or requeue).

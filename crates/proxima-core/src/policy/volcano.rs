@@ -220,11 +220,7 @@ impl Policy for Volcano {
     fn delay_timers(&self) -> Vec<f64> {
         // One timer, at the hard tier (known once the run has begun).
         match (&self.timer, self.tier) {
-            (Some(t), Some(tier)) => {
-                let mut timers = vec![0.0; tier.0 as usize + 1];
-                timers[tier.0 as usize] = t.initial_s();
-                timers
-            }
+            (Some(t), Some(tier)) => t.initial_timers(tier),
             _ => Vec::new(),
         }
     }
@@ -234,12 +230,8 @@ impl Policy for Volcano {
         if let Some(m) = &mut self.migrator {
             m.on_event(event, view);
         }
-        let (Some(timer), Some(tier)) = (&mut self.timer, hard) else { return };
-        timer.on_event(event, view);
-        match *event {
-            SimEvent::Arrived { job } | SimEvent::Preempted { job, .. } => timer.start(view, job, tier),
-            SimEvent::Placed { job, tier: placed, .. } => timer.placed(view, job, placed <= tier),
-            _ => {}
+        if let (Some(timer), Some(tier)) = (&mut self.timer, hard) {
+            timer.follow(event, view, tier);
         }
     }
 
