@@ -294,12 +294,14 @@ fn corrupt_or_outdated_saved_state_falls_back_to_defaults_with_a_notice() {
     assert_eq!(startup(None, proxima_web::browser::saved_scenario()).shared_scenario(), Some(other));
     storage.remove_item(proxima_web::browser::STORAGE_KEY).unwrap();
     assert_eq!(proxima_web::browser::saved_scenario(), None);
-    // A saved scenario that used an uploaded file: the synthetic trace stands in, with a word.
+    // A saved scenario that used an uploaded file: the synthetic trace stands in, and the page
+    // asks for the file by name (local storage keeps no hash of it).
     let mut with_file = default_scenario();
     with_file.trace = TraceChoice::Uploaded { name: "philly.csv".into() };
     let s = startup(None, Some(Ok(encode(&with_file))));
     assert_eq!(s.trace.mode, TraceMode::Synthetic);
-    assert!(s.notices.iter().any(|n| n.contains("philly.csv")), "{:?}", s.notices);
+    let pending = s.pending_trace.as_ref().expect("the file is asked for");
+    assert_eq!((pending.name.as_str(), pending.hash.as_deref()), ("philly.csv", None));
 }
 
 /// The summary the CLI prints for `proxima run --topology teaching --trace
