@@ -110,38 +110,73 @@ fn as_printed(value: f64, printed: f64) -> bool {
     (value - printed).abs() <= 0.05 + 1e-9
 }
 
+// One test per cluster, so that the six fits (each a leave-one-model-out over six models)
+// run side by side on the test threads instead of one after another in a single test.
 #[test]
-fn each_sia_cluster_reproduces_its_reported_figures_and_preset() {
-    assert_eq!(REPORTED.len(), SIA_CLUSTERS.len());
-    for reported in REPORTED {
-        let Some(tables) = tables(reported.cluster) else { return };
-        let fit = calibrate(&tables);
-        let name = reported.cluster;
-        assert!(
-            as_printed(fit.in_sample_pooled_median_pct, reported.in_sample),
-            "{name}: {}",
-            fit.in_sample_pooled_median_pct
-        );
-        assert!(as_printed(fit.loo_pooled_median_pct, reported.held_out), "{name}: {}", fit.loo_pooled_median_pct);
-        for (m, (&got, &printed)) in SIA_MODELS.iter().zip(fit.loo_median_pct.iter().zip(&reported.held_out_per_model))
-        {
-            assert!(as_printed(got, printed), "{name} {m}: held out {got}, reported {printed}");
-        }
-        // The preset carries the fit, to the four digits it keeps.
-        let c = sia_cluster(name).unwrap();
-        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 5e-4;
-        assert!(close(fit.all.intra_bytes_per_s, c.intra_bytes_per_s), "{name}: B_intra {}", fit.all.intra_bytes_per_s);
-        assert!(close(fit.all.straggler, c.straggler), "{name}: sigma {}", fit.all.straggler);
-        // The node terms: zero where the fit did not keep them, the fitted values where it did.
-        for (got, carried, what) in
-            [(fit.all.server_compute, c.server_compute, "kappa"), (fit.all.server_ring, c.server_ring, "lambda")]
-        {
-            assert!(got == carried || close(got, carried), "{name}: {what} {got}, preset {carried}");
-        }
-        match c.inter_bytes_per_s {
-            Some(b) => assert!(close(fit.all.inter_bytes_per_s, b), "{name}: B_inter {}", fit.all.inter_bytes_per_s),
-            None => assert_eq!(fit.multi_node_rows, 0, "{name}: the preset says the network was never measured"),
-        }
+fn the_reported_figures_name_every_sia_cluster() {
+    let reported: Vec<&str> = REPORTED.iter().map(|r| r.cluster).collect();
+    let presets: Vec<&str> = SIA_CLUSTERS.iter().map(|c| c.name).collect();
+    assert_eq!(reported, presets);
+}
+
+#[test]
+fn sia_cluster_aws_reproduces_its_reported_figures_and_preset() {
+    reproduces_its_reported_figures_and_preset("aws");
+}
+
+#[test]
+fn sia_cluster_azure_reproduces_its_reported_figures_and_preset() {
+    reproduces_its_reported_figures_and_preset("azure");
+}
+
+#[test]
+fn sia_cluster_dgx_reproduces_its_reported_figures_and_preset() {
+    reproduces_its_reported_figures_and_preset("dgx");
+}
+
+#[test]
+fn sia_cluster_dgx_ext_reproduces_its_reported_figures_and_preset() {
+    reproduces_its_reported_figures_and_preset("dgx-ext");
+}
+
+#[test]
+fn sia_cluster_quad_reproduces_its_reported_figures_and_preset() {
+    reproduces_its_reported_figures_and_preset("quad");
+}
+
+#[test]
+fn sia_cluster_rtx_reproduces_its_reported_figures_and_preset() {
+    reproduces_its_reported_figures_and_preset("rtx");
+}
+
+fn reproduces_its_reported_figures_and_preset(cluster: &str) {
+    let reported = REPORTED.iter().find(|r| r.cluster == cluster).expect("a reported cluster");
+    let Some(tables) = tables(reported.cluster) else { return };
+    let fit = calibrate(&tables);
+    let name = reported.cluster;
+    assert!(
+        as_printed(fit.in_sample_pooled_median_pct, reported.in_sample),
+        "{name}: {}",
+        fit.in_sample_pooled_median_pct
+    );
+    assert!(as_printed(fit.loo_pooled_median_pct, reported.held_out), "{name}: {}", fit.loo_pooled_median_pct);
+    for (m, (&got, &printed)) in SIA_MODELS.iter().zip(fit.loo_median_pct.iter().zip(&reported.held_out_per_model)) {
+        assert!(as_printed(got, printed), "{name} {m}: held out {got}, reported {printed}");
+    }
+    // The preset carries the fit, to the four digits it keeps.
+    let c = sia_cluster(name).unwrap();
+    let close = |a: f64, b: f64| (a / b - 1.0).abs() < 5e-4;
+    assert!(close(fit.all.intra_bytes_per_s, c.intra_bytes_per_s), "{name}: B_intra {}", fit.all.intra_bytes_per_s);
+    assert!(close(fit.all.straggler, c.straggler), "{name}: sigma {}", fit.all.straggler);
+    // The node terms: zero where the fit did not keep them, the fitted values where it did.
+    for (got, carried, what) in
+        [(fit.all.server_compute, c.server_compute, "kappa"), (fit.all.server_ring, c.server_ring, "lambda")]
+    {
+        assert!(got == carried || close(got, carried), "{name}: {what} {got}, preset {carried}");
+    }
+    match c.inter_bytes_per_s {
+        Some(b) => assert!(close(fit.all.inter_bytes_per_s, b), "{name}: B_inter {}", fit.all.inter_bytes_per_s),
+        None => assert_eq!(fit.multi_node_rows, 0, "{name}: the preset says the network was never measured"),
     }
 }
 
