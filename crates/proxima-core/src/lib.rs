@@ -9,6 +9,8 @@ pub mod base64url;
 pub mod calibrate;
 pub mod cluster;
 pub mod comm;
+// The CSV reader the trace readers, the calibration and the Lingjun topology share.
+pub(crate) mod csv;
 pub mod efficiency;
 pub mod engine;
 pub mod error;
