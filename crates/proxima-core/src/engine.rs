@@ -21,7 +21,8 @@
 //! [`Simulation::step_until`] runs to a time, [`Simulation::run`] runs to the end.
 
 use crate::cluster::{ClusterState, JobId};
-use crate::comm::{shape_of, CommParams};
+use crate::comm::shape_of;
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 use crate::event::{Observer, Reason, SimEvent};
 use crate::metrics::{Summary, Timeline};

@@ -9,6 +9,7 @@ pub mod base64url;
 pub mod calibrate;
 pub mod cluster;
 pub mod comm;
+pub mod comm_params;
 // The CSV reader the trace readers, the calibration and the Lingjun topology share.
 pub(crate) mod csv;
 pub mod efficiency;

@@ -20,7 +20,8 @@
 //!    others.
 
 use crate::cluster::{ClusterState, JobId};
-use crate::comm::{shape_of, CommParams, PlacementShape};
+use crate::comm::{shape_of, PlacementShape};
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 use crate::model::{Catalog, ModelId, ModelProfile};
 use crate::rng::Rng;

@@ -33,7 +33,8 @@ pub use catalogue::{
 };
 
 use crate::cluster::{ClusterState, JobId};
-use crate::comm::{shape_of, CommParams};
+use crate::comm::shape_of;
+use crate::comm_params::CommParams;
 use crate::engine::JobRun;
 use crate::error::InputError;
 use crate::event::{PolicyNote, Reason, SimEvent};

@@ -9,7 +9,7 @@
 
 use crate::common;
 use proxima_core::cluster::JobId;
-use proxima_core::comm::CommParams;
+use proxima_core::comm_params::CommParams;
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
 use proxima_core::event::{EventHasher, Observer, Reason, SimEvent};
 use proxima_core::model::Catalog;

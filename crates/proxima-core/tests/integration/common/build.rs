@@ -2,7 +2,7 @@
 //! hand.
 
 use proxima_core::cluster::JobId;
-use proxima_core::comm::CommParams;
+use proxima_core::comm_params::CommParams;
 use proxima_core::engine::Scenario;
 use proxima_core::model::{Catalog, ModelId, ModelProfile, Parallelism, Precision};
 use proxima_core::tenants::{TenantId, Tenants};
