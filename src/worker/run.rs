@@ -7,8 +7,9 @@ use crate::protocol::{
     FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
 use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::error::SourcedError;
 use proxima_core::event::EventHasher;
-use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, SourcedError, TraceInput};
+use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
 use proxima_core::run_files::RunRecord;

@@ -4,9 +4,9 @@
 //! the web app.
 
 use proxima_core::engine::Scenario;
+use proxima_core::error::SourcedError;
 use proxima_core::inputs::{
-    build_scenario, build_topology, topology_warnings, ArgumentNames, ScenarioInput, SourcedError, TopologyInput,
-    TraceInput,
+    build_scenario, build_topology, topology_warnings, ArgumentNames, ScenarioInput, TopologyInput, TraceInput,
 };
 use proxima_core::topology::Topology;
 use proxima_core::InputError;

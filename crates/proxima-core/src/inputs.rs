@@ -8,7 +8,7 @@
 //! a file), and how they name an input that is not a file ([`ArgumentNames`]).
 
 use crate::engine::Scenario;
-use crate::error::InputError;
+use crate::error::{InputError, SourcedError};
 use crate::model::Catalog;
 use crate::share::TopologyChoice;
 use crate::tenants::{self, TenantSpec};
@@ -22,40 +22,6 @@ use crate::trace::tenant_mix;
 use crate::trace::{parse_trace, Trace};
 use crate::workload::{self, ModelMix, WorkloadOptions};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// An input error with the source it came from: a file name, or the name of an argument.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourcedError {
-    /// The file's name, or the argument's (`--topology` on the command line, `topology` in
-    /// the app).
-    pub source: String,
-    /// 1-based line in the source, when the problem sits on one.
-    pub line: Option<u32>,
-    /// The field at fault: a column, a JSON path such as `links[3].bandwidth_gbps`, a key.
-    pub field: String,
-    /// What is wrong, in words a user can act on.
-    pub message: String,
-}
-
-impl SourcedError {
-    pub fn new(source: impl Into<String>, error: InputError) -> SourcedError {
-        SourcedError { source: source.into(), line: error.line, field: error.field, message: error.message }
-    }
-}
-
-/// `FILE:LINE: field: what`, or `FILE: field: what` without a line: what the CLI prints
-/// after `error: ` and what the app shows.
-impl fmt::Display for SourcedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}: {}", self.source, self.field, self.message),
-            None => write!(f, "{}: {}: {}", self.source, self.field, self.message),
-        }
-    }
-}
-
-impl std::error::Error for SourcedError {}
 
 /// The text of a file's bytes, or an error naming the line and byte where they stop being
 /// UTF-8. Byte-order marks are left to the readers, which skip them.
