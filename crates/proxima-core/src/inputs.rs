@@ -7,11 +7,11 @@
 //! Front ends keep only what is theirs: reading files (and deciding whether an argument is
 //! a file), and how they name an input that is not a file ([`ArgumentNames`]).
 
-use crate::engine::Scenario;
 use crate::error::{InputError, SourcedError};
 use crate::model::Catalog;
+use crate::scenario::{apply_tenant_spec, Scenario};
 use crate::share::TopologyChoice;
-use crate::tenants::{self, TenantSpec};
+use crate::tenants::TenantSpec;
 use crate::topology::{
     read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, resolve_topology_arg,
     SlurmOptions, Topology, TopologySpec, GPU_RESOURCE,
@@ -20,7 +20,7 @@ use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::synthetic_shape;
 use crate::trace::tenant_mix;
 use crate::trace::{parse_trace, Trace};
-use crate::workload::{self, ModelMix, WorkloadOptions};
+use crate::workload::{ModelMix, WorkloadOptions};
 use serde::{Deserialize, Serialize};
 
 /// The text of a file's bytes, or an error naming the line and byte where they stop being
@@ -382,7 +382,7 @@ pub fn build_scenario(input: &ScenarioInput) -> Result<Scenario, SourcedError> {
     let options = WorkloadOptions { seed: input.seed, skip: input.skip, limit: input.limit, mix };
     let label = input.trace.label();
     let mut scenario =
-        workload::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+        crate::scenario::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
     apply_tenants(&mut scenario, input.tenants.as_deref(), &trace, input.names)?;
     Ok(scenario)
 }
@@ -399,7 +399,7 @@ pub fn apply_tenants(
     if let Some(text) = tenants {
         let source = || names.name("tenants");
         let spec = TenantSpec::parse(text).map_err(|e| SourcedError::new(source(), e))?;
-        tenants::apply_spec(scenario, &spec, trace).map_err(|e| SourcedError::new(source(), e))?;
+        apply_tenant_spec(scenario, &spec, trace).map_err(|e| SourcedError::new(source(), e))?;
     }
     Ok(())
 }

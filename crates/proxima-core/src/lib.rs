@@ -27,6 +27,7 @@ pub mod model;
 pub mod policy;
 pub mod rng;
 pub mod run_files;
+pub mod scenario;
 pub mod share;
 pub mod tenants;
 pub mod tier_counts;
@@ -36,6 +37,7 @@ pub mod trace;
 pub mod workload;
 
 pub use cluster::JobId;
-pub use engine::{Scenario, Simulation};
+pub use engine::Simulation;
 pub use error::InputError;
+pub use scenario::Scenario;
 pub use time::SimTime;

@@ -14,8 +14,8 @@
 //! - per tenant, Jain's index, preemptions per job and finish-time fairness ρ:
 //!   [`crate::fairness`].
 
-use crate::engine::{JobRun, JobStatus, Scenario};
 use crate::fairness::{tenant_figures, TenantSummary};
+use crate::scenario::{JobRun, JobStatus, Scenario};
 use crate::tenants::QuotaBasis;
 use crate::tier_counts::TierCounts;
 use crate::time::SimTime;

@@ -15,8 +15,8 @@
 pub mod isolated;
 pub mod share;
 
-use crate::engine::{JobRun, JobStatus, Scenario};
 use crate::metrics::nearest_rank_percentile;
+use crate::scenario::{JobRun, JobStatus, Scenario};
 use crate::tenants::TenantId;
 use serde::{Deserialize, Serialize};
 

@@ -10,9 +10,10 @@ use crate::common;
 
 use proxima_core::efficiency::{fit_training, parse_progress_trace, EpochRow, POLLUX_APPLICATIONS};
 use proxima_core::policy::{resolve_policy, tiresias::POLLUX_SPEC};
+use proxima_core::scenario::build_scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::trace::parse_trace;
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use proxima_core::workload::{ModelMix, WorkloadOptions};
 use proxima_core::Simulation;
 use std::collections::BTreeMap;
 

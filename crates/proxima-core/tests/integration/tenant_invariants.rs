@@ -17,11 +17,12 @@ use crate::common;
 
 use common::sketch::{self, JobSketch};
 use proptest::prelude::*;
-use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::fairness::isolated::finish_time_fairness;
 use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
-use proxima_core::tenants::{apply_spec, TenantSpec};
+use proxima_core::scenario::{apply_tenant_spec, JobStatus, Scenario};
+use proxima_core::tenants::TenantSpec;
 use proxima_core::time::SimTime;
 
 fn job_sketch() -> impl Strategy<Value = JobSketch> {
@@ -102,7 +103,7 @@ fn build(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), seed: u64
             TenantSpec::Quotas(named)
         }
     };
-    apply_spec(&mut sc, &spec, &trace).unwrap();
+    apply_tenant_spec(&mut sc, &spec, &trace).unwrap();
     sc
 }
 
