@@ -168,7 +168,7 @@ fn check_run(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), polic
     assert_eq!(t.iter().map(|x| x.rejected).sum::<u32>(), s.jobs_rejected);
     assert_eq!(t.iter().map(|x| x.preemptions).sum::<u64>(), s.preemptions);
     assert_eq!(t.iter().map(|x| x.job_preemptions_max).max().unwrap_or(0), s.job_preemptions_max);
-    let sum = |f: &dyn Fn(&proxima_core::fairness::TenantSummary) -> f64| t.iter().map(f).sum::<f64>();
+    let sum = |f: &dyn Fn(&proxima_core::metrics::per_tenant::TenantSummary) -> f64| t.iter().map(f).sum::<f64>();
     let completed = s.jobs_completed as f64;
     assert!(close(sum(&|x| x.avg_jct_s * x.completed as f64), s.avg_jct_s * completed), "{policy}: JCT");
     assert!(close(sum(&|x| x.avg_queue_s * x.completed as f64), s.avg_queue_s * completed), "{policy}: queue");
