@@ -24,7 +24,7 @@ use crate::codec::{put_f32, put_f64, put_str, put_u64, Reader};
 use codec::{put_evidence, put_gpus, put_reason, read_evidence};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer, PolicyNote, SimEvent};
-use proxima_core::fairness::tenant_count;
+use proxima_core::metrics::per_tenant::tenant_count;
 use proxima_core::tenants::TenantId;
 use proxima_core::time::SimTime;
 use proxima_core::topology::Tier;

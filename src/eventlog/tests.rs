@@ -3,10 +3,11 @@
 use super::*;
 use proxima_core::event::Reason;
 use proxima_core::policy::resolve_policy;
+use proxima_core::scenario::build_scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::topology::GpuId;
 use proxima_core::trace::{synthetic, tenant_mix};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use proxima_core::workload::{ModelMix, WorkloadOptions};
 
 /// Every event of a run, as the engine sent them.
 #[derive(Default)]

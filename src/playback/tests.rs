@@ -6,9 +6,10 @@ use crate::eventlog::{PlaybackLog, Recorder, SharedObserver};
 use crate::Shared;
 use proxima_core::engine::Simulation;
 use proxima_core::policy::resolve_policy;
+use proxima_core::scenario::build_scenario;
 use proxima_core::topology::{resolve_topology_arg, NodeKind};
 use proxima_core::trace::synthetic;
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use proxima_core::workload::{ModelMix, WorkloadOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -38,7 +39,7 @@ fn intro_playback(policy: &str) -> Playback {
 }
 
 fn playback_of(
-    scenario: proxima_core::engine::Scenario,
+    scenario: proxima_core::scenario::Scenario,
     policy: &str,
     probes: &[u64],
 ) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
@@ -56,7 +57,7 @@ fn playback_of(
             for g in &r.gpus {
                 owner[g.0 as usize] = j as u32;
             }
-            if r.status == proxima_core::engine::JobStatus::Queued {
+            if r.status == proxima_core::scenario::JobStatus::Queued {
                 queued += 1;
             }
         }

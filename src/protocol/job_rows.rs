@@ -6,8 +6,8 @@
 
 use super::Bytes;
 use crate::codec::{put_opt_f64, put_opt_u64, put_str, put_u64, Reader};
-use proxima_core::engine::JobStatus;
 use proxima_core::metrics::JobRow;
+use proxima_core::scenario::JobStatus;
 use proxima_core::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

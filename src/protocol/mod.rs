@@ -14,7 +14,8 @@ mod wire;
 pub use job_rows::JobRows;
 pub use wire::{decode, encode, Bytes, FileData};
 
-use proxima_core::inputs::{SourcedError, TopologyInput};
+use proxima_core::error::SourcedError;
+use proxima_core::inputs::TopologyInput;
 use proxima_core::metrics::{Bucket, Summary};
 use proxima_core::run_files::{RunFiles, RunRecord};
 use serde::{Deserialize, Serialize};

@@ -5,7 +5,7 @@
 //! Pure: the panels render what these functions return, and tests check them natively.
 
 use super::summary::{sig3, Unit};
-use proxima_core::fairness::TenantSummary;
+use proxima_core::metrics::per_tenant::TenantSummary;
 use proxima_core::metrics::Summary;
 
 /// A column of the per-tenant table: a key of a `summary.json` tenant, its heading, its

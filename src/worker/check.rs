@@ -4,8 +4,9 @@
 
 use super::run::trace_input;
 use crate::protocol::{FileData, Problem, TracePreview, TraceSource};
+use proxima_core::error::SourcedError;
 use proxima_core::inputs::{
-    build_scenario, build_topology, build_trace, synthetic_trace, ScenarioInput, SourcedError, TopologyInput,
+    build_scenario, build_topology, build_trace, synthetic_trace, ScenarioInput, TopologyInput,
 };
 use proxima_core::trace::synthetic::DEFAULT_SEED;
 use proxima_core::trace::Trace;

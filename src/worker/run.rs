@@ -6,12 +6,14 @@ use crate::eventlog::{hash_hex, Recorder, SharedObserver};
 use crate::protocol::{
     FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
-use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::engine::Simulation;
+use proxima_core::error::SourcedError;
 use proxima_core::event::EventHasher;
-use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, SourcedError, TraceInput};
+use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
 use proxima_core::run_files::RunRecord;
+use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::time::SimTime;
 use std::cell::RefCell;
 use std::rc::Rc;

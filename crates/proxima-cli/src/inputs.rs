@@ -3,11 +3,11 @@
 //! (`FILE:LINE: field: what is wrong`), is the core's (`proxima_core::inputs`), shared with
 //! the web app.
 
-use proxima_core::engine::Scenario;
+use proxima_core::error::SourcedError;
 use proxima_core::inputs::{
-    build_scenario, build_topology, topology_warnings, ArgumentNames, ScenarioInput, SourcedError, TopologyInput,
-    TraceInput,
+    build_scenario, build_topology, topology_warnings, ArgumentNames, ScenarioInput, TopologyInput, TraceInput,
 };
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::Topology;
 use proxima_core::InputError;
 use proxima_sweep::load;

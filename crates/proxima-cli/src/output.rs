@@ -2,7 +2,7 @@
 
 use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
-use proxima_core::fairness::TenantSummary;
+use proxima_core::metrics::per_tenant::TenantSummary;
 pub use proxima_core::metrics::result_dir_name;
 use proxima_core::metrics::Summary;
 use proxima_core::run_files::{compare_json, RunRecord, COMPARE_FILE};

@@ -38,8 +38,8 @@
 //! artifact (petuum/adaptdl, branch `osdi21-artifact`, `simulator/traces/<app>/validation-*.csv`,
 //! Apache-2.0), each trained for the artifact's `max_epochs` (`simulator/applications.py`).
 
+use crate::csv::{self, Table};
 use crate::error::InputError;
-use crate::trace::csv::{self, Table};
 use serde::Serialize;
 
 /// `E(M) = (φ + M0) / (φ + M)`: the progress per sample at batch `batch`, relative to the

@@ -21,127 +21,16 @@
 //! [`Simulation::step_until`] runs to a time, [`Simulation::run`] runs to the end.
 
 use crate::cluster::{ClusterState, JobId};
-use crate::comm::{shape_of, CommParams};
+use crate::comm::shape_of;
 use crate::error::InputError;
 use crate::event::{Observer, Reason, SimEvent};
 use crate::metrics::{Summary, Timeline};
-use crate::model::Catalog;
 use crate::policy::{Decision, Policy, View};
-use crate::tenants::Tenants;
+use crate::scenario::{JobRun, JobStatus, Scenario};
 use crate::time::SimTime;
-use crate::topology::{GpuId, LinkId, NodeId, Tier, Topology};
-use crate::workload::Job;
-use serde::Serialize;
+use crate::topology::{GpuId, LinkId, NodeId};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
-
-/// Everything a run needs besides the policy: the cluster, the models and the jobs.
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    pub topology: Topology,
-    pub catalog: Catalog,
-    pub comm: CommParams,
-    /// Jobs sorted by submission time, `jobs[i].id == JobId(i)`.
-    pub jobs: Vec<Job>,
-    /// The seed the workload was resolved with (reported in the summary).
-    pub seed: u64,
-    /// Where the jobs came from, e.g. a file name or a synthetic spec (reported).
-    pub trace_label: String,
-    /// The tenants the jobs belong to, with their quotas.
-    pub tenants: Tenants,
-    /// The trace's rows that made no job (CPU-only jobs, jobs that never ran), for front
-    /// ends to report: the run is right without them, but its user should know.
-    pub trace_skipped: Vec<crate::trace::Skipped>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobStatus {
-    /// Not submitted yet.
-    Future,
-    Queued,
-    Running,
-    Completed,
-    /// Asked for more GPUs than the cluster has.
-    Rejected,
-}
-
-/// The life of one job during a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct JobRun {
-    pub status: JobStatus,
-    /// GPUs held now (sorted), empty unless running.
-    pub gpus: Vec<GpuId>,
-    /// Tier of the current (or last) placement.
-    pub tier: Option<Tier>,
-    /// Inter-server links the job's ring crosses now.
-    pub links: Vec<LinkId>,
-    /// Seconds per iteration now.
-    pub iter_s: f64,
-    /// Iterations done as of `updated`.
-    pub done: f64,
-    pub updated: SimTime,
-    /// Progress resumes at this time: after a restart the job first restores its checkpoint.
-    pub resume_at: SimTime,
-    /// Stale completion events carry an older epoch.
-    pub epoch: u32,
-    pub first_start: Option<SimTime>,
-    pub last_start: SimTime,
-    pub end: Option<SimTime>,
-    /// When the job last joined the queue.
-    pub enqueued_at: SimTime,
-    /// Time spent queued, over all waits.
-    pub queued_total: SimTime,
-    /// Time spent holding GPUs, over all placements.
-    pub run_total: SimTime,
-    /// Of `run_total`, time spent restoring checkpoints.
-    pub restore_total: SimTime,
-    /// Checkpoint/restore cost to pay at the next start.
-    pub pending_restore: SimTime,
-    pub placements: u32,
-    pub preemptions: u32,
-    /// When the job was last preempted (for guard rails).
-    pub last_preempted: Option<SimTime>,
-}
-
-impl JobRun {
-    fn new() -> JobRun {
-        JobRun {
-            status: JobStatus::Future,
-            gpus: Vec::new(),
-            tier: None,
-            links: Vec::new(),
-            iter_s: 0.0,
-            done: 0.0,
-            updated: SimTime::ZERO,
-            resume_at: SimTime::ZERO,
-            epoch: 0,
-            first_start: None,
-            last_start: SimTime::ZERO,
-            end: None,
-            enqueued_at: SimTime::ZERO,
-            queued_total: SimTime::ZERO,
-            run_total: SimTime::ZERO,
-            restore_total: SimTime::ZERO,
-            pending_restore: SimTime::ZERO,
-            placements: 0,
-            preemptions: 0,
-            last_preempted: None,
-        }
-    }
-
-    /// Iterations done by `now`, at the current rate.
-    pub fn progress_at(&self, now: SimTime) -> f64 {
-        if self.status != JobStatus::Running || self.iter_s <= 0.0 {
-            return self.done;
-        }
-        let from = self.updated.max(self.resume_at);
-        if now <= from {
-            return self.done;
-        }
-        self.done + (now - from).as_secs_f64() / self.iter_s
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum TimedKind {

@@ -4,9 +4,10 @@
 
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
+use crate::scenario::build_scenario;
 use crate::topology::{read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec};
 use crate::trace::parse_trace;
-use crate::workload::{build_scenario, ModelMix, WorkloadOptions};
+use crate::workload::{ModelMix, WorkloadOptions};
 
 /// Traces small enough to simulate in a fuzzing iteration.
 const SIMULATE_UP_TO_JOBS: usize = 64;

@@ -7,11 +7,11 @@
 //! Front ends keep only what is theirs: reading files (and deciding whether an argument is
 //! a file), and how they name an input that is not a file ([`ArgumentNames`]).
 
-use crate::engine::Scenario;
-use crate::error::InputError;
+use crate::error::{InputError, SourcedError};
 use crate::model::Catalog;
+use crate::scenario::{apply_tenant_spec, Scenario};
 use crate::share::TopologyChoice;
-use crate::tenants::{self, TenantSpec};
+use crate::tenants::TenantSpec;
 use crate::topology::{
     read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, resolve_topology_arg,
     SlurmOptions, Topology, TopologySpec, GPU_RESOURCE,
@@ -20,42 +20,8 @@ use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::synthetic_shape;
 use crate::trace::tenant_mix;
 use crate::trace::{parse_trace, Trace};
-use crate::workload::{self, ModelMix, WorkloadOptions};
+use crate::workload::{ModelMix, WorkloadOptions};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// An input error with the source it came from: a file name, or the name of an argument.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourcedError {
-    /// The file's name, or the argument's (`--topology` on the command line, `topology` in
-    /// the app).
-    pub source: String,
-    /// 1-based line in the source, when the problem sits on one.
-    pub line: Option<u32>,
-    /// The field at fault: a column, a JSON path such as `links[3].bandwidth_gbps`, a key.
-    pub field: String,
-    /// What is wrong, in words a user can act on.
-    pub message: String,
-}
-
-impl SourcedError {
-    pub fn new(source: impl Into<String>, error: InputError) -> SourcedError {
-        SourcedError { source: source.into(), line: error.line, field: error.field, message: error.message }
-    }
-}
-
-/// `FILE:LINE: field: what`, or `FILE: field: what` without a line: what the CLI prints
-/// after `error: ` and what the app shows.
-impl fmt::Display for SourcedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}: {}", self.source, self.field, self.message),
-            None => write!(f, "{}: {}: {}", self.source, self.field, self.message),
-        }
-    }
-}
-
-impl std::error::Error for SourcedError {}
 
 /// The text of a file's bytes, or an error naming the line and byte where they stop being
 /// UTF-8. Byte-order marks are left to the readers, which skip them.
@@ -416,7 +382,7 @@ pub fn build_scenario(input: &ScenarioInput) -> Result<Scenario, SourcedError> {
     let options = WorkloadOptions { seed: input.seed, skip: input.skip, limit: input.limit, mix };
     let label = input.trace.label();
     let mut scenario =
-        workload::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+        crate::scenario::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
     apply_tenants(&mut scenario, input.tenants.as_deref(), &trace, input.names)?;
     Ok(scenario)
 }
@@ -433,7 +399,7 @@ pub fn apply_tenants(
     if let Some(text) = tenants {
         let source = || names.name("tenants");
         let spec = TenantSpec::parse(text).map_err(|e| SourcedError::new(source(), e))?;
-        tenants::apply_spec(scenario, &spec, trace).map_err(|e| SourcedError::new(source(), e))?;
+        apply_tenant_spec(scenario, &spec, trace).map_err(|e| SourcedError::new(source(), e))?;
     }
     Ok(())
 }

@@ -9,6 +9,9 @@ pub mod base64url;
 pub mod calibrate;
 pub mod cluster;
 pub mod comm;
+pub mod comm_params;
+// The CSV reader the trace readers, the calibration and the Lingjun topology share.
+pub(crate) mod csv;
 pub mod efficiency;
 pub mod engine;
 pub mod error;
@@ -24,6 +27,7 @@ pub mod model;
 pub mod policy;
 pub mod rng;
 pub mod run_files;
+pub mod scenario;
 pub mod share;
 pub mod tenants;
 pub mod tier_counts;
@@ -33,6 +37,7 @@ pub mod trace;
 pub mod workload;
 
 pub use cluster::JobId;
-pub use engine::{Scenario, Simulation};
+pub use engine::Simulation;
 pub use error::InputError;
+pub use scenario::Scenario;
 pub use time::SimTime;

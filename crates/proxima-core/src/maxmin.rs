@@ -2,7 +2,7 @@
 //!
 //! Every all-reduce ring that spans servers is one flow over the network links it crosses.
 //! A flow has a demand cap (what its ring's hosts can drive: its calibrated efficiency
-//! times its slowest GPU link or NIC, [`crate::comm::CommParams::ring_cap`]), and a link's
+//! times its slowest GPU link or NIC, [`crate::comm_params::CommParams::ring_cap`]), and a link's
 //! capacity, its nominal bandwidth, is shared among the flows crossing it so that
 //! no flow can get more without taking from a flow that has no more than it (max-min
 //! fairness, Bertsekas & Gallager, *Data Networks*, 1992, §6.5.2). Progressive filling

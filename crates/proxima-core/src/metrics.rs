@@ -11,14 +11,16 @@
 //!   restores minus its ideal run time (tightest feasible placement, no contention), summed.
 //! - GPU utilisation: busy GPU-time over GPUs × makespan.
 //! - tier counts: placements (restarts included) per tier.
-//! - per tenant, Jain's index, preemptions per job and finish-time fairness ρ:
-//!   [`crate::fairness`].
+//! - per tenant, Jain's index and preemptions per job: [`per_tenant`]; finish-time
+//!   fairness ρ: [`crate::fairness`].
 
-use crate::engine::{JobRun, JobStatus, Scenario};
-use crate::fairness::{tenant_figures, TenantSummary};
+pub mod per_tenant;
+
+use crate::scenario::{JobRun, JobStatus, Scenario};
 use crate::tenants::QuotaBasis;
 use crate::tier_counts::TierCounts;
 use crate::time::SimTime;
+use per_tenant::{tenant_figures, TenantSummary};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 

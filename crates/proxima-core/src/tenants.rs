@@ -17,10 +17,7 @@
 //! compares each tenant's jobs with a run of them alone on a cluster of its quota's size
 //! ([`crate::fairness`]).
 
-use crate::engine::Scenario;
 use crate::error::InputError;
-use crate::trace::Trace;
-use crate::workload::{tenant_demand, tenant_name};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -295,17 +292,6 @@ impl Tenants {
     pub fn single(name: &str, quota_gpus: u32, basis: QuotaBasis) -> Tenants {
         Tenants { tenants: vec![Tenant { name: name.to_string(), quota_gpus, weight: 1.0 }], basis }
     }
-}
-
-/// Sets the quotas of a scenario's tenants from `spec`. `trace` is the whole trace the
-/// scenario's jobs were taken from, so that a tenant the trace never names is an error while
-/// one outside the scenario's window is not.
-pub fn apply_spec(scenario: &mut Scenario, spec: &TenantSpec, trace: &Trace) -> Result<(), InputError> {
-    let names: Vec<String> = scenario.tenants.iter().map(|(_, t)| t.name.clone()).collect();
-    let demand = tenant_demand(&scenario.jobs, names.len());
-    let in_trace = |name: &str| trace.jobs.iter().any(|j| tenant_name(j) == name);
-    scenario.tenants = Tenants::build(names, &demand, scenario.topology.gpu_count(), spec, in_trace)?;
-    Ok(())
 }
 
 #[cfg(test)]

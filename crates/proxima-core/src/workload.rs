@@ -16,15 +16,16 @@
 //!    at the job's tightest feasible placement on this cluster with no contention, so
 //!    `iterations = duration / ideal iteration time`;
 //! 6. gives every job its tenant's id: the tenants of the kept jobs, their names sorted
-//!    ([`crate::tenants`]), with equal quotas until [`crate::tenants::apply_spec`] sets
+//!    ([`crate::tenants`]), with equal quotas until [`crate::scenario::apply_tenant_spec`] sets
 //!    others.
 
 use crate::cluster::{ClusterState, JobId};
-use crate::comm::{shape_of, CommParams, PlacementShape};
+use crate::comm::{shape_of, PlacementShape};
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 use crate::model::{Catalog, ModelId, ModelProfile};
 use crate::rng::Rng;
-use crate::tenants::{TenantId, TenantSpec, Tenants, DEFAULT_TENANT};
+use crate::tenants::{TenantId, DEFAULT_TENANT};
 use crate::time::SimTime;
 use crate::topology::{GpuId, Tier, Topology};
 use crate::trace::{Trace, TraceWork};
@@ -138,7 +139,7 @@ pub struct WorkloadOptions {
     /// Then keep only the first `limit` jobs by submission time.
     pub limit: Option<u32>,
     /// The models of jobs whose trace names none, as ids of the built-in catalogue
-    /// ([`Catalog::built_in`]); [`build_scenario`] carries them over to the cluster's own.
+    /// ([`Catalog::built_in`]); [`crate::scenario::build_scenario`] carries them over to the cluster's own.
     pub mix: ModelMix,
 }
 
@@ -320,38 +321,6 @@ pub fn tenant_demand(jobs: &[Job], tenants: usize) -> Vec<f64> {
     demand
 }
 
-/// A scenario from a topology and a trace, with the model catalogue of the topology's GPU
-/// (the built-in one if it names none) and its communication parameters (its `collective`
-/// block, or the calibrated defaults): the one path from inputs to a runnable simulation,
-/// shared by the CLI and the app. Errors name the trace line; an empty result is an error
-/// too.
-pub fn build_scenario(
-    topology: Topology,
-    trace: &Trace,
-    options: &WorkloadOptions,
-    trace_label: &str,
-) -> Result<crate::engine::Scenario, InputError> {
-    let mut catalog = Catalog::for_gpu_or_built_in(topology.gpu())?;
-    let comm = topology.comm_params().clone();
-    let options = WorkloadOptions { mix: mix_for(&options.mix, &catalog)?, ..options.clone() };
-    let (jobs, tenant_names) = resolve_with_tenants(trace, &topology, &mut catalog, &comm, &options)?;
-    if jobs.is_empty() {
-        return Err(InputError::new("jobs", "the trace has no jobs"));
-    }
-    let demand = tenant_demand(&jobs, tenant_names.len());
-    let tenants = Tenants::build(tenant_names, &demand, topology.gpu_count(), &TenantSpec::Equal, |_| true)?;
-    Ok(crate::engine::Scenario {
-        topology,
-        catalog,
-        comm,
-        jobs,
-        seed: options.seed,
-        trace_label: trace_label.to_string(),
-        tenants,
-        trace_skipped: trace.skipped.clone(),
-    })
-}
-
 /// Carries a mix of built-in models over to `catalog`: the default mix becomes the
 /// catalogue's default; a mix someone chose must name models the catalogue has. (Public
 /// so that the web page checks a typed mix against the cluster's GPU as a run will.)
@@ -386,6 +355,7 @@ pub fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::build_scenario;
     use crate::topology::resolve_topology_arg;
     use crate::trace::{TraceFormat, TraceJob};
 

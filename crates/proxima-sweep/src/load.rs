@@ -7,14 +7,14 @@
 //! run).
 
 use crate::error::{problem, SourcedError};
-use proxima_core::engine::Scenario;
 use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentNames, ScenarioInput};
 pub use proxima_core::inputs::{TopologyInput, TraceInput};
 use proxima_core::model::Catalog;
 use proxima_core::policy::{resolve_policy, Policy};
+use proxima_core::scenario::{self, Scenario};
 use proxima_core::topology::Topology;
 use proxima_core::trace::{parse_trace, Trace};
-use proxima_core::workload::{self, WorkloadOptions};
+use proxima_core::workload::WorkloadOptions;
 use std::path::Path;
 
 pub(crate) const NAMES: ArgumentNames = ArgumentNames::Flags;
@@ -125,7 +125,7 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
             let mix = build_mix(args.mix.as_deref(), &Catalog::built_in(), NAMES)?;
             let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
             let mut scenario =
-                workload::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+                scenario::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
             inputs::apply_tenants(&mut scenario, args.tenants.as_deref(), trace, NAMES)?;
             Ok(scenario)
         }

@@ -5,9 +5,10 @@
 use crate::error::SourcedError;
 use crate::fairness;
 use crate::load::{self, Jobs, TopologyInput, WorkloadArgs};
-use proxima_core::engine::{Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::run_files::{summary_json, RunRecord};
+use proxima_core::scenario::Scenario;
 use proxima_core::time::SimTime;
 
 /// What a run produced.

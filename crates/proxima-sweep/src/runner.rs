@@ -9,7 +9,7 @@ use crate::plan::{Plan, PlannedRun};
 use crate::run::{simulate, RunOutput, Want};
 use crate::store::Store;
 use crate::table::Table;
-use proxima_core::engine::Scenario;
+use proxima_core::scenario::Scenario;
 use proxima_core::trace::Trace;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -75,9 +75,9 @@ pub use shared::*;
 use rows::{sum_sq, Row};
 
 use crate::comm::{ring_time, server_factor, step_time, straggler_growth};
+use crate::csv::{self, Table};
 use crate::error::InputError;
 use crate::model::ComputeCurve;
-use crate::trace::csv::{self, Table};
 use serde::Serialize;
 
 /// Latency of one ring step inside a node, seconds (fixed, see the module comment).

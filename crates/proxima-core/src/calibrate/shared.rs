@@ -20,7 +20,7 @@ pub enum Overlap {
 }
 
 /// Whether a fit across models also fits the node terms `κ` and `λ`
-/// ([`crate::comm::CommParams::server_compute`], [`crate::comm::CommParams::server_ring`]).
+/// ([`crate::comm_params::CommParams::server_compute`], [`crate::comm_params::CommParams::server_ring`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ServerTerms {
     /// E1 alone: both terms zero, the fit exactly as before they existed (the Pollux

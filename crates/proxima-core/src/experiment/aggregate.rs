@@ -5,7 +5,8 @@
 use super::claims::{evaluate_claims, ClaimResult};
 use super::execute::{metric_index, rho_values, TaskResult, METRICS, RHO_METRICS};
 use super::plan::{Plan, ScenarioDef, Sweep, Task};
-use super::stats::{RatioCi, Resamples, Stat};
+use super::results::Results;
+use super::stats::{RatioCi, Resamples, Stat, RATIO_FLOOR_S};
 use super::tenant_table::{tenant_table, TenantTable};
 use crate::metrics::nearest_rank_percentile;
 use serde::{Deserialize, Serialize};
@@ -115,10 +116,6 @@ pub struct CdfReport {
     pub series: Vec<(String, Vec<(f64, f64)>)>,
 }
 
-/// Baselines whose mean is below this many seconds get no ratio: every metric with ratios
-/// is a time, and a second summed over a whole run is rounding.
-pub const RATIO_FLOOR_S: f64 = 1.0;
-
 /// Points per JCT distribution.
 pub const CDF_POINTS: u32 = 200;
 
@@ -148,57 +145,8 @@ impl Report {
     }
 }
 
-pub(super) struct Results<'a> {
-    pub(super) plan: &'a Plan,
-    index: BTreeMap<(usize, &'a str, u32, u64), usize>,
-    results: &'a [TaskResult],
-    /// Resamples of seeds and, apart, of windows, by how many there are.
-    resamples: BTreeMap<usize, Resamples>,
-    pub(super) window_resamples: BTreeMap<usize, Resamples>,
-}
-
+/// The report's rows and comparisons, read from the finished runs ([`Results`]).
 impl<'a> Results<'a> {
-    fn get(&self, scenario: usize, policy: &str, window: u32, seed: u64) -> &TaskResult {
-        let i = self.index.get(&(scenario, policy, window, seed)).unwrap_or_else(|| {
-            panic!(
-                "the plan ran {policy} with seed {seed} on window {window} of {}",
-                self.plan.scenarios[scenario].name
-            )
-        });
-        &self.results[*i]
-    }
-
-    pub(super) fn window_indices(&self, scenario: usize) -> std::ops::Range<u32> {
-        0..self.plan.scenarios[scenario].window_count() as u32
-    }
-
-    /// Per seed of the scenario, `value` of the policy's runs averaged over the windows.
-    /// With one window (every synthetic workload), the run's own value.
-    fn per_seed(&self, scenario: usize, policy: &str, value: impl Fn(&TaskResult) -> f64) -> Vec<f64> {
-        let windows = self.window_indices(scenario);
-        let count = windows.len() as f64;
-        self.plan.scenarios[scenario]
-            .seeds
-            .iter()
-            .map(|&s| windows.clone().map(|w| value(self.get(scenario, policy, w, s))).sum::<f64>() / count)
-            .collect()
-    }
-
-    /// Per seed of the scenario, metric `m` of the policy's runs averaged over the windows.
-    pub(super) fn series(&self, scenario: usize, policy: &str, m: usize) -> Vec<f64> {
-        self.per_seed(scenario, policy, |r| r.values[m])
-    }
-
-    /// Per window of the scenario, metric `m` of the policy's runs averaged over the seeds.
-    pub(super) fn window_series(&self, scenario: usize, policy: &str, m: usize) -> Vec<f64> {
-        let seeds = &self.plan.scenarios[scenario].seeds;
-        self.window_indices(scenario)
-            .map(|w| {
-                seeds.iter().map(|&s| self.get(scenario, policy, w, s).values[m]).sum::<f64>() / seeds.len() as f64
-            })
-            .collect()
-    }
-
     fn row(&self, scenario: usize, policy: &str, spec: &str) -> PolicyRow {
         let values = METRICS
             .iter()
@@ -235,14 +183,6 @@ impl<'a> Results<'a> {
             row.rho_seeds = per_seed.len() as u32;
         }
         row
-    }
-
-    /// The runs of a policy on a scenario, window by window, in seed order.
-    pub(super) fn runs(&self, scenario: usize, policy: &str) -> Vec<&TaskResult> {
-        let seeds = &self.plan.scenarios[scenario].seeds;
-        self.window_indices(scenario)
-            .flat_map(|w| seeds.iter().map(move |&s| self.get(scenario, policy, w, s)))
-            .collect()
     }
 
     fn comparison(

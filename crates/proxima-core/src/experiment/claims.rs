@@ -1,6 +1,7 @@
 //! The primary claims: a few ratios named in the plan before the runs, each tested with the
-//! bootstrap over trace windows and corrected for multiplicity (Holm), and the report's
-//! sections that say what every interval covers.
+//! bootstrap over trace windows and corrected for multiplicity (Holm). The report's section
+//! on them, and on what every interval covers, is `claims_report.rs`: the claims are part
+//! of the aggregate, which the report's text reads, so their text sits above both.
 //!
 //! Why windows: on a Philly window a seed only redraws which model each job trains; the
 //! arrivals, sizes and durations are the trace's. An interval over seeds therefore says how
@@ -12,13 +13,11 @@
 //! over the drawn windows is one replicate. On a synthetic workload (one window) a seed
 //! draws the whole trace, so there the seeds are the sampled units.
 
-use super::aggregate::{Report, Results, RATIO_FLOOR_S};
 use super::execute::{metric_index, METRICS};
-use super::plan::{ClaimDef, ScenarioSet, TraceRef};
-use super::report::{fmt_ci, fmt_ratio, header, label};
-use super::stats::{bootstrap_p, RatioCi, Resamples};
+use super::plan::ClaimDef;
+use super::results::Results;
+use super::stats::{bootstrap_p, RatioCi, Resamples, RATIO_FLOOR_S};
 use serde::{Deserialize, Serialize};
-use std::fmt::Write;
 
 /// The family-wise error rate the primary claims are held to.
 pub const CLAIM_ALPHA: f64 = 0.05;
@@ -145,162 +144,6 @@ pub(super) fn evaluate_claims(r: &Results) -> Vec<ClaimResult> {
     results
 }
 
-/// A p-value, or `< 1/B` when no replicate of `B` fell on the other side of 1.
-fn fmt_p(p: f64, resamples: u32) -> String {
-    if p.is_nan() {
-        "—".to_string()
-    } else if p == 0.0 {
-        format!("< {}", 1.0 / resamples.max(1) as f64)
-    } else {
-        format!("{p:.4}")
-    }
-}
-
-impl Report {
-    /// "Primary claims": the claims table, then what every interval of the report covers.
-    pub(super) fn write_claims(&self, md: &mut String) {
-        let b = &self.plan.bootstrap;
-        if !self.claims.is_empty() {
-            let _ = writeln!(md, "## Primary claims\n");
-            let _ = writeln!(
-                md,
-                "Named in the plan before the runs (`crates/proxima-core/src/experiment/paper.rs`). Each ratio is of means (below 1: the policy is lower). The interval and p-value come from {} resamples of the trace windows (each window's value the mean over its seeds; on a synthetic scenario, of the seeds, each a whole trace); p is two-sided (the ratio is 1), Holm-adjusted over the {} claims, and a claim holds when its ratio is below 1 and its adjusted p is at most {CLAIM_ALPHA} (\"the reverse holds\": the ratio is above 1 at that level). The seed interval, windows fixed, is shown beside it for comparison.\n",
-                b.window_draws(),
-                self.claims.len()
-            );
-            header(md, &["claim", "ratio", "interval (units)", "seed interval", "p", "Holm p", "holds"]);
-            for c in &self.claims {
-                let d = &c.claim;
-                let _ = writeln!(
-                    md,
-                    "| `{}` beats `{}` on {}, {} | {} | [{}–{}] ({} {}) | [{}–{}] | {} | {} | {} |",
-                    d.policy,
-                    d.baseline,
-                    d.scenario,
-                    label(&d.metric),
-                    c.ci.ratio.map_or("—".to_string(), fmt_ratio),
-                    fmt_ratio(c.ci.low),
-                    fmt_ratio(c.ci.high),
-                    c.count,
-                    c.units,
-                    fmt_ratio(c.seed_ci.low),
-                    fmt_ratio(c.seed_ci.high),
-                    fmt_p(c.p, b.window_draws()),
-                    fmt_p(c.holm_p, b.window_draws()),
-                    c.verdict()
-                );
-            }
-            md.push('\n');
-        }
-        self.write_interval_coverage(md);
-    }
-
-    fn write_interval_coverage(&self, md: &mut String) {
-        let b = &self.plan.bootstrap;
-        let windowed: Vec<_> = self.plan.workloads.iter().filter(|w| w.windows.len() > 1).collect();
-        let _ = writeln!(
-            md,
-            "**What each interval covers.** Every interval is a {:.0}% percentile bootstrap interval of a ratio of means.",
-            100.0 * b.confidence
-        );
-        if !windowed.is_empty() {
-            let _ = writeln!(
-                md,
-                "- *Window intervals* (the claims above and the table of windows below) resample the trace windows of a Philly scenario with replacement ({} resamples): they cover which stretch of the trace was run, the model draw averaged within each window.",
-                b.window_draws()
-            );
-        }
-        let _ = writeln!(
-            md,
-            "- *Seed intervals* (every other bracket of this report, summary and full tables included) resample seeds in pairs ({} resamples), each seed's value the mean over the scenario's windows. On Philly scenarios they cover only the model each job is given: the jobs are fixed. On synthetic scenarios a seed draws the whole trace, so they cover the jobs too.",
-            b.resamples
-        );
-        let _ = writeln!(
-            md,
-            "- Outside the primary claims every interval is **exploratory and uncorrected** for multiplicity: with thousands of them, some exclude 1 by chance.\n"
-        );
-        if windowed.is_empty() {
-            return;
-        }
-        let _ = writeln!(
-            md,
-            "**Windows.** Each Philly workload runs windows of the trace in submission order, every window under every seed; {}:",
-            if self.split_is_disjoint() {
-                "no development window shares a job with a held-out one"
-            } else {
-                "**some development and held-out windows share jobs**"
-            }
-        );
-        for w in windowed {
-            let spans: Vec<String> = w.windows.iter().map(|t| t.label().replace("Philly jobs ", "")).collect();
-            let _ = writeln!(
-                md,
-                "- `{}` ({}): {} windows, jobs {}.",
-                w.name,
-                w.set.label(),
-                w.windows.len(),
-                spans.join(", ")
-            );
-        }
-        md.push('\n');
-    }
-
-    /// Whether no Philly window of a development workload overlaps one of a held-out
-    /// workload.
-    fn split_is_disjoint(&self) -> bool {
-        let spans = |set: ScenarioSet| -> Vec<(u32, u32)> {
-            self.plan
-                .workloads
-                .iter()
-                .filter(|w| w.set == set)
-                .flat_map(|w| if w.windows.is_empty() { std::slice::from_ref(&w.trace) } else { &w.windows[..] })
-                .filter_map(|t| match t {
-                    TraceRef::Philly { skip, limit } => Some((*skip, skip + limit)),
-                    TraceRef::Synthetic { .. } => None,
-                })
-                .collect()
-        };
-        let held = spans(ScenarioSet::HeldOut);
-        spans(ScenarioSet::Development).iter().all(|d| held.iter().all(|h| d.1 <= h.0 || h.1 <= d.0))
-    }
-
-    /// Per main-grid scenario of several windows, the subject against each baseline it is
-    /// compared with: mean JCT ratio, window and seed intervals, and the range of the
-    /// per-window ratios (the swing the seed interval does not see).
-    pub(super) fn write_window_intervals(&self, md: &mut String) {
-        let subject = &self.plan.subject;
-        let rows: Vec<_> = self
-            .scenarios
-            .iter()
-            .flat_map(|sc| sc.comparisons.iter().filter(|c| c.policy == *subject).map(move |c| (sc, c)))
-            .filter(|(_, c)| c.windows.contains_key("avg_jct_s"))
-            .collect();
-        if rows.is_empty() {
-            return;
-        }
-        let _ = writeln!(md, "## `{subject}` over trace windows (exploratory, uncorrected)\n");
-        let _ = writeln!(md, "Mean JCT of `{subject}` ÷ each baseline on every Philly scenario: the window interval, the seed interval, and the lowest and highest ratio of a single window.\n");
-        header(md, &["scenario", "baseline", "ratio [window interval]", "seed interval", "single windows"]);
-        for (sc, c) in rows {
-            let seed = &c.ratios["avg_jct_s"];
-            let lowest = c.window_jct_ratios.iter().copied().fold(f64::INFINITY, f64::min);
-            let highest = c.window_jct_ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let _ = writeln!(
-                md,
-                "| {} | `{}` | {} | [{}–{}] | {}–{} |",
-                sc.scenario.name,
-                c.baseline,
-                fmt_ci(&c.windows["avg_jct_s"]),
-                fmt_ratio(seed.low),
-                fmt_ratio(seed.high),
-                fmt_ratio(lowest),
-                fmt_ratio(highest)
-            );
-        }
-        md.push('\n');
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,12 +186,5 @@ mod tests {
         assert_eq!(claim(0.9, 0.2).verdict(), "no");
         assert_eq!(claim(1.2, 0.2).verdict(), "no");
         assert_eq!(claim(1.2, 0.01).verdict(), "no: the reverse holds");
-    }
-
-    #[test]
-    fn p_value_formatting_names_the_resolution() {
-        assert_eq!(fmt_p(0.0, 10_000), "< 0.0001");
-        assert_eq!(fmt_p(0.0123, 10_000), "0.0123");
-        assert_eq!(fmt_p(f64::NAN, 10_000), "—");
     }
 }

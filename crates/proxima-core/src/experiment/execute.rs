@@ -2,17 +2,19 @@
 //! path for every caller (the CLI spreads runs over threads; a test runs them in a loop).
 
 use super::plan::{Plan, Task, TraceRef};
-use crate::engine::{JobStatus, Simulation};
+use crate::engine::Simulation;
 use crate::error::InputError;
 use crate::fairness::isolated::finish_time_fairness;
 use crate::inputs::synthetic_trace;
 use crate::metrics::Summary;
 use crate::model::Catalog;
+use crate::scenario::JobStatus;
 
 use crate::run_files::RunRecord;
+use crate::scenario::build_scenario;
 use crate::topology::resolve_topology_arg;
 use crate::trace::Trace;
-use crate::workload::{build_scenario, Job, ModelMix, WorkloadOptions};
+use crate::workload::{Job, ModelMix, WorkloadOptions};
 use serde::Serialize;
 
 /// What a run's report needs, by key: `summary.json`'s headline figures and a few more that
@@ -199,7 +201,7 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
 }
 
 /// How many tenants have jobs in the scenario.
-fn tenants_with_jobs(scenario: &crate::engine::Scenario) -> usize {
+fn tenants_with_jobs(scenario: &crate::scenario::Scenario) -> usize {
     scenario.jobs.iter().map(|j| j.tenant).collect::<std::collections::BTreeSet<_>>().len()
 }
 

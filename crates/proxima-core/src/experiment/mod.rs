@@ -1,7 +1,9 @@
 //! Experiments as data: which scenarios, policies, seeds, sweeps and oracle grids to run
 //! ([`plan`], [`paper`]), one run from its definition to its figures ([`execute`]), and how
 //! runs become the report: statistics over seeds and windows ([`stats`]), the primary
-//! claims and their correction ([`claims`]), aggregation ([`aggregate`]),
+//! claims and their correction ([`claims`], their section of the report in
+//! `claims_report.rs`), the finished runs indexed by task (`results.rs`), aggregation
+//! ([`aggregate`]),
 //! the per-tenant table ([`tenant_table`]), the figures' data ([`figures`]) and the text of `report.md` and `report.json`
 //! ([`report`]).
 //!
@@ -12,6 +14,7 @@
 pub mod aggregate;
 mod candidate;
 pub mod claims;
+mod claims_report;
 pub mod execute;
 mod fairness_report;
 pub mod figures;
@@ -19,6 +22,7 @@ pub mod paper;
 pub mod placement_map;
 pub mod plan;
 pub mod report;
+mod results;
 pub mod stats;
 pub mod tenant_table;
 

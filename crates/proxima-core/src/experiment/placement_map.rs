@@ -20,7 +20,8 @@
 
 use crate::engine::Simulation;
 use crate::error::InputError;
-use crate::inputs::{build_scenario, ScenarioInput, SourcedError, TopologyInput, TraceInput};
+use crate::error::SourcedError;
+use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
 use crate::model::{Catalog, ModelProfile, Parallelism, Precision};
 use crate::policy::resolve_policy;
 use crate::topology::{resolve_topology_arg, GpuId, Topology};

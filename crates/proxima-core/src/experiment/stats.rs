@@ -20,6 +20,11 @@ use crate::metrics::nearest_rank_percentile;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
+/// Baselines whose mean is below this many seconds get no ratio: every metric with ratios
+/// is a time, and a second summed over a whole run is rounding. (Here, with the ratios,
+/// because both the aggregation and the claims take ratios with it.)
+pub const RATIO_FLOOR_S: f64 = 1.0;
+
 /// Mean and spread over seeds. Figures of no seeds are NaN, written `null`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stat {

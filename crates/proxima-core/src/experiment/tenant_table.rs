@@ -3,7 +3,7 @@
 //! baselines, and each tenant's finish-time fairness ρ under the subject and the reference
 //! where the plan computed it. A pure function of the runs, like the rest of the report.
 
-use super::aggregate::Results;
+use super::results::Results;
 use super::stats::Stat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

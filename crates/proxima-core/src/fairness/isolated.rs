@@ -29,12 +29,13 @@
 
 use super::share::{share_gpus, share_servers, share_topology};
 use crate::cluster::JobId;
-use crate::engine::{JobStatus, Scenario, Simulation};
+use crate::engine::Simulation;
 use crate::error::InputError;
-use crate::fairness::tenant_count;
 use crate::metrics::nearest_rank_percentile;
+use crate::metrics::per_tenant::tenant_count;
 use crate::policy::resolve_policy;
 use crate::run_files::RunRecord;
+use crate::scenario::{JobStatus, Scenario};
 use crate::tenants::{apportion, QuotaBasis, TenantId, Tenants};
 use crate::time::SimTime;
 use crate::workload::{IdealPlacements, Job};
@@ -161,7 +162,7 @@ impl IsolatedPlan {
     }
 
     /// The plan's result taken from the shared run, for a plan that [`Self::is_whole`].
-    pub fn from_shared(self, shared: &Scenario, runs: &[crate::engine::JobRun]) -> IsolatedRun {
+    pub fn from_shared(self, shared: &Scenario, runs: &[crate::scenario::JobRun]) -> IsolatedRun {
         let jcts = self
             .jobs
             .iter()
@@ -181,7 +182,7 @@ impl IsolatedPlan {
 pub fn finish_time_fairness(
     shared: &Scenario,
     policy: &str,
-    runs: &[crate::engine::JobRun],
+    runs: &[crate::scenario::JobRun],
 ) -> Result<FinishTimeFairness, InputError> {
     let mut results = Vec::new();
     for plan in isolated_plans(shared)? {

@@ -4,9 +4,6 @@
 use super::per_gpu;
 use super::{ComputeCurve, ModelProfile, Parallelism, Precision};
 
-/// The GPU the fitted entries were measured on.
-pub const FITTED_GPU: &str = "T4";
-
 /// How a built-in entry knows its compute time.
 enum Compute {
     /// Fitted to measurements: `c0` seconds plus `c1` seconds per sample, on a T4.

@@ -30,7 +30,7 @@
 mod built_in;
 pub mod per_gpu;
 
-pub use built_in::{FITTED_GPU, OV_UNKNOWN};
+pub use built_in::OV_UNKNOWN;
 
 use serde::Serialize;
 
@@ -527,7 +527,8 @@ mod tests {
 
     #[test]
     fn precision_and_parallelism_set_the_exchange() {
-        use crate::comm::{CommParams, PlacementShape};
+        use crate::comm::PlacementShape;
+        use crate::comm_params::CommParams;
         // Two GPUs on two servers at 10 GB/s, no latency: a ring all-reduce sends
         // 2 x 1/2 x S, so S / 10 GB/s seconds.
         let shape = PlacementShape {

@@ -28,9 +28,9 @@
 use super::placement::{free_on_server, inside, TierCapacity};
 use super::{Decision, View};
 use crate::cluster::JobId;
-use crate::engine::JobStatus;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
+use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::{BTreeMap, BTreeSet};

@@ -33,11 +33,12 @@ pub use catalogue::{
 };
 
 use crate::cluster::{ClusterState, JobId};
-use crate::comm::{shape_of, CommParams};
-use crate::engine::JobRun;
+use crate::comm::shape_of;
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 use crate::event::{PolicyNote, Reason, SimEvent};
 use crate::model::Catalog;
+use crate::scenario::JobRun;
 use crate::tenants::Tenants;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Topology};

@@ -12,7 +12,7 @@ use crate::cluster::ClusterState;
 use crate::rng::Rng;
 use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology};
 use crate::workload::{uncontended_shape, Job};
-use crate::{comm::CommParams, model::Catalog};
+use crate::{comm_params::CommParams, model::Catalog};
 
 /// Per tier, the largest group of GPUs one node of that tier holds: the tightest tier a job
 /// of `n` GPUs fits in on an empty cluster.

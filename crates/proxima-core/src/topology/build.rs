@@ -5,7 +5,7 @@
 use super::check::{analyse, Graph};
 use super::nodes::{Link, LinkId, Node, NodeId, NodeKind};
 use super::spec::{ServerSpec, TopologySpec, RAILS_ROLE};
-use crate::comm::CommParams;
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 use serde::Serialize;
 

@@ -1,7 +1,7 @@
 //! Tests of [`super::check`] and of the errors [`super::Topology::from_spec`] gives.
 
 use super::*;
-use crate::comm::CommParams;
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 
 fn spec(json: &str) -> TopologySpec {

@@ -4,7 +4,7 @@
 //! links' default speed and the fraction of NVLink (or PCIe) one ring reaches. Each number
 //! is sourced in `comm.rs` and `docs/CALIBRATION.md`.
 
-use crate::comm::{
+use crate::comm_params::{
     a100_nvswitch_efficiency, h100_nvswitch_efficiency, CommParams, A100_NVLINK_GBPS, H100_NVLINK_GBPS,
     POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, RDMA_NIC_EFFICIENCY, ROCE_NIC_EFFICIENCY,
 };
@@ -117,6 +117,12 @@ impl Fabric {
     }
 }
 
+/// The GPU the built-in model catalogue's fitted entries were measured on (`model/built_in.rs`).
+/// It is named here, with the other GPUs, because a topology names its GPU and the model
+/// catalogue is chosen by that name: the catalogue reads topologies' GPU names, never the
+/// other way round.
+pub const FITTED_GPU: &str = "T4";
+
 /// The GPU of a parametric cluster (`gpu=t4|a100|h100`): its name in the description, its
 /// link into the server's GPU domain, and how much of that link one ring reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,7 +151,7 @@ impl GpuKind {
     /// on it ([`crate::model::Catalog::for_gpu`]).
     pub fn name(self) -> &'static str {
         match self {
-            GpuKind::T4 => crate::model::FITTED_GPU,
+            GpuKind::T4 => FITTED_GPU,
             GpuKind::A100 => "A100",
             GpuKind::H100 => "H100",
         }

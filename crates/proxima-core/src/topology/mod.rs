@@ -56,6 +56,7 @@ mod presets;
 mod queries;
 mod slurm;
 mod slurm_block;
+mod slurm_file;
 mod slurm_form;
 mod slurm_options;
 mod slurm_tree;
@@ -77,7 +78,8 @@ pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
 pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
 pub use presets::{all_presets, preset, resolve_topology_arg, Preset, PRESETS};
-pub use slurm::{read_slurm_topology, SlurmTopology};
+pub use slurm::SlurmTopology;
+pub use slurm_file::read_slurm_topology;
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
     CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,

@@ -2,7 +2,7 @@
 //! canonical name, and the structure it builds (racks, rails, NICs).
 
 use super::*;
-use crate::comm::{CommParams, A100_NVLINK_GBPS, H100_NVLINK_GBPS};
+use crate::comm_params::{CommParams, A100_NVLINK_GBPS, H100_NVLINK_GBPS};
 
 fn parse(text: &str) -> ParametricSpec {
     ParametricSpec::parse(text).unwrap()

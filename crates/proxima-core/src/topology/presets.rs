@@ -4,7 +4,7 @@
 use super::build::Topology;
 use super::parametric::ParametricSpec;
 use super::spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, TOPOLOGY_FORMAT_VERSION};
-use crate::comm::{
+use crate::comm_params::{
     POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, POLLUX_STRAGGLER,
 };
 use crate::error::InputError;
@@ -134,7 +134,7 @@ fn pollux_testbed() -> TopologySpec {
                     .into(),
             ),
         }),
-        gpu: Some(crate::model::FITTED_GPU.into()),
+        gpu: Some(super::fabric::FITTED_GPU.into()),
     };
     for s in 0..16 {
         let id = format!("node{s}");
@@ -265,7 +265,7 @@ pub fn resolve_topology_arg(arg: &str) -> Result<Topology, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::CommParams;
+    use crate::comm_params::CommParams;
     use crate::topology::GpuId;
 
     fn topo(spec: &str) -> Topology {

@@ -60,7 +60,7 @@ const PCIE3_X16_GBPS: f64 = 128.0;
 /// NVLink, both ways), Gbit/s per direction.
 const V100_NVLINK_GBPS: f64 = 1200.0;
 /// A100 SXM4 into NVSwitch: twelve NVLink 3.0 links of 25 GB/s each way (300 GB/s), Gbit/s.
-const A100_NVLINK_GBPS: f64 = crate::comm::A100_NVLINK_GBPS;
+const A100_NVLINK_GBPS: f64 = crate::comm_params::A100_NVLINK_GBPS;
 
 /// The Sia clusters, in the order the artifact's simulator lists them.
 pub const SIA_CLUSTERS: &[SiaCluster] = &[

@@ -5,7 +5,7 @@
 use super::build::Topology;
 use super::nodes::{GpuId, Link, LinkId, Node, NodeId, Tier};
 use super::spec::TopologySpec;
-use crate::comm::CommParams;
+use crate::comm_params::CommParams;
 
 impl Topology {
     pub fn name(&self) -> &str {

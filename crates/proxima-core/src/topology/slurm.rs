@@ -48,10 +48,9 @@
 //! the ring plugin's lines.
 
 use super::hostlist::{self, HostlistError};
-use super::slurm_form::{canonical, foreign_key, is_yaml, Form};
+use super::slurm_form::{canonical, foreign_key, Form};
 use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{build_spec, Children, SwitchLine};
-use super::slurm_yaml::read_slurm_yaml;
 use super::spec::{TopologySpec, MAX_GPUS};
 use crate::error::InputError;
 use std::collections::BTreeMap;
@@ -67,38 +66,9 @@ pub struct SlurmTopology {
     pub warnings: Vec<InputError>,
 }
 
-/// The cluster a `topology.conf` (topology/tree or topology/block form) describes, with the
-/// options for what the file does not say. The description has no name (the caller names
-/// it after the file). Errors and warnings carry the line (of the first physical line of a
-/// continued one) and the key, spelt as Slurm spells it (`Nodes`, `Switches`,
-/// `SwitchName`, `LinkSpeed`, `BlockName`, `BlockSizes`). A `topology.yaml`, told by its
-/// first line, is read by `slurm_yaml.rs` into the same switches and blocks; its errors
-/// and warnings name the YAML's keys (`switch`, `children`, `nodes`, `block_sizes`, ...).
-pub fn read_slurm_topology(text: &str, options: &SlurmOptions) -> Result<SlurmTopology, InputError> {
-    let lines = logical_lines(text);
-    if lines.iter().find(|(_, line)| !line.trim().is_empty()).is_some_and(|(_, first)| is_yaml(first)) {
-        return read_slurm_yaml(text, options);
-    }
-    let mut reader = Reader::new(options, None);
-    for (line, text) in lines {
-        let pairs = key_values(&text, line)?;
-        if pairs.is_empty() {
-            continue;
-        }
-        match reader.form_of(line, &pairs)? {
-            Form::Tree => {
-                let switch = reader.switch_line(line, &pairs)?;
-                reader.add(switch);
-            }
-            Form::Block => reader.block_line(line, &pairs)?,
-        }
-    }
-    reader.finish()
-}
-
 /// The text of each logical line with its first physical line's number: comments cut at
 /// `#`, a trailing `\` joining the next line, a byte-order mark and CRs dropped.
-fn logical_lines(text: &str) -> Vec<(u32, String)> {
+pub(super) fn logical_lines(text: &str) -> Vec<(u32, String)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = Vec::new();
     let mut pending: Option<(u32, String)> = None;
@@ -124,7 +94,7 @@ fn logical_lines(text: &str) -> Vec<(u32, String)> {
 
 /// A line's `Key=Value` pairs, keys as written. Values may be quoted (`"a b"`); white space
 /// may surround `=`, as Slurm's parser allows.
-fn key_values(text: &str, line: u32) -> Result<Vec<(String, String)>, InputError> {
+pub(super) fn key_values(text: &str, line: u32) -> Result<Vec<(String, String)>, InputError> {
     const KEYS_HINT: &str =
         "a topology/tree line is SwitchName=NAME with Nodes=HOSTLIST or Switches=HOSTLIST, and optionally LinkSpeed=N; a topology/block line is BlockName=NAME Nodes=HOSTLIST or BlockSizes=N,...";
     let mut pairs = Vec::new();
@@ -219,7 +189,7 @@ impl<'a> Reader<'a> {
 
     /// The form of a line: the file's, set by its first line with a key of one form only.
     /// A line of the other form is refused, as slurmctld refuses it.
-    fn form_of(&mut self, line: u32, pairs: &[(String, String)]) -> Result<Form, InputError> {
+    pub(super) fn form_of(&mut self, line: u32, pairs: &[(String, String)]) -> Result<Form, InputError> {
         let this = Form::of_line(pairs);
         match (self.form, this) {
             (None, Some((form, _))) => {
@@ -249,7 +219,7 @@ impl<'a> Reader<'a> {
     }
 
     /// One `SwitchName=...` line, checked on its own and against the lines before it.
-    fn switch_line(&mut self, line: u32, pairs: &[(String, String)]) -> Result<SwitchLine, InputError> {
+    pub(super) fn switch_line(&mut self, line: u32, pairs: &[(String, String)]) -> Result<SwitchLine, InputError> {
         let mut name = None;
         let mut nodes = None;
         let mut switches = None;

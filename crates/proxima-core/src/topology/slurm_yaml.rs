@@ -43,7 +43,7 @@
 
 use super::slurm::SlurmTopology;
 use super::slurm_options::SlurmOptions;
-use super::slurm_yaml_switches::{read_block, read_tree};
+use super::slurm_yaml_switches::{one_or_many, read_block, read_tree, text, unknown};
 use super::yaml::{self, Node};
 use crate::error::InputError;
 
@@ -193,33 +193,6 @@ fn kind_line(kind: &Kind) -> u32 {
     }
 }
 
-/// The items of a list, or a mapping standing alone for a list of one, as Slurm takes them.
-pub(super) fn one_or_many<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<Vec<&'n Node<'a>>, InputError> {
-    match yaml::items(node, field) {
-        Ok(items) => Ok(items.iter().collect()),
-        Err(_) if yaml::entries(node, field).is_ok() => Ok(vec![node]),
-        Err(_) => Err(InputError::at_line(
-            yaml::line(node),
-            field,
-            format!("expected a list of mappings (- {field}: ... lines), got {}", yaml::kind(node)),
-        )),
-    }
-}
-
-/// A text value: a name or a host list.
-pub(super) fn text(value: &Node, line: u32, key: &str) -> Result<String, InputError> {
-    match yaml::scalar_text(value) {
-        Some(text) if !text.trim().is_empty() => Ok(text.trim().to_string()),
-        Some(_) => Err(InputError::at_line(line, key, "empty")),
-        None if yaml::is_null(value) => Err(InputError::at_line(line, key, "empty")),
-        None => Err(InputError::at_line(
-            line,
-            key,
-            format!("expected text (a name, or a host list such as node[01-16]), got {}", yaml::kind(value)),
-        )),
-    }
-}
-
 /// A true/false value, spelt as Slurm takes it.
 fn boolean(value: &Node, line: u32, key: &str) -> Result<bool, InputError> {
     let text = yaml::scalar_text(value).unwrap_or_default().to_ascii_lowercase();
@@ -228,8 +201,4 @@ fn boolean(value: &Node, line: u32, key: &str) -> Result<bool, InputError> {
         "n" | "no" | "f" | "false" | "off" => Ok(false),
         _ => Err(InputError::at_line(line, key, format!("expected true or false, got {}", yaml::kind(value)))),
     }
-}
-
-pub(super) fn unknown(line: u32, key: &str, keys: &str) -> InputError {
-    InputError::at_line(line, key, format!("unknown key, ignored as Slurm ignores it ({keys})"))
 }

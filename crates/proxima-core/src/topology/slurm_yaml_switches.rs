@@ -7,7 +7,6 @@ use super::slurm_block::block_sizes;
 use super::slurm_form::Form;
 use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{Children, SwitchLine};
-use super::slurm_yaml::{one_or_many, text, unknown};
 use super::yaml::{self, Node};
 use crate::error::InputError;
 use std::collections::BTreeMap;
@@ -188,4 +187,40 @@ fn only_key<'n, 'a>(
     found
         .filter(|v| !yaml::is_null(v))
         .ok_or_else(|| InputError::at_line(line, key, format!("missing: a {owner} topology lists its {key}")))
+}
+
+// The value readers both halves of a `topology.yaml` use: here, with the switches and
+// blocks that read most values, so that `slurm_yaml.rs`, which reads the file's entries,
+// imports them from below and nothing here imports it back.
+
+/// The items of a list, or a mapping standing alone for a list of one, as Slurm takes them.
+pub(super) fn one_or_many<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<Vec<&'n Node<'a>>, InputError> {
+    match yaml::items(node, field) {
+        Ok(items) => Ok(items.iter().collect()),
+        Err(_) if yaml::entries(node, field).is_ok() => Ok(vec![node]),
+        Err(_) => Err(InputError::at_line(
+            yaml::line(node),
+            field,
+            format!("expected a list of mappings (- {field}: ... lines), got {}", yaml::kind(node)),
+        )),
+    }
+}
+
+/// A text value: a name or a host list.
+pub(super) fn text(value: &Node, line: u32, key: &str) -> Result<String, InputError> {
+    match yaml::scalar_text(value) {
+        Some(text) if !text.trim().is_empty() => Ok(text.trim().to_string()),
+        Some(_) => Err(InputError::at_line(line, key, "empty")),
+        None if yaml::is_null(value) => Err(InputError::at_line(line, key, "empty")),
+        None => Err(InputError::at_line(
+            line,
+            key,
+            format!("expected text (a name, or a host list such as node[01-16]), got {}", yaml::kind(value)),
+        )),
+    }
+}
+
+/// An unknown key, which Slurm ignores: a warning.
+pub(super) fn unknown(line: u32, key: &str, keys: &str) -> InputError {
+    InputError::at_line(line, key, format!("unknown key, ignored as Slurm ignores it ({keys})"))
 }

@@ -2,7 +2,7 @@
 //! with their GPU count, links, an optional `collective` block), read and written here.
 //! Whether a description makes a cluster is [`super::check`]'s business.
 
-use crate::comm::CommParams;
+use crate::comm_params::CommParams;
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 

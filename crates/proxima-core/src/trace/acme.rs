@@ -24,9 +24,10 @@
 //! - Other columns are not read: `start_time`, `end_time` and `queue` record what the
 //!   real scheduler did, which is what a simulation replaces.
 
-use super::csv::{self, SeenIds, Table};
+use super::gpu_count;
 use super::philly::parse_timestamp;
 use super::{SkipReason, Skipped, Trace, TraceFormat, TraceJob, TraceWork};
+use crate::csv::{self, SeenIds, Table};
 use crate::error::InputError;
 
 const HEADER: &str =
@@ -54,7 +55,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         let submit_s = parse_zoned(get("submit_time")).map_err(csv::at(line, "submit_time"))?;
         let gpus = match get("gpu_num") {
             value if csv::number(value) == Ok(0.0) => None,
-            value => Some(csv::gpu_count(value).map_err(csv::at(line, "gpu_num"))?),
+            value => Some(gpu_count(value).map_err(csv::at(line, "gpu_num"))?),
         };
         let duration = match get("duration") {
             "" => 0.0,

@@ -9,7 +9,6 @@
 //! The format is detected from the header line; see [`parse_trace`] and `docs/FORMATS.md`.
 
 pub mod acme;
-pub(crate) mod csv; // also reads calibration tables (crate::calibrate)
 pub mod native;
 mod outline;
 pub mod philly;
@@ -19,7 +18,9 @@ pub mod synthetic_shape;
 pub mod tenant_mix;
 pub mod tiresias;
 
+use crate::csv::positive_whole;
 use crate::error::InputError;
+use crate::topology::MAX_GPUS;
 use serde::Serialize;
 
 /// How much work a job asks for, in the trace's own terms.
@@ -188,5 +189,33 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
                 "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV"
             ),
         ))
+    }
+}
+
+/// A GPU count: a whole number from 1 to [`MAX_GPUS`].
+pub(crate) fn gpu_count(value: &str) -> Result<u32, String> {
+    let x = positive_whole(value, f64::MAX).map_err(|m| {
+        if m.contains("too large") {
+            format!("'{value}' GPUs is more than the {MAX_GPUS} Proxima supports")
+        } else {
+            m
+        }
+    })?;
+    if x > MAX_GPUS as f64 {
+        return Err(format!("'{value}' GPUs is more than the {MAX_GPUS} Proxima supports"));
+    }
+    Ok(x as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_counts_stop_at_the_largest_cluster() {
+        assert_eq!(gpu_count("1048576"), Ok(1 << 20));
+        assert!(gpu_count("1048577").unwrap_err().contains("more than"));
+        assert!(gpu_count("99999999999999999999999").unwrap_err().contains("more than"));
+        assert!(gpu_count("abc").unwrap_err().contains("positive whole number, got 'abc'"));
     }
 }

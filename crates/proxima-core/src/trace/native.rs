@@ -17,9 +17,10 @@
 //! [`to_csv`] and [`to_json`] write these formats, and reading back what they wrote gives
 //! the same jobs (the `line` of each job is where it sits in the new text).
 
-use super::csv::{self, SeenIds, Table};
+use super::gpu_count;
 use super::outline::Outline;
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
+use crate::csv::{self, SeenIds, Table};
 use crate::error::InputError;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -70,7 +71,7 @@ pub fn parse_csv(text: &str) -> Result<Trace, InputError> {
         let id = &*row.fields[col["id"]];
         seen.check(id, line).map_err(csv::at(line, "id"))?;
         let submit_s = csv::submit_seconds(&row.fields[col["submit_s"]]).map_err(csv::at(line, "submit_s"))?;
-        let gpus = csv::gpu_count(&row.fields[col["gpus"]]).map_err(csv::at(line, "gpus"))?;
+        let gpus = gpu_count(&row.fields[col["gpus"]]).map_err(csv::at(line, "gpus"))?;
         let model = model_col.map(|m| &*row.fields[m]).filter(|m| !m.is_empty()).map(str::to_string);
         let duration = duration_col.map(|c| &*row.fields[c]).filter(|v| !v.is_empty());
         let iterations = iterations_col.map(|c| &*row.fields[c]).filter(|v| !v.is_empty());
@@ -304,7 +305,7 @@ impl<'a> JobObject<'a> {
         };
         seen.check(&id, self.line).map_err(|m| self.err("id", m))?;
         let submit_s = self.required("submit_s", csv::submit_seconds)?;
-        let gpus = self.required("gpus", csv::gpu_count)?;
+        let gpus = self.required("gpus", gpu_count)?;
         let work = match (self.present("duration_s"), self.present("iterations")) {
             (Some(d), None) => TraceWork::DurationS(self.read_number("duration_s", d, csv::positive_seconds)?),
             (None, Some(n)) => TraceWork::Iterations(self.read_number("iterations", n, positive_iterations)?),

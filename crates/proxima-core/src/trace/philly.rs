@@ -14,8 +14,9 @@
 //! within that hour up to an hour off relative to each other, which no scheduler result
 //! depends on.
 
-use super::csv::{self, Table};
+use super::gpu_count;
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
+use crate::csv::{self, Table};
 use crate::error::InputError;
 
 const HEADER: &str = "timestamp,duration,num_gpus,gpu_time,cluster";
@@ -38,7 +39,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         let line = row.line;
         let submit_s = parse_timestamp(&row.fields[ts]).map_err(csv::at(line, "timestamp"))?;
         let duration = csv::positive_seconds(&row.fields[dur]).map_err(csv::at(line, "duration"))?;
-        let gpus = csv::gpu_count(&row.fields[gpus]).map_err(csv::at(line, "num_gpus"))?;
+        let gpus = gpu_count(&row.fields[gpus]).map_err(csv::at(line, "num_gpus"))?;
         if let Some(g) = gpu_time {
             // Should equal duration × num_gpus; it is redundant, so a mismatch is not an
             // error, but a value that is not a number means the row is not what we think.

@@ -20,8 +20,9 @@
 //! the GPU count, and the batch the job's [`TraceJob::batch`], from which resolution derives
 //! the per-GPU batch and its compute time.
 
-use super::csv::{self, SeenIds, Table};
+use super::gpu_count;
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
+use crate::csv::{self, SeenIds, Table};
 use crate::efficiency::{training_profile, TrainingProfile, POLLUX_APPLICATIONS};
 use crate::error::InputError;
 
@@ -65,7 +66,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
                 ),
             )
         })?;
-        let gpus = csv::gpu_count(get("num_replicas")).map_err(csv::at(line, "num_replicas"))?;
+        let gpus = gpu_count(get("num_replicas")).map_err(csv::at(line, "num_replicas"))?;
         let requested = csv::batch_size(get("batch_size")).map_err(csv::at(line, "batch_size"))?;
         if requested < gpus {
             return Err(InputError::at_line(

@@ -9,8 +9,9 @@
 //! checked to be a number of seconds and otherwise unused (the submission times already
 //! say when jobs arrive).
 
-use super::csv::{self, SeenIds, Table};
+use super::gpu_count;
 use super::{Trace, TraceFormat, TraceJob, TraceWork};
+use crate::csv::{self, SeenIds, Table};
 use crate::error::InputError;
 
 const HEADER: &str = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval";
@@ -30,7 +31,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         let get = |name: &str| &*row.fields[col[name]];
         let id = get("job_id");
         seen.check(id, line).map_err(csv::at(line, "job_id"))?;
-        let gpus = csv::gpu_count(get("num_gpu")).map_err(csv::at(line, "num_gpu"))?;
+        let gpus = gpu_count(get("num_gpu")).map_err(csv::at(line, "num_gpu"))?;
         let submit_s = csv::submit_seconds(get("submit_time")).map_err(csv::at(line, "submit_time"))?;
         csv::positive_whole(get("iterations"), csv::MAX_COUNT).map_err(csv::at(line, "iterations"))?;
         let model = get("model_name");

@@ -13,9 +13,10 @@ use crate::common;
 
 use common::build::{cluster, scenario, scenario_with, two_models};
 use common::record::{close, run_logged, Log};
-use proxima_core::engine::{Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
+use proxima_core::scenario::Scenario;
 use proxima_core::time::SimTime;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -30,7 +30,7 @@ pub(crate) fn secs(t: Option<SimTime>) -> f64 {
 /// A (3 GPUs, 10 iterations) and B (3 GPUs, long) fill most of both servers at 0 s, leaving
 /// one GPU free on each. C (2 GPUs, 1,000 iterations) arrives at 1 s: right now it can only
 /// run spread over the two servers.
-pub(crate) fn waiting_scenario(a_iterations: f64) -> proxima_core::engine::Scenario {
+pub(crate) fn waiting_scenario(a_iterations: f64) -> proxima_core::scenario::Scenario {
     scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, a_iterations), (0.0, 3, 100_000.0), (1.0, 2, 1000.0)])
 }
 
@@ -110,7 +110,7 @@ fn insensitive_jobs_are_placed_at_once() {
 
 /// T (tiny, insensitive: 3 GPUs) and B (unit, 3 GPUs) fill the servers at 0 s; S (unit,
 /// 2 GPUs, 1,000 iterations) arrives at 700 s, after T's minimum run time of 600 s.
-fn preemption_scenario() -> proxima_core::engine::Scenario {
+fn preemption_scenario() -> proxima_core::scenario::Scenario {
     scenario_with(
         cluster(1, 2, 4, 1.0),
         two_models(),
@@ -521,7 +521,12 @@ fn preemption_without_delay_and_delay_for_everyone() {
 /// throughout; in each period X (tiny, 3 GPUs, `x_iterations` of 1 s) takes the other at
 /// +10 s, and J (unit, 2 GPUs, `j_iterations`) arrives at +11 s, when only a spread
 /// placement is free. A server for J appears when X ends.
-fn periodic_waits(periods: usize, period: f64, x_iterations: f64, j_iterations: f64) -> proxima_core::engine::Scenario {
+fn periodic_waits(
+    periods: usize,
+    period: f64,
+    x_iterations: f64,
+    j_iterations: f64,
+) -> proxima_core::scenario::Scenario {
     let mut jobs = vec![(0.0, 3, 1e9, 1)];
     for k in 0..periods {
         let t = k as f64 * period;

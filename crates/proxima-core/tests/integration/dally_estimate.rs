@@ -12,7 +12,7 @@ use proxima_core::event::{Reason, SimEvent};
 /// A (3 GPUs, 10 iterations) and B (3 GPUs, long) take a server each at 0 s; E (1 GPU,
 /// 2 iterations of 1 s) takes one of the two GPUs left and completes at 2 s. C (2 GPUs,
 /// `c_iterations`) arrives at 3 s, when only a spread placement is free.
-fn estimate_scenario(c_iterations: f64) -> proxima_core::engine::Scenario {
+fn estimate_scenario(c_iterations: f64) -> proxima_core::scenario::Scenario {
     scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, 10.0), (0.0, 3, 100_000.0), (0.0, 1, 2.0), (3.0, 2, c_iterations)])
 }
 

@@ -35,7 +35,7 @@ fn preemptions(log: &Log) -> Vec<(f64, u32, u32)> {
 
 /// One 4-GPU server. O (4 GPUs, 1,000 iterations of 1.015 s) starts at 0 s; P (4 GPUs, 20
 /// iterations) arrives at 10 s, Y (4 GPUs, 20 iterations) at 40 s.
-fn one_server() -> proxima_core::engine::Scenario {
+fn one_server() -> proxima_core::scenario::Scenario {
     scenario(cluster(1, 1, 4, 1.0), &[(0.0, 4, 1000.0), (10.0, 4, 20.0), (40.0, 4, 20.0)])
 }
 
@@ -68,7 +68,7 @@ fn a_job_of_a_higher_queue_checkpoints_a_demoted_one_and_a_young_job_goes_before
 /// Two 4-GPU servers in one rack. X (1 GPU) and O (2 GPUs) share server 0, B (3 GPUs) takes
 /// server 1: one GPU is free on each. N (2 GPUs) arrives at 60 s, when only a spread
 /// placement is free. All run long.
-fn demoted_scenario() -> proxima_core::engine::Scenario {
+fn demoted_scenario() -> proxima_core::scenario::Scenario {
     scenario(cluster(1, 2, 4, 1.0), &[(0.0, 1, 10_000.0), (0.0, 2, 10_000.0), (0.0, 3, 10_000.0), (60.0, 2, 100.0)])
 }
 
@@ -113,7 +113,7 @@ fn a_demoted_job_checkpointed_for_a_higher_queue_waits_afresh_for_a_server() {
 /// Two 4-GPU servers in one rack. S and F (unit, 2 GPUs each, long) fill server 0, B (unit,
 /// 2 GPUs, long) half of server 1; T (tiny, insensitive, 2 GPUs, long) arrives at `t_at` and
 /// takes the other half. W (unit, 4 GPUs, 100 iterations) arrives at 600 s.
-fn displace_scenario(t_at: f64) -> proxima_core::engine::Scenario {
+fn displace_scenario(t_at: f64) -> proxima_core::scenario::Scenario {
     let jobs = [
         (0.0, 2, 100_000.0, 0),
         (0.0, 2, 100_000.0, 0),

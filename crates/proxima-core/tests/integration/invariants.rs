@@ -20,9 +20,10 @@ use crate::common;
 
 use common::sketch::{self, JobSketch};
 use proptest::prelude::*;
-use proxima_core::engine::{JobStatus, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
 use proxima_core::policy::resolve_policy;
+use proxima_core::scenario::JobStatus;
 use proxima_core::time::SimTime;
 use proxima_core::workload::Job;
 use std::cell::RefCell;

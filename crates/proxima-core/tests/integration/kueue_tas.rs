@@ -36,7 +36,7 @@ fn placement_of(log: &Log, job: u32) -> (f64, Vec<u32>) {
 
 /// Two racks of two 4-GPU servers. A (6 GPUs, long) takes rack 0 (GPUs 0-5), B (6 GPUs,
 /// short) rack 1 (8-13). C (4 GPUs) arrives at 2 s: 4 GPUs are free, 2 in each rack.
-fn split_racks() -> proxima_core::engine::Scenario {
+fn split_racks() -> proxima_core::scenario::Scenario {
     scenario(cluster(2, 2, 4, 1.0), &[(0.0, 6, 1000.0), (1.0, 6, 10.0), (2.0, 4, 10.0)])
 }
 

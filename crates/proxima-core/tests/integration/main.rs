@@ -15,6 +15,7 @@ mod golden;
 mod invariants;
 mod kueue_tas;
 mod kueue_tas_options;
+mod layers;
 mod llm;
 mod pollux;
 mod purity;

@@ -10,9 +10,10 @@ use crate::common;
 
 use proxima_core::efficiency::{fit_training, parse_progress_trace, EpochRow, POLLUX_APPLICATIONS};
 use proxima_core::policy::{resolve_policy, tiresias::POLLUX_SPEC};
+use proxima_core::scenario::build_scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::trace::parse_trace;
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use proxima_core::workload::{ModelMix, WorkloadOptions};
 use proxima_core::Simulation;
 use std::collections::BTreeMap;
 
@@ -177,9 +178,8 @@ fn extra_placements(model: &str) -> Option<Vec<proxima_core::calibrate::Sample>>
 #[test]
 fn ncf_and_yolov3_entries_are_what_their_measurements_give() {
     use proxima_core::calibrate::{fit_compute, ALPHA_INTER_S, ALPHA_INTRA_S};
-    use proxima_core::comm::{
-        ring_time, step_time, straggler_growth, POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_STRAGGLER,
-    };
+    use proxima_core::comm::{ring_time, step_time, straggler_growth};
+    use proxima_core::comm_params::{POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_STRAGGLER};
     let catalog = proxima_core::model::Catalog::built_in();
     for model in ["ncf", "yolov3"] {
         let Some(samples) = extra_placements(model) else { continue };
@@ -230,7 +230,8 @@ fn the_catalogue_at_scale_against_the_scalability_measurements() {
     // the placements the cluster was fitted on. The flat ring's time depends only on the GPU
     // count and on whether the ring leaves a server, so (nodes, replicas) is enough.
     use proxima_core::calibrate::{interpolated_percentile, ALPHA_INTER_S};
-    use proxima_core::comm::{ring_time, step_time, straggler_growth, POLLUX_INTER_BYTES_PER_S, POLLUX_STRAGGLER};
+    use proxima_core::comm::{ring_time, step_time, straggler_growth};
+    use proxima_core::comm_params::{POLLUX_INTER_BYTES_PER_S, POLLUX_STRAGGLER};
     let catalog = proxima_core::model::Catalog::built_in();
     // Median APE of step_time as docs/CALIBRATION.md states it, with a little room.
     for (model, bound) in [("bert", 4.0), ("imagenet", 13.0), ("cifar10", 8.5), ("deepspeech2", 8.5)] {

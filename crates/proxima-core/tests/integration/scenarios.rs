@@ -9,11 +9,12 @@
 
 use crate::common;
 use proxima_core::cluster::JobId;
-use proxima_core::comm::CommParams;
-use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::comm_params::CommParams;
+use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer, Reason, SimEvent};
 use proxima_core::model::Catalog;
 use proxima_core::policy::{resolve_policy, Decision, Policy, View};
+use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::time::SimTime;
 use proxima_core::topology::{GpuId, Topology};
 use proxima_core::workload::{resolve, ModelMix, WorkloadOptions};

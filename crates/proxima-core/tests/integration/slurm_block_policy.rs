@@ -9,9 +9,9 @@ use crate::common;
 
 use common::build::{cluster, scenario};
 use common::record::{close, run_logged as run, Log};
-use proxima_core::engine::Scenario;
 use proxima_core::event::{Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::{read_slurm_topology, SlurmOptions, Topology};
 use std::collections::BTreeSet;
 

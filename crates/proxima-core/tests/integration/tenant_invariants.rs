@@ -17,11 +17,12 @@ use crate::common;
 
 use common::sketch::{self, JobSketch};
 use proptest::prelude::*;
-use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::fairness::isolated::finish_time_fairness;
 use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
-use proxima_core::tenants::{apply_spec, TenantSpec};
+use proxima_core::scenario::{apply_tenant_spec, JobStatus, Scenario};
+use proxima_core::tenants::TenantSpec;
 use proxima_core::time::SimTime;
 
 fn job_sketch() -> impl Strategy<Value = JobSketch> {
@@ -102,7 +103,7 @@ fn build(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), seed: u64
             TenantSpec::Quotas(named)
         }
     };
-    apply_spec(&mut sc, &spec, &trace).unwrap();
+    apply_tenant_spec(&mut sc, &spec, &trace).unwrap();
     sc
 }
 
@@ -167,7 +168,7 @@ fn check_run(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), polic
     assert_eq!(t.iter().map(|x| x.rejected).sum::<u32>(), s.jobs_rejected);
     assert_eq!(t.iter().map(|x| x.preemptions).sum::<u64>(), s.preemptions);
     assert_eq!(t.iter().map(|x| x.job_preemptions_max).max().unwrap_or(0), s.job_preemptions_max);
-    let sum = |f: &dyn Fn(&proxima_core::fairness::TenantSummary) -> f64| t.iter().map(f).sum::<f64>();
+    let sum = |f: &dyn Fn(&proxima_core::metrics::per_tenant::TenantSummary) -> f64| t.iter().map(f).sum::<f64>();
     let completed = s.jobs_completed as f64;
     assert!(close(sum(&|x| x.avg_jct_s * x.completed as f64), s.avg_jct_s * completed), "{policy}: JCT");
     assert!(close(sum(&|x| x.avg_queue_s * x.completed as f64), s.avg_queue_s * completed), "{policy}: queue");

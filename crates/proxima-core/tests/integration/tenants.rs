@@ -11,12 +11,13 @@ use crate::common;
 use common::build::{cluster, scenario, scenario_with, two_models};
 use common::record::Log;
 use proxima_core::cluster::JobId;
-use proxima_core::engine::{Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::event::{Reason, SimEvent};
 use proxima_core::fairness::isolated::{finish_time_fairness, isolated_plans};
 use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
 use proxima_core::policy::resolve_policy;
 use proxima_core::run_files::RunRecord;
+use proxima_core::scenario::Scenario;
 use proxima_core::tenants::{TenantId, TenantSpec, Tenants};
 
 /// Gives the jobs of a hand-built scenario their tenants and the tenants their quotas.

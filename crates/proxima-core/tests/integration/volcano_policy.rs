@@ -9,10 +9,11 @@ use crate::common;
 
 use common::build::{cluster, scenario};
 use common::record::{run_logged as run, Log};
-use proxima_core::engine::{Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::event::{Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
 use proxima_core::policy::volcano::resolve_tier;
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::{read_volcano_topology, SlurmOptions, Tier, Topology};
 
 const GUIDE_CLUSTER: &str = include_str!("../../../../tests/fixtures/volcano/hypernodes.yaml");

@@ -36,10 +36,10 @@
 
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
-use crate::engine::JobStatus;
 use crate::event::{Reason, SimEvent};
 use crate::policy::las;
 use crate::policy::{Decision, View};
+use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::{BTreeMap, BTreeSet};

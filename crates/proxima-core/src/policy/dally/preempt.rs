@@ -17,10 +17,10 @@
 
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
-use crate::engine::JobStatus;
 use crate::event::Reason;
 use crate::policy::sensitivity::{cool_placement, representative_loss};
 use crate::policy::{Decision, View};
+use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::GpuId;
 use std::collections::BTreeMap;

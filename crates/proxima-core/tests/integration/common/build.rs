@@ -2,9 +2,9 @@
 //! hand.
 
 use proxima_core::cluster::JobId;
-use proxima_core::comm::CommParams;
-use proxima_core::engine::Scenario;
+use proxima_core::comm_params::CommParams;
 use proxima_core::model::{Catalog, ModelId, ModelProfile, Parallelism, Precision};
+use proxima_core::scenario::Scenario;
 use proxima_core::tenants::{TenantId, Tenants};
 use proxima_core::time::SimTime;
 use proxima_core::topology::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, Topology, TopologySpec};

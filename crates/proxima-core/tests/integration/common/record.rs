@@ -1,9 +1,10 @@
 //! Running a hand-built scenario under a policy and keeping every event it raised, for the
 //! tests that check what a policy decided and when.
 
-use proxima_core::engine::{Scenario, Simulation};
+use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
 use proxima_core::policy::resolve_policy;
+use proxima_core::scenario::Scenario;
 use proxima_core::time::SimTime;
 use std::cell::RefCell;
 use std::rc::Rc;

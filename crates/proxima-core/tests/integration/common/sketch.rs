@@ -3,11 +3,12 @@
 //! test keeps its own strategies (they draw different mixes); what they share is how a
 //! sketch becomes a job.
 
-use proxima_core::engine::Scenario;
 use proxima_core::model::Catalog;
+use proxima_core::scenario::build_scenario;
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
-use proxima_core::workload::{build_scenario, ModelMix, WorkloadOptions};
+use proxima_core::workload::{ModelMix, WorkloadOptions};
 
 /// A job before the cluster size is known: GPUs as a share of the cluster.
 #[derive(Clone, Debug)]

@@ -10,9 +10,14 @@
 //!
 //! Besides splitting lines, this module holds the checks the readers share (numbers,
 //! whole numbers, limits), so that the same mistake reads the same in every format.
+//!
+//! It is on the ground floor, beside the errors, because more than the trace readers read
+//! CSV: the efficiency fits' progress traces (`efficiency.rs`), the calibration tables
+//! (`calibrate/`) and the Lingjun topology (`topology/lingjun.rs`). The one check that
+//! needs to know the cluster's limits, a GPU count, is the trace readers' own
+//! (`trace::gpu_count`).
 
 use crate::error::InputError;
-use crate::topology::MAX_GPUS;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -316,21 +321,6 @@ pub(crate) fn positive_whole(value: &str, max: f64) -> Result<f64, String> {
     Ok(x)
 }
 
-/// A GPU count: a whole number from 1 to [`MAX_GPUS`].
-pub(crate) fn gpu_count(value: &str) -> Result<u32, String> {
-    let x = positive_whole(value, f64::MAX).map_err(|m| {
-        if m.contains("too large") {
-            format!("'{value}' GPUs is more than the {MAX_GPUS} Proxima supports")
-        } else {
-            m
-        }
-    })?;
-    if x > MAX_GPUS as f64 {
-        return Err(format!("'{value}' GPUs is more than the {MAX_GPUS} Proxima supports"));
-    }
-    Ok(x as u32)
-}
-
 /// The largest global batch size a trace may give: far above any real job's (the Pollux
 /// workloads' largest is 32,768).
 pub(crate) const MAX_BATCH: u32 = 1 << 30;
@@ -438,10 +428,6 @@ mod tests {
         assert!(positive_whole("8.5", 100.0).is_err());
         assert!(positive_whole("0", 100.0).is_err());
         assert!(positive_whole("101", 100.0).unwrap_err().contains("too large"));
-        assert_eq!(gpu_count("1048576"), Ok(1 << 20));
-        assert!(gpu_count("1048577").unwrap_err().contains("more than"));
-        assert!(gpu_count("99999999999999999999999").unwrap_err().contains("more than"));
-        assert!(gpu_count("abc").unwrap_err().contains("positive whole number, got 'abc'"));
     }
 
     #[test]
