@@ -121,11 +121,11 @@ check_web_lane
 step "python tests: pip install crates/proxima-py (into .venv), pytest tests/python"
 join "$python_pid" "$logs/python-env" "installing the Python test environment"
 export PATH="$PWD/.venv/bin:$PATH"
-# Built in Cargo's test profile, not the release one users get: it shares the native
+# Built in Cargo's dev profile, not the release one users get: it shares the native
 # tests' compiled crates, the core among them at opt-level 1 (Cargo.toml), where a release
 # build would compile everything again at opt-level 3 for tests that are small
 # simulations and a Ray cluster's start.
-MATURIN_PEP517_ARGS="--profile test" \
+MATURIN_PEP517_ARGS="--profile dev" \
     python -m pip install --quiet --disable-pip-version-check --no-build-isolation ./crates/proxima-py
 python -m pytest -q tests/python
 
