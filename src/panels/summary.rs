@@ -105,6 +105,7 @@ fn Table(props: &TableProps) -> Html {
         }
     };
     html! {
+        <div class="table-scroll">
         <table class="summary" data-testid="summary-table" data-baseline={props.baseline.clone()}>
             <caption>
                 { format!("One column per policy; under each value, its ratio to {}: ", props.baseline) }
@@ -114,7 +115,7 @@ fn Table(props: &TableProps) -> Html {
             <thead><tr>
                 <th scope="col">{ "metric" }</th>
                 { for outcomes.iter().map(|o| html! {
-                    <th scope="col" data-policy={o.policy.clone()}><code>{ o.policy.clone() }</code></th>
+                    <th scope="col" data-policy={o.policy.clone()}><code>{ policy_name(&o.policy) }</code></th>
                 }) }
             </tr></thead>
             <tbody>
@@ -140,5 +141,20 @@ fn Table(props: &TableProps) -> Html {
                 </tr>
             </tbody>
         </table>
+        </div>
     }
+}
+
+/// A policy's name in a column head: it may break only after its `:` and `,` (a
+/// `<wbr>` there), never inside a word, so `tiresias:place=tightest` stays readable in a
+/// table of many columns, which scrolls sideways instead.
+fn policy_name(name: &str) -> Html {
+    let mut parts = Vec::new();
+    let mut rest = name;
+    while let Some(i) = rest.find([':', ',']) {
+        parts.push(html! { <>{ rest[..=i].to_string() }<wbr /></> });
+        rest = &rest[i + 1..];
+    }
+    parts.push(html! { { rest.to_string() } });
+    parts.into_iter().collect::<Html>()
 }
