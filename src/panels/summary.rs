@@ -85,8 +85,9 @@ fn Table(props: &TableProps) -> Html {
                 let c = m.compare(v, m.value(b));
                 let text = match c.ratio {
                     Some(r) => ratio(r),
-                    None if v == 0.0 => "same".to_string(),
-                    None => "vs 0".to_string(),
+                    None if c.verdict == Verdict::Same => "same".to_string(),
+                    None if m.value(b) == 0.0 => "vs 0".to_string(),
+                    None => "vs ≈0".to_string(),
                 };
                 (c.verdict, Some(text))
             }

@@ -62,6 +62,12 @@ test('Run this lesson runs it and says what to look for until the scenario is ed
     await watch.waitFor();
     await watch.scrollIntoViewIfNeeded();
     await shot(page, 'lesson.png');
+    // Light load: consolidate's communication overhead is a fraction of a millisecond, and
+    // no ratio to it is shown, let alone one of millions.
+    const ratios = await page.getByTestId('summary-table').locator('td .ratio').allTextContents();
+    const huge = ratios.filter((r) => /×$/.test(r) && Number(r.replace(/[^0-9.]/g, '')) > 1000);
+    assert.deepEqual(huge, [], 'ratios above 1,000×');
+    assert.ok(ratios.includes('vs ≈0'), `fifo's overhead against a negligible baseline: ${ratios}`);
     assert.equal(await watch.getAttribute('data-lesson'), 'light-load');
     assert.match(await watch.textContent(), /What to look for.*Light load, where no policy matters.*within 3% of each other/s);
     await eventually(() => page.locator('#results-panel').evaluate((el) => {
