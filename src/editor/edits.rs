@@ -329,7 +329,7 @@ impl Editor {
                 }
             }
             Ok(()) => {}
-            Err(e) => self.message = Some(e),
+            Err(e) => self.refuse(e),
         }
     }
 }

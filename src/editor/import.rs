@@ -34,7 +34,7 @@ impl Editor {
                 let warnings: String = warnings.iter().map(|w| format!(" Warning: {w}.")).collect();
                 self.message = Some(format!("Imported {name}: {switches} switches, {servers} servers.{warnings}"));
             }
-            Err(e) => self.message = Some(e),
+            Err(e) => self.refuse(e),
         }
     }
 }

@@ -183,6 +183,9 @@ pub struct Editor {
     /// A word about the last action that did nothing (an unreadable number, nothing
     /// selected).
     pub message: Option<String>,
+    /// Whether `message` says something was refused (a file that could not be imported, a
+    /// value that is not a number), drawn as an error beside the import box, not as a note.
+    pub message_is_error: bool,
 }
 
 impl Editor {
@@ -201,6 +204,7 @@ impl Editor {
             problems: Vec::new(),
             topology: Some(topology),
             message: None,
+            message_is_error: false,
         }
     }
 
@@ -233,8 +237,15 @@ impl Editor {
         self.linking_from = None;
     }
 
+    /// Says why something was refused, as an error.
+    pub(crate) fn refuse(&mut self, why: String) {
+        self.message = Some(why);
+        self.message_is_error = true;
+    }
+
     pub fn apply(mut self, action: EditAction) -> Editor {
         self.message = None;
+        self.message_is_error = false;
         match action {
             EditAction::AddRack => self.add_rack(),
             EditAction::AddServer => self.add_server(),
@@ -258,7 +269,7 @@ impl Editor {
             EditAction::SetServers { servers, field, value } => self.set_servers(&servers, field, &value),
             EditAction::ApplyToRack(server) => self.apply_to_rack(&server),
             EditAction::Import { name, text, options } => self.import(&name, &text, &options),
-            EditAction::ImportFailed(message) => self.message = Some(message),
+            EditAction::ImportFailed(message) => self.refuse(message),
             EditAction::SelectMove(dir) => self.select_move(dir),
             EditAction::Move { node, dx, dy } => self.move_node(node, dx, dy),
             EditAction::Set { property, value } => self.set(property, &value),

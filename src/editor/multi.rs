@@ -102,12 +102,12 @@ impl Editor {
         let number = match field {
             ServerField::Gpus => match text.parse::<u32>() {
                 Ok(n) if n <= MAX_GPUS => n as f64,
-                Ok(_) => return self.message = Some(format!("GPUs: at most {MAX_GPUS} in a cluster")),
-                Err(_) => return self.message = Some(format!("GPUs: '{text}' is not a whole number of GPUs")),
+                Ok(_) => return self.refuse(format!("GPUs: at most {MAX_GPUS} in a cluster")),
+                Err(_) => return self.refuse(format!("GPUs: '{text}' is not a whole number of GPUs")),
             },
             _ => match text.parse::<f64>() {
                 Ok(x) if !x.is_nan() => x,
-                _ => return self.message = Some(format!("{}: '{text}' is not a number", field.label())),
+                _ => return self.refuse(format!("{}: '{text}' is not a number", field.label())),
             },
         };
         let mut spec = self.doc.spec.clone();

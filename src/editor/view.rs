@@ -105,10 +105,12 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
     };
 
     // Fit the drawing to the viewport for a new cluster (and on the first render), not
-    // when a rack unfolds: then the view stays where users were looking.
+    // when a rack unfolds: then the view stays where users were looking. A cluster is new
+    // when its name or its number of switches or servers changes: an imported file is
+    // named after the file, so it is fitted even when it has as many nodes as the last.
     {
         let (send, svg_ref) = (send.clone(), svg_ref.clone());
-        let shape = ed.doc.spec.switches.len() + ed.doc.spec.servers.len();
+        let shape = (ed.doc.spec.name.clone(), ed.doc.spec.switches.len(), ed.doc.spec.servers.len());
         use_effect_with(shape, move |_| {
             let width = svg_ref.cast::<web_sys::Element>().map(|el| el.client_width() as f64).unwrap_or(0.0);
             if width > 0.0 {
@@ -254,7 +256,8 @@ fn status(ed: &Editor) -> Html {
             <span class="linking">{ format!("Linking from {from}: click the other end, or select it and press Enter (Esc cancels). ") }</span>
         }
         if let Some(m) = &ed.message {
-            <span class="editor-message" data-testid="editor-message">{ m.clone() }</span>
+            <span class={classes!("editor-message", ed.message_is_error.then_some("error"))} data-testid="editor-message"
+                  role={if ed.message_is_error { "alert" } else { "status" }}>{ m.clone() }</span>
         }
     </p>
     }

@@ -56,7 +56,7 @@ pub fn Intro(props: &IntroProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct BannersProps {
-    pub errors: Vec<Problem>,
+    pub errors: crate::state::problems::Problems,
     pub notices: Vec<String>,
     pub dispatch: Callback<Action>,
 }

@@ -85,8 +85,9 @@ fn Table(props: &TableProps) -> Html {
                 let c = m.compare(v, m.value(b));
                 let text = match c.ratio {
                     Some(r) => ratio(r),
-                    None if v == 0.0 => "same".to_string(),
-                    None => "vs 0".to_string(),
+                    None if c.verdict == Verdict::Same => "same".to_string(),
+                    None if m.value(b) == 0.0 => "vs 0".to_string(),
+                    None => "vs ≈0".to_string(),
                 };
                 (c.verdict, Some(text))
             }
@@ -105,6 +106,7 @@ fn Table(props: &TableProps) -> Html {
         }
     };
     html! {
+        <div class="table-scroll">
         <table class="summary" data-testid="summary-table" data-baseline={props.baseline.clone()}>
             <caption>
                 { format!("One column per policy; under each value, its ratio to {}: ", props.baseline) }
@@ -114,7 +116,7 @@ fn Table(props: &TableProps) -> Html {
             <thead><tr>
                 <th scope="col">{ "metric" }</th>
                 { for outcomes.iter().map(|o| html! {
-                    <th scope="col" data-policy={o.policy.clone()}><code>{ o.policy.clone() }</code></th>
+                    <th scope="col" data-policy={o.policy.clone()}><code>{ policy_name(&o.policy) }</code></th>
                 }) }
             </tr></thead>
             <tbody>
@@ -140,5 +142,20 @@ fn Table(props: &TableProps) -> Html {
                 </tr>
             </tbody>
         </table>
+        </div>
     }
+}
+
+/// A policy's name in a column head: it may break only after its `:` and `,` (a
+/// `<wbr>` there), never inside a word, so `tiresias:place=tightest` stays readable in a
+/// table of many columns, which scrolls sideways instead.
+fn policy_name(name: &str) -> Html {
+    let mut parts = Vec::new();
+    let mut rest = name;
+    while let Some(i) = rest.find([':', ',']) {
+        parts.push(html! { <>{ rest[..=i].to_string() }<wbr /></> });
+        rest = &rest[i + 1..];
+    }
+    parts.push(html! { { rest.to_string() } });
+    parts.into_iter().collect::<Html>()
 }

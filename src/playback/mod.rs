@@ -29,6 +29,7 @@ pub use queries::Moment;
 pub mod scene;
 #[cfg(test)]
 mod tests;
+pub mod timeline;
 pub mod timer_chart;
 pub mod view;
 pub mod widgets;

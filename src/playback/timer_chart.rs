@@ -111,6 +111,9 @@ pub struct TimerChartProps {
     pub playback: Shared<Playback>,
     pub time_s: f64,
     pub timers: Vec<f64>,
+    /// The policy's name, when two runs are shown side by side (each has its chart).
+    #[prop_or_default]
+    pub title: Option<String>,
 }
 
 /// The delay timers over time, one step line per tier, with the current time marked.
@@ -127,7 +130,9 @@ pub fn TimerChart(props: &TimerChartProps) -> Html {
     let count = changes.len().to_string();
     if series.is_empty() {
         return html! {
-            <p class="hint" data-testid="timer-chart" data-changes={count}>{ "This policy has no delay timers." }</p>
+            <p class="hint" data-testid="timer-chart" data-changes={count} data-policy={props.title.clone().unwrap_or_default()}>
+                { format!("{} no delay timers.", props.title.as_ref().map_or("This policy has".to_string(), |t| format!("{t} has"))) }
+            </p>
         };
     }
     let (w, h, left, right, bottom, top) = (720.0, 204.0, 60.0, 96.0, 34.0, 14.0);
@@ -170,7 +175,7 @@ pub fn TimerChart(props: &TimerChartProps) -> Html {
         .join(", ");
     let listed: Vec<String> = changes.iter().map(|&(t, e)| format!("{}: {}", clock(t), pb.describe_event(e))).collect();
     html! {
-        <figure class="chart-figure timer-figure" data-testid="timer-chart" data-changes={count}>
+        <figure class="chart-figure timer-figure" data-testid="timer-chart" data-changes={count} data-policy={props.title.clone().unwrap_or_default()}>
             <svg class="chart timer-chart" viewBox={format!("0 0 {w} {h}")} role="img"
                  aria-label={format!("Delay timers over time; {} change{}; now {now}", changes.len(), if changes.len() == 1 { "" } else { "s" })}>
                 { for yt.iter().map(|&v| html! {
@@ -201,7 +206,7 @@ pub fn TimerChart(props: &TimerChartProps) -> Html {
                 <line class="cursor" x1={format!("{:.1}", x(props.time_s))} x2={format!("{:.1}", x(props.time_s))} y1={top.to_string()} y2={format!("{:.1}", h - bottom)} />
             </svg>
             <figcaption>
-                { format!("Delay timers per tier as the auto-tuner moves them (now: {now}); ▼ marks a change. ") }
+                { format!("{}Delay timers per tier as the auto-tuner moves them (now: {now}); ▼ marks a change. ", props.title.as_ref().map_or(String::new(), |t| format!("{t}: "))) }
                 if !listed.is_empty() {
                     <details>
                         <summary>{ format!("{} change{}", listed.len(), if listed.len() == 1 { "" } else { "s" }) }</summary>

@@ -17,8 +17,9 @@
 use super::cluster::ClusterCanvas;
 use super::colours::ColourBy;
 use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
+use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
-use super::widgets::{clock, JobDetails, Marks, Queue, RecentMarks, TenantLegend};
+use super::widgets::{clock, JobDetails, Queue, RecentMarks, TenantLegend};
 use super::{Frame, Moment, Playback, Player, PlayerAction, NO_JOB};
 use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
@@ -260,6 +261,10 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             d.dispatch(PlayerAction::Seek(v));
         })
     };
+    let on_seek = {
+        let d = player.dispatcher();
+        Callback::from(move |t: f64| d.dispatch(PlayerAction::Seek(t)))
+    };
     // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
     // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
@@ -310,6 +315,18 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     };
 
     let (t, end) = (player.time_s(), player.end_s());
+    let side = |pb: &Shared<Playback>, frame: &Shared<Frame>, title: Option<&String>| {
+        html! {
+            <div class="player-side" data-testid="player-side" data-policy={title.cloned().unwrap_or_default()}>
+                if let Some(title) = title {
+                    <h4 class="side-title">{ title.clone() }</h4>
+                }
+                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} />
+                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_select={on_select.clone()} />
+                <RecentMarks playback={pb.clone()} frame={frame.clone()} />
+            </div>
+        }
+    };
     let on = *projector;
     let pane = |pb: &Shared<Playback>, frame: &Shared<Frame>, title: &Option<String>| {
         html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} projector={on} /> }
@@ -328,7 +345,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                 <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
                        value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
                        aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
-                <Marks playback={pb.clone()} />
+                <Timeline playback={pb.clone()} on_seek={on_seek} />
             </div>
             <div class="player-body">
             <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
@@ -341,13 +358,17 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                 <TenantLegend playback={pb.clone()} />
             }
             { colour_key(by) }
-            <div class="player-side">
-                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} />
-                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_select={on_select} />
-                <RecentMarks playback={pb.clone()} frame={frame.clone()} />
+            // Side by side, each policy has its own queue, details and timers: the two
+            // runs differ in exactly these.
+            { side(&pb, &frame, player.other.as_ref().and(props.title.as_ref())) }
+            if let Some((opb, oframe)) = &player.other {
+                { side(opb, oframe, props.other_title.as_ref()) }
+            }
             </div>
-            </div>
-            <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} />
+            <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} title={player.other.as_ref().and(props.title.clone())} />
+            if let Some((opb, oframe)) = &player.other {
+                <TimerChart playback={opb.clone()} time_s={t} timers={oframe.timers.clone()} title={props.other_title.clone()} />
+            }
         </div>
     }
 }

@@ -1,5 +1,5 @@
 //! The player's smaller parts: the queue with its countdown rings, the selected job's
-//! story, the marks under the time slider and the recent marks.
+//! story and the recent marks.
 
 use super::colours::{tenant_look, ColourBy, Look};
 use super::{Frame, JobNow, MarkKind, Playback};
@@ -229,42 +229,6 @@ pub fn TenantLegend(props: &TenantLegendProps) -> Html {
                 }
             }) }
         </ul>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct MarksProps {
-    pub playback: Shared<Playback>,
-}
-
-/// Preemptions, re-consolidations and timer changes along the time line, under the slider.
-#[component]
-pub fn Marks(props: &MarksProps) -> Html {
-    let pb = &props.playback;
-    let end = pb.end_us().max(1) as f64;
-    // One tick per kind and pixel column is enough (a long run has thousands).
-    let mut columns: std::collections::BTreeSet<(u8, u32)> = std::collections::BTreeSet::new();
-    for m in &pb.marks {
-        let kind = match m.kind {
-            MarkKind::Preempted => 0,
-            MarkKind::Reconsolidated => 1,
-            MarkKind::TimerChanged => 2,
-        };
-        columns.insert((kind, (m.time_us as f64 / end * 1000.0) as u32));
-    }
-    if columns.is_empty() {
-        return html! {};
-    }
-    let count = |k: MarkKind| pb.marks.iter().filter(|m| m.kind == k).count();
-    html! {
-        <svg class="marks" viewBox="0 0 1000 14" preserveAspectRatio="none" role="img"
-             aria-label={format!("On the time line: {} preemptions, {} re-consolidations, {} timer changes", count(MarkKind::Preempted), count(MarkKind::Reconsolidated), count(MarkKind::TimerChanged))}>
-            { for columns.iter().map(|(k, x)| match k {
-                0 => html! { <rect class="mark-preempt" x={x.to_string()} y="0" width="2" height="14" /> },
-                1 => html! { <rect class="mark-recons" x={x.to_string()} y="4" width="2" height="10" /> },
-                _ => html! { <rect class="mark-timer" x={x.to_string()} y="9" width="2" height="5" /> },
-            }) }
-        </svg>
     }
 }
 

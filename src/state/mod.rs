@@ -19,6 +19,7 @@ pub mod cluster;
 pub mod fields;
 pub mod lessons;
 pub mod link;
+pub mod problems;
 pub mod results;
 pub mod scenario;
 pub mod summary;
@@ -37,6 +38,7 @@ use crate::tour::{Tour, TourAction};
 use crate::Shared;
 use fields::{check_mix, check_seed};
 use link::{Focus, Link, PendingTrace};
+use problems::Problems;
 use proxima_core::policy::resolve_policy;
 use proxima_core::share::SharedScenario;
 use trace::FileCheck;
@@ -52,7 +54,7 @@ pub struct State {
     pub seed: Field<String>,
     /// Problems to fix, shown in the error banner (file, line and field when they have
     /// them).
-    pub errors: Vec<Problem>,
+    pub errors: Problems,
     /// Things worth knowing that are not errors (a link restored, saved state unreadable).
     pub notices: Vec<String>,
     pub run: RunState,
@@ -154,7 +156,7 @@ impl State {
             mix: Field::default(),
             policies: Field::default(),
             seed: Field::new("1".into()),
-            errors: Vec::new(),
+            errors: Problems::default(),
             notices: Vec::new(),
             run: RunState::Idle,
             results: Shared::default(),

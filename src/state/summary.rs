@@ -77,10 +77,20 @@ impl Metric {
         }
     }
 
-    /// How `v` compares with the baseline's `base`.
+    /// How `v` compares with the baseline's `base`: no ratio when the baseline is zero, or
+    /// a negligible duration ([`NEGLIGIBLE_S`]).
     pub fn compare(&self, v: f64, base: f64) -> Comparison {
-        let ratio = (base != 0.0).then(|| v / base);
-        let verdict = if self.better == Better::Neither || within(v, base, SAME_WITHIN) {
+        // A ratio to a duration under a second is noise, not a finding: on a light load the
+        // baseline's communication overhead can be 0.000153 s, and any other policy's
+        // 726,000,000 times it. The headline calls such a duration "none"; the table says
+        // "vs ≈0" instead of a ratio.
+        let meaningful = match self.unit {
+            Unit::Duration => base.abs() >= NEGLIGIBLE_S,
+            _ => base != 0.0,
+        };
+        let ratio = meaningful.then(|| v / base);
+        let both_negligible = self.unit == Unit::Duration && v.abs() < NEGLIGIBLE_S && base.abs() < NEGLIGIBLE_S;
+        let verdict = if self.better == Better::Neither || both_negligible || within(v, base, SAME_WITHIN) {
             Verdict::Same
         } else if (v < base) == (self.better == Better::Lower) {
             Verdict::Better
@@ -90,6 +100,9 @@ impl Metric {
         Comparison { ratio, verdict }
     }
 }
+
+/// Durations below this are "none" in the headline and have no ratio in the table.
+pub const NEGLIGIBLE_S: f64 = 1.0;
 
 macro_rules! real {
     ($field:ident) => {
@@ -378,7 +391,7 @@ fn compared_in_words(name: &str, s: &Summary, baseline: &str, base: &Summary) ->
     } else {
         format!("took {:.0}% longer than {baseline} to finish jobs", 100.0 * (mine / theirs - 1.0))
     };
-    let overhead = |x: f64| if x < 1.0 { "none".to_string() } else { duration(x) };
+    let overhead = |x: f64| if x < NEGLIGIBLE_S { "none".to_string() } else { duration(x) };
     // Placements above the rack tier, when the cluster has one (tiers tightest first).
     let across = |t: &proxima_core::tier_counts::TierCounts| t.iter().skip(2).map(|(_, n)| n).sum::<u64>();
     let racks = if s.tier_counts.iter().count() > 2 {
@@ -472,6 +485,12 @@ pub(super) mod tests {
         assert_eq!(metric_of("avg_gpu_util").compare(0.9, 0.5).verdict, Verdict::Same);
         let none = metric_of("preemptions").compare(36.0, 0.0);
         assert_eq!((none.ratio, none.verdict), (None, Verdict::Worse));
+        // The light-load lesson: 1.29 d of overhead against consolidate's 0.000153 s is
+        // worse, but not "726,000,000×".
+        let tiny = metric_of("comm_overhead_s").compare(111_456.0, 0.000153);
+        assert_eq!((tiny.ratio, tiny.verdict), (None, Verdict::Worse));
+        assert_eq!(metric_of("comm_overhead_s").compare(30.0, 10.0).ratio, Some(3.0));
+        assert_eq!(metric_of("comm_overhead_s").compare(0.0002, 0.0001).verdict, Verdict::Same, "both none");
     }
 
     #[test]

@@ -122,6 +122,31 @@ describe('playback you can project', () => {
       assert.equal(sizes[0].layout, 'graph');
       assert.ok(sizes[0].cssWidth > 600, `the canvas fills its panel: ${sizes[0].cssWidth} px`);
 
+      // The time line under the slider: labelled at round times, each label goes there,
+      // and a click on the marks goes to the nearest mark.
+      const ticks = page.getByTestId('time-tick');
+      assert.ok((await ticks.count()) >= 3, 'at least three labelled times');
+      const labels = await ticks.allTextContents();
+      assert.ok(labels.every((l) => /^\d+(\.\d)? (s|min|h|d)$/.test(l)), `labels with units: ${labels}`);
+      const second = ticks.nth(1);
+      const tickTime = Number(await second.getAttribute('data-t'));
+      await second.click();
+      await eventually(() => playerTime(page), tickTime, 'a time label goes to its time');
+      const marks = page.getByTestId('timeline-marks');
+      const markTimes = await marks.locator('rect title').allTextContents();
+      assert.ok(markTimes.length >= 1, 'the timer changes are marked');
+      assert.match(markTimes[0], /^(preemption|re-consolidation|timer change) at /, markTimes[0]);
+      // Click on the first mark's column: the player goes to a mark's instant (one of the
+      // marks near it), not to the pixel's time.
+      const box = await marks.locator('rect').first().boundingBox();
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      const atMark = await eventually(() => playerTime(page), (v) => v !== tickTime, 'a click on a mark moves the time');
+      // The instant is a marked event's (a timer change, a preemption, a move back
+      // together), as the CLI's event log of the same run has them.
+      const marked = (l) => l.includes('"timer_changed"') || l.includes('"preempted"') || l.includes('"reconsolidated"');
+      const markedTimes = (await readFile(events, 'utf8')).split('\n').filter(marked).map((l) => JSON.parse(l).t_us / 1e6);
+      assert.ok(markedTimes.some((c) => Math.abs(c - atMark) < 0.001), `went to ${atMark} s, a marked event's instant (${markedTimes.slice(0, 5)}…)`);
+
       // Set a time, switch the watched policy: the time stays.
       const slider = page.getByTestId('time-slider');
       const t = Math.round(Number(await slider.getAttribute('max')) * 0.3);
@@ -144,6 +169,11 @@ describe('playback you can project', () => {
       await page.waitForTimeout(400);
       await page.getByTestId('play-button').click();
       await eventually(() => paneTimes(page), ([[, a], [, b]]) => a > t1 && a === b, 'played together');
+      // Each policy has its own queue, details and timer chart beside the other's.
+      const sides = await page.getByTestId('player-side').evaluateAll((els) => els.map((e) => e.dataset.policy));
+      assert.deepEqual(sides, ['consolidate', 'dally'], 'a side panel per policy');
+      const charts = await page.getByTestId('timer-chart').evaluateAll((els) => els.map((e) => [e.dataset.policy, Number(e.dataset.changes)]));
+      assert.deepEqual(charts, [['consolidate', 0], ['dally', timerChanges]], 'a timer chart per policy, each with its own changes');
       sizes = await backedSizes(page, 2, 2);
       assert.equal(sizes.length, 2);
       if (process.env.PROXIMA_SHOTS) await page.getByTestId('player').screenshot({ path: join(process.env.PROXIMA_SHOTS, 'side-by-side.png') });

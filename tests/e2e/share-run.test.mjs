@@ -41,6 +41,11 @@ async function inViewport(locator) {
   });
 }
 
+/** With PROXIMA_SHOTS=DIR, a screenshot of the viewport into DIR (docs/img has them). */
+async function shot(page, name) {
+  if (process.env.PROXIMA_SHOTS) await page.screenshot({ path: `${process.env.PROXIMA_SHOTS}/${name}` });
+}
+
 async function setSeed(page, seed) {
   await page.getByTestId('seed-input').fill(String(seed));
   await page.getByTestId('seed-input').dispatchEvent('change');
@@ -49,11 +54,20 @@ async function setSeed(page, seed) {
 test('Run this lesson runs it and says what to look for until the scenario is edited', { timeout: 120_000 }, async () => {
   const { context, page, errors } = await open();
   try {
+    await shot(page, 'first-screen.png');
     await page.getByTestId('lessons').locator('summary').click();
     await page.getByTestId('lesson-run-light-load').click();
     await results(page, 3);
     const watch = page.getByTestId('lesson-watch');
     await watch.waitFor();
+    await watch.scrollIntoViewIfNeeded();
+    await shot(page, 'lesson.png');
+    // Light load: consolidate's communication overhead is a fraction of a millisecond, and
+    // no ratio to it is shown, let alone one of millions.
+    const ratios = await page.getByTestId('summary-table').locator('td .ratio').allTextContents();
+    const huge = ratios.filter((r) => /×$/.test(r) && Number(r.replace(/[^0-9.]/g, '')) > 1000);
+    assert.deepEqual(huge, [], 'ratios above 1,000×');
+    assert.ok(ratios.includes('vs ≈0'), `fifo's overhead against a negligible baseline: ${ratios}`);
     assert.equal(await watch.getAttribute('data-lesson'), 'light-load');
     assert.match(await watch.textContent(), /What to look for.*Light load, where no policy matters.*within 3% of each other/s);
     await eventually(() => page.locator('#results-panel').evaluate((el) => {
