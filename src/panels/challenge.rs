@@ -216,7 +216,11 @@ fn Cluster(p: &ClusterProps) -> Html {
                     aria-pressed={picked.to_string()} aria-disabled={owner.is_some().to_string()} aria-label={label}
                     {onpointerover} {onpointerup} {onclick}>
                 { swatch }
-                <span>{ owner.map(|j| s.names[j as usize].clone()).unwrap_or_default() }</span>
+                // A busy GPU shows its job's number; a free one its own, small, so that the
+                // preview's "GPUs 4, 5, 6" can be found.
+                <span class={classes!(owner.is_none().then_some("gpu-index"))}>
+                    { owner.map_or_else(|| g.to_string(), |j| s.names[j as usize].clone()) }
+                </span>
             </button>
         }
     };
@@ -287,7 +291,7 @@ fn Queue(p: &QueueProps) -> Html {
             <h3>{ format!("Still to come ({})", s.coming.len()) }</h3>
             <ul class="coming">
                 { for s.coming.iter().map(|j| html! {
-                    <li>{ format!("Job {} · {} GPUs · {} · arrives at {}", j.name, j.gpus, j.model, duration(j.since_s)) }</li>
+                    <li>{ format!("Job {} · {} GPU{} · {} · arrives at {}", j.name, j.gpus, if j.gpus == 1 { "" } else { "s" }, j.model, duration(j.since_s)) }</li>
                 }) }
             </ul>
             <p class="hint">{ format!("{} of {JOBS} jobs done.", s.completed) }</p>

@@ -80,7 +80,6 @@ test('be the scheduler: drag and keyboard placements, the clock, predict then re
     await drag(page, '1', 5);
     await eventually(() => preview(page), /Job 1 on GPUs 4, 5, 6: one server, 1\.00× slower than ideal/);
     assert.equal(await owner(page, 4), null, 'not placed before Place');
-    if (shots) await page.screenshot({ path: join(shots, 'challenge.png') });
     await page.getByTestId('challenge-place').click();
     await eventually(() => owner(page, 4), '1');
 
@@ -95,11 +94,19 @@ test('be the scheduler: drag and keyboard placements, the clock, predict then re
     }
     const spread = await eventually(() => preview(page), /Job 3 on GPUs 0, 1, 2, 3, 8, 9: both racks, [\d.]+× slower than ideal/);
     assert.ok(Number(spread.match(/([\d.]+)×/)[1]) > 1, spread);
+    console.log(`challenge: ${spread}`);
     await page.getByTestId('challenge-place').focus();
     await page.keyboard.press('Enter');
     await eventually(() => owner(page, 8), '3');
     const log = page.getByTestId('challenge-log');
     await eventually(() => log.locator('li').count(), 2);
+
+    // Job 2 (2 GPUs) dragged onto GPU 12 would take 12 and 13: shown, then cleared.
+    await drag(page, '2', 12);
+    await eventually(() => preview(page), /Job 2 on GPUs 12, 13: one server, 1\.00× slower than ideal/);
+    if (shots) await page.screenshot({ path: join(shots, 'challenge.png') });
+    await page.getByTestId('challenge-clear').click();
+    await eventually(() => preview(page), /Job 2: now choose its GPUs/);
 
     // Play to the end: each decision drags the first queued job that fits onto the first
     // free GPU (there is always one at a decision point), or waits when the clock is off.
@@ -146,6 +153,9 @@ test('be the scheduler: drag and keyboard placements, the clock, predict then re
     assert.notEqual(delta, 0, 'the what-if changes the mean JCT');
     assert.ok(Math.abs(Number(await result.getAttribute("data-value")) - (jct.you + delta)) < 1e-6);
     assert.match(await result.textContent(), /You guessed later: (right|wrong)/);
+    console.log(`challenge: you ${jct.you} s, fifo ${jct.fifo} s, consolidate ${jct.consolidate} s, dally ${jct.dally} s; ${await result.textContent()}`);
+
+    if (process.env.PROXIMA_SHOTS) await challenge.screenshot({ path: join(process.env.PROXIMA_SHOTS, 'challenge-end.png') });
 
     // The figure downloads as SVG, with the what-if's bar.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('challenge-export').click()]);
