@@ -3,8 +3,11 @@
 //! (it takes the free GPUs nearest to it), or chosen with a click or Enter and its GPUs
 //! picked one by one; either way the slowdown is shown before Place commits it. The GPUs
 //! are buttons, not a canvas, so that the keyboard and screen readers reach each one.
+//! Its parts are plain functions, not components: each component costs the page's module
+//! yew's machinery for it, and the page must stay under the first visit's 1 MB
+//! (`tests/e2e/weight.test.mjs`); the whole challenge re-renders in well under a frame.
 
-use super::challenge_end::ChallengeEnd;
+use super::challenge_end::{challenge_end, EndProps};
 use crate::browser;
 use crate::playback::colours::job_rgb;
 use crate::state::challenge::{Act, Challenge, Snapshot, DECISION_SECONDS, JOBS, TOPOLOGY};
@@ -80,10 +83,10 @@ fn ChallengeGame(props: &GameProps) -> Html {
     let play = match &c.end {
         None => html! {
             <>
-                <Status clock={c.clock} now_s={c.snap.now_s} decision={c.made.len() + 1} act={game.dispatcher()} />
+                { status(&StatusProps { clock: c.clock, now_s: c.snap.now_s, decision: c.made.len() + 1, act: game.dispatcher() }) }
                 <div class="challenge-board">
-                    <Cluster snap={c.snap.clone()} picked={c.picked.clone()} dragging={c.dragging} act={game.dispatcher()} />
-                    <Queue snap={c.snap.clone()} job={c.job} act={game.dispatcher()} />
+                    { cluster(&ClusterProps { snap: c.snap.clone(), picked: c.picked.clone(), dragging: c.dragging, act: game.dispatcher() }) }
+                    { queue(&QueueProps { snap: c.snap.clone(), job: c.job, act: game.dispatcher() }) }
                 </div>
                 <p class="challenge-preview" data-testid="challenge-preview" aria-live="polite">{ preview_text(c) }</p>
                 <div class="form-row">
@@ -95,7 +98,7 @@ fn ChallengeGame(props: &GameProps) -> Html {
                 </div>
             </>
         },
-        Some(end) => html! { <ChallengeEnd end={end.clone()} act={game.dispatcher()} /> },
+        Some(end) => challenge_end(&EndProps { end: end.clone(), act: game.dispatcher() }),
     };
     html! {
         <section class="challenge" id="challenge" data-testid="challenge" aria-labelledby="challenge-title" {onpointerup}>
@@ -109,7 +112,7 @@ fn ChallengeGame(props: &GameProps) -> Html {
                 <p class="error" role="alert" data-testid="challenge-error">{ e.clone() }</p>
             }
             { play }
-            <Log made={c.made.clone()} revealed={c.end.as_ref().is_some_and(|e| e.revealed)} act={game.dispatcher()} />
+            { log(&LogProps { made: c.made.clone(), revealed: c.end.as_ref().is_some_and(|e| e.revealed), act: game.dispatcher() }) }
             <div class="form-row">
                 <button type="button" data-testid="challenge-restart" onclick={act(Act::Restart)}>{ "Start again" }</button>
                 <button type="button" data-testid="challenge-close" onclick={props.onclose.clone()}>{ "Close" }</button>
@@ -145,7 +148,6 @@ fn preview_text(c: &Challenge) -> String {
     }
 }
 
-#[derive(Properties, PartialEq)]
 struct StatusProps {
     clock: crate::state::challenge::Clock,
     now_s: f64,
@@ -154,8 +156,7 @@ struct StatusProps {
 }
 
 /// The simulated time, the decision's number and the clock with its switches.
-#[component]
-fn Status(p: &StatusProps) -> Html {
+fn status(p: &StatusProps) -> Html {
     let (on, paused) = (p.clock.on, p.clock.paused);
     let d = p.act.clone();
     let toggle_on = Callback::from(move |_| d.dispatch(Act::ClockOn(!on)));
@@ -177,7 +178,6 @@ fn Status(p: &StatusProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
 struct ClusterProps {
     snap: Snapshot,
     picked: Vec<u32>,
@@ -186,8 +186,7 @@ struct ClusterProps {
 }
 
 /// The GPUs by rack and server; each is a button with its job's colour and number.
-#[component]
-fn Cluster(p: &ClusterProps) -> Html {
+fn cluster(p: &ClusterProps) -> Html {
     let s = &p.snap;
     let racks = s.rack.iter().copied().max().map_or(0, |r| r + 1);
     let gpu = |g: u32| {
@@ -245,7 +244,6 @@ fn Cluster(p: &ClusterProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
 struct QueueProps {
     snap: Snapshot,
     job: Option<u32>,
@@ -253,8 +251,7 @@ struct QueueProps {
 }
 
 /// The queue (jobs to place, draggable) and the jobs still to come.
-#[component]
-fn Queue(p: &QueueProps) -> Html {
+fn queue(p: &QueueProps) -> Html {
     let s = &p.snap;
     let chip = |j: &crate::state::challenge::JobCard| {
         let id = j.id;
@@ -299,7 +296,6 @@ fn Queue(p: &QueueProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
 struct LogProps {
     made: Vec<crate::state::challenge::Made>,
     revealed: bool,
@@ -307,8 +303,7 @@ struct LogProps {
 }
 
 /// The decisions made, each with its what-ifs once the comparison is revealed.
-#[component]
-fn Log(p: &LogProps) -> Html {
+fn log(p: &LogProps) -> Html {
     use crate::state::challenge_end::WhatIfKind;
     use proxima_core::policy::replay::Choice;
     if p.made.is_empty() {

@@ -9,14 +9,12 @@ use crate::state::challenge_end::{figure_svg, End, Guess, WhatIf, RIVALS_AND_YOU
 use crate::state::summary::{duration, ratio};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct EndProps {
     pub end: End,
     pub act: UseReducerDispatcher<Game>,
 }
 
-#[component]
-pub fn ChallengeEnd(p: &EndProps) -> Html {
+pub fn challenge_end(p: &EndProps) -> Html {
     let e = &p.end;
     let act = |a: Act| {
         let d = p.act.clone();
@@ -71,22 +69,18 @@ pub fn ChallengeEnd(p: &EndProps) -> Html {
                     }) }
                 </tbody>
             </table>
-            { for e.rivals.iter().filter_map(|(p, r)| r.as_ref().err().map(|err| html! {
-                <p class="error">{ format!("{p} could not run: {err}") }</p>
-            })) }
             <p class="form-row">
                 <button type="button" data-testid="challenge-export" onclick={export}>{ "Download the figure (SVG)" }</button>
                 <span class="hint">{ " For slides: the bars above (with the what-if, once shown)." }</span>
             </p>
             <p class="hint">{ "What if? Open your decisions below and change one: the run is replayed from the start with it changed; your later decisions are kept while they still apply, and fifo's rule places whatever is left." }</p>
             if let Some(w) = &e.what_if {
-                <WhatIfView what_if={w.clone()} you_s={e.you_s} act={p.act.clone()} />
+                { what_if_view(&WhatIfProps { what_if: w.clone(), you_s: e.you_s, act: p.act.clone() }) }
             }
         </div>
     }
 }
 
-#[derive(Properties, PartialEq)]
 struct WhatIfProps {
     what_if: WhatIf,
     you_s: f64,
@@ -94,8 +88,7 @@ struct WhatIfProps {
 }
 
 /// A what-if: its guess first, then its mean JCT against the student's.
-#[component]
-fn WhatIfView(p: &WhatIfProps) -> Html {
+fn what_if_view(p: &WhatIfProps) -> Html {
     let w = &p.what_if;
     let body = match (&w.run, w.guess) {
         (Err(e), _) => html! { <p class="error">{ format!("The what-if could not run: {e}") }</p> },

@@ -4,7 +4,7 @@
 
 use super::challenge::{Made, RIVALS};
 use super::summary::duration;
-use proxima_core::engine::{Scenario, Simulation};
+use proxima_core::engine::Scenario;
 use proxima_core::policy::replay::{self, AfterChoices, Choice};
 
 /// What a what-if changes about one decision.
@@ -72,8 +72,8 @@ pub struct WhatIf {
 #[derive(Clone, Debug, PartialEq)]
 pub struct End {
     pub you_s: f64,
-    /// Each rival's mean JCT on the same scenario (or why it could not run).
-    pub rivals: Vec<(String, Result<f64, String>)>,
+    /// Each rival's mean JCT on the same scenario ([`RIVALS`]).
+    pub rivals: Vec<(String, f64)>,
     /// Who the student thinks did best: "you" or a rival's name.
     pub prediction: Option<String>,
     pub revealed: bool,
@@ -83,31 +83,19 @@ pub struct End {
 /// The entry that stands for the student in rankings and figures.
 pub const YOU: &str = "you";
 /// Who the student can predict as best.
-pub const RIVALS_AND_YOU: [&str; 4] = [YOU, RIVALS[0], RIVALS[1], RIVALS[2]];
+pub const RIVALS_AND_YOU: [&str; 4] = [YOU, RIVALS[0].0, RIVALS[1].0, RIVALS[2].0];
 
 impl End {
-    /// The end of a run whose mean JCT was `you_s`: the rivals run now, on the same
-    /// scenario (a few milliseconds), so the numbers are ready when revealed.
-    pub fn new(you_s: f64, scenario: Option<&Scenario>) -> End {
-        let rivals = RIVALS
-            .iter()
-            .map(|&p| {
-                let jct = match scenario {
-                    None => Err("no scenario".to_string()),
-                    Some(s) => {
-                        Simulation::for_spec(s.clone(), p).map(|mut sim| sim.run().avg_jct_s).map_err(|e| e.to_string())
-                    }
-                };
-                (p.to_string(), jct)
-            })
-            .collect();
+    /// The end of a run whose mean JCT was `you_s`.
+    pub fn new(you_s: f64) -> End {
+        let rivals = RIVALS.iter().map(|&(p, jct)| (p.to_string(), jct)).collect();
         End { you_s, rivals, prediction: None, revealed: false, what_if: None }
     }
 
     /// Everyone's mean JCT, best first (ties keep the order you, fifo, consolidate, dally).
     pub fn ranking(&self) -> Vec<(String, f64)> {
         let mut all = vec![(YOU.to_string(), self.you_s)];
-        all.extend(self.rivals.iter().filter_map(|(p, r)| r.as_ref().ok().map(|&v| (p.clone(), v))));
+        all.extend(self.rivals.iter().cloned());
         all.sort_by(|a, b| a.1.total_cmp(&b.1));
         all
     }
@@ -155,7 +143,7 @@ pub fn what_if(made: &[Made], index: usize, kind: WhatIfKind, scenario: Option<&
     let run = match scenario {
         None => Err("no scenario".to_string()),
         Some(s) => replay::replay(s.clone(), &choices, AfterChoices::FirstFit)
-            .map(|r| WhatIfRun { avg_jct_s: r.sim.summary().avg_jct_s, diverged_at: r.diverged_at })
+            .map(|r| WhatIfRun { avg_jct_s: super::challenge::mean_jct(&r.sim).1, diverged_at: r.diverged_at })
             .map_err(|e| e.to_string()),
     };
     WhatIf { index, kind, label, guess: None, run }
