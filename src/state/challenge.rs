@@ -12,14 +12,16 @@
 //! change one decision and replay.
 
 use super::challenge_end::{End, WhatIfKind};
+use super::challenge_run::{self, Replayed, Stop};
 use proxima_core::cluster::JobId;
-use proxima_core::engine::{JobStatus, Scenario, Simulation};
+use proxima_core::engine::JobStatus;
 use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
 use proxima_core::model::Catalog;
-use proxima_core::policy::replay::{self, AfterChoices, Choice, Stop};
+use proxima_core::policy::replay::{AfterChoices, Choice};
 use proxima_core::topology::{GpuId, Tier};
 use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
 use proxima_core::workload::{self, ModelMix, WorkloadOptions};
+use proxima_core::{Scenario, Simulation};
 
 /// Two racks of two 4-GPU servers, 50 Gbit/s TCP NICs and 32:1 uplinks (the first run's
 /// cluster, smaller): a job split across racks pays dearly, one split across servers of a
@@ -348,9 +350,9 @@ impl Challenge {
     }
 
     /// Replays `choices` from the start; `None` without a scenario.
-    pub fn replay(&self, choices: &[Choice], after: AfterChoices) -> Option<Result<replay::Replayed, String>> {
+    pub fn replay(&self, choices: &[Choice], after: AfterChoices) -> Option<Result<Replayed, String>> {
         let s = self.scenario.clone()?;
-        Some(replay::replay(s, choices, after).map_err(|e| e.to_string()))
+        Some(challenge_run::replay(s, choices, after).map_err(|e| e.to_string()))
     }
 
     /// Replays the decisions so far; a refused one is taken back and its reason shown.
@@ -391,7 +393,7 @@ impl Challenge {
                 } else {
                     self.replay(&self.choices(), AfterChoices::Pause).and_then(|r| r.ok()).map(|r| {
                         let gpus: Vec<GpuId> = self.picked.iter().map(|&g| GpuId(g)).collect();
-                        let slowdown = replay::slowdown_now(&r.sim, JobId(job), &gpus);
+                        let slowdown = challenge_run::slowdown_now(&r.sim, JobId(job), &gpus);
                         if slowdown.is_finite() {
                             Ok(Preview { slowdown, spans: self.snap.spans(&self.picked).into() })
                         } else {

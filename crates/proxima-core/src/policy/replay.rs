@@ -6,6 +6,10 @@
 //! start after every choice (a small scenario takes microseconds) and stops at the next
 //! decision point; changing or dropping one choice and running again is the what-if.
 //!
+//! The policy tells whoever drives the run ([`ReplayLog`]) that it paused or refused a
+//! choice; driving the simulation is the caller's (the app's `state::challenge_run`), so
+//! this file, like every policy, sits below the engine (a doc link is no import).
+//!
 //! It is not in the policy catalogue (`POLICIES`) or `resolve_policy`: its input is a list
 //! of choices made for one scenario, not a spec a user could type for any cluster.
 //!
@@ -15,7 +19,6 @@
 
 use super::{Decision, Policy, View};
 use crate::cluster::JobId;
-use crate::engine::{JobStatus, Scenario, Simulation};
 use crate::event::Reason;
 use crate::time::SimTime;
 use crate::topology::GpuId;
@@ -69,7 +72,30 @@ struct Log {
     diverged_at: Option<usize>,
 }
 
-/// The replay policy. Build runs with [`replay`], which reads its log.
+/// The driver's view of a [`Replay`]'s log: step the simulation until it has paused or
+/// refused a choice, or the run is over.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayLog(Rc<RefCell<Log>>);
+
+impl ReplayLog {
+    /// Stopped at a decision point with every choice used ([`AfterChoices::Pause`]).
+    pub fn paused(&self) -> bool {
+        self.0.borrow().paused
+    }
+
+    /// The choice that could not be applied ([`AfterChoices::Pause`]).
+    pub fn error(&self) -> Option<ReplayError> {
+        self.0.borrow().error.clone()
+    }
+
+    /// The first choice that no longer applied, from which first fit placed the rest
+    /// ([`AfterChoices::FirstFit`]).
+    pub fn diverged_at(&self) -> Option<usize> {
+        self.0.borrow().diverged_at
+    }
+}
+
+/// The replay policy, with the log its driver reads.
 pub struct Replay {
     choices: Vec<Choice>,
     next: usize,
@@ -91,7 +117,7 @@ pub fn check_place(view: &View, job: JobId, gpus: &[GpuId]) -> Result<(), String
     let Some(j) = view.jobs.get(job.0 as usize) else {
         return Err(format!("there is no job {}", job.0 + 1));
     };
-    if view.run(job).status != JobStatus::Queued {
+    if !view.queued.contains(&job) {
         return Err(format!("job {} is not waiting in the queue", j.name));
     }
     if gpus.len() as u32 != j.gpus {
@@ -116,10 +142,18 @@ pub fn check_place(view: &View, job: JobId, gpus: &[GpuId]) -> Result<(), String
 /// will complete) and none is still to arrive. Waiting then would leave the queue waiting
 /// forever.
 fn nothing_due(view: &View) -> bool {
-    view.cluster.free_count() == view.topo.gpu_count() && view.runs.iter().all(|r| r.status != JobStatus::Future)
+    // Jobs arrive in submission order, those due now before the scheduling pass.
+    view.cluster.free_count() == view.topo.gpu_count() && view.jobs.last().is_none_or(|j| j.submit <= view.now)
 }
 
 impl Replay {
+    /// A replay of `choices`, and the log its driver reads.
+    pub fn new(choices: Vec<Choice>, after: AfterChoices) -> (Replay, ReplayLog) {
+        let log = ReplayLog::default();
+        let policy = Replay { choices, next: 0, after, first_fit: false, hold_until: None, log: Rc::clone(&log.0) };
+        (policy, log)
+    }
+
     fn first_fit_step(view: &View, out: &mut Vec<Decision>) {
         let free = view.cluster.free_count();
         if let Some(&job) = view.queued.iter().find(|&&j| view.job(j).gpus <= free) {
@@ -197,76 +231,6 @@ impl Policy for Replay {
             }
         }
     }
-}
-
-/// Where a replay stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// At a decision point with every choice used ([`AfterChoices::Pause`]).
-    Decision,
-    /// The run is over.
-    Finished,
-}
-
-/// A replayed run: the simulation where it stopped (its state, or its summary once
-/// finished), why it stopped, and the first choice that no longer applied, if any.
-pub struct Replayed {
-    pub sim: Simulation,
-    pub stop: Stop,
-    pub diverged_at: Option<usize>,
-}
-
-/// Runs `scenario` from the start with `choices`, until the next decision point without a
-/// choice ([`AfterChoices::Pause`]) or to the end.
-pub fn replay(scenario: Scenario, choices: &[Choice], after: AfterChoices) -> Result<Replayed, ReplayError> {
-    let log = Rc::new(RefCell::new(Log::default()));
-    let policy =
-        Replay { choices: choices.to_vec(), next: 0, after, first_fit: false, hold_until: None, log: Rc::clone(&log) };
-    let mut sim = Simulation::new(scenario, Box::new(policy));
-    loop {
-        {
-            let l = log.borrow();
-            if let Some(e) = &l.error {
-                return Err(e.clone());
-            }
-            if l.paused {
-                return Ok(Replayed { sim, stop: Stop::Decision, diverged_at: l.diverged_at });
-            }
-        }
-        if sim.step().is_none() {
-            let diverged_at = log.borrow().diverged_at;
-            return Ok(Replayed { sim, stop: Stop::Finished, diverged_at });
-        }
-    }
-}
-
-/// How many times slower than ideal `job` would run on `gpus` at the simulation's current
-/// instant ([`View::estimate_slowdown`]), for showing a placement before it is committed.
-pub fn slowdown_now(sim: &Simulation, job: JobId, gpus: &[GpuId]) -> f64 {
-    let scenario = sim.scenario();
-    let queued: BTreeSet<JobId> = sim
-        .runs()
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.status == JobStatus::Queued)
-        .map(|(i, _)| JobId(i as u32))
-        .collect();
-    let view = View {
-        now: sim.now(),
-        topo: &scenario.topology,
-        catalog: &scenario.catalog,
-        comm: &scenario.comm,
-        jobs: &scenario.jobs,
-        runs: sim.runs(),
-        cluster: sim.cluster(),
-        queued: &queued,
-        seed: scenario.seed,
-        tenants: &scenario.tenants,
-    };
-    if check_place(&view, job, gpus).is_err() {
-        return f64::NAN;
-    }
-    view.estimate_slowdown(job, gpus)
 }
 
 #[cfg(test)]
