@@ -12,8 +12,8 @@ mod handlers;
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::panels::{
-    use_run_feedback, Banners, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel,
-    ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
+    use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel,
+    RunPanel, ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
 };
 use crate::protocol::{FromWorker, ToWorker};
 use crate::state::results::RunState;
@@ -208,6 +208,7 @@ pub fn App() -> Html {
             <ClassicRun dispatch={dispatch.clone()} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
             <Lessons dispatch={dispatch.clone()} />
+            <ChallengeMode />
             if let Some(tour) = &s.tour {
                 <TourView tour={tour.clone()} act={h.on_tour_action} />
             }

@@ -4,6 +4,8 @@
 //! names, policy specs) is only ever rendered as text nodes or attribute values, which
 //! yew escapes.
 
+mod challenge;
+mod challenge_end;
 mod exports;
 mod feedback;
 mod intro;
@@ -14,6 +16,7 @@ mod scenario;
 mod summary;
 mod tenants;
 
+pub use challenge::ChallengeMode;
 pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
 pub use intro::{Banners, Intro};
 pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};

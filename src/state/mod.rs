@@ -6,6 +6,9 @@
 //! downloads) live at the edge, in `app.rs`, and report back with actions.
 //!
 //! - this file: the state, the actions, the reducer;
+//! - [`challenge`], [`challenge_end`], [`challenge_run`]: "Be the scheduler", the challenge
+//!   mode: its scenario, the student's decisions replayed, the comparison, what-ifs and the
+//!   figure;
 //! - [`cluster`]: the cluster form, its checked cluster and the editor;
 //! - [`trace`]: the trace form and the worker's descriptions of traces;
 //! - [`fields`]: form fields as typed, with their errors;
@@ -15,6 +18,9 @@
 //! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
 //!   where its playback opens.
 
+pub mod challenge;
+pub mod challenge_end;
+pub mod challenge_run;
 pub mod cluster;
 pub mod fields;
 pub mod lessons;

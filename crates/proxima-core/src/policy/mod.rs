@@ -17,6 +17,7 @@ pub mod migrate;
 pub mod placement;
 pub mod quota;
 pub mod random;
+pub mod replay;
 pub mod runtime;
 pub mod sensitivity;
 pub mod slurm;
