@@ -300,11 +300,12 @@ impl Simulation {
         for o in &mut self.observers {
             o.observe(self.st.now, &event);
         }
-        if let Some(held) = &mut self.held {
-            held.push(event.clone());
-        }
         if !matches!(event, SimEvent::RateChanged { .. }) {
             self.policy.on_event(&event, &view_of(&self.scenario, &self.st));
+        }
+        // Kept last, so the event moves into the buffer instead of being copied.
+        if let Some(held) = &mut self.held {
+            held.push(event);
         }
     }
 

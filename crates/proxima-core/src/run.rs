@@ -122,3 +122,69 @@ pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>)
 pub fn sequential_rho(simulation: &Simulation) -> Result<FinishTimeFairness, InputError> {
     isolated::finish_time_fairness(simulation.scenario(), &simulation.policy_spec(), simulation.runs())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{EventHasher, SimEvent};
+    use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+    use crate::time::SimTime;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    fn scenario() -> Scenario {
+        let mut input = ScenarioInput::new(
+            TopologyInput::Argument("racks=2,servers=2,gpus=4".into()),
+            TraceInput::Synthetic("synthetic:jobs=30,load=1.5,tenants=2".into()),
+            3,
+        );
+        input.tenants = Some("demand".into());
+        build_scenario(&input).unwrap()
+    }
+
+    /// An observer the simulation owns, read through its shared cell after the run.
+    struct Owned(Rc<RefCell<EventHasher>>);
+
+    impl Observer for Owned {
+        fn observe(&mut self, now: SimTime, event: &SimEvent) {
+            self.0.borrow_mut().observe(now, event);
+        }
+    }
+
+    #[test]
+    fn borrowed_observers_see_what_owned_ones_see() {
+        let owned = Rc::new(RefCell::new(EventHasher::default()));
+        let mut sim = Simulation::for_spec(scenario(), "dally").unwrap();
+        sim.add_observer(Box::new(Owned(owned.clone())));
+        let summary = sim.run();
+        let mut borrowed = EventHasher::default();
+        let options = RunOptions::<InputError> { observers: vec![&mut borrowed], ..RunOptions::default() };
+        let finished = run_policy(scenario(), "dally", options).unwrap();
+        assert_eq!((borrowed.hash(), borrowed.count()), (owned.borrow().hash(), owned.borrow().count()));
+        assert!(borrowed.count() > 0);
+        assert_eq!(finished.summary(), &summary);
+        assert!(finished.record.is_none(), "not asked for");
+    }
+
+    #[test]
+    fn rho_is_written_into_the_record_as_the_isolated_runs_give_it() {
+        let mut sim = Simulation::for_spec(scenario(), "fifo").unwrap();
+        let summary = sim.run();
+        let mut expected = RunRecord::with_summary(&sim, summary);
+        sequential_rho(&sim).unwrap().apply(&mut expected);
+        let options = RunOptions { rho: Some(&sequential_rho), ..RunOptions::default() };
+        let finished = run_policy(scenario(), "fifo", options).unwrap();
+        assert_eq!(finished.into_record(), expected);
+        assert!(expected.jobs.iter().any(|j| j.rho.is_some()));
+    }
+
+    #[test]
+    fn a_policy_the_cluster_cannot_take_fails_before_the_run() {
+        let steps = std::cell::Cell::new(0);
+        let mut on_step = |_: &Simulation| steps.set(steps.get() + 1);
+        let options = RunOptions::<InputError> { on_step: Some(&mut on_step), ..RunOptions::default() };
+        let failed = run_policy(scenario(), "kueue-tas:required=nowhere", options);
+        assert!(matches!(failed, Err(RunError::Policy(_))));
+        assert_eq!(steps.get(), 0);
+    }
+}
