@@ -29,8 +29,6 @@ use proxima_core::tenants::TenantId;
 use proxima_core::time::SimTime;
 use proxima_core::topology::Tier;
 use proxima_core::JobId;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// The most events a playback log holds: about 3.3 MB. A run this long
 /// takes minutes to watch even at the fastest speed, and the page keeps it in memory with
@@ -40,16 +38,6 @@ pub const MAX_PLAYBACK_EVENTS: usize = 250_000;
 /// The encoding's version, the first byte of every log (2 added each job's tenant, 3 the
 /// tuner's evidence as numbers).
 const VERSION: u8 = 3;
-
-/// An observer shared with its owner, who reads it after the run (the engine keeps its
-/// observers boxed).
-pub struct SharedObserver<T>(pub Rc<RefCell<T>>);
-
-impl<T: Observer> Observer for SharedObserver<T> {
-    fn observe(&mut self, now: SimTime, event: &SimEvent) {
-        self.0.borrow_mut().observe(now, event);
-    }
-}
 
 /// The hash of a run's events as text: 16 lowercase hex digits, as the CLI prints it.
 pub fn hash_hex(hasher: &EventHasher) -> String {

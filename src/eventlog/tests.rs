@@ -42,15 +42,13 @@ fn sim_with_tenants(topology: &str, jobs: u32, load: f64, policy: &str, tenants:
 #[test]
 fn a_run_round_trips_without_rate_changes() {
     let mut s = sim("teaching", 300, 1.2, "dally");
-    let all = Rc::new(RefCell::new(Everything::default()));
-    let rec = Rc::new(RefCell::new(Recorder::default()));
-    s.add_observer(Box::new(SharedObserver(all.clone())));
-    s.add_observer(Box::new(SharedObserver(rec.clone())));
-    let summary = s.run();
-    let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
+    let mut all = Everything::default();
+    let mut rec = Recorder::default();
+    let summary = s.run_observed(&mut [&mut all, &mut rec]);
+    let bytes = rec.finish(&s, SimTime::from_secs_f64(summary.makespan_s));
     let log = PlaybackLog::decode(&bytes).unwrap();
     let expected: Vec<(SimTime, SimEvent)> =
-        all.borrow().0.iter().filter(|(_, e)| !matches!(e, SimEvent::RateChanged { .. })).cloned().collect();
+        all.0.iter().filter(|(_, e)| !matches!(e, SimEvent::RateChanged { .. })).cloned().collect();
     assert_eq!(log.events.len(), expected.len());
     assert!(log.events.iter().any(|e| matches!(e, SimEvent::Waiting { .. })), "dally makes jobs wait here");
     for (i, ((t, e), got)) in expected.iter().zip(&log.events).enumerate() {
@@ -92,10 +90,9 @@ fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 #[test]
 fn each_job_keeps_its_tenant_in_the_summarys_order() {
     let mut s = sim_with_tenants("teaching", 200, 1.0, "fifo", Some(4));
-    let rec = Rc::new(RefCell::new(Recorder::default()));
-    s.add_observer(Box::new(SharedObserver(rec.clone())));
-    let summary = s.run();
-    let log = PlaybackLog::decode(&rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
+    let mut rec = Recorder::default();
+    let summary = s.run_observed(&mut [&mut rec]);
+    let log = PlaybackLog::decode(&rec.finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
     let names: Vec<&str> = summary.tenants.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(log.tenants, names);
     assert_eq!(names, ["t1", "t2", "t3", "t4"]);
@@ -111,10 +108,9 @@ fn each_job_keeps_its_tenant_in_the_summarys_order() {
 #[test]
 fn the_recorder_stops_at_its_cap_and_says_when() {
     let mut s = sim("teaching", 100, 0.8, "consolidate");
-    let rec = Rc::new(RefCell::new(Recorder::with_cap(50)));
-    s.add_observer(Box::new(SharedObserver(rec.clone())));
-    let summary = s.run();
-    let log = PlaybackLog::decode(&rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
+    let mut rec = Recorder::with_cap(50);
+    let summary = s.run_observed(&mut [&mut rec]);
+    let log = PlaybackLog::decode(&rec.finish(&s, SimTime::from_secs_f64(summary.makespan_s))).unwrap();
     assert_eq!(log.events.len(), 50);
     let cut = log.cut_at_us.expect("cut");
     assert!(cut >= *log.times.last().unwrap() && cut < log.end_us);
@@ -157,10 +153,9 @@ fn gpus_and_reasons_round_trip() {
 #[test]
 fn damaged_logs_are_errors_not_panics() {
     let mut s = sim("teaching", 20, 0.8, "dally");
-    let rec = Rc::new(RefCell::new(Recorder::default()));
-    s.add_observer(Box::new(SharedObserver(rec.clone())));
-    let summary = s.run();
-    let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
+    let mut rec = Recorder::default();
+    let summary = s.run_observed(&mut [&mut rec]);
+    let bytes = rec.finish(&s, SimTime::from_secs_f64(summary.makespan_s));
     for cut in 0..bytes.len() {
         assert!(PlaybackLog::decode(&bytes[..cut]).is_err(), "a log cut at {cut} bytes");
     }
@@ -176,10 +171,9 @@ fn damaged_logs_are_errors_not_panics() {
 fn the_log_starts_with_the_policys_own_timers() {
     for (policy, timers) in [("dally:timers=30/15", vec![30.0, 15.0]), ("consolidate", vec![])] {
         let mut s = sim("teaching", 20, 1.0, policy);
-        let rec = Rc::new(RefCell::new(Recorder::default()));
-        s.add_observer(Box::new(SharedObserver(rec.clone())));
-        let summary = s.run();
-        let bytes = rec.borrow().finish(&s, SimTime::from_secs_f64(summary.makespan_s));
+        let mut rec = Recorder::default();
+        let summary = s.run_observed(&mut [&mut rec]);
+        let bytes = rec.finish(&s, SimTime::from_secs_f64(summary.makespan_s));
         assert_eq!(PlaybackLog::decode(&bytes).unwrap().initial_timers, timers, "{policy}");
     }
 }

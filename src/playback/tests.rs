@@ -2,7 +2,7 @@
 
 use super::grid::Rect;
 use super::*;
-use crate::eventlog::{PlaybackLog, Recorder, SharedObserver};
+use crate::eventlog::{PlaybackLog, Recorder};
 use crate::Shared;
 use proxima_core::engine::Simulation;
 use proxima_core::policy::resolve_policy;
@@ -10,8 +10,6 @@ use proxima_core::scenario::build_scenario;
 use proxima_core::topology::{resolve_topology_arg, NodeKind};
 use proxima_core::trace::synthetic;
 use proxima_core::workload::{ModelMix, WorkloadOptions};
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// A run's playback and, for checking, the engine's own state at some instants.
 fn playback(
@@ -45,12 +43,13 @@ fn playback_of(
 ) -> (Playback, Vec<(u64, Vec<u32>, usize)>) {
     let topo = scenario.topology.clone();
     let mut sim = Simulation::new(scenario, resolve_policy(policy).unwrap());
-    let rec = Rc::new(RefCell::new(Recorder::default()));
-    sim.add_observer(Box::new(SharedObserver(rec.clone())));
+    let mut rec = Recorder::default();
     // The engine's view at each probe: owner per GPU and queue length.
     let mut truth = Vec::new();
     for &p in probes {
-        sim.step_until(proxima_core::SimTime(p));
+        while sim.next_time().is_some_and(|t| t.0 <= p) {
+            sim.step_observed(&mut [&mut rec]);
+        }
         let mut owner = vec![NO_JOB; topo.gpu_count() as usize];
         let mut queued = 0;
         for (j, r) in sim.runs().iter().enumerate() {
@@ -63,8 +62,8 @@ fn playback_of(
         }
         truth.push((p, owner, queued));
     }
-    sim.run();
-    let bytes = rec.borrow().finish(&sim, sim.now());
+    sim.run_observed(&mut [&mut rec]);
+    let bytes = rec.finish(&sim, sim.now());
     let log = PlaybackLog::decode(&bytes).unwrap();
     (Playback::new(log, Shared::new(topo)).unwrap(), truth)
 }

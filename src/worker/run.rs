@@ -2,21 +2,20 @@
 //! scenario (`proxima_core::inputs`, as the CLI builds it), each policy run, and each run
 //! taken down as the core's record of it plus the numbers the page's charts show.
 
-use crate::eventlog::{hash_hex, Recorder, SharedObserver};
+use crate::eventlog::{hash_hex, Recorder};
 use crate::protocol::{
     FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
 use proxima_core::engine::Simulation;
-use proxima_core::error::SourcedError;
+use proxima_core::error::{InputError, SourcedError};
 use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
+use proxima_core::run::{run_policy, RunOptions};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::time::SimTime;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Steps between looks at the clock: reading it every step would cost more than the step.
 const STEPS_PER_CLOCK_CHECK: u64 = 1024;
@@ -73,15 +72,11 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
     }
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
-        let mut sim = Simulation::for_spec(scenario.clone(), policy).expect("checked above");
-        let hasher = Rc::new(RefCell::new(EventHasher::default()));
-        let recorder = Rc::new(RefCell::new(Recorder::default()));
-        sim.add_observer(Box::new(SharedObserver(hasher.clone())));
-        sim.add_observer(Box::new(SharedObserver(recorder.clone())));
-        let started = now_ms();
+        let mut hasher = EventHasher::default();
+        let mut recorder = Recorder::default();
         let mut last_sent = f64::NEG_INFINITY;
         let mut steps: u64 = 0;
-        while sim.step().is_some() {
+        let mut on_step = |sim: &Simulation| {
             steps += 1;
             if steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) {
                 let t = now_ms();
@@ -91,17 +86,27 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
                     send(FromWorker::Progress { run_id, policy: index, done, total });
                 }
             }
-        }
-        let elapsed_ms = now_ms() - started;
+        };
+        // ρ is added below, not by the run path: an isolated scenario the core cannot build
+        // leaves this record without ρ, where the CLI fails.
+        let options = RunOptions::<InputError> {
+            rho: None,
+            record: true,
+            observers: vec![&mut hasher, &mut recorder],
+            on_step: Some(&mut on_step),
+            clock: Some(now_ms),
+        };
+        let finished = run_policy(scenario.clone(), policy, options).expect("checked above");
+        let sim = &finished.simulation;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let mut record = RunRecord::with_summary(&sim, sim.summary());
-        let fairness_ms = super::fairness::add_rho(&sim, &mut record, now_ms);
-        let mut result = policy_result(policy, &sim, record, elapsed_ms);
+        let mut record = finished.record.expect("asked for");
+        let fairness_ms = super::fairness::add_rho(sim, &mut record, now_ms);
+        let mut result = policy_result(policy, sim, record, finished.simulation_ms.expect("timed"));
         result.fairness_ms = fairness_ms;
-        result.event_hash = hash_hex(&hasher.borrow());
-        result.event_count = hasher.borrow().count();
-        result.playback = recorder.borrow().finish(&sim, sim.now()).into();
+        result.event_hash = hash_hex(&hasher);
+        result.event_count = hasher.count();
+        result.playback = recorder.finish(sim, sim.now()).into();
         send(FromWorker::PolicyDone { run_id, policy: index, result: Box::new(result) });
     }
     send(FromWorker::Finished { run_id });
@@ -253,11 +258,10 @@ mod tests {
             .unwrap();
         // The hash of the core's own hasher over the same run, as the CLI computes it.
         let mut sim = Simulation::new(build_request_scenario(&req).unwrap(), resolve_policy("dally").unwrap());
-        let hasher = Rc::new(RefCell::new(EventHasher::default()));
-        sim.add_observer(Box::new(SharedObserver(hasher.clone())));
-        sim.run();
-        assert_eq!(result.event_hash, format!("{:016x}", hasher.borrow().hash()));
-        assert_eq!(result.event_count, hasher.borrow().count());
+        let mut hasher = EventHasher::default();
+        sim.run_observed(&mut [&mut hasher]);
+        assert_eq!(result.event_hash, format!("{:016x}", hasher.hash()));
+        assert_eq!(result.event_count, hasher.count());
         let log = crate::eventlog::PlaybackLog::decode(&result.playback).unwrap();
         assert_eq!(log.jobs.len(), 40);
         assert!(log.events.len() as u64 <= result.event_count);

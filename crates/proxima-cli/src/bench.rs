@@ -2,9 +2,8 @@
 //! runs. A benchmark reports figures; it asserts nothing.
 
 use crate::inputs::{load_scenario, ScenarioArgs, UsageError};
-use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
-use proxima_core::policy::policy_for;
+use proxima_core::run::{run_policy, RunOptions};
 use std::time::Instant;
 
 /// One benchmark: a scenario and a policy.
@@ -130,20 +129,22 @@ pub fn run(
             let jobs = scenario.jobs.len();
             let gpus = scenario.topology.gpu_count();
             for _ in 0..repeats.max(1) {
-                let policy =
-                    policy_for(&c.policy, &scenario.topology).map_err(|e| UsageError(e.with_source("policy")))?;
-                let sim_input = scenario.clone();
-                // The clock covers the simulation only; reading and resolving the trace is
-                // reported separately (setup_s in the CSV).
-                let start = Instant::now();
-                let mut sim = Simulation::new(sim_input, policy);
-                if hash {
-                    sim.add_observer(Box::new(EventHasher::default()));
-                }
-                let summary = sim.run();
-                times.push(start.elapsed().as_secs_f64());
-                events = sim.events();
-                std::hint::black_box(summary);
+                // The clock covers the simulation only (the core's run path reads it
+                // around the run); reading and resolving the trace is reported separately
+                // (setup_s in the CSV).
+                let started = Instant::now();
+                let clock = || started.elapsed().as_secs_f64() * 1000.0;
+                let mut hasher = EventHasher::default();
+                let options = RunOptions::<UsageError> {
+                    observers: if hash { vec![&mut hasher] } else { Vec::new() },
+                    clock: Some(&clock),
+                    ..RunOptions::default()
+                };
+                let finished = run_policy(scenario.clone(), &c.policy, options)
+                    .map_err(|e| e.into_error(|e| UsageError(e.with_source("policy"))))?;
+                times.push(finished.simulation_ms.expect("timed") / 1000.0);
+                events = finished.simulation.events();
+                std::hint::black_box((finished.summary(), hasher.hash()));
             }
             times.sort_by(f64::total_cmp);
             let median = times[times.len() / 2];

@@ -18,10 +18,11 @@ mod what_if;
 use clap::{Args, Parser, Subcommand};
 use inputs::{load_scenario, ScenarioArgs, UsageError};
 use proxima_core::engine::Simulation;
-use proxima_core::event::EventHasher;
+use proxima_core::event::{EventHasher, Observer};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
-use proxima_core::run_files::RunRecord;
+use proxima_core::run::{Fairness, Finished, RunOptions};
+use proxima_core::scenario::Scenario;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -311,34 +312,57 @@ fn run_one(
     no_rho: bool,
 ) -> Result<(), Failure> {
     let sc = load_scenario(&scenario.as_args())?;
-    let mut sim = Simulation::for_spec(sc, policy).map_err(|e| UsageError::in_argument("policy", e))?;
+    // Checked before the event log is created, so that a wrong policy leaves no file.
+    policy_for(policy, &sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
     // With --events, also hash the event stream as the web app does, so the two
     // can be compared (the determinism test does).
-    let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
-    if let Some(path) = &events {
-        let file = std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?;
-        sim.add_observer(Box::new(output::EventLog::new(file)));
-        sim.add_observer(Box::new(output::SharedHasher(hasher.clone())));
-    }
-    let summary = progress::run_with_progress(&mut sim, policy);
-    let mut record = RunRecord::with_summary(&sim, summary);
-    if !no_rho {
-        fairness::finish_time_fairness(&sim)?.apply(&mut record);
-    }
-    output::print_summary(&record.summary, &sim);
+    let mut hasher = EventHasher::default();
+    let mut log = match &events {
+        Some(path) => Some(output::EventLog::new(
+            std::fs::File::create(path).map_err(|e| Failure::Io(format!("{path}: cannot create: {e}")))?,
+        )),
+        None => None,
+    };
+    let observers: Vec<&mut dyn Observer> = match &mut log {
+        Some(log) => vec![log, &mut hasher],
+        None => Vec::new(),
+    };
+    let finished = run_policy(sc, policy, no_rho, observers)?;
+    drop(log);
+    output::print_summary(finished.summary(), &finished.simulation);
     if events.is_some() {
-        let h = hasher.borrow();
         println!(
             "events      {} (event-log hash {:016x}, FNV-1a over \"TIME_US EVENT_JSON\" lines)",
-            h.count(),
-            h.hash()
+            hasher.count(),
+            hasher.hash()
         );
     }
     if let Some(dir) = out {
-        output::write_run(&dir, &record).map_err(Failure::Io)?;
+        output::write_run(&dir, &finished.into_record()).map_err(Failure::Io)?;
         eprintln!("wrote {dir}/summary.json, {dir}/jobs.csv, {dir}/timeseries.csv");
     }
     Ok(())
+}
+
+/// One policy through the core's run path, with the progress bar, and ρ unless `no_rho`.
+fn run_policy(
+    sc: Scenario,
+    policy: &str,
+    no_rho: bool,
+    observers: Vec<&mut dyn Observer>,
+) -> Result<Finished, UsageError> {
+    let mut progress = progress::Progress::new(policy);
+    let mut on_step = |sim: &Simulation| progress.step(sim);
+    let options = RunOptions {
+        rho: (!no_rho).then_some(&fairness::finish_time_fairness as Fairness<'_, UsageError>),
+        record: true,
+        // Each borrow is narrowed to this call's, which the progress bar's is.
+        observers: observers.into_iter().map(|o| o as &mut dyn Observer).collect(),
+        on_step: Some(&mut on_step),
+        clock: None,
+    };
+    proxima_core::run::run_policy(sc, policy, options)
+        .map_err(|e| e.into_error(|e| UsageError::in_argument("policy", e)))
 }
 
 /// `proxima compare`: several policies on one scenario, side by side.
@@ -353,12 +377,7 @@ fn compare(scenario: &ScenarioFlags, policies: &[String], out: Option<String>, n
     }
     let mut summaries: Vec<Summary> = Vec::new();
     for p in policies {
-        let mut sim = Simulation::for_spec(sc.clone(), p).expect("checked above");
-        let summary = progress::run_with_progress(&mut sim, p);
-        let mut record = RunRecord::with_summary(&sim, summary);
-        if !no_rho {
-            fairness::finish_time_fairness(&sim)?.apply(&mut record);
-        }
+        let record = run_policy(sc.clone(), p, no_rho, Vec::new())?.into_record();
         if let Some(dir) = &out {
             let sub = format!("{dir}/{}", output::result_dir_name(p));
             output::write_run(&sub, &record).map_err(Failure::Io)?;

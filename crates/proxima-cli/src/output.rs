@@ -256,12 +256,3 @@ impl<W: Write> Observer for EventLog<W> {
         let _ = writeln!(self.out, "{{\"t_us\":{},{}", now.0, &line[1..]);
     }
 }
-
-/// The core's event hasher, shared so that `main` can read it after the run.
-pub struct SharedHasher(pub std::rc::Rc<std::cell::RefCell<proxima_core::event::EventHasher>>);
-
-impl Observer for SharedHasher {
-    fn observe(&mut self, now: SimTime, event: &SimEvent) {
-        self.0.borrow_mut().observe(now, event);
-    }
-}

@@ -2,31 +2,54 @@
 //! (so logs and pipes stay clean).
 
 use proxima_core::engine::Simulation;
-use proxima_core::metrics::Summary;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-pub fn run_with_progress(sim: &mut Simulation, label: &str) -> Summary {
-    let show = std::io::stderr().is_terminal();
-    let started = Instant::now();
-    let mut last_draw: Option<Instant> = None;
-    let mut steps: u64 = 0;
-    while sim.step().is_some() {
-        steps += 1;
+/// The bar of one run: told of every instant by the core's run path
+/// (`RunOptions::on_step`), it draws at most every 100 ms, once the run has taken a second.
+pub struct Progress<'a> {
+    label: &'a str,
+    show: bool,
+    started: Instant,
+    last_draw: Option<Instant>,
+    steps: u64,
+}
+
+impl<'a> Progress<'a> {
+    pub fn new(label: &'a str) -> Progress<'a> {
+        Progress { label, show: std::io::stderr().is_terminal(), started: Instant::now(), last_draw: None, steps: 0 }
+    }
+
+    /// After each instant of the run.
+    pub fn step(&mut self, sim: &Simulation) {
+        self.steps += 1;
         // Reading the clock every step would cost more than many steps.
-        if show && steps.is_multiple_of(4096) && started.elapsed() > Duration::from_secs(1) {
-            let due = last_draw.is_none_or(|t| t.elapsed() > Duration::from_millis(100));
+        if self.show && self.steps.is_multiple_of(4096) && self.started.elapsed() > Duration::from_secs(1) {
+            let due = self.last_draw.is_none_or(|t| t.elapsed() > Duration::from_millis(100));
             if due {
-                draw(sim, label);
-                last_draw = Some(Instant::now());
+                draw(sim, self.label);
+                self.last_draw = Some(Instant::now());
             }
         }
+        // Cleared as soon as the run ends, before ρ's isolated runs report theirs.
+        if self.last_draw.is_some() && sim.is_done() {
+            self.clear();
+        }
     }
-    if last_draw.is_some() {
-        eprint!("\r{:width$}\r", "", width = 78);
-        let _ = std::io::stderr().flush();
+
+    fn clear(&mut self) {
+        if self.last_draw.take().is_some() {
+            eprint!("\r{:width$}\r", "", width = 78);
+            let _ = std::io::stderr().flush();
+        }
     }
-    sim.summary()
+}
+
+/// The bar is cleared when the run stops, at its end or by an error.
+impl Drop for Progress<'_> {
+    fn drop(&mut self) {
+        self.clear();
+    }
 }
 
 fn draw(sim: &Simulation, label: &str) {

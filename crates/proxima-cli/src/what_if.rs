@@ -7,11 +7,11 @@
 //! a bootstrap interval (`docs/OPERATORS.md` walks through it).
 
 use crate::inputs::{scenario_input, scenario_of, ScenarioArgs, UsageError};
-use proxima_core::engine::Simulation;
 use proxima_core::experiment::report::{fmt_ci, fmt_ratio, fmt_seconds as seconds};
 use proxima_core::experiment::stats::{Resamples, Stat};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::resolve_policy;
+use proxima_core::run::{run_policy, RunOptions};
 use std::fmt::Write;
 
 /// The bootstrap of the intervals: resamples, generator seed and confidence, fixed so that
@@ -93,9 +93,9 @@ pub fn what_if(args: &ScenarioArgs, w: &WhatIf) -> Result<String, UsageError> {
         input.seed = seed;
         let scenario = scenario_of(&input)?;
         for (i, p) in specs.iter().enumerate() {
-            let mut sim =
-                Simulation::for_spec(scenario.clone(), p).map_err(|e| UsageError::in_argument("policy", e))?;
-            summaries[i].push(sim.run());
+            let finished = run_policy(scenario.clone(), p, RunOptions::<UsageError>::default())
+                .map_err(|e| e.into_error(|e| UsageError::in_argument("policy", e)))?;
+            summaries[i].push(finished.summary().clone());
         }
         described.get_or_insert_with(|| (scenario.topology.gpu_count(), scenario.jobs.len()));
     }

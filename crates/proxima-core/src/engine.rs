@@ -96,6 +96,9 @@ pub struct Simulation {
     scenario: Scenario,
     policy: Box<dyn Policy>,
     observers: Vec<Box<dyn Observer>>,
+    /// The events of the current instant, kept while [`Simulation::step_observed`] runs it
+    /// for the observers it borrows (they cannot be stored in the simulation).
+    held: Option<Vec<SimEvent>>,
     st: State,
     decisions: Vec<Decision>,
 }
@@ -134,7 +137,7 @@ impl Simulation {
             events: 0,
             stalled: false,
         };
-        Simulation { scenario, policy, observers: Vec::new(), st, decisions: Vec::new() }
+        Simulation { scenario, policy, observers: Vec::new(), held: None, st, decisions: Vec::new() }
     }
 
     pub fn add_observer(&mut self, observer: Box<dyn Observer>) {
@@ -231,6 +234,31 @@ impl Simulation {
         Some(t)
     }
 
+    /// Runs the next instant as [`Simulation::step`] does, then shows its events, in order,
+    /// to `observers`, borrowed for the step only: a caller keeps its observers and reads
+    /// them after the run, with no shared ownership. They see each event after the rest of
+    /// its instant has run, which an observer cannot tell: it sees only times and events.
+    pub fn step_observed(&mut self, observers: &mut [&mut dyn Observer]) -> Option<SimTime> {
+        if observers.is_empty() {
+            return self.step();
+        }
+        self.held = Some(Vec::new());
+        let t = self.step();
+        for event in self.held.take().expect("held for this step") {
+            for o in observers.iter_mut() {
+                o.observe(self.st.now, &event);
+            }
+        }
+        t
+    }
+
+    /// Runs to the end as [`Simulation::run`] does, showing every event to `observers`
+    /// ([`Simulation::step_observed`]).
+    pub fn run_observed(&mut self, observers: &mut [&mut dyn Observer]) -> Summary {
+        while self.step_observed(observers).is_some() {}
+        self.summary()
+    }
+
     /// Runs every instant up to and including `until`.
     pub fn step_until(&mut self, until: SimTime) {
         while self.next_time().is_some_and(|t| t <= until) {
@@ -274,6 +302,10 @@ impl Simulation {
         }
         if !matches!(event, SimEvent::RateChanged { .. }) {
             self.policy.on_event(&event, &view_of(&self.scenario, &self.st));
+        }
+        // Kept last, so the event moves into the buffer instead of being copied.
+        if let Some(held) = &mut self.held {
+            held.push(event);
         }
     }
 

@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod model;
 pub mod policy;
 pub mod rng;
+pub mod run;
 pub mod run_files;
 pub mod scenario;
 pub mod share;

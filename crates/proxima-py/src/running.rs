@@ -5,7 +5,7 @@ use crate::errors::{detached, input_error};
 use proxima_core::run_files::{compare_json, RunRecord};
 use proxima_sweep::fairness;
 use proxima_sweep::load::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{execute, RunOutput, Want};
+use proxima_sweep::run::{execute, simulate, RunOutput, Want};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -200,7 +200,7 @@ pub fn compare<'py>(
 }
 
 /// The CLI's `proxima bench` loop inside this module (scenario built once, then each repeat
-/// times `Simulation::new` to the summary): the seconds of each repeat. For measuring what
+/// timed by the core's run path, the simulation only): the seconds of each repeat. For measuring what
 /// running inside Python costs the simulation (scripts/bench-python.py).
 #[pyfunction]
 pub fn _bench_simulation(
@@ -215,12 +215,8 @@ pub fn _bench_simulation(
         let scenario = load::scenario(&inputs.topology, inputs.jobs(), &inputs.args)?;
         let mut times = Vec::new();
         for _ in 0..repeats.max(1) {
-            let policy = load::policy_for(&policy, &scenario.topology)?;
-            let input = scenario.clone();
-            let start = std::time::Instant::now();
-            let mut sim = proxima_core::engine::Simulation::new(input, policy);
-            std::hint::black_box(sim.run());
-            times.push(start.elapsed().as_secs_f64());
+            let output = simulate(scenario.clone(), &policy, Want::default())?;
+            times.push(std::hint::black_box(output).simulation_s);
         }
         Ok(times)
     })?;

@@ -7,9 +7,9 @@ use crate::fairness;
 use crate::load::{self, Jobs, TopologyInput, WorkloadArgs};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
+use proxima_core::run::{run_policy, Fairness, RunOptions};
 use proxima_core::run_files::{summary_json, RunRecord};
 use proxima_core::scenario::Scenario;
-use proxima_core::time::SimTime;
 
 /// What a run produced.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,18 +21,9 @@ pub struct RunOutput {
     pub summary_json: String,
     /// The event-log hash (as `proxima run --events` prints it), when asked for.
     pub event_hash: Option<u64>,
-    /// Wall-clock seconds of the simulation itself (`Simulation::new` to the summary), as
+    /// Wall-clock seconds of the simulation itself (its first instant to its summary), as
     /// `proxima bench` times it: for measuring, never part of a result file.
     pub simulation_s: f64,
-}
-
-/// Shares the hasher with the simulation, which owns its observers.
-struct Shared(std::rc::Rc<std::cell::RefCell<EventHasher>>);
-
-impl proxima_core::event::Observer for Shared {
-    fn observe(&mut self, now: SimTime, event: &proxima_core::event::SimEvent) {
-        self.0.borrow_mut().observe(now, event);
-    }
 }
 
 /// What a run produces besides its summary.
@@ -60,28 +51,23 @@ pub fn execute(
 }
 
 /// Runs `policy` on a scenario already built (a sweep builds one for all the runs that
-/// differ only in their policy).
+/// differ only in their policy), through the core's one run path.
 pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutput, SourcedError> {
-    let policy_box = load::policy_for(policy, &scenario.topology)?;
+    let mut hasher = EventHasher::default();
+    let rho = |sim: &Simulation| fairness::finish_time_fairness(sim, want.rho_threads.unwrap_or(1), &|_, _| {});
     let started = std::time::Instant::now();
-    let mut sim = Simulation::new(scenario, policy_box);
-    let hasher = std::rc::Rc::new(std::cell::RefCell::new(EventHasher::default()));
-    if want.event_hash {
-        sim.add_observer(Box::new(Shared(hasher.clone())));
-    }
-    let summary = sim.run();
-    let simulation_s = started.elapsed().as_secs_f64();
-    let event_hash = want.event_hash.then(|| hasher.borrow().hash());
-    // The record costs allocations about the size of the trace: made only when wanted,
-    // or when ρ is, which is written into it.
-    let (summary_json, record) = if want.record || want.rho_threads.is_some() {
-        let mut record = RunRecord::with_summary(&sim, summary);
-        if let Some(threads) = want.rho_threads {
-            fairness::finish_time_fairness(&sim, threads, &|_, _| {})?.apply(&mut record);
-        }
-        (summary_json(&record.summary), want.record.then_some(record))
-    } else {
-        (summary_json(&summary), None)
+    let clock = || started.elapsed().as_secs_f64() * 1000.0;
+    let options = RunOptions {
+        rho: want.rho_threads.is_some().then_some(&rho as Fairness<'_, SourcedError>),
+        record: want.record,
+        observers: if want.event_hash { vec![&mut hasher] } else { Vec::new() },
+        on_step: None,
+        clock: Some(&clock),
     };
-    Ok(RunOutput { record, summary_json, event_hash, simulation_s })
+    let finished = run_policy(scenario, policy, options)
+        .map_err(|e| e.into_error(|e| SourcedError::new(load::NAMES.name("policy"), e)))?;
+    let simulation_s = finished.simulation_ms.expect("timed") / 1000.0;
+    let summary_json = summary_json(finished.summary());
+    let record = if want.record { finished.record } else { None };
+    Ok(RunOutput { record, summary_json, event_hash: want.event_hash.then(|| hasher.hash()), simulation_s })
 }

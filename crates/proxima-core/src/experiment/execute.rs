@@ -10,7 +10,7 @@ use crate::metrics::Summary;
 use crate::model::Catalog;
 use crate::scenario::JobStatus;
 
-use crate::run_files::RunRecord;
+use crate::run::{run_policy, Fairness, RunOptions};
 use crate::scenario::build_scenario;
 use crate::topology::resolve_topology_arg;
 use crate::trace::Trace;
@@ -152,14 +152,13 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
     let options = WorkloadOptions { seed: task.seed, skip, limit, mix };
     let scenario = build_scenario(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
-    let mut sim = Simulation::for_spec(scenario, &task.policy)?;
-    let mut summary = sim.run();
-    if plan.computes_rho(task) && tenants_with_jobs(sim.scenario()) > 1 {
-        let fairness = finish_time_fairness(sim.scenario(), &task.policy, sim.runs())?;
-        let mut record = RunRecord::with_summary(&sim, summary);
-        fairness.apply(&mut record);
-        summary = record.summary;
-    }
+    // One tenant's ρ is 1 for every job: the report leaves it out.
+    let with_rho = plan.computes_rho(task) && tenants_with_jobs(&scenario) > 1;
+    let rho = |sim: &Simulation| finish_time_fairness(sim.scenario(), &task.policy, sim.runs());
+    let options = RunOptions { rho: with_rho.then_some(&rho as Fairness<'_, InputError>), ..RunOptions::default() };
+    let finished = run_policy(scenario, &task.policy, options).map_err(|e| e.into_error(|e| e))?;
+    let summary = finished.summary().clone();
+    let sim = finished.simulation;
     let jobs = &sim.scenario().jobs;
     let (mut single, mut multi, mut restore) = ((0.0, 0u32), (0.0, 0u32), 0.0);
     let mut jcts = Vec::new();

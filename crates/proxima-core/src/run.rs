@@ -1,0 +1,190 @@
+//! The one run path: a scenario under a policy, from its spec to its record, with
+//! finish-time fairness ρ when asked. The CLI, the sweeps (and so the Python package), the
+//! experiment and the web worker all run through [`run_policy`], so that what one front end
+//! writes for a run, the others write too, byte for byte.
+
+use crate::engine::Simulation;
+use crate::error::InputError;
+use crate::event::Observer;
+use crate::fairness::isolated::{self, FinishTimeFairness};
+use crate::metrics::Summary;
+use crate::run_files::RunRecord;
+use crate::scenario::Scenario;
+
+/// How finish-time fairness is made from a finished run. The native hosts run the isolated
+/// runs on threads, which the core does not start; every way gives the same result bit for
+/// bit ([`sequential_rho`] is the reference).
+pub type Fairness<'a, E> = &'a (dyn Fn(&Simulation) -> Result<FinishTimeFairness, E> + 'a);
+
+/// What a run does besides simulating.
+pub struct RunOptions<'a, E> {
+    /// Finish-time fairness ρ, written into the record; `None`: without ρ.
+    pub rho: Option<Fairness<'a, E>>,
+    /// The record (job rows, time series): it costs allocations about the size of the
+    /// trace, which a caller that keeps only the summary skips. Made anyway with ρ, which
+    /// is written into it.
+    pub record: bool,
+    /// Observers of every event, borrowed for the run: the caller reads them afterwards.
+    pub observers: Vec<&'a mut dyn Observer>,
+    /// Called after every instant, for progress reports.
+    pub on_step: Option<&'a mut dyn FnMut(&Simulation)>,
+    /// Milliseconds from some origin (the host's clock: the core has none), to time the
+    /// simulation and ρ apart.
+    pub clock: Option<&'a dyn Fn() -> f64>,
+}
+
+impl<E> Default for RunOptions<'_, E> {
+    fn default() -> Self {
+        RunOptions { rho: None, record: false, observers: Vec::new(), on_step: None, clock: None }
+    }
+}
+
+/// Why a run failed: its policy does not fit the scenario, or ρ could not be made.
+#[derive(Debug)]
+pub enum RunError<E> {
+    Policy(InputError),
+    Fairness(E),
+}
+
+impl<E> RunError<E> {
+    /// The caller's error: `policy` makes it from the policy's, naming the argument as the
+    /// caller does; ρ's is already one.
+    pub fn into_error<T>(self, policy: impl FnOnce(InputError) -> T) -> T
+    where
+        E: Into<T>,
+    {
+        match self {
+            RunError::Policy(e) => policy(e),
+            RunError::Fairness(e) => e.into(),
+        }
+    }
+}
+
+/// A finished run.
+pub struct Finished {
+    /// The simulation at its end, for what the record does not keep (the runs, the cluster).
+    pub simulation: Simulation,
+    /// The record, when asked for or when ρ was made; its summary is [`Finished::summary`].
+    pub record: Option<RunRecord>,
+    summary: Option<Summary>,
+    /// Milliseconds of the simulation and of ρ, with a clock.
+    pub simulation_ms: Option<f64>,
+    pub fairness_ms: Option<f64>,
+}
+
+impl Finished {
+    /// The run's summary, with ρ when it was made.
+    pub fn summary(&self) -> &Summary {
+        match &self.record {
+            Some(record) => &record.summary,
+            None => self.summary.as_ref().expect("a summary without a record"),
+        }
+    }
+
+    /// The run's record, made now if the run did not make it.
+    pub fn into_record(self) -> RunRecord {
+        match self.record {
+            Some(record) => record,
+            None => RunRecord::with_summary(&self.simulation, self.summary.expect("a summary without a record")),
+        }
+    }
+}
+
+/// Runs the policy `spec` names on `scenario`, the policy checked against the scenario's
+/// cluster first, and returns the run with its record and ρ as `options` ask.
+pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
+    let RunOptions { rho, record, mut observers, mut on_step, clock } = options;
+    let now = || clock.map(|c| c());
+    let mut simulation = Simulation::for_spec(scenario, spec).map_err(RunError::Policy)?;
+    let started = now();
+    while simulation.step_observed(&mut observers).is_some() {
+        if let Some(f) = on_step.as_mut() {
+            f(&simulation);
+        }
+    }
+    let summary = simulation.summary();
+    let simulated = now();
+    let simulation_ms = started.zip(simulated).map(|(a, b)| b - a);
+    let Some(rho) = rho else {
+        let (record, summary) = match record {
+            true => (Some(RunRecord::with_summary(&simulation, summary)), None),
+            false => (None, Some(summary)),
+        };
+        return Ok(Finished { simulation, record, summary, simulation_ms, fairness_ms: None });
+    };
+    let mut full = RunRecord::with_summary(&simulation, summary);
+    rho(&simulation).map_err(RunError::Fairness)?.apply(&mut full);
+    let fairness_ms = simulated.zip(now()).map(|(a, b)| b - a);
+    Ok(Finished { simulation, record: Some(full), summary: None, simulation_ms, fairness_ms })
+}
+
+/// Finish-time fairness from the isolated runs one after another, in the calling thread.
+pub fn sequential_rho(simulation: &Simulation) -> Result<FinishTimeFairness, InputError> {
+    isolated::finish_time_fairness(simulation.scenario(), &simulation.policy_spec(), simulation.runs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{EventHasher, SimEvent};
+    use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+    use crate::time::SimTime;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    fn scenario() -> Scenario {
+        let mut input = ScenarioInput::new(
+            TopologyInput::Argument("racks=2,servers=2,gpus=4".into()),
+            TraceInput::Synthetic("synthetic:jobs=30,load=1.5,tenants=2".into()),
+            3,
+        );
+        input.tenants = Some("demand".into());
+        build_scenario(&input).unwrap()
+    }
+
+    /// An observer the simulation owns, read through its shared cell after the run.
+    struct Owned(Rc<RefCell<EventHasher>>);
+
+    impl Observer for Owned {
+        fn observe(&mut self, now: SimTime, event: &SimEvent) {
+            self.0.borrow_mut().observe(now, event);
+        }
+    }
+
+    #[test]
+    fn borrowed_observers_see_what_owned_ones_see() {
+        let owned = Rc::new(RefCell::new(EventHasher::default()));
+        let mut sim = Simulation::for_spec(scenario(), "dally").unwrap();
+        sim.add_observer(Box::new(Owned(owned.clone())));
+        let summary = sim.run();
+        let mut borrowed = EventHasher::default();
+        let options = RunOptions::<InputError> { observers: vec![&mut borrowed], ..RunOptions::default() };
+        let finished = run_policy(scenario(), "dally", options).unwrap();
+        assert_eq!((borrowed.hash(), borrowed.count()), (owned.borrow().hash(), owned.borrow().count()));
+        assert!(borrowed.count() > 0);
+        assert_eq!(finished.summary(), &summary);
+        assert!(finished.record.is_none(), "not asked for");
+    }
+
+    #[test]
+    fn rho_is_written_into_the_record_as_the_isolated_runs_give_it() {
+        let mut sim = Simulation::for_spec(scenario(), "fifo").unwrap();
+        let summary = sim.run();
+        let mut expected = RunRecord::with_summary(&sim, summary);
+        sequential_rho(&sim).unwrap().apply(&mut expected);
+        let options = RunOptions { rho: Some(&sequential_rho), ..RunOptions::default() };
+        let finished = run_policy(scenario(), "fifo", options).unwrap();
+        assert_eq!(finished.into_record(), expected);
+        assert!(expected.jobs.iter().any(|j| j.rho.is_some()));
+    }
+
+    #[test]
+    fn a_policy_the_cluster_cannot_take_fails_before_the_run() {
+        let steps = std::cell::Cell::new(0);
+        let mut on_step = |_: &Simulation| steps.set(steps.get() + 1);
+        let options = RunOptions::<InputError> { on_step: Some(&mut on_step), ..RunOptions::default() };
+        let failed = run_policy(scenario(), "kueue-tas:required=nowhere", options);
+        assert!(matches!(failed, Err(RunError::Policy(_))));
+        assert_eq!(steps.get(), 0);
+    }
+}
