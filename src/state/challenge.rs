@@ -12,11 +12,11 @@
 //! change one decision and replay.
 
 use super::challenge_end::{End, WhatIfKind};
-use super::challenge_run::{self, Replayed, Stop};
 use proxima_core::cluster::JobId;
 use proxima_core::inputs::{build_topology, ArgumentNames, TopologyInput};
 use proxima_core::model::Catalog;
 use proxima_core::policy::replay::{AfterChoices, Choice};
+use proxima_core::run::{self as replay_run, Replayed, Stop};
 use proxima_core::scenario::JobStatus;
 use proxima_core::topology::{GpuId, Tier};
 use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
@@ -353,7 +353,7 @@ impl Challenge {
     /// Replays `choices` from the start; `None` without a scenario.
     pub fn replay(&self, choices: &[Choice], after: AfterChoices) -> Option<Result<Replayed, String>> {
         let s = self.scenario.clone()?;
-        Some(challenge_run::replay(s, choices, after).map_err(|e| e.to_string()))
+        Some(replay_run::replay(s, choices, after).map_err(|e| e.to_string()))
     }
 
     /// Replays the decisions so far; a refused one is taken back and its reason shown.
@@ -394,7 +394,7 @@ impl Challenge {
                 } else {
                     self.replay(&self.choices(), AfterChoices::Pause).and_then(|r| r.ok()).map(|r| {
                         let gpus: Vec<GpuId> = self.picked.iter().map(|&g| GpuId(g)).collect();
-                        let slowdown = challenge_run::slowdown_now(&r.sim, JobId(job), &gpus);
+                        let slowdown = replay_run::slowdown_now(&r.sim, JobId(job), &gpus);
                         if slowdown.is_finite() {
                             Ok(Preview { slowdown, spans: self.snap.spans(&self.picked).into() })
                         } else {

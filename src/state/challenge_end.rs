@@ -3,9 +3,9 @@
 //! and the comparison as an SVG figure for slides.
 
 use super::challenge::{Made, RIVALS};
-use super::challenge_run;
 use super::summary::duration;
 use proxima_core::policy::replay::{AfterChoices, Choice};
+use proxima_core::run as replay_run;
 use proxima_core::Scenario;
 
 /// What a what-if changes about one decision.
@@ -143,7 +143,7 @@ pub fn what_if(made: &[Made], index: usize, kind: WhatIfKind, scenario: Option<&
     }
     let run = match scenario {
         None => Err("no scenario".to_string()),
-        Some(s) => challenge_run::replay(s.clone(), &choices, AfterChoices::FirstFit)
+        Some(s) => replay_run::replay(s.clone(), &choices, AfterChoices::FirstFit)
             .map(|r| WhatIfRun { avg_jct_s: super::challenge::mean_jct(&r.sim).1, diverged_at: r.diverged_at })
             .map_err(|e| e.to_string()),
     };

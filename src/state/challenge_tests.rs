@@ -123,11 +123,11 @@ fn print_the_replay_time_per_decision() {
     let start = std::time::Instant::now();
     let n = 200;
     for _ in 0..n {
-        let r = challenge_run::replay(s.clone(), &choices, AfterChoices::Pause).unwrap();
+        let r = replay_run::replay(s.clone(), &choices, AfterChoices::Pause).unwrap();
         assert_eq!(r.stop, Stop::Finished);
     }
     let per = start.elapsed().as_secs_f64() / n as f64;
-    let r = challenge_run::replay(s.clone(), &choices, AfterChoices::Pause).unwrap();
+    let r = replay_run::replay(s.clone(), &choices, AfterChoices::Pause).unwrap();
     assert_eq!(mean_jct(&r.sim), (r.sim.summary().jobs_completed, r.sim.summary().avg_jct_s), "the summary's mean JCT");
     eprintln!("challenge: a full replay of {} decisions takes {:.1} µs", choices.len(), per * 1e6);
     let ranking = c.end.unwrap().ranking();

@@ -6,7 +6,7 @@
 //! downloads) live at the edge, in `app.rs`, and report back with actions.
 //!
 //! - this file: the state, the actions, the reducer;
-//! - [`challenge`], [`challenge_end`], [`challenge_run`]: "Be the scheduler", the challenge
+//! - [`challenge`], [`challenge_end`]: "Be the scheduler", the challenge
 //!   mode: its scenario, the student's decisions replayed, the comparison, what-ifs and the
 //!   figure;
 //! - [`cluster`]: the cluster form, its checked cluster and the editor;
@@ -20,7 +20,6 @@
 
 pub mod challenge;
 pub mod challenge_end;
-pub mod challenge_run;
 pub mod cluster;
 pub mod fields;
 pub mod lessons;

@@ -3,13 +3,18 @@
 //! experiment and the web worker all run through [`run_policy`], so that what one front end
 //! writes for a run, the others write too, byte for byte.
 
+use crate::cluster::JobId;
 use crate::engine::Simulation;
 use crate::error::InputError;
 use crate::event::Observer;
 use crate::fairness::isolated::{self, FinishTimeFairness};
 use crate::metrics::Summary;
+use crate::policy::replay::{check_place, AfterChoices, Choice, Replay, ReplayError};
+use crate::policy::View;
 use crate::run_files::RunRecord;
-use crate::scenario::Scenario;
+use crate::scenario::{JobStatus, Scenario};
+use crate::topology::GpuId;
+use std::collections::BTreeSet;
 
 /// How finish-time fairness is made from a finished run. The native hosts run the isolated
 /// runs on threads, which the core does not start; every way gives the same result bit for
@@ -121,6 +126,70 @@ pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>)
 /// Finish-time fairness from the isolated runs one after another, in the calling thread.
 pub fn sequential_rho(simulation: &Simulation) -> Result<FinishTimeFairness, InputError> {
     isolated::finish_time_fairness(simulation.scenario(), &simulation.policy_spec(), simulation.runs())
+}
+
+// Driving the replay policy (`policy::replay`) for the app's challenge mode and its tests:
+// the policy sits below the engine in the layers, so the run that steps it lives here.
+
+/// Where a replay stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// At a decision point with every decision used ([`AfterChoices::Pause`]).
+    Decision,
+    /// The run is over.
+    Finished,
+}
+
+/// A replayed run: the simulation where it stopped, why, and the first decision that no
+/// longer applied, if any ([`AfterChoices::FirstFit`]).
+pub struct Replayed {
+    pub sim: Simulation,
+    pub stop: Stop,
+    pub diverged_at: Option<usize>,
+}
+
+/// Runs `scenario` from the start with `choices`.
+pub fn replay(scenario: Scenario, choices: &[Choice], after: AfterChoices) -> Result<Replayed, ReplayError> {
+    let (policy, log) = Replay::new(choices.to_vec(), after);
+    let mut sim = Simulation::new(scenario, Box::new(policy));
+    loop {
+        if let Some(e) = log.error() {
+            return Err(e);
+        }
+        if log.paused() {
+            return Ok(Replayed { sim, stop: Stop::Decision, diverged_at: log.diverged_at() });
+        }
+        if sim.step().is_none() {
+            return Ok(Replayed { sim, stop: Stop::Finished, diverged_at: log.diverged_at() });
+        }
+    }
+}
+
+/// How many times slower than ideal `job` would run on `gpus` at the simulation's current
+/// instant, as the policies estimate it ([`View::estimate_slowdown`]); NaN for a placement
+/// that cannot be made.
+pub fn slowdown_now(sim: &Simulation, job: JobId, gpus: &[GpuId]) -> f64 {
+    let sc = sim.scenario();
+    let queued: BTreeSet<JobId> = (0..sc.jobs.len() as u32)
+        .map(JobId)
+        .filter(|&j| sim.runs()[j.0 as usize].status == JobStatus::Queued)
+        .collect();
+    let view = View {
+        now: sim.now(),
+        topo: &sc.topology,
+        catalog: &sc.catalog,
+        comm: &sc.comm,
+        jobs: &sc.jobs,
+        runs: sim.runs(),
+        cluster: sim.cluster(),
+        queued: &queued,
+        seed: sc.seed,
+        tenants: &sc.tenants,
+    };
+    match check_place(&view, job, gpus) {
+        Ok(()) => view.estimate_slowdown(job, gpus),
+        Err(_) => f64::NAN,
+    }
 }
 
 #[cfg(test)]

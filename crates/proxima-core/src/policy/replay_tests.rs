@@ -3,57 +3,8 @@
 use super::*;
 use crate::event::{Observer, SimEvent};
 use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+use crate::run::{replay, slowdown_now, Stop};
 use crate::{Scenario, Simulation};
-
-/// Where a replay stopped: at a decision point with every choice used, or at the end.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Stop {
-    Decision,
-    Finished,
-}
-
-struct Replayed {
-    sim: Simulation,
-    stop: Stop,
-    diverged_at: Option<usize>,
-}
-
-/// Drives a replay as the app does: steps until the policy pauses or refuses a choice.
-fn replay(scenario: Scenario, choices: &[Choice], after: AfterChoices) -> Result<Replayed, ReplayError> {
-    let (policy, log) = Replay::new(choices.to_vec(), after);
-    let mut sim = Simulation::new(scenario, Box::new(policy));
-    loop {
-        if let Some(e) = log.error() {
-            return Err(e);
-        }
-        if log.paused() {
-            return Ok(Replayed { sim, stop: Stop::Decision, diverged_at: log.diverged_at() });
-        }
-        if sim.step().is_none() {
-            return Ok(Replayed { sim, stop: Stop::Finished, diverged_at: log.diverged_at() });
-        }
-    }
-}
-
-/// The slowdown of `job` on `gpus` at the paused instant, from the policies' own estimate.
-fn slowdown_now(sim: &Simulation, job: JobId, gpus: &[GpuId]) -> f64 {
-    let sc = sim.scenario();
-    // The estimate reads no queue.
-    let queued = BTreeSet::new();
-    let view = View {
-        now: sim.now(),
-        topo: &sc.topology,
-        catalog: &sc.catalog,
-        comm: &sc.comm,
-        jobs: &sc.jobs,
-        runs: sim.runs(),
-        cluster: sim.cluster(),
-        queued: &queued,
-        seed: sc.seed,
-        tenants: &sc.tenants,
-    };
-    view.estimate_slowdown(job, gpus)
-}
 
 /// Two racks of two 4-GPU servers, thin uplinks; three jobs of 4, 4 and 8 GPUs.
 fn scenario() -> Scenario {
