@@ -10,7 +10,7 @@ use proxima_core::inputs::{
 use proxima_core::scenario::Scenario;
 use proxima_core::topology::Topology;
 use proxima_core::InputError;
-use proxima_sweep::load;
+use proxima_host::inputs as host;
 
 /// A failure the user can fix: exit code 2.
 #[derive(Debug)]
@@ -38,16 +38,16 @@ impl UsageError {
 /// Reads a whole text file, with errors that name it (and, for bytes that are not UTF-8,
 /// the line and byte, in the core's words).
 pub fn read_text(path: &str) -> Result<String, UsageError> {
-    Ok(load::read_text(path)?)
+    Ok(host::read_text(path)?)
 }
 
 /// A `--topology` argument: a Slurm `topology.conf` (`slurm:PATH[,gpus=N,...]`), a JSON
-/// file, else a preset name or parametric spec (the rule is `proxima_sweep::load`'s,
+/// file, else a preset name or parametric spec (the rule is `proxima_host::inputs`'s,
 /// shared with sweeps and the Python package).
 /// What the file's reader accepted but did not use goes to stderr as warnings
 /// (`warning: topology.conf:2: LinkSpeed: ...`), before the command goes on.
 pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
-    let input = load::topology_input(arg)?;
+    let input = host::topology_input(arg)?;
     for warning in topology_warnings(&input) {
         eprintln!("warning: {warning}");
     }
@@ -56,7 +56,7 @@ pub fn topology_input(arg: &str) -> Result<TopologyInput, UsageError> {
 
 /// A `--trace` argument: a synthetic spec, else a file.
 pub fn trace_input(arg: &str) -> Result<TraceInput, UsageError> {
-    Ok(load::trace_input(arg)?)
+    Ok(host::trace_input(arg)?)
 }
 
 /// A topology from a preset name, a parametric spec, a JSON file or a Slurm file.

@@ -19,7 +19,7 @@
 //!
 //! Every module must import only from its own layer or one below, and no set of siblings
 //! may import each other in a circle. The front ends' crates (`proxima-cli`,
-//! `proxima-sweep`) have no layers written down, but may not have circles either.
+//! `proxima-host`) have no layers written down, but may not have circles either.
 
 mod parse;
 
@@ -275,7 +275,7 @@ fn the_core_imports_only_down_its_layers_and_has_no_circle() {
 
 #[test]
 fn the_front_ends_have_no_import_circle() {
-    for (krate, root) in [("proxima-cli", "main.rs"), ("proxima-sweep", "lib.rs")] {
+    for (krate, root) in [("proxima-cli", "main.rs"), ("proxima-host", "lib.rs")] {
         let src = src_of(krate);
         let problems = check_circles(&graphs(&read_crate(&src.join(root)), &src), &[]);
         assert!(problems.is_empty(), "{krate}:\n  {}", problems.join("\n  "));

@@ -4,7 +4,7 @@
 //! finished), and the table is written at the end.
 
 use crate::error::SourcedError;
-use crate::load::{check_topology, read_text, scenario, Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use crate::inputs::{check_topology, read_text, scenario, Jobs, TopologyInput, TraceInput, WorkloadArgs};
 use crate::plan::{Plan, PlannedRun};
 use crate::run::{simulate, RunOutput, Want};
 use crate::store::Store;
@@ -70,7 +70,7 @@ impl Loaded {
             if let Some(path) = &run.inputs.trace_file {
                 if !loaded.traces.contains_key(path) {
                     let source = path.to_string_lossy().into_owned();
-                    let trace = crate::load::parse_trace_text(&read_text(&source)?, &source)?;
+                    let trace = crate::inputs::parse_trace_text(&read_text(&source)?, &source)?;
                     loaded.traces.insert(path.clone(), trace);
                 }
             }

@@ -49,7 +49,7 @@ fn text(c: &Cell) -> String {
 /// The table as the bytes of a Parquet file.
 pub fn to_parquet(table: &Table) -> Result<Vec<u8>, String> {
     let err = |e: parquet::errors::ParquetError| format!("parquet: {e}");
-    let props = Arc::new(WriterProperties::builder().set_created_by("proxima-sweep".to_string()).build());
+    let props = Arc::new(WriterProperties::builder().set_created_by("proxima-host".to_string()).build());
     let mut writer = SerializedFileWriter::new(Vec::new(), Arc::new(schema(table)?), props).map_err(err)?;
     let mut group = writer.next_row_group().map_err(err)?;
     let mut index = 0;

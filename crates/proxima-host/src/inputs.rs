@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_slurm_argument_reads_the_file_with_its_options() {
-        let path = std::env::temp_dir().join(format!("proxima-sweep-slurm-{}.conf", std::process::id()));
+        let path = std::env::temp_dir().join(format!("proxima-host-slurm-{}.conf", std::process::id()));
         std::fs::write(&path, "SwitchName=s0 Nodes=n[1-2]\n").unwrap();
         let arg = format!("slurm:{},gpus=2", path.display());
         match topology_input(&arg).unwrap() {
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn a_lingjun_argument_reads_the_file_with_its_options() {
-        let path = std::env::temp_dir().join(format!("proxima-sweep-lingjun-{}.csv", std::process::id()));
+        let path = std::env::temp_dir().join(format!("proxima-host-lingjun-{}.csv", std::process::id()));
         std::fs::write(&path, "ip,DSW,PSW,ASW\nh1,G,P,S\n").unwrap();
         match topology_input(&format!("lingjun:{},gpus=2", path.display())).unwrap() {
             TopologyInput::Lingjun { name, options, .. } => {
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn a_kueue_argument_reads_the_file_with_its_link_options() {
-        let path = std::env::temp_dir().join(format!("proxima-sweep-kueue-{}.yaml", std::process::id()));
+        let path = std::env::temp_dir().join(format!("proxima-host-kueue-{}.yaml", std::process::id()));
         std::fs::write(&path, "kind: Topology\n").unwrap();
         match topology_input(&format!("kueue:{},nic_gbps=400", path.display())).unwrap() {
             TopologyInput::Kueue { name, options, .. } => {

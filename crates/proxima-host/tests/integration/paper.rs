@@ -5,8 +5,8 @@
 //! sweeps/paper` writes them).
 
 use proxima_core::experiment::{paper_plan, TraceRef};
-use proxima_sweep::spec::Cell;
-use proxima_sweep::{Paths, Plan, Spec};
+use proxima_host::spec::Cell;
+use proxima_host::{Paths, Plan, Spec};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 

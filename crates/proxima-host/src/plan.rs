@@ -11,7 +11,7 @@
 //! keeps the id it had before they existed, and its recorded results stay reusable.
 
 use crate::error::{problem, SourcedError};
-use crate::load::{is_synthetic, names_a_file};
+use crate::inputs::{is_synthetic, names_a_file};
 use crate::spec::{Cell, Entry, Key, Spec};
 use proxima_core::model::Catalog;
 use proxima_core::policy::resolve_policy;

@@ -4,7 +4,7 @@
 
 use crate::error::SourcedError;
 use crate::fairness;
-use crate::load::{self, Jobs, TopologyInput, WorkloadArgs};
+use crate::inputs::{self, Jobs, TopologyInput, WorkloadArgs};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
 use proxima_core::run::{run_policy, Fairness, RunOptions};
@@ -47,7 +47,7 @@ pub fn execute(
     policy: &str,
     want: Want,
 ) -> Result<RunOutput, SourcedError> {
-    simulate(load::scenario(topology, jobs, args)?, policy, want)
+    simulate(inputs::scenario(topology, jobs, args)?, policy, want)
 }
 
 /// Runs `policy` on a scenario already built (a sweep builds one for all the runs that
@@ -65,7 +65,7 @@ pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutpu
         clock: Some(&clock),
     };
     let finished = run_policy(scenario, policy, options)
-        .map_err(|e| e.into_error(|e| SourcedError::new(load::NAMES.name("policy"), e)))?;
+        .map_err(|e| e.into_error(|e| SourcedError::new(inputs::NAMES.name("policy"), e)))?;
     let simulation_s = finished.simulation_ms.expect("timed") / 1000.0;
     let summary_json = summary_json(finished.summary());
     let record = if want.record { finished.record } else { None };

@@ -4,11 +4,11 @@
 //! `proxima run` and `proxima.run` take, its isolated runs on several threads); and the ρ
 //! columns hold that summary's figures, empty for the runs without ρ.
 
-use proxima_sweep::load::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{execute, Want};
-use proxima_sweep::runner::run_local;
-use proxima_sweep::spec::Cell;
-use proxima_sweep::{Paths, Plan, Spec, Store};
+use proxima_host::inputs::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use proxima_host::run::{execute, Want};
+use proxima_host::runner::run_local;
+use proxima_host::spec::Cell;
+use proxima_host::{Paths, Plan, Spec, Store};
 use std::path::PathBuf;
 
 const SPEC: &str = "[grid]
@@ -20,7 +20,7 @@ rho = [false, true]
 ";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("proxima-sweep-rho-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("proxima-host-rho-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -36,7 +36,7 @@ fn sweep(plan: &Plan, name: &str, threads: usize) -> (PathBuf, String, Vec<u8>) 
 }
 
 /// The summary a single run with ρ writes for a planned run's inputs.
-fn single_run_summary(inputs: &proxima_sweep::RunInputs) -> String {
+fn single_run_summary(inputs: &proxima_host::RunInputs) -> String {
     let trace = TraceInput::Synthetic(inputs.trace.clone());
     let args = WorkloadArgs {
         seed: inputs.seed,
@@ -109,12 +109,12 @@ fn a_plan_asking_for_rho_has_its_columns_even_when_no_run_measured_it() {
     let plan = Plan::new(&spec, &Paths { spec_dir: ".".into(), data_dir: ".".into() }).unwrap();
     // Summaries as a run that completed no job writes them: no ρ to report.
     let summaries = plan.runs.iter().map(|r| (r.id.clone(), r#"{"avg_jct_s":0.0}"#.to_string())).collect();
-    let table = proxima_sweep::table::Table::build(&plan, &summaries).unwrap();
+    let table = proxima_host::table::Table::build(&plan, &summaries).unwrap();
     let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
         ["run_id", "topology", "trace", "policy", "rho", "avg_jct_s", "rho_max", "rho_p50", "rho_over_1"]
     );
-    assert!(table.columns[6..].iter().all(|c| c.kind == proxima_sweep::table::Kind::Float));
+    assert!(table.columns[6..].iter().all(|c| c.kind == proxima_host::table::Kind::Float));
     assert!(table.rows.iter().all(|r| r[6..].iter().all(Option::is_none)));
 }
