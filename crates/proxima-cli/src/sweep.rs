@@ -5,7 +5,7 @@
 use crate::inputs::UsageError;
 use clap::Args;
 use proxima_host::runner::{run_local, Progress, SweepError};
-use proxima_host::{inputs::read_text, Paths, Plan, Spec, Store};
+use proxima_host::{inputs::sweep_spec, Paths, Plan, Store};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Instant;
@@ -46,8 +46,7 @@ fn draw(p: Progress, started: Instant) {
 
 pub fn run(args: &SweepArgs) -> Result<(), SweepFailure> {
     let usage = |e: proxima_host::SourcedError| SweepFailure::Usage(UsageError(e.to_string()));
-    let text = read_text(&args.spec).map_err(usage)?;
-    let spec = Spec::from_toml(&text, &args.spec).map_err(usage)?;
+    let spec = sweep_spec(&args.spec).map_err(usage)?;
     let spec_dir = Path::new(&args.spec).parent().map(Path::to_path_buf).unwrap_or_default();
     let paths = Paths { spec_dir, data_dir: Paths::data_dir_from_env() };
     let plan = Plan::new(&spec, &paths).map_err(usage)?;

@@ -1,12 +1,17 @@
-//! From a run's inputs (as the CLI takes them) to a scenario and a policy, through the
-//! core's one path (`proxima_core::inputs`), with every problem a [`SourcedError`] that reads
-//! as the CLI's message (arguments named as flags: `--topology`, `--trace`, `--policy`).
+//! The one way the native front ends read their inputs: the CLI, sweeps and the Python
+//! package turn the arguments a person typed (a topology, a trace, a sweep spec, a
+//! placements table, an earlier report) into the core's and the lab's typed values here,
+//! with every problem a [`SourcedError`] that names the file, line and field, or the
+//! argument as a flag (`--topology`, `--trace`, `--policy`).
 //!
-//! What is left here is the edge: reading files, telling a file from a spec, and reusing a
-//! parsed trace across the runs of a sweep (which parses the Philly trace once, not once a
-//! run).
+//! Building the scenario, and the wording of what is wrong inside a file, is the core's
+//! (`proxima_core::inputs`), shared with the web app. What is left here is the edge:
+//! reading files, telling a file from a preset or a spec, reusing a parsed trace across
+//! the runs of a sweep (which parses the Philly trace once, not once a run), and saying,
+//! as lines a front end shows, what reading accepted but the user should know.
 
 use crate::error::{problem, SourcedError};
+use crate::spec::Spec;
 use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentNames, ScenarioInput};
 pub use proxima_core::inputs::{TopologyInput, TraceInput};
 use proxima_core::model::Catalog;
@@ -15,7 +20,9 @@ use proxima_core::scenario::{self, Scenario};
 use proxima_core::topology::Topology;
 use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::WorkloadOptions;
-use std::path::Path;
+use proxima_lab::calibrate::{parse_placements, Sample};
+use proxima_lab::experiment::Report;
+use std::path::{Path, PathBuf};
 
 pub(crate) const NAMES: ArgumentNames = ArgumentNames::Flags;
 
@@ -81,9 +88,107 @@ pub fn parse_trace_text(text: &str, source: &str) -> Result<Trace, SourcedError>
     parse_trace(text).map_err(|e| SourcedError::new(source, e))
 }
 
-/// Checks a topology input (for a sweep, before anything runs).
-pub fn check_topology(input: &TopologyInput) -> Result<(), SourcedError> {
-    build_topology(input, NAMES).map(|_| ())
+/// The cluster of a topology input, built (a sweep checks each file this way before
+/// anything runs).
+pub fn topology(input: &TopologyInput) -> Result<Topology, SourcedError> {
+    build_topology(input, NAMES)
+}
+
+/// A trace file, read and parsed once, for many runs; errors name the file.
+pub fn trace_file(path: &str) -> Result<Trace, SourcedError> {
+    parse_trace_text(&read_text(path)?, path)
+}
+
+/// The folder of reference data (traces, measurements) that `data:` paths in sweep specs
+/// and the experiment's Philly trace are under: `$PROXIMA_DATA`, else `../shared/data`.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("PROXIMA_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"))
+}
+
+/// The Philly trace the experiment runs on: `arg` (`--philly`), else `philly/philly.csv`
+/// under the data folder ([`data_dir`]).
+pub fn philly_trace(arg: Option<&str>) -> Result<Trace, SourcedError> {
+    let path = match arg {
+        Some(a) => a.to_string(),
+        None => data_dir().join("philly/philly.csv").to_string_lossy().into_owned(),
+    };
+    if !Path::new(&path).is_file() {
+        return Err(problem(
+            &path,
+            None,
+            "--philly",
+            "the Philly trace is not there; pass --philly PATH or set PROXIMA_DATA to the data folder",
+        ));
+    }
+    trace_file(&path)
+}
+
+/// A sweep spec file (TOML).
+pub fn sweep_spec(path: &str) -> Result<Spec, SourcedError> {
+    Spec::from_toml(&read_text(path)?, path)
+}
+
+/// A table of measured step times (`placement,local_bsz,step_time,sync_time`), for the
+/// calibration.
+pub fn placements(path: &str) -> Result<Vec<Sample>, SourcedError> {
+    parse_placements(&read_text(path)?).map_err(|e| SourcedError::new(path, e))
+}
+
+/// The `report.json` an earlier experiment wrote, to redraw its report and figures.
+pub fn report(path: &str) -> Result<Report, SourcedError> {
+    let text = read_text(path)?;
+    Report::from_json(&text)
+        .map_err(|e| problem(path, u32::try_from(e.line()).ok(), "report", format!("not a report: {e}")))
+}
+
+/// A run's scenario arguments as typed: the topology and the trace, and the options that
+/// shape the workload.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScenarioArgs {
+    pub topology: String,
+    pub trace: String,
+    pub workload: WorkloadArgs,
+}
+
+/// The files a scenario's arguments name, read once, as the core's input: for a run, or
+/// for runs that build the scenario under several seeds.
+pub fn scenario_input(args: &ScenarioArgs) -> Result<ScenarioInput, SourcedError> {
+    let w = &args.workload;
+    Ok(ScenarioInput {
+        topology: topology_input(&args.topology)?,
+        trace: trace_input(&args.trace)?,
+        seed: w.seed,
+        skip: w.skip,
+        limit: w.limit,
+        mix: w.mix.clone(),
+        tenants: w.tenants.clone(),
+        names: NAMES,
+    })
+}
+
+/// What a topology file's reader accepted but did not use (a Slurm key, a Kueue node left
+/// out), one `warning: FILE:LINE: field: what` line each, for the front end to show before
+/// it goes on: no error, but the cluster may not be what the user meant.
+pub fn topology_notices(input: &TopologyInput) -> Vec<String> {
+    inputs::topology_warnings(input).into_iter().map(|w| format!("warning: {w}")).collect()
+}
+
+/// The trace rows a scenario left out (no error, but the trace shrank), one `note:` line
+/// per reason, for the front end to show apart from the results.
+pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
+    scenario
+        .trace_skipped
+        .iter()
+        .map(|s| {
+            format!(
+                "note: {}: {} {} left out (the first on line {})",
+                scenario.trace_label,
+                s.rows,
+                s.reason.label(),
+                s.first_line
+            )
+        })
+        .collect()
 }
 
 /// Where a run's jobs come from.

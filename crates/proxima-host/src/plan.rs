@@ -114,9 +114,9 @@ pub struct Paths {
 }
 
 impl Paths {
-    /// The data folder as the CLI finds it: `$PROXIMA_DATA`, else `../shared/data`.
+    /// The data folder as the CLI finds it ([`crate::inputs::data_dir`]).
     pub fn data_dir_from_env() -> PathBuf {
-        std::env::var_os("PROXIMA_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"))
+        crate::inputs::data_dir()
     }
 
     pub fn resolve(&self, written: &str) -> PathBuf {

@@ -4,7 +4,7 @@
 //! finished), and the table is written at the end.
 
 use crate::error::SourcedError;
-use crate::inputs::{check_topology, read_text, scenario, Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use crate::inputs::{read_text, scenario, topology, trace_file, Jobs, TopologyInput, TraceInput, WorkloadArgs};
 use crate::plan::{Plan, PlannedRun};
 use crate::run::{simulate, RunOutput, Want};
 use crate::store::Store;
@@ -63,14 +63,14 @@ impl Loaded {
                     let source = path.to_string_lossy().into_owned();
                     let text = read_text(&source)?;
                     let input = TopologyInput::File { name: source, text };
-                    check_topology(&input)?;
+                    topology(&input)?;
                     loaded.topologies.insert(path.clone(), input);
                 }
             }
             if let Some(path) = &run.inputs.trace_file {
                 if !loaded.traces.contains_key(path) {
                     let source = path.to_string_lossy().into_owned();
-                    let trace = crate::inputs::parse_trace_text(&read_text(&source)?, &source)?;
+                    let trace = trace_file(&source)?;
                     loaded.traces.insert(path.clone(), trace);
                 }
             }

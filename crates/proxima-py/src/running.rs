@@ -24,9 +24,7 @@ impl Trace {
     /// Reads and parses a trace file (Philly, Tiresias, Pollux or Proxima CSV/JSON).
     #[staticmethod]
     fn load(py: Python<'_>, path: &str) -> PyResult<Trace> {
-        let parsed = detached(py, "reading a trace", || {
-            inputs::read_text(path).and_then(|text| inputs::parse_trace_text(&text, path))
-        })?;
+        let parsed = detached(py, "reading a trace", || inputs::trace_file(path))?;
         let trace = parsed.map_err(|e| input_error(py, &e))?;
         Ok(Trace { inner: Arc::new(trace), label: path.to_string() })
     }

@@ -4,9 +4,9 @@
 //! changes, this fails until the specs follow (`proxima experiment paper --write-sweeps
 //! sweeps/paper` writes them).
 
-use proxima_core::experiment::{paper_plan, TraceRef};
 use proxima_host::spec::Cell;
 use proxima_host::{Paths, Plan, Spec};
+use proxima_lab::experiment::{paper_plan, TraceRef};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 

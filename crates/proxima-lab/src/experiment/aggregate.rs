@@ -8,7 +8,7 @@ use super::plan::{Plan, ScenarioDef, Sweep, Task};
 use super::results::Results;
 use super::stats::{RatioCi, Resamples, Stat, RATIO_FLOOR_S};
 use super::tenant_table::{tenant_table, TenantTable};
-use crate::metrics::nearest_rank_percentile;
+use proxima_core::metrics::nearest_rank_percentile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

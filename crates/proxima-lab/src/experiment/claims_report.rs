@@ -30,7 +30,7 @@ impl Report {
             let _ = writeln!(md, "## Primary claims\n");
             let _ = writeln!(
                 md,
-                "Named in the plan before the runs (`crates/proxima-core/src/experiment/paper.rs`). Each ratio is of means (below 1: the policy is lower). The interval and p-value come from {} resamples of the trace windows (each window's value the mean over its seeds; on a synthetic scenario, of the seeds, each a whole trace); p is two-sided (the ratio is 1), Holm-adjusted over the {} claims, and a claim holds when its ratio is below 1 and its adjusted p is at most {CLAIM_ALPHA} (\"the reverse holds\": the ratio is above 1 at that level). The seed interval, windows fixed, is shown beside it for comparison.\n",
+                "Named in the plan before the runs (`crates/proxima-lab/src/experiment/paper.rs`). Each ratio is of means (below 1: the policy is lower). The interval and p-value come from {} resamples of the trace windows (each window's value the mean over its seeds; on a synthetic scenario, of the seeds, each a whole trace); p is two-sided (the ratio is 1), Holm-adjusted over the {} claims, and a claim holds when its ratio is below 1 and its adjusted p is at most {CLAIM_ALPHA} (\"the reverse holds\": the ratio is above 1 at that level). The seed interval, windows fixed, is shown beside it for comparison.\n",
                 b.window_draws(),
                 self.claims.len()
             );

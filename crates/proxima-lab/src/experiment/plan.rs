@@ -12,7 +12,7 @@ pub enum TraceRef {
     /// A window of the Philly-derived trace: jobs `skip .. skip + limit` by submission time.
     Philly { skip: u32, limit: u32 },
     /// `synthetic:jobs=N,load=L[,shape=S]` (the seed is the run's): Philly-shaped jobs, or
-    /// with `shape` those of an Acme cluster ([`crate::trace::synthetic_shape`]).
+    /// with `shape` those of an Acme cluster ([`proxima_core::trace::synthetic_shape`]).
     Synthetic {
         jobs: u32,
         load: f64,
@@ -218,7 +218,7 @@ pub struct BootstrapSettings {
     /// report written before windows existed.
     #[serde(default)]
     pub window_resamples: u32,
-    /// Seed of the one [`crate::rng::Rng`] that draws every resample.
+    /// Seed of the one [`proxima_core::rng::Rng`] that draws every resample.
     pub seed: u64,
     /// E.g. 0.95.
     pub confidence: f64,
@@ -264,7 +264,7 @@ pub struct Plan {
     pub bootstrap: BootstrapSettings,
     /// How many of each main-grid scenario's seeds, the first ones, also get finish-time
     /// fairness ρ: one isolated run per tenant after the shared run
-    /// ([`crate::fairness::isolated`]). Sweeps and oracle grids never do (a run they share
+    /// ([`proxima_core::fairness::isolated`]). Sweeps and oracle grids never do (a run they share
     /// with the main grid is the main grid's). Scenarios with a single tenant get none: its
     /// share would be the whole cluster, and ρ would be 1 by construction.
     #[serde(default)]

@@ -6,9 +6,9 @@
 
 use crate::common;
 
-use proxima_core::calibrate::{calibrate_cluster, parse_placements, ClusterCalibration, ModelData, Sample, SIA_MODELS};
 use proxima_core::model::Catalog;
 use proxima_core::topology::{sia_cluster, SIA_CLUSTERS};
+use proxima_lab::calibrate::{calibrate_cluster, parse_placements, ClusterCalibration, ModelData, Sample, SIA_MODELS};
 
 /// The figures of one cluster as the doc's table gives them (percent, one decimal), with the
 /// node terms where the fit keeps them (`azure`): the

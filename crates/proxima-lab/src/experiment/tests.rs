@@ -144,7 +144,7 @@ fn restore_option_is_added_only_off_the_default() {
     assert_eq!(with_restore("dally", 120.0, 30.0), "dally:restore_s=120");
     assert_eq!(with_restore("consolidate:migrate=on", 600.0, 30.0), "consolidate:migrate=on,restore_s=600");
     for spec in ["dally:restore_s=120", "consolidate:migrate=on,restore_s=600", "tiresias:restore_s=60"] {
-        crate::policy::resolve_policy(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        proxima_core::policy::resolve_policy(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
     }
 }
 
@@ -153,10 +153,10 @@ fn every_spec_of_the_plan_resolves() {
     let p = paper_plan(false);
     let specs: BTreeSet<String> = p.tasks().into_iter().map(|t| t.policy).collect();
     for spec in specs {
-        crate::policy::resolve_policy(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        proxima_core::policy::resolve_policy(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
     }
     for s in &p.scenarios {
-        crate::topology::resolve_topology_arg(&s.topology).unwrap_or_else(|e| panic!("{}: {e}", s.topology));
+        proxima_core::topology::resolve_topology_arg(&s.topology).unwrap_or_else(|e| panic!("{}: {e}", s.topology));
     }
 }
 
@@ -474,9 +474,9 @@ fn fewer_seeds_drop_only_runs_of_the_later_seeds() {
 
 /// A trace of three tenants with known demand order (`big` asks for most GPU-time, then
 /// `mid`, then `small`), dense enough on 32 GPUs that preempting policies preempt.
-pub(super) fn tenant_trace() -> crate::trace::Trace {
+pub(super) fn tenant_trace() -> proxima_core::trace::Trace {
     let mut csv = String::from("id,submit_s,gpus,duration_s,tenant\n");
-    let mut rng = crate::rng::Rng::new(7);
+    let mut rng = proxima_core::rng::Rng::new(7);
     for i in 0..150u32 {
         let (tenant, gpus) = match i % 5 {
             0 | 1 => ("big", [4, 8, 8][rng.below(3) as usize]),
@@ -486,7 +486,7 @@ pub(super) fn tenant_trace() -> crate::trace::Trace {
         let duration = 600 + rng.below(7200);
         let _ = std::fmt::Write::write_fmt(&mut csv, format_args!("j{i},{},{gpus},{duration},{tenant}\n", i * 90));
     }
-    crate::trace::parse_trace(&csv).expect("the test trace parses")
+    proxima_core::trace::parse_trace(&csv).expect("the test trace parses")
 }
 
 /// A plan on [`tenant_trace`] (given where the Philly trace would be): one scenario, three

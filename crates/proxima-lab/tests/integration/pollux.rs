@@ -166,20 +166,20 @@ fn every_kind_of_job_does_the_artifacts_work_at_about_its_speed() {
 /// the shared data lacks it: the NCF and YOLOv3 tables (`simulator/traces/{ncf,yolov3}/`
 /// of the artifact) are not part of `../shared/data`, so this check runs only where someone
 /// put them there.
-fn extra_placements(model: &str) -> Option<Vec<proxima_core::calibrate::Sample>> {
+fn extra_placements(model: &str) -> Option<Vec<proxima_lab::calibrate::Sample>> {
     let path = common::data_dir()?.join(format!("pollux/placements/{model}.csv"));
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("skipping {model}: {} is not in the shared data", path.display());
         return None;
     };
-    Some(proxima_core::calibrate::parse_placements(&text).unwrap())
+    Some(proxima_lab::calibrate::parse_placements(&text).unwrap())
 }
 
 #[test]
 fn ncf_and_yolov3_entries_are_what_their_measurements_give() {
-    use proxima_core::calibrate::{fit_compute, ALPHA_INTER_S, ALPHA_INTRA_S};
     use proxima_core::comm::{ring_time, step_time, straggler_growth};
     use proxima_core::comm_params::{POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_STRAGGLER};
+    use proxima_lab::calibrate::{fit_compute, ALPHA_INTER_S, ALPHA_INTRA_S};
     let catalog = proxima_core::model::Catalog::built_in();
     for model in ["ncf", "yolov3"] {
         let Some(samples) = extra_placements(model) else { continue };
@@ -200,7 +200,7 @@ fn ncf_and_yolov3_entries_are_what_their_measurements_give() {
         assert_eq!(entry.max_local_batch.unwrap() as f64 >= single.last().unwrap().0, model == "ncf", "{model}");
         // The overlap: the best of 0, 0.001, ..., 1 with the cluster's bandwidths and σ fixed.
         let s = entry.grad_bytes();
-        let predict = |r: &proxima_core::calibrate::Sample, ov: f64| -> f64 {
+        let predict = |r: &proxima_lab::calibrate::Sample, ov: f64| -> f64 {
             let c = entry.compute_at(r.local_bsz).unwrap();
             let (tau, alpha) = if r.nodes > 1 {
                 (s / POLLUX_INTER_BYTES_PER_S, ALPHA_INTER_S)
@@ -218,8 +218,8 @@ fn ncf_and_yolov3_entries_are_what_their_measurements_give() {
         );
         let mut errors: Vec<f64> =
             samples.iter().map(|r| 100.0 * (predict(r, entry.overlap) / r.step_s - 1.0).abs()).collect();
-        let median = proxima_core::calibrate::interpolated_percentile(&mut errors, 50.0);
-        let p90 = proxima_core::calibrate::interpolated_percentile(&mut errors, 90.0);
+        let median = proxima_lab::calibrate::interpolated_percentile(&mut errors, 50.0);
+        let p90 = proxima_lab::calibrate::interpolated_percentile(&mut errors, 90.0);
         println!("{model}: {} rows, step_time median / p90 APE {median:.1} / {p90:.1}%", samples.len());
     }
 }
@@ -229,9 +229,9 @@ fn the_catalogue_at_scale_against_the_scalability_measurements() {
     // `pollux/scalability/<model>.csv`: step times on 6 to 16 nodes and up to 64 GPUs, beyond
     // the placements the cluster was fitted on. The flat ring's time depends only on the GPU
     // count and on whether the ring leaves a server, so (nodes, replicas) is enough.
-    use proxima_core::calibrate::{interpolated_percentile, ALPHA_INTER_S};
     use proxima_core::comm::{ring_time, step_time, straggler_growth};
     use proxima_core::comm_params::{POLLUX_INTER_BYTES_PER_S, POLLUX_STRAGGLER};
+    use proxima_lab::calibrate::{interpolated_percentile, ALPHA_INTER_S};
     let catalog = proxima_core::model::Catalog::built_in();
     // Median APE of step_time as docs/CALIBRATION.md states it, with a little room.
     for (model, bound) in [("bert", 4.0), ("imagenet", 13.0), ("cifar10", 8.5), ("deepspeech2", 8.5)] {

@@ -7,7 +7,7 @@
 //! The cluster is a parametric one of 8-GPU servers (`racks=4,servers=4,gpus=8` by
 //! default, 128 GPUs) whose fabric and GPU give the collective efficiencies and the model
 //! catalogue. A job's best placement is the one its ideal run time is measured on (the
-//! tightest, split evenly over NICs: [`crate::workload::ideal_placement`]); its worst is
+//! tightest, split evenly over NICs: [`proxima_core::workload::ideal_placement`]); its worst is
 //! the slowest of three spread placements: one GPU per server, round robin over the racks;
 //! whole servers, one per rack in turn; and half servers, round robin over the racks. The
 //! slowdown is the ratio of their iteration times, so compute-bound models read 1.00.
@@ -18,14 +18,14 @@
 //! bytes a parameter in mixed precision (ZeRO, Rajbhandari et al. 2020, §3.1): a model
 //! whose copy exceeds the GPU's 80 GB is shown only sharded (FSDP).
 
-use crate::engine::Simulation;
-use crate::error::InputError;
-use crate::error::SourcedError;
-use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
-use crate::model::{Catalog, ModelProfile, Parallelism, Precision};
-use crate::policy::resolve_policy;
-use crate::topology::{resolve_topology_arg, GpuId, Topology};
-use crate::workload::{ideal_placement, uncontended_shape};
+use proxima_core::engine::Simulation;
+use proxima_core::error::InputError;
+use proxima_core::error::SourcedError;
+use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+use proxima_core::model::{Catalog, ModelProfile, Parallelism, Precision};
+use proxima_core::policy::resolve_policy;
+use proxima_core::topology::{resolve_topology_arg, GpuId, Topology};
+use proxima_core::workload::{ideal_placement, uncontended_shape};
 use serde::Serialize;
 
 /// Memory of one GPU of the A100 80GB and H100 80GB kind, bytes.
@@ -232,7 +232,7 @@ fn worst_over_best(topo: &Topology, model: &ModelProfile, n: u32) -> Result<f64,
     let too_big = || InputError::new("job_gpus", format!("a job of {n} GPUs does not fit the cluster"));
     let (_, best) = ideal_placement(topo, n).ok_or_else(too_big)?;
     let comm = topo.comm_params();
-    let time = |shape: &crate::comm::PlacementShape| comm.iteration_time(model, shape);
+    let time = |shape: &proxima_core::comm::PlacementShape| comm.iteration_time(model, shape);
     let best_s = time(&best);
     let worst_s =
         spread_placements(topo, n).iter().map(|gpus| time(&uncontended_shape(topo, gpus))).fold(best_s, f64::max);
@@ -243,8 +243,8 @@ fn worst_over_best(topo: &Topology, model: &ModelProfile, n: u32) -> Result<f64,
 /// takes, the servers taken round robin over the racks, for one GPU per server, half a
 /// server and a whole server.
 fn spread_placements(topo: &Topology, n: u32) -> Vec<Vec<GpuId>> {
-    let racks = topo.tier_nodes(crate::topology::Tier(1.min(topo.top_tier().0)));
-    let servers_by_rack: Vec<Vec<crate::topology::NodeId>> = racks
+    let racks = topo.tier_nodes(proxima_core::topology::Tier(1.min(topo.top_tier().0)));
+    let servers_by_rack: Vec<Vec<proxima_core::topology::NodeId>> = racks
         .iter()
         .map(|&r| topo.servers().iter().copied().filter(|&s| topo.common_ancestor(s, r) == r).collect())
         .collect();

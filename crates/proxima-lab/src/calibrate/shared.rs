@@ -20,7 +20,7 @@ pub enum Overlap {
 }
 
 /// Whether a fit across models also fits the node terms `κ` and `λ`
-/// ([`crate::comm_params::CommParams::server_compute`], [`crate::comm_params::CommParams::server_ring`]).
+/// ([`proxima_core::comm_params::CommParams::server_compute`], [`proxima_core::comm_params::CommParams::server_ring`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ServerTerms {
     /// E1 alone: both terms zero, the fit exactly as before they existed (the Pollux

@@ -6,15 +6,15 @@
 
 use crate::common;
 
-use proxima_core::calibrate::{
-    calibrate_file, error_table, fit_compute, fit_shared, interpolated_percentile, leave_one_out, parse_placements,
-    ErrorStats, FileParams, ModelData, Overlap, Prediction, Sample, ALPHA_INTER_S, ALPHA_INTRA_S,
-};
 use proxima_core::comm_params::{POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_STRAGGLER};
 use proxima_core::model::{Catalog, ComputeCurve};
 use proxima_core::rng::Rng;
 use proxima_core::topology::{resolve_topology_arg, GpuId, Topology, TopologySpec};
 use proxima_core::workload::uncontended_shape;
+use proxima_lab::calibrate::{
+    calibrate_file, error_table, fit_compute, fit_shared, interpolated_percentile, leave_one_out, parse_placements,
+    ErrorStats, FileParams, ModelData, Overlap, Prediction, Sample, ALPHA_INTER_S, ALPHA_INTRA_S,
+};
 
 const MODELS: [&str; 4] = ["bert", "imagenet", "cifar10", "deepspeech2"];
 

@@ -15,7 +15,7 @@
 //! after the local backward pass ended (the exposed exchange plus any wait for slower
 //! replicas).
 //!
-//! The model is the one the simulator runs ([`crate::comm`]), per row:
+//! The model is the one the simulator runs ([`proxima_core::comm`]), per row:
 //!
 //! ```text
 //! c     = c0 + c1 · b                                  compute on one GPU, local batch b
@@ -74,10 +74,10 @@ pub use shared::*;
 // Shared between the fits, not part of the API.
 use rows::{sum_sq, Row};
 
-use crate::comm::{ring_time, server_factor, step_time, straggler_growth};
-use crate::csv::{self, Table};
-use crate::error::InputError;
-use crate::model::ComputeCurve;
+use proxima_core::comm::{ring_time, server_factor, step_time, straggler_growth};
+use proxima_core::csv::{self, Table};
+use proxima_core::error::InputError;
+use proxima_core::model::ComputeCurve;
 use serde::Serialize;
 
 /// Latency of one ring step inside a node, seconds (fixed, see the module comment).

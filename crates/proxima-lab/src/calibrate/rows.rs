@@ -15,7 +15,7 @@ pub struct FileParams {
     pub overlap: f64,
     /// `σ`.
     pub straggler: f64,
-    /// `κ`: compute slowed per extra GPU on the busiest node ([`crate::comm::server_factor`]).
+    /// `κ`: compute slowed per extra GPU on the busiest node ([`proxima_core::comm::server_factor`]).
     pub server_compute: f64,
     /// `λ`: the ring inside a node slowed per extra GPU on the busiest node.
     pub server_ring: f64,

@@ -16,8 +16,8 @@
 //! seeded [`Rng`] and are the same for every comparison with the same number of seeds, so
 //! a report is a pure function of its runs.
 
-use crate::metrics::nearest_rank_percentile;
-use crate::rng::Rng;
+use proxima_core::metrics::nearest_rank_percentile;
+use proxima_core::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Baselines whose mean is below this many seconds get no ratio: every metric with ratios

@@ -361,7 +361,8 @@ impl Report {
         let _ = writeln!(
             md,
             "Network: {}.\n",
-            crate::topology::resolve_topology_arg(&d.topology).map_or_else(|e| e.to_string(), |t| t.describe_network())
+            proxima_core::topology::resolve_topology_arg(&d.topology)
+                .map_or_else(|e| e.to_string(), |t| t.describe_network())
         );
         let _ = writeln!(md, "{}.\n", bound_line(&sc.bounds));
         let mut columns = vec!["policy".to_string()];

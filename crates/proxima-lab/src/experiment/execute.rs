@@ -2,19 +2,19 @@
 //! path for every caller (the CLI spreads runs over threads; a test runs them in a loop).
 
 use super::plan::{Plan, Task, TraceRef};
-use crate::engine::Simulation;
-use crate::error::InputError;
-use crate::fairness::isolated::finish_time_fairness;
-use crate::inputs::synthetic_trace;
-use crate::metrics::Summary;
-use crate::model::Catalog;
-use crate::scenario::JobStatus;
+use proxima_core::engine::Simulation;
+use proxima_core::error::InputError;
+use proxima_core::fairness::isolated::finish_time_fairness;
+use proxima_core::inputs::synthetic_trace;
+use proxima_core::metrics::Summary;
+use proxima_core::model::Catalog;
+use proxima_core::scenario::JobStatus;
 
-use crate::run::{run_policy, Fairness, RunOptions};
-use crate::scenario::build_scenario;
-use crate::topology::resolve_topology_arg;
-use crate::trace::Trace;
-use crate::workload::{Job, ModelMix, WorkloadOptions};
+use proxima_core::run::{run_policy, Fairness, RunOptions};
+use proxima_core::scenario::build_scenario;
+use proxima_core::topology::resolve_topology_arg;
+use proxima_core::trace::Trace;
+use proxima_core::workload::{Job, ModelMix, WorkloadOptions};
 use serde::Serialize;
 
 /// What a run's report needs, by key: `summary.json`'s headline figures and a few more that
@@ -200,15 +200,15 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
 }
 
 /// How many tenants have jobs in the scenario.
-fn tenants_with_jobs(scenario: &crate::scenario::Scenario) -> usize {
+fn tenants_with_jobs(scenario: &proxima_core::scenario::Scenario) -> usize {
     scenario.jobs.iter().map(|j| j.tenant).collect::<std::collections::BTreeSet<_>>().len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::JobId;
-    use crate::time::SimTime;
+    use proxima_core::cluster::JobId;
+    use proxima_core::time::SimTime;
 
     fn job(id: u32, submit: f64, gpus: u32, run_s: f64) -> Job {
         Job {
@@ -216,10 +216,10 @@ mod tests {
             name: format!("j{id}"),
             submit: SimTime::from_secs_f64(submit),
             gpus,
-            model: crate::model::ModelId(0),
+            model: proxima_core::model::ModelId(0),
             iterations: run_s,
             ideal_iter_s: Some(1.0),
-            tenant: crate::tenants::TenantId(0),
+            tenant: proxima_core::tenants::TenantId(0),
             line: 0,
         }
     }
