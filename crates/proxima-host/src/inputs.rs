@@ -299,4 +299,23 @@ mod tests {
         let e = topology_input(&format!("kueue:{},gpus=8", path.display())).unwrap_err();
         assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
     }
+
+    #[test]
+    fn the_lab_files_and_the_philly_trace_name_their_file_line_and_field() {
+        let e = philly_trace(Some("/nonexistent/proxima-philly.csv")).unwrap_err();
+        assert_eq!(
+            (e.source.as_str(), e.line, e.field.as_str()),
+            ("/nonexistent/proxima-philly.csv", None, "--philly")
+        );
+        let path = std::env::temp_dir().join(format!("proxima-host-files-{}.csv", std::process::id()));
+        let name = path.display().to_string();
+        std::fs::write(&path, "placement,local_bsz,step_time,sync_time\n1,32,0.5,0\n1,-1,0.5,0\n").unwrap();
+        let e = placements(&name).unwrap_err();
+        assert_eq!((e.source.as_str(), e.line, e.field.as_str()), (name.as_str(), Some(3), "local_bsz"));
+        std::fs::write(&path, "{\n  \"plan\": 1\n}\n").unwrap();
+        let e = report(&name).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), (name.as_str(), "report"));
+        assert!(e.line.is_some() && e.message.starts_with("not a report: "), "{e}");
+        std::fs::remove_file(&path).unwrap();
+    }
 }
