@@ -1,9 +1,10 @@
 //! `proxima bench`: wall time, jobs/s and events/s of fixed scenarios, the median of several
 //! runs. A benchmark reports figures; it asserts nothing.
 
-use crate::inputs::{load_scenario, ScenarioArgs, UsageError};
+use crate::inputs::{load_scenario, UsageError};
 use proxima_core::event::EventHasher;
 use proxima_core::run::{run_policy, RunOptions};
+use proxima_host::inputs::{ScenarioArgs, WorkloadArgs};
 use std::time::Instant;
 
 /// One benchmark: a scenario and a policy.
@@ -113,13 +114,9 @@ pub fn run(
     for suite in &suites {
         for c in cases(suite)? {
             let args = ScenarioArgs {
-                topology: &c.topology,
-                trace: &c.trace,
-                seed: 1,
-                skip: 0,
-                limit: None,
-                mix: None,
-                tenants: None,
+                topology: c.topology.clone(),
+                trace: c.trace.clone(),
+                workload: WorkloadArgs { seed: 1, ..WorkloadArgs::default() },
             };
             let setup_start = Instant::now();
             let scenario = load_scenario(&args)?;

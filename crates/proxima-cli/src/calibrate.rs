@@ -1,16 +1,17 @@
 //! `proxima calibrate`: fits the communication model to a measured placements table and
 //! reports its error, or validates it model by model (`--loo`). The fitting lives in the
-//! core (`proxima_core::calibrate`); this file reads the files, times the fit and prints.
+//! core (`proxima_lab::calibrate`); this file reads the files, times the fit and prints.
 
 mod cluster;
 
-use crate::inputs::{read_text, UsageError};
+use crate::inputs::UsageError;
 use clap::Args;
-use proxima_core::calibrate::{
-    calibrate_file, error_table, file_report, fit_shared, leave_one_out, parse_placements, ErrorStats, FileFit,
-    HeldOut, ModelData, Overlap, Prediction, Sample, SharedFit, TierReport,
-};
 use proxima_core::model::Catalog;
+use proxima_host::inputs::placements;
+use proxima_lab::calibrate::{
+    calibrate_file, error_table, file_report, fit_shared, leave_one_out, ErrorStats, FileFit, HeldOut, ModelData,
+    Overlap, Prediction, Sample, SharedFit, TierReport,
+};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -68,7 +69,7 @@ fn load(args: &CalibrateArgs) -> Result<Vec<Table>, UsageError> {
     let catalog = Catalog::built_in();
     let mut tables = Vec::new();
     for (i, path) in args.files.iter().enumerate() {
-        let samples = parse_placements(&read_text(path)?).map_err(|e| UsageError(e.with_source(path)))?;
+        let samples = placements(path)?;
         let name =
             Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| path.clone());
         let (grad_bytes, size_source) = match args.params_millions.get(i) {
@@ -188,8 +189,8 @@ fn print_file_fit(t: &Table, fit: &FileFit) {
     let p = &fit.params;
     println!("{}: {}", t.path, describe(&t.samples));
     let from = match fit.compute.from {
-        proxima_core::calibrate::ComputeRows::SingleGpu => "single-GPU rows",
-        proxima_core::calibrate::ComputeRows::StepMinusSync => {
+        proxima_lab::calibrate::ComputeRows::SingleGpu => "single-GPU rows",
+        proxima_lab::calibrate::ComputeRows::StepMinusSync => {
             "step_time - sync_time of all rows (fewer than two batch sizes on one GPU)"
         }
     };

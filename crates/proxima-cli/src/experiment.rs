@@ -1,10 +1,11 @@
-//! `proxima experiment`: runs a plan from the core on every core of the machine and writes
+//! `proxima experiment`: runs a plan from the lab on every core of the machine and writes
 //! the report and its figures.
 
 use crate::figures;
-use crate::inputs::{read_text, UsageError};
-use proxima_core::experiment::{aggregate, paper_plan, run_task, Plan, Report, TaskResult, TraceRef};
-use proxima_core::trace::{parse_trace, Trace};
+use crate::inputs::UsageError;
+use proxima_core::trace::Trace;
+use proxima_host::inputs;
+use proxima_lab::experiment::{aggregate, paper_plan, run_task, Plan, Report, TaskResult, TraceRef};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -16,35 +17,12 @@ pub fn plan_by_name(name: &str, quick: bool) -> Result<Plan, UsageError> {
     }
 }
 
-/// The Philly trace: `--philly`, else `$PROXIMA_DATA/philly/philly.csv`, else
-/// `../shared/data/philly/philly.csv`.
-fn philly_path(arg: Option<&str>) -> String {
-    if let Some(a) = arg {
-        return a.to_string();
-    }
-    match std::env::var("PROXIMA_DATA") {
-        Ok(d) => format!("{d}/philly/philly.csv"),
-        Err(_) => "../shared/data/philly/philly.csv".to_string(),
-    }
-}
-
 /// Runs every task of the plan on `threads` threads and aggregates.
 pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result<Report, UsageError> {
     let needs_philly = plan.scenarios.iter().any(|s| matches!(s.trace, TraceRef::Philly { .. }));
     // The Philly trace is parsed once for the whole plan and only borrowed by the runs:
     // cloning 82,247 jobs per run would be work done thousands of times.
-    let philly: Option<Trace> = if needs_philly {
-        let path = philly_path(philly_arg);
-        if !std::path::Path::new(&path).is_file() {
-            return Err(UsageError(format!(
-                "{path}: the Philly trace is not there; pass --philly PATH or set PROXIMA_DATA to the data folder"
-            )));
-        }
-        let text = read_text(&path)?;
-        Some(parse_trace(&text).map_err(|e| UsageError(e.with_source(&path)))?)
-    } else {
-        None
-    };
+    let philly: Option<Trace> = if needs_philly { Some(inputs::philly_trace(philly_arg)?) } else { None };
     let tasks = plan.tasks();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -85,12 +63,6 @@ pub fn run_plan(plan: &Plan, philly_arg: Option<&str>, threads: usize) -> Result
         finished.push(r.expect("every task ran")?);
     }
     Ok(aggregate(plan, &finished))
-}
-
-/// A report from the `report.json` an earlier run wrote.
-pub fn read_report(path: &str) -> Result<Report, UsageError> {
-    let text = read_text(path)?;
-    Report::from_json(&text).map_err(|e| UsageError(format!("{path}: line {}: not a report: {e}", e.line())))
 }
 
 /// Writes `report.md`, `report.json` and every figure into `dir`; returns the files.

@@ -1,11 +1,11 @@
 //! `proxima experiment NAME --write-sweeps DIR`: the experiment's runs as sweep specs
 //! (`docs/SWEEPS.md`), one TOML file per Cartesian part of the plan
-//! ([`proxima_core::experiment::plan::GridPart`]), so that `proxima sweep` or a Ray cluster
+//! ([`proxima_lab::experiment::plan::GridPart`]), so that `proxima sweep` or a Ray cluster
 //! can run them. Run every part into one output folder: runs are keyed by their inputs, so
 //! a run two parts share runs once. `sweeps/paper/` is this command's output, and a test
 //! checks that it still runs exactly what the experiment runs.
 
-use proxima_core::experiment::{Plan, TraceRef};
+use proxima_lab::experiment::{Plan, TraceRef};
 use std::fmt::Write;
 
 /// A TOML basic string.

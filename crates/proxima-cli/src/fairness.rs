@@ -1,4 +1,4 @@
-//! Finish-time fairness for the CLI: `proxima_sweep::fairness` (the path the Python
+//! Finish-time fairness for the CLI: `proxima_host::fairness` (the path the Python
 //! package takes too), with its progress shown on a terminal.
 
 use crate::inputs::UsageError;
@@ -15,7 +15,7 @@ pub fn finish_time_fairness(sim: &Simulation) -> Result<FinishTimeFairness, Usag
             let _ = std::io::stderr().flush();
         }
     };
-    let result = proxima_sweep::fairness::finish_time_fairness(sim, proxima_sweep::fairness::threads(), &progress);
+    let result = proxima_host::fairness::finish_time_fairness(sim, proxima_host::fairness::threads(), &progress);
     if show {
         eprint!("\r{:width$}\r", "", width = 60);
     }

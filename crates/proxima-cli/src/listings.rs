@@ -1,16 +1,19 @@
 //! The listings: `proxima topologies`, `proxima policies` and `proxima models`.
 
-use crate::inputs::{self, UsageError};
+use crate::inputs::{show, UsageError};
 use proxima_core::model::Catalog;
 use proxima_core::policy::POLICIES;
 use proxima_core::topology::{all_presets, Topology};
+use proxima_host::inputs as host;
 
 /// The presets with their GPUs, tiers and efficiencies, and how else a topology is given;
 /// with `json`, that one topology as JSON.
 pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
     match json {
         Some(arg) => {
-            let topo: Topology = inputs::load_topology(arg)?;
+            let input = host::topology_input(arg)?;
+            show(host::topology_notices(&input));
+            let topo: Topology = host::topology(&input)?;
             println!("{}", topo.spec().to_json());
         }
         None => {

@@ -16,13 +16,14 @@ mod sweep;
 mod what_if;
 
 use clap::{Args, Parser, Subcommand};
-use inputs::{load_scenario, ScenarioArgs, UsageError};
+use inputs::{load_scenario, UsageError};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
 use proxima_core::run::{Fairness, Finished, RunOptions};
 use proxima_core::scenario::Scenario;
+use proxima_host::inputs::{ScenarioArgs, WorkloadArgs};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -208,15 +209,17 @@ struct ScenarioFlags {
 }
 
 impl ScenarioFlags {
-    fn as_args(&self) -> ScenarioArgs<'_> {
+    fn as_args(&self) -> ScenarioArgs {
         ScenarioArgs {
-            topology: &self.topology,
-            trace: &self.trace,
-            seed: self.seed,
-            skip: self.skip,
-            limit: self.limit,
-            mix: self.mix.as_deref(),
-            tenants: self.tenants.as_deref(),
+            topology: self.topology.clone(),
+            trace: self.trace.clone(),
+            workload: WorkloadArgs {
+                seed: self.seed,
+                skip: self.skip,
+                limit: self.limit,
+                mix: self.mix.clone(),
+                tenants: self.tenants.clone(),
+            },
         }
     }
 }
@@ -407,7 +410,7 @@ struct ExperimentOptions {
 fn run_experiment(name: &str, out: &str, o: ExperimentOptions) -> Result<(), Failure> {
     let ExperimentOptions { quick, philly, threads, seeds, dry_run, from, write_sweeps } = o;
     if let Some(path) = from {
-        let report = experiment::read_report(&path)?;
+        let report = proxima_host::inputs::report(&path).map_err(UsageError::from)?;
         let written = experiment::write_report(&report, out).map_err(Failure::Io)?;
         eprintln!("redrew {} files from {path} into {out}/", written.len());
         return Ok(());

@@ -1,11 +1,11 @@
 //! `proxima placement-map`: the map of when placement matters
-//! ([`proxima_core::experiment::placement_map`]) as a table on stdout and, with `--out`, an
+//! ([`proxima_lab::experiment::placement_map`]) as a table on stdout and, with `--out`, an
 //! SVG heat map; `--json` writes the numbers.
 
 use crate::figures::heat_map;
 use crate::inputs::UsageError;
 use clap::Args;
-use proxima_core::experiment::placement_map::{placement_map, MapSpec, PlacementMap};
+use proxima_lab::experiment::placement_map::{placement_map, MapSpec, PlacementMap};
 
 #[derive(Args, Debug)]
 pub struct MapArgs {

@@ -1,11 +1,11 @@
 //! `proxima sweep SPEC --out DIR`: every run of a sweep spec on this machine's cores, with a
 //! progress bar, resuming what an earlier, interrupted start left; writes `DIR/runs.csv`
-//! and `DIR/runs.parquet` (the `proxima-sweep` crate, which the Python package shares).
+//! and `DIR/runs.parquet` (the `proxima-host` crate, which the Python package shares).
 
 use crate::inputs::UsageError;
 use clap::Args;
-use proxima_sweep::runner::{run_local, Progress, SweepError};
-use proxima_sweep::{load::read_text, Paths, Plan, Spec, Store};
+use proxima_host::runner::{run_local, Progress, SweepError};
+use proxima_host::{inputs::sweep_spec, Paths, Plan, Store};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Instant;
@@ -45,9 +45,8 @@ fn draw(p: Progress, started: Instant) {
 }
 
 pub fn run(args: &SweepArgs) -> Result<(), SweepFailure> {
-    let usage = |e: proxima_sweep::SourcedError| SweepFailure::Usage(UsageError(e.to_string()));
-    let text = read_text(&args.spec).map_err(usage)?;
-    let spec = Spec::from_toml(&text, &args.spec).map_err(usage)?;
+    let usage = |e: proxima_host::SourcedError| SweepFailure::Usage(UsageError(e.to_string()));
+    let spec = sweep_spec(&args.spec).map_err(usage)?;
     let spec_dir = Path::new(&args.spec).parent().map(Path::to_path_buf).unwrap_or_default();
     let paths = Paths { spec_dir, data_dir: Paths::data_dir_from_env() };
     let plan = Plan::new(&spec, &paths).map_err(usage)?;

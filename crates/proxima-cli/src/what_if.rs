@@ -6,12 +6,13 @@
 //! prints each one's mean JCT against the configured scheduler's as a ratio of means with
 //! a bootstrap interval (`docs/OPERATORS.md` walks through it).
 
-use crate::inputs::{scenario_input, scenario_of, ScenarioArgs, UsageError};
-use proxima_core::experiment::report::{fmt_ci, fmt_ratio, fmt_seconds as seconds};
-use proxima_core::experiment::stats::{Resamples, Stat};
+use crate::inputs::{scenario_input, scenario_of, UsageError};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::resolve_policy;
 use proxima_core::run::{run_policy, RunOptions};
+use proxima_host::inputs::ScenarioArgs;
+use proxima_lab::experiment::report::{fmt_ci, fmt_ratio, fmt_seconds as seconds};
+use proxima_lab::experiment::stats::{Resamples, Stat};
 use std::fmt::Write;
 
 /// The bootstrap of the intervals: resamples, generator seed and confidence, fixed so that

@@ -13,7 +13,7 @@
 //!
 //! It is on the ground floor, beside the errors, because more than the trace readers read
 //! CSV: the efficiency fits' progress traces (`efficiency.rs`), the calibration tables
-//! (`calibrate/`) and the Lingjun topology (`topology/lingjun.rs`). The one check that
+//! (`proxima-lab`'s `calibrate/`) and the Lingjun topology (`topology/lingjun.rs`). The one check that
 //! needs to know the cluster's limits, a GPU count, is the trace readers' own
 //! (`trace::gpu_count`).
 
@@ -32,14 +32,14 @@ pub(crate) const MAX_COUNT: f64 = 1.0e15;
 
 /// One non-blank line of the input with its 1-based line number.
 #[derive(Debug)]
-pub(crate) struct Row<'a> {
+pub struct Row<'a> {
     pub line: u32,
     pub fields: Vec<Cow<'a, str>>,
 }
 
 /// The non-blank lines of a CSV text after its header: the header's column names
 /// (lower-cased, trimmed) and an iterator over the data rows.
-pub(crate) struct Table<'a> {
+pub struct Table<'a> {
     pub columns: Vec<String>,
     pub header_line: u32,
     lines: std::iter::Enumerate<std::str::Split<'a, char>>,
@@ -247,12 +247,12 @@ pub(crate) fn quote(value: &str) -> Cow<'_, str> {
 // ---------------------------------------------------------------------------------------
 
 /// Turns a field check's message into an error at a line and column, for `map_err`.
-pub(crate) fn at(line: u32, field: &'static str) -> impl Fn(String) -> InputError {
+pub fn at(line: u32, field: &'static str) -> impl Fn(String) -> InputError {
     move |what| InputError::at_line(line, field, what)
 }
 
 /// A finite number, or why not.
-pub(crate) fn number(value: &str) -> Result<f64, String> {
+pub fn number(value: &str) -> Result<f64, String> {
     if value.is_empty() {
         return Err("expected a number, got an empty value".into());
     }

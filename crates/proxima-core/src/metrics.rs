@@ -170,7 +170,7 @@ fn one() -> f64 {
 
 /// The nearest-rank percentile of sorted values, the ⌈p/100·n⌉-th smallest: always one of
 /// the values, which is what `summary.json`'s p50/p95/p99 JCT are. (The calibration's error
-/// statistics interpolate instead: `calibrate::interpolated_percentile`.)
+/// statistics interpolate instead: `proxima_lab::calibrate::interpolated_percentile`.)
 pub fn nearest_rank_percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;

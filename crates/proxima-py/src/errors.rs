@@ -2,8 +2,8 @@
 //! defined in `proxima/_errors.py`) carrying the CLI's message and its parts; a panic is
 //! caught before it reaches Python and becomes a `RuntimeError` that says it is a bug.
 
-use proxima_sweep::error::SourcedError;
-use proxima_sweep::runner::{panic_message, SweepError};
+use proxima_host::error::SourcedError;
+use proxima_host::runner::{panic_message, SweepError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};

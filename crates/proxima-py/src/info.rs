@@ -3,13 +3,12 @@
 
 use crate::errors::{detached, input_error};
 use crate::running::topology_input;
-use proxima_core::calibrate::{calibrate_file, file_report, parse_placements};
-use proxima_core::inputs::{build_topology, ArgumentNames};
 use proxima_core::model::Catalog;
 use proxima_core::policy::POLICIES;
 use proxima_core::topology::all_presets;
-use proxima_sweep::error::SourcedError;
-use proxima_sweep::load;
+use proxima_host::error::SourcedError;
+use proxima_host::inputs;
+use proxima_lab::calibrate::{calibrate_file, file_report};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::Path;
@@ -18,7 +17,7 @@ use std::path::Path;
 #[pyfunction]
 pub fn topology<'py>(py: Python<'py>, spec: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let input = topology_input(py, spec)?;
-    let topo = build_topology(&input, ArgumentNames::Flags).map_err(|e| input_error(py, &e))?;
+    let topo = inputs::topology(&input).map_err(|e| input_error(py, &e))?;
     let d = PyDict::new(py);
     d.set_item("name", topo.name())?;
     d.set_item("gpus", topo.gpu_count())?;
@@ -37,7 +36,7 @@ pub fn result_dir_name(policy: &str) -> String {
 /// A text file's content, with the CLI's errors (`cannot read`, `encoding`).
 #[pyfunction]
 pub fn read_text(py: Python<'_>, path: &str) -> PyResult<String> {
-    load::read_text(path).map_err(|e| input_error(py, &e))
+    inputs::read_text(path).map_err(|e| input_error(py, &e))
 }
 
 /// The presets: (name, description).
@@ -68,7 +67,7 @@ pub fn models() -> String {
 #[pyfunction]
 pub fn calibrate(py: Python<'_>, path: &str) -> PyResult<String> {
     let result = detached(py, "calibration", || -> Result<String, SourcedError> {
-        let samples = parse_placements(&load::read_text(path)?).map_err(|e| SourcedError::new(path, e))?;
+        let samples = inputs::placements(path)?;
         let name = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let catalog = Catalog::built_in();
         let grad_bytes = catalog.lookup(&name).map(|id| catalog.get(id).grad_bytes());

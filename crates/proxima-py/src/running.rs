@@ -1,11 +1,11 @@
-//! `proxima.run` and `proxima.compare` (through `proxima_sweep::run::execute`, the path
+//! `proxima.run` and `proxima.compare` (through `proxima_host::run::execute`, the path
 //! the sweep runner takes too), and parsed traces that can be reused across runs.
 
 use crate::errors::{detached, input_error};
 use proxima_core::run_files::{compare_json, RunRecord};
-use proxima_sweep::fairness;
-use proxima_sweep::load::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::{execute, simulate, RunOutput, Want};
+use proxima_host::fairness;
+use proxima_host::inputs::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use proxima_host::run::{execute, simulate, RunOutput, Want};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -24,9 +24,7 @@ impl Trace {
     /// Reads and parses a trace file (Philly, Tiresias, Pollux or Proxima CSV/JSON).
     #[staticmethod]
     fn load(py: Python<'_>, path: &str) -> PyResult<Trace> {
-        let parsed = detached(py, "reading a trace", || {
-            load::read_text(path).and_then(|text| load::parse_trace_text(&text, path))
-        })?;
+        let parsed = detached(py, "reading a trace", || inputs::trace_file(path))?;
         let trace = parsed.map_err(|e| input_error(py, &e))?;
         Ok(Trace { inner: Arc::new(trace), label: path.to_string() })
     }
@@ -34,7 +32,7 @@ impl Trace {
     /// Parses trace text; `label` names it in summaries and errors.
     #[staticmethod]
     fn parse(py: Python<'_>, text: &str, label: &str) -> PyResult<Trace> {
-        let parsed = detached(py, "parsing a trace", || load::parse_trace_text(text, label))?;
+        let parsed = detached(py, "parsing a trace", || inputs::parse_trace_text(text, label))?;
         let trace = parsed.map_err(|e| input_error(py, &e))?;
         Ok(Trace { inner: Arc::new(trace), label: label.to_string() })
     }
@@ -80,7 +78,7 @@ pub fn topology_input(py: Python<'_>, arg: &Bound<'_, PyAny>) -> PyResult<Topolo
         return Ok(TopologyInput::File { name, text });
     }
     let s: String = arg.extract()?;
-    load::topology_input(&s).map_err(|e| input_error(py, &e))
+    inputs::topology_input(&s).map_err(|e| input_error(py, &e))
 }
 
 /// The inputs of one run, owned so that they can cross into a thread without the GIL.
@@ -106,10 +104,10 @@ impl Inputs {
             Ok(t) => (None, Some(t.clone().unbind())),
             Err(_) => {
                 let s: String = trace.extract()?;
-                let input = if s.contains('\n') && !load::is_synthetic(&s) {
+                let input = if s.contains('\n') && !inputs::is_synthetic(&s) {
                     TraceInput::File { name: "<trace>".into(), text: s }
                 } else {
-                    load::trace_input(&s).map_err(|e| input_error(py, &e))?
+                    inputs::trace_input(&s).map_err(|e| input_error(py, &e))?
                 };
                 (Some(input), None)
             }
@@ -183,7 +181,7 @@ pub fn compare<'py>(
 ) -> PyResult<(Vec<Bound<'py, PyDict>>, String)> {
     // Check every policy before running any, as the CLI does.
     for p in &policies {
-        load::policy(p).map_err(|e| input_error(py, &e))?;
+        inputs::policy(p).map_err(|e| input_error(py, &e))?;
     }
     let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix, tenants })?;
     let want = Want { record: true, event_hash: false, rho_threads: rho.then(fairness::threads) };
@@ -211,8 +209,8 @@ pub fn _bench_simulation(
     repeats: u32,
 ) -> PyResult<Vec<f64>> {
     let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed: 1, ..Default::default() })?;
-    let result = detached(py, "the benchmark", || -> Result<Vec<f64>, proxima_sweep::SourcedError> {
-        let scenario = load::scenario(&inputs.topology, inputs.jobs(), &inputs.args)?;
+    let result = detached(py, "the benchmark", || -> Result<Vec<f64>, proxima_host::SourcedError> {
+        let scenario = inputs::scenario(&inputs.topology, inputs.jobs(), &inputs.args)?;
         let mut times = Vec::new();
         for _ in 0..repeats.max(1) {
             let output = simulate(scenario.clone(), &policy, Want::default())?;

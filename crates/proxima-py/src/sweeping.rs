@@ -4,11 +4,11 @@
 
 use crate::errors::{detached, input_error, sweep_error};
 use crate::running::Trace;
-use proxima_sweep::load::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_sweep::run::execute;
-use proxima_sweep::runner::{run_local, sweep_want, Progress};
-use proxima_sweep::spec::Cell;
-use proxima_sweep::{Paths, PlannedRun, Spec, Store};
+use proxima_host::inputs::{Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use proxima_host::run::execute;
+use proxima_host::runner::{run_local, sweep_want, Progress};
+use proxima_host::spec::Cell;
+use proxima_host::{Paths, PlannedRun, Spec, Store};
 use pyo3::exceptions::{PyKeyError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -38,7 +38,7 @@ type Rows = Vec<Vec<Py<PyAny>>>;
 /// A sweep spec expanded into runs.
 #[pyclass(frozen, module = "proxima._native")]
 pub struct Plan {
-    plan: proxima_sweep::Plan,
+    plan: proxima_host::Plan,
 }
 
 fn cell(py: Python<'_>, c: &Option<Cell>) -> PyResult<Py<PyAny>> {
@@ -74,7 +74,7 @@ impl Plan {
         let spec = if json { Spec::from_json(text, source) } else { Spec::from_toml(text, source) };
         let spec = spec.map_err(|e| input_error(py, &e))?;
         let paths = Paths { spec_dir: spec_dir.into(), data_dir: data_dir.into() };
-        let plan = proxima_sweep::Plan::new(&spec, &paths).map_err(|e| input_error(py, &e))?;
+        let plan = proxima_host::Plan::new(&spec, &paths).map_err(|e| input_error(py, &e))?;
         Ok(Plan { plan })
     }
 
@@ -167,7 +167,7 @@ impl Plan {
         };
         let summary_json = get("summary_json")?.ok_or_else(|| PyKeyError::new_err("summary_json"))?;
         // The table reads it back: refuse what could not be read now rather than then.
-        proxima_sweep::table::metrics(&summary_json).map_err(|e| PyOSError::new_err(format!("run {run_id}: {e}")))?;
+        proxima_host::table::metrics(&summary_json).map_err(|e| PyOSError::new_err(format!("run {run_id}: {e}")))?;
         let (jobs, timeseries) = (get("jobs_csv")?, get("timeseries_csv")?);
         Store::open(Path::new(out))
             .and_then(|s| s.record(run, &summary_json, jobs.as_deref(), timeseries.as_deref()))

@@ -3,12 +3,13 @@
 //! cluster in one summary table. The fit is the core's (`calibrate_cluster`); this file
 //! finds the files, names each model by its folder, and prints.
 
-use crate::inputs::{read_text, UsageError};
-use proxima_core::calibrate::{
-    calibrate_cluster, error_table, parse_placements, ClusterCalibration, ErrorStats, ModelData, Sample, SIA_MODELS,
-};
+use crate::inputs::UsageError;
 use proxima_core::model::Catalog;
 use proxima_core::topology::{sia_cluster, SiaCluster, SIA_CLUSTERS};
+use proxima_host::inputs::placements;
+use proxima_lab::calibrate::{
+    calibrate_cluster, error_table, ClusterCalibration, ErrorStats, ModelData, Sample, SIA_MODELS,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Instant;
@@ -29,7 +30,7 @@ fn load(dir: &str, cluster: &SiaCluster) -> Result<Vec<ModelTable>, UsageError> 
     for &name in SIA_MODELS {
         let path = Path::new(dir).join(name).join(format!("placements-{}.csv", cluster.name));
         let path = path.to_string_lossy().into_owned();
-        let samples = parse_placements(&read_text(&path)?).map_err(|e| UsageError(e.with_source(&path)))?;
+        let samples = placements(&path)?;
         let id = catalog
             .lookup(name)
             .ok_or_else(|| UsageError(format!("{path}: no catalogue model named '{name}' to give its size")))?;

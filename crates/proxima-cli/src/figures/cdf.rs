@@ -3,8 +3,8 @@
 
 use super::{draw_legend, fail, legend_mark, line_width, log_range, policy_color, short_number, FONT};
 use plotters::prelude::*;
-use proxima_core::experiment::aggregate::CdfReport;
-use proxima_core::experiment::Report;
+use proxima_lab::experiment::aggregate::CdfReport;
+use proxima_lab::experiment::Report;
 
 pub fn draw(report: &Report, cdf: &CdfReport, title: &str) -> Result<String, String> {
     let mut svg = String::new();

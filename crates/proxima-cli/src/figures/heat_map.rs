@@ -6,7 +6,7 @@
 use super::{fail, FONT};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use proxima_core::experiment::placement_map::PlacementMap;
+use proxima_lab::experiment::placement_map::PlacementMap;
 
 const LABEL_W: i32 = 330;
 const CELL_W: i32 = 62;

@@ -1,5 +1,5 @@
 //! The experiment's figures, drawn as SVG with plotters from numbers the core computed
-//! ([`proxima_core::experiment::figures`]). Only drawing happens here: which figures exist,
+//! ([`proxima_lab::experiment::figures`]). Only drawing happens here: which figures exist,
 //! and what they show, is the report's decision.
 //!
 //! The output is deterministic: plotters' SVG backend writes integer pixel coordinates, and
@@ -11,8 +11,8 @@ mod ratios;
 mod sweep;
 
 use plotters::prelude::*;
-use proxima_core::experiment::figures::{Figure, FigureKind};
-use proxima_core::experiment::Report;
+use proxima_lab::experiment::figures::{Figure, FigureKind};
+use proxima_lab::experiment::Report;
 
 /// Draws one figure of the report as an SVG document.
 pub fn draw(report: &Report, figure: &Figure) -> Result<String, String> {

@@ -5,8 +5,8 @@
 use super::{draw_tick_labels, fail, log_range, log_ticks, policy_color, FONT};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use proxima_core::experiment::figures::{RatioRow, RATIO_FIGURE_METRICS};
-use proxima_core::experiment::{Report, ScenarioSet, METRICS};
+use proxima_lab::experiment::figures::{RatioRow, RATIO_FIGURE_METRICS};
+use proxima_lab::experiment::{Report, ScenarioSet, METRICS};
 
 const ROW_PX: u32 = 17;
 const LABELS_PX: u32 = 520;

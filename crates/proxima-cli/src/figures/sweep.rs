@@ -10,8 +10,8 @@ use super::{
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use proxima_core::experiment::aggregate::SweepReport;
-use proxima_core::experiment::Report;
+use proxima_lab::experiment::aggregate::SweepReport;
+use proxima_lab::experiment::Report;
 
 pub fn draw(report: &Report, sweep: &SweepReport, title: &str) -> Result<String, String> {
     let subject = report.plan.subject.as_str();

@@ -2,8 +2,8 @@
 //! the Sia artifact lays them out, the fit recovers the cluster it was given; wrong
 //! arguments are refused with what to write instead.
 
-use proxima_core::calibrate::{parse_placements, FileParams, ALPHA_INTER_S, ALPHA_INTRA_S, SIA_MODELS};
 use proxima_core::model::{Catalog, ComputeCurve};
+use proxima_lab::calibrate::{parse_placements, FileParams, ALPHA_INTER_S, ALPHA_INTRA_S, SIA_MODELS};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

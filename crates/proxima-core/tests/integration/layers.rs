@@ -18,8 +18,13 @@
 //! parent, are one piece to this test.
 //!
 //! Every module must import only from its own layer or one below, and no set of siblings
-//! may import each other in a circle. The front ends' crates (`proxima-cli`,
-//! `proxima-sweep`) have no layers written down, but may not have circles either.
+//! may import each other in a circle. The crates above the core (`proxima-lab`,
+//! `proxima-host`, `proxima-cli`) have no layers written down, but may not have circles
+//! either.
+//!
+//! The crates themselves are layered too: `ARCHITECTURE.md` lists them bottom first with
+//! the Proxima crates each depends on ("Crates"), and the manifests must say the same, each
+//! crate depending only on crates listed before it, so that the dependencies go one way.
 
 mod parse;
 
@@ -275,7 +280,7 @@ fn the_core_imports_only_down_its_layers_and_has_no_circle() {
 
 #[test]
 fn the_front_ends_have_no_import_circle() {
-    for (krate, root) in [("proxima-cli", "main.rs"), ("proxima-sweep", "lib.rs")] {
+    for (krate, root) in [("proxima-lab", "lib.rs"), ("proxima-host", "lib.rs"), ("proxima-cli", "main.rs")] {
         let src = src_of(krate);
         let problems = check_circles(&graphs(&read_crate(&src.join(root)), &src), &[]);
         assert!(problems.is_empty(), "{krate}:\n  {}", problems.join("\n  "));
@@ -309,4 +314,89 @@ fn the_reader_sees_circles_re_exports_and_tests() {
     assert!(check_circles(&g, &["crate: c d"]).is_empty());
     assert_eq!(check_circles(&g, &["crate: c d", "crate: a b"]).len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The crate graph `ARCHITECTURE.md` writes down: the lines between the `crate-graph`
+/// markers, `` - `crate` → `dep`, `dep` — what it is for `` (`none` for no dependency), in
+/// order, bottom first.
+fn written_crate_graph() -> Vec<(String, BTreeSet<String>)> {
+    let text = std::fs::read_to_string(repo().join("ARCHITECTURE.md")).unwrap();
+    let start = text.find("<!-- crate-graph: begin").expect("ARCHITECTURE.md marks the crate graph");
+    let end = text.find("<!-- crate-graph: end").expect("the crate graph ends with a marker");
+    let ticked = |part: &str| -> Vec<String> { part.split('`').skip(1).step_by(2).map(String::from).collect() };
+    let mut graph = Vec::new();
+    for line in text[start..end].lines().skip(1) {
+        let Some(entry) = line.strip_prefix("- ") else { continue };
+        let (head, _) = entry.split_once(" — ").unwrap_or((entry, ""));
+        let (name, deps) = head.split_once(" → ").unwrap_or_else(|| panic!("`{line}`: write `crate` → deps"));
+        graph.push((ticked(name).concat(), ticked(deps).into_iter().collect()));
+    }
+    assert!(graph.len() > 3, "ARCHITECTURE.md lists the crates as `- `crate` → `dep`, ... — what`");
+    graph
+}
+
+/// The Proxima crates (`proxima-*`) a manifest depends on, in any dependency table: normal,
+/// dev, build, and those for one target only.
+fn proxima_dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut deps = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line.trim_end_matches(']').ends_with("dependencies");
+            continue;
+        }
+        let Some((key, _)) = line.split_once('=') else { continue };
+        let key = key.trim();
+        if in_deps && key.starts_with("proxima-") {
+            deps.insert(key.to_string());
+        }
+    }
+    deps
+}
+
+/// Where a crate's manifest is: the web app is the root package, the fuzz targets a
+/// workspace of their own under `fuzz/`.
+fn manifest_of(krate: &str) -> PathBuf {
+    match krate {
+        "proxima-web" => repo().join("Cargo.toml"),
+        "proxima-fuzz" => repo().join("fuzz/Cargo.toml"),
+        _ => repo().join("crates").join(krate).join("Cargo.toml"),
+    }
+}
+
+#[test]
+fn the_crates_depend_one_way_as_architecture_md_says() {
+    let written = written_crate_graph();
+    let mut problems = Vec::new();
+    let mut below = BTreeSet::new();
+    for (krate, deps) in &written {
+        let manifest = std::fs::read_to_string(manifest_of(krate)).unwrap_or_else(|e| panic!("{krate}: {e}"));
+        let actual = proxima_dependencies(&manifest);
+        if &actual != deps {
+            problems.push(format!("{krate} depends on {actual:?}, ARCHITECTURE.md says {deps:?}"));
+        }
+        for d in actual.iter().filter(|d| !below.contains(*d)) {
+            problems.push(format!(
+                "{krate} depends on {d}, which is not listed before it: the dependencies must go one way"
+            ));
+        }
+        below.insert(krate.clone());
+    }
+    // Every crate of the workspace is listed: the members' directories, by their names.
+    let root = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let members = root.split("members = [").nth(1).and_then(|r| r.split(']').next()).expect("workspace members");
+    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| m.starts_with("crates/")) {
+        let name = member.trim_start_matches("crates/");
+        if !below.contains(name) {
+            problems.push(format!("the workspace member {member} is not in ARCHITECTURE.md's crate graph"));
+        }
+    }
+    assert!(problems.is_empty(), "the crate graph (ARCHITECTURE.md, \"Crates\"):\n  {}", problems.join("\n  "));
+}
+
+#[test]
+fn the_manifest_reader_sees_every_dependency_table() {
+    let manifest = "[package]\nname = \"proxima-x\"\n\n[dependencies]\nproxima-core = { path = \"../proxima-core\" }\nserde = \"1\"\n\n[dev-dependencies]\nproxima-lab = { path = \"../proxima-lab\" }\n\n[target.'cfg(unix)'.dependencies]\nproxima-host = { path = \"../proxima-host\" }\n\n[features]\nproxima-cli = []\n";
+    let deps: Vec<String> = proxima_dependencies(manifest).into_iter().collect();
+    assert_eq!(deps, ["proxima-core", "proxima-host", "proxima-lab"]);
 }

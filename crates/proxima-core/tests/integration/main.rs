@@ -4,7 +4,6 @@
 //! Run one subject with `cargo test -p proxima-core --test integration -- dally::`.
 
 mod baselines;
-mod calibration;
 mod common;
 mod dally;
 mod dally_estimate;
@@ -17,10 +16,8 @@ mod kueue_tas;
 mod kueue_tas_options;
 mod layers;
 mod llm;
-mod pollux;
 mod purity;
 mod scenarios;
-mod sia;
 mod slurm_block_policy;
 mod tenant_invariants;
 mod tenants;

@@ -4,7 +4,7 @@ Both backends record each finished run under ``OUT/runs/<run_id>/`` as soon as i
 (so a sweep started again runs only what is missing) and end by writing ``OUT/runs.csv``
 and ``OUT/runs.parquet`` from the recorded runs, in run-id order: the same bytes whichever
 backend ran them, in whatever order. Planning, running, recording and the table are the
-Rust crate ``proxima-sweep``, which ``proxima sweep`` in the CLI uses too.
+Rust crate ``proxima-host``, which ``proxima sweep`` in the CLI uses too.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def sweep(
     planned = plan(spec, data_dir=data_dir)
     show = sys.stderr.isatty() if progress is None else progress
     if out is None:
-        with tempfile.TemporaryDirectory(prefix="proxima-sweep-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="proxima-runs-") as tmp:
             return _sweep_into(planned, tmp, ray_address, threads, files, batch_size, show)
     return _sweep_into(planned, os.fspath(out), ray_address, threads, files, batch_size, show)
 
@@ -145,7 +145,7 @@ def _run_local(planned, out: str, threads: int, files: bool, report) -> Tuple[in
         except BaseException as e:  # handed to the caller's thread below
             result["error"] = e
 
-    worker = threading.Thread(target=work, name="proxima-sweep", daemon=True)
+    worker = threading.Thread(target=work, name="proxima sweep", daemon=True)
     worker.start()
     try:
         while worker.is_alive():

@@ -1,0 +1,321 @@
+//! The one way the native front ends read their inputs: the CLI, sweeps and the Python
+//! package turn the arguments a person typed (a topology, a trace, a sweep spec, a
+//! placements table, an earlier report) into the core's and the lab's typed values here,
+//! with every problem a [`SourcedError`] that names the file, line and field, or the
+//! argument as a flag (`--topology`, `--trace`, `--policy`).
+//!
+//! Building the scenario, and the wording of what is wrong inside a file, is the core's
+//! (`proxima_core::inputs`), shared with the web app. What is left here is the edge:
+//! reading files, telling a file from a preset or a spec, reusing a parsed trace across
+//! the runs of a sweep (which parses the Philly trace once, not once a run), and saying,
+//! as lines a front end shows, what reading accepted but the user should know.
+
+use crate::error::{problem, SourcedError};
+use crate::spec::Spec;
+use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentNames, ScenarioInput};
+pub use proxima_core::inputs::{TopologyInput, TraceInput};
+use proxima_core::model::Catalog;
+use proxima_core::policy::{resolve_policy, Policy};
+use proxima_core::scenario::{self, Scenario};
+use proxima_core::topology::Topology;
+use proxima_core::trace::{parse_trace, Trace};
+use proxima_core::workload::WorkloadOptions;
+use proxima_lab::calibrate::{parse_placements, Sample};
+use proxima_lab::experiment::Report;
+use std::path::{Path, PathBuf};
+
+pub(crate) const NAMES: ArgumentNames = ArgumentNames::Flags;
+
+/// Reads a whole text file; errors name the file (`cannot read`, or, in the core's words,
+/// `encoding` with the line and byte where the text stops being UTF-8).
+pub fn read_text(path: &str) -> Result<String, SourcedError> {
+    let bytes = std::fs::read(path).map_err(|e| problem(path, None, "cannot read", e.to_string()))?;
+    utf8_text(path, &bytes)?;
+    Ok(String::from_utf8(bytes).expect("checked above"))
+}
+
+/// Whether a topology argument names a JSON file rather than a preset or parametric spec
+/// (by its extension, or because such a file exists and the text is not a spec). The one
+/// place this rule is written: the CLI, sweeps and the Python package all ask here.
+pub fn names_a_file(arg: &str) -> bool {
+    arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file())
+}
+
+/// A topology argument as the CLI takes it: a JSON file, a Slurm `topology.conf` given
+/// as `slurm:PATH[,options]`, a Lingjun `topo.csv` given as `lingjun:PATH[,options]`, a
+/// Kueue file given as `kueue:PATH[,options]` or a Volcano file given as
+/// `volcano:PATH[,options]`, is read now.
+pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
+    if let Some(slurm) = inputs::slurm_argument(arg) {
+        let (path, options) = slurm.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Slurm { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(lingjun) = inputs::lingjun_argument(arg) {
+        let (path, options) = lingjun.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Lingjun { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(kueue) = inputs::kueue_argument(arg) {
+        let (path, options) = kueue.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Kueue { name: path.to_string(), text: read_text(path)?, options });
+    }
+    if let Some(volcano) = inputs::volcano_argument(arg) {
+        let (path, options) = volcano.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+        return Ok(TopologyInput::Volcano { name: path.to_string(), text: read_text(path)?, options });
+    }
+    Ok(if names_a_file(arg) {
+        TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
+    } else {
+        TopologyInput::Argument(arg.to_string())
+    })
+}
+
+/// Whether a trace argument is a `synthetic:...` spec rather than a file.
+pub fn is_synthetic(arg: &str) -> bool {
+    TraceInput::is_synthetic(arg)
+}
+
+/// A trace argument as the CLI takes it: a synthetic spec, else a file, read now.
+pub fn trace_input(arg: &str) -> Result<TraceInput, SourcedError> {
+    Ok(if is_synthetic(arg) {
+        TraceInput::Synthetic(arg.to_string())
+    } else {
+        TraceInput::File { name: arg.to_string(), text: read_text(arg)? }
+    })
+}
+
+/// Parses trace text once, for many runs; errors name `source`.
+pub fn parse_trace_text(text: &str, source: &str) -> Result<Trace, SourcedError> {
+    parse_trace(text).map_err(|e| SourcedError::new(source, e))
+}
+
+/// The cluster of a topology input, built (a sweep checks each file this way before
+/// anything runs).
+pub fn topology(input: &TopologyInput) -> Result<Topology, SourcedError> {
+    build_topology(input, NAMES)
+}
+
+/// A trace file, read and parsed once, for many runs; errors name the file.
+pub fn trace_file(path: &str) -> Result<Trace, SourcedError> {
+    parse_trace_text(&read_text(path)?, path)
+}
+
+/// The folder of reference data (traces, measurements) that `data:` paths in sweep specs
+/// and the experiment's Philly trace are under: `$PROXIMA_DATA`, else `../shared/data`.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("PROXIMA_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"))
+}
+
+/// The Philly trace the experiment runs on: `arg` (`--philly`), else `philly/philly.csv`
+/// under the data folder ([`data_dir`]).
+pub fn philly_trace(arg: Option<&str>) -> Result<Trace, SourcedError> {
+    let path = match arg {
+        Some(a) => a.to_string(),
+        None => data_dir().join("philly/philly.csv").to_string_lossy().into_owned(),
+    };
+    if !Path::new(&path).is_file() {
+        return Err(problem(
+            &path,
+            None,
+            "--philly",
+            "the Philly trace is not there; pass --philly PATH or set PROXIMA_DATA to the data folder",
+        ));
+    }
+    trace_file(&path)
+}
+
+/// A sweep spec file (TOML).
+pub fn sweep_spec(path: &str) -> Result<Spec, SourcedError> {
+    Spec::from_toml(&read_text(path)?, path)
+}
+
+/// A table of measured step times (`placement,local_bsz,step_time,sync_time`), for the
+/// calibration.
+pub fn placements(path: &str) -> Result<Vec<Sample>, SourcedError> {
+    parse_placements(&read_text(path)?).map_err(|e| SourcedError::new(path, e))
+}
+
+/// The `report.json` an earlier experiment wrote, to redraw its report and figures.
+pub fn report(path: &str) -> Result<Report, SourcedError> {
+    let text = read_text(path)?;
+    Report::from_json(&text)
+        .map_err(|e| problem(path, u32::try_from(e.line()).ok(), "report", format!("not a report: {e}")))
+}
+
+/// A run's scenario arguments as typed: the topology and the trace, and the options that
+/// shape the workload.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScenarioArgs {
+    pub topology: String,
+    pub trace: String,
+    pub workload: WorkloadArgs,
+}
+
+/// The files a scenario's arguments name, read once, as the core's input: for a run, or
+/// for runs that build the scenario under several seeds.
+pub fn scenario_input(args: &ScenarioArgs) -> Result<ScenarioInput, SourcedError> {
+    let w = &args.workload;
+    Ok(ScenarioInput {
+        topology: topology_input(&args.topology)?,
+        trace: trace_input(&args.trace)?,
+        seed: w.seed,
+        skip: w.skip,
+        limit: w.limit,
+        mix: w.mix.clone(),
+        tenants: w.tenants.clone(),
+        names: NAMES,
+    })
+}
+
+/// What a topology file's reader accepted but did not use (a Slurm key, a Kueue node left
+/// out), one `warning: FILE:LINE: field: what` line each, for the front end to show before
+/// it goes on: no error, but the cluster may not be what the user meant.
+pub fn topology_notices(input: &TopologyInput) -> Vec<String> {
+    inputs::topology_warnings(input).into_iter().map(|w| format!("warning: {w}")).collect()
+}
+
+/// The trace rows a scenario left out (no error, but the trace shrank), one `note:` line
+/// per reason, for the front end to show apart from the results.
+pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
+    scenario
+        .trace_skipped
+        .iter()
+        .map(|s| {
+            format!(
+                "note: {}: {} {} left out (the first on line {})",
+                scenario.trace_label,
+                s.rows,
+                s.reason.label(),
+                s.first_line
+            )
+        })
+        .collect()
+}
+
+/// Where a run's jobs come from.
+#[derive(Clone, Copy, Debug)]
+pub enum Jobs<'a> {
+    /// A trace input (synthetic, or a file's text): the core's path from end to end.
+    Input(&'a TraceInput),
+    /// A trace parsed once, with the name runs report it by.
+    Parsed { trace: &'a Trace, label: &'a str },
+}
+
+/// The options that shape a scenario besides topology and trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkloadArgs {
+    pub seed: u64,
+    pub skip: u32,
+    pub limit: Option<u32>,
+    pub mix: Option<String>,
+    /// The tenants' quotas, as the CLI's `--tenants` takes them (`None`: unset).
+    pub tenants: Option<String>,
+}
+
+/// The scenario of a run.
+pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Result<Scenario, SourcedError> {
+    match jobs {
+        Jobs::Input(trace) => inputs::build_scenario(&ScenarioInput {
+            topology: topology.clone(),
+            trace: trace.clone(),
+            seed: args.seed,
+            skip: args.skip,
+            limit: args.limit,
+            mix: args.mix.clone(),
+            tenants: args.tenants.clone(),
+            names: NAMES,
+        }),
+        // The core's steps, in its order, with the trace already parsed.
+        Jobs::Parsed { trace, label } => {
+            let topology = build_topology(topology, NAMES)?;
+            let mix = build_mix(args.mix.as_deref(), &Catalog::built_in(), NAMES)?;
+            let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
+            let mut scenario =
+                scenario::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+            inputs::apply_tenants(&mut scenario, args.tenants.as_deref(), trace, NAMES)?;
+            Ok(scenario)
+        }
+    }
+}
+
+pub fn policy(spec: &str) -> Result<Box<dyn Policy>, SourcedError> {
+    resolve_policy(spec).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+}
+
+/// The policy of a spec, checked against the cluster it is to run on (a `kueue-tas` level
+/// the cluster lacks is an error here, not a stop in the middle of the run).
+pub fn policy_for(spec: &str, topology: &Topology) -> Result<Box<dyn Policy>, SourcedError> {
+    proxima_core::policy::policy_for(spec, topology).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slurm_argument_reads_the_file_with_its_options() {
+        let path = std::env::temp_dir().join(format!("proxima-host-slurm-{}.conf", std::process::id()));
+        std::fs::write(&path, "SwitchName=s0 Nodes=n[1-2]\n").unwrap();
+        let arg = format!("slurm:{},gpus=2", path.display());
+        match topology_input(&arg).unwrap() {
+            TopologyInput::Slurm { name, text, options } => {
+                assert_eq!(
+                    (name, text.as_str(), options.gpus),
+                    (path.display().to_string(), "SwitchName=s0 Nodes=n[1-2]\n", 2)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
+        let e = topology_input(&format!("slurm:{},gpus=0", path.display())).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
+    }
+
+    #[test]
+    fn a_lingjun_argument_reads_the_file_with_its_options() {
+        let path = std::env::temp_dir().join(format!("proxima-host-lingjun-{}.csv", std::process::id()));
+        std::fs::write(&path, "ip,DSW,PSW,ASW\nh1,G,P,S\n").unwrap();
+        match topology_input(&format!("lingjun:{},gpus=2", path.display())).unwrap() {
+            TopologyInput::Lingjun { name, options, .. } => {
+                assert_eq!((name, options.gpus), (path.display().to_string(), 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
+        let e = topology_input(&format!("lingjun:{},oversub=2", path.display())).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "oversub"));
+    }
+
+    #[test]
+    fn a_kueue_argument_reads_the_file_with_its_link_options() {
+        let path = std::env::temp_dir().join(format!("proxima-host-kueue-{}.yaml", std::process::id()));
+        std::fs::write(&path, "kind: Topology\n").unwrap();
+        match topology_input(&format!("kueue:{},nic_gbps=400", path.display())).unwrap() {
+            TopologyInput::Kueue { name, options, .. } => {
+                assert_eq!((name, options.nic_gbps), (path.display().to_string(), 400.0));
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
+        let e = topology_input(&format!("kueue:{},gpus=8", path.display())).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
+    }
+
+    #[test]
+    fn the_lab_files_and_the_philly_trace_name_their_file_line_and_field() {
+        let e = philly_trace(Some("/nonexistent/proxima-philly.csv")).unwrap_err();
+        assert_eq!(
+            (e.source.as_str(), e.line, e.field.as_str()),
+            ("/nonexistent/proxima-philly.csv", None, "--philly")
+        );
+        let path = std::env::temp_dir().join(format!("proxima-host-files-{}.csv", std::process::id()));
+        let name = path.display().to_string();
+        std::fs::write(&path, "placement,local_bsz,step_time,sync_time\n1,32,0.5,0\n1,-1,0.5,0\n").unwrap();
+        let e = placements(&name).unwrap_err();
+        assert_eq!((e.source.as_str(), e.line, e.field.as_str()), (name.as_str(), Some(3), "local_bsz"));
+        std::fs::write(&path, "{\n  \"plan\": 1\n}\n").unwrap();
+        let e = report(&name).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), (name.as_str(), "report"));
+        assert!(e.line.is_some() && e.message.starts_with("not a report: "), "{e}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}

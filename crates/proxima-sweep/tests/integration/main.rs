@@ -1,5 +1,0 @@
-//! The native host's integration tests, in one test binary: each module is one subject.
-//! Run one with `cargo test -p proxima-sweep --test integration -- rho::`.
-
-mod paper;
-mod rho;
