@@ -85,7 +85,7 @@ fn read_file_then(file: File, dispatch: Callback<Action>, then: impl FnOnce(Stri
     let name = file.name();
     let size = file.size() as u64;
     if size > MAX_TRACE_BYTES {
-        dispatch.emit(Action::TraceFileRefused { message: too_large(&name, size) });
+        dispatch.emit(Action::Error(too_large(&name, size)));
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {

@@ -214,13 +214,15 @@ impl State {
             }
             Action::TraceFileChosen { name, data } => {
                 if data.size() > MAX_TRACE_BYTES {
-                    self.errors.push(too_large(&name, data.size()).into());
+                    self.trace.file_problem = Some(too_large(&name, data.size()).into());
                 } else {
                     let id = self.take_id();
+                    // The new file is checked now: an older file's refusal no longer applies.
+                    self.trace.file_problem = None;
                     self.trace.checking = Some(Shared::new(FileCheck { id, name, data }));
                 }
             }
-            Action::TraceFileRefused { message } => self.errors.push(message.into()),
+            Action::TraceFileRefused { message } => self.trace.file_problem = Some(message.into()),
             Action::SetMix(text) => self.set_mix(text),
             Action::TogglePolicy(spec) => {
                 let list = &mut self.policies.value;
@@ -395,15 +397,12 @@ impl State {
                 self.errors.push(problem);
             }
             FromWorker::Checked { id, result } => {
-                let file = self.trace.checking.as_ref().is_some_and(|c| c.id == id);
-                let refused = self.trace.on_checked(id, &result);
-                match (file, refused, &self.trace.uploaded) {
-                    (_, Some(problem), _) => self.errors.push(problem),
-                    (true, None, Some(u)) => {
+                // A refused file's problem stays beside the drop zone (`TraceForm::file_problem`).
+                if self.trace.on_checked(id, &result) {
+                    if let Some(u) = &self.trace.uploaded {
                         let (name, hash) = (u.name.clone(), u.preview.hash.clone());
                         self.pending_trace_loaded(&name, hash.as_deref());
                     }
-                    _ => {}
                 }
             }
             FromWorker::Panicked { message } => {
