@@ -15,7 +15,7 @@
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
 //! - [`view`], [`controls`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
-//!   components that show it.
+//!   components that show it; [`record`]: the playback exported as a WebM clip.
 
 pub mod canvas;
 pub mod cluster;
@@ -25,6 +25,7 @@ pub mod grid;
 pub mod narrate;
 pub mod player;
 mod queries;
+pub mod record;
 pub use queries::Moment;
 pub mod scene;
 #[cfg(test)]

@@ -17,6 +17,7 @@
 use super::cluster::ClusterCanvas;
 use super::colours::ColourBy;
 use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
+use super::record::ExportAnimation;
 use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
 use super::widgets::{clock, JobDetails, Queue, RecentMarks, TenantLegend};
@@ -332,7 +333,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} projector={on} /> }
     };
     html! {
-        <div class={classes!("player", on.then_some("projector"))} ref={root_ref} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
+        <div class={classes!("player", on.then_some("projector"))} ref={root_ref.clone()} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
              aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
             if let Some(n) = cut_notice(&pb) {
                 <p class="notice-inline" role="status">{ n }</p>
@@ -341,6 +342,8 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                             selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
                             on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen}
                             projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())} />
+            <ExportAnimation dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} end_s={end}
+                             root={root_ref.clone()} title={props.title.clone()} />
             <div class="timeline">
                 <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
                        value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
