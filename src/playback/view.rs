@@ -20,6 +20,7 @@ use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
 use super::record::ExportAnimation;
 use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
+use super::what_if::PreemptionWhatIf;
 use super::widgets::{clock, JobDetails, Queue, RecentMarks, TenantLegend};
 use super::{Frame, Moment, Playback, Player, PlayerAction, NO_JOB};
 use crate::charts::duration;
@@ -27,7 +28,8 @@ use crate::eventlog::PlaybackLog;
 use crate::protocol::PolicyResult;
 use crate::state::link::{Focus, FocusAt};
 use crate::state::summary::{default_baseline, headline};
-use crate::state::Results;
+use crate::state::what_if::PreemptWhatIf;
+use crate::state::{Action, Results};
 use crate::Shared;
 use proxima_core::event::SimEvent;
 use proxima_core::metrics::Summary;
@@ -57,6 +59,11 @@ pub struct PlaybackPanelProps {
     /// Where the playback opens, if asked (it applies to its run only).
     #[prop_or_default]
     pub focus: Option<Focus>,
+    /// The what-if asked on a preemption, and where the page's actions go.
+    #[prop_or_default]
+    pub what_if: Option<Shared<PreemptWhatIf>>,
+    #[prop_or_default]
+    pub dispatch: Callback<Action>,
 }
 
 /// Where a player opens: (seconds, job selected, the moment found, if any).
@@ -162,6 +169,8 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                              data-moment-job={moment.map(|m| m.job.to_string())}>
                             <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
                                         title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
+                            <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
+                                              what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
                         </div>
                     }
                 }

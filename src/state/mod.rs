@@ -15,6 +15,7 @@
 //! - [`results`]: a run in progress and the last run's results;
 //! - [`scenario`]: the scenario as links, requests, commands and files describe it;
 //! - [`summary`]: the results table's metrics, their formatting and the headline;
+//! - [`what_if`]: "had it not been preempted", a what-if on a preemption played back;
 //! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
 //!   where its playback opens.
 
@@ -30,6 +31,7 @@ pub mod scenario;
 pub mod summary;
 pub mod tenants;
 pub mod trace;
+pub mod what_if;
 
 pub use cluster::Cluster;
 pub use fields::{Field, GenField, GeneratorFields, ParamField, ParametricFields, MAX_APP_JOBS};
@@ -78,6 +80,8 @@ pub struct State {
     pub focus: Option<Focus>,
     /// The trace file the scenario names and the page does not have.
     pub pending_trace: Option<PendingTrace>,
+    /// The what-if asked on a preemption of the run played back.
+    pub what_if: Option<Shared<what_if::PreemptWhatIf>>,
 }
 
 /// Everything that can happen to the state.
@@ -139,6 +143,8 @@ pub enum Action {
     OpenLink(Link),
     /// The app took the run asked for in [`State::autorun`].
     AutorunTaken,
+    /// A what-if on a preemption of the run played back.
+    WhatIf(what_if::WhatIfAct),
     Error(String),
     DismissErrors,
     DismissNotices,
@@ -171,6 +177,7 @@ impl State {
             autorun: false,
             focus: None,
             pending_trace: None,
+            what_if: None,
         };
         state.restore(scenario);
         // A fresh page has nothing to undo.
@@ -247,8 +254,12 @@ impl State {
                 // A focus asked for before the run is this run's; an older run's is gone.
                 self.focus =
                     self.focus.take().filter(|f| f.run_id.is_none()).map(|f| Focus { run_id: Some(run_id), ..f });
+                // What-ifs re-run this run's request (as built now, for the run just posted).
+                let request = self.run_request(run_id).ok().map(|(r, _)| r);
+                self.what_if = None;
                 self.results = Shared::new(Results {
                     run_id,
+                    request,
                     policies,
                     lesson: lessons::lesson_of(&scenario),
                     scenario: Some(scenario),
@@ -285,6 +296,7 @@ impl State {
             Action::Lesson { id, run, focus } => self.open_lesson(&id, run, focus),
             Action::OpenLink(link) => self.open_link(link),
             Action::AutorunTaken => self.autorun = false,
+            Action::WhatIf(act) => self.what_if(act),
             Action::Error(text) => self.errors.push(text.into()),
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
@@ -314,6 +326,7 @@ impl State {
         if self.is_running() {
             self.run = RunState::Idle;
         }
+        self.what_if_lost(message);
         self.errors.push(Problem::Message(format!(
             "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
         )));
@@ -405,7 +418,9 @@ impl State {
                     }
                 }
             }
+            FromWorker::WhatIf { id, result } => self.what_if_answered(id, result.map_err(|p| p.to_string())),
             FromWorker::Panicked { message } => {
+                self.what_if_lost(&message);
                 if current.is_some() {
                     self.run = RunState::Idle;
                 }
