@@ -55,7 +55,9 @@ pub fn clip_name(policy: Option<&str>) -> String {
 fn recorder_type(canvas: &HtmlCanvasElement) -> Result<&'static str, String> {
     let has = |target: &JsValue, name: &str| js_sys::Reflect::has(target, &JsValue::from_str(name)).unwrap_or(false);
     if !has(&gloo::utils::window(), "MediaRecorder") {
-        return Err("This browser cannot record video (it has no MediaRecorder): export the figure instead, or use a recent Chrome, Edge or Firefox.".into());
+        return Err(
+            "This browser cannot record video (it has no MediaRecorder): use a recent Chrome, Edge or Firefox.".into(),
+        );
     }
     if !has(canvas, "captureStream") {
         return Err(
