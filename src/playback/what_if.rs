@@ -106,14 +106,13 @@ fn asked(w: &PreemptWhatIf, dispatch: &Callback<Action>) -> Html {
             html! { <p class="field-error" role="alert">{ format!("The re-run failed: {e}") }</p> }
         }
         (Some(_), Some(Ok(o)), Some(v)) => {
-            let later = (o.job_preemptions > 0).then(|| {
-                format!(
-                    " Without that one, {} preempted job {} {} time{} later, by decisions of its own.",
-                    w.policy,
-                    p.job,
-                    o.job_preemptions,
-                    if o.job_preemptions == 1 { "" } else { "s" }
-                )
+            let times = match o.job_preemptions {
+                0 => None,
+                1 => Some("once".to_string()),
+                n => Some(format!("{n} times")),
+            };
+            let later = times.map(|t| {
+                format!(" Without that one, {} preempted job {} {t} later, by decisions of its own.", w.policy, p.job)
             });
             html! {
                 <p class="what-if-answer" role="status" data-testid="what-if-answer" data-original={w.original_s.to_string()}
