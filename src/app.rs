@@ -85,7 +85,7 @@ fn read_file_then(file: File, dispatch: Callback<Action>, then: impl FnOnce(Stri
     let name = file.name();
     let size = file.size() as u64;
     if size > MAX_TRACE_BYTES {
-        dispatch.emit(Action::TraceFileRefused { message: too_large(&name, size) });
+        dispatch.emit(Action::Error(too_large(&name, size)));
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
@@ -221,7 +221,7 @@ pub fn App() -> Html {
                                dispatch={dispatch.clone()} on_edit={h.on_edit} on_topology_file={h.on_topology_file} on_trace_file={h.on_trace_file} on_export_topology={h.on_export_topology} />
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
                           cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} on_run={h.on_run} on_cancel={h.on_cancel} on_share={h.on_share} />
-                <PlaybackSection results={s.results.clone()} focus={s.focus.clone()} />
+                <PlaybackSection results={s.results.clone()} focus={s.focus.clone()} what_if={s.what_if.clone()} dispatch={dispatch.clone()} />
                 <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} on_download={h.on_download}
                               on_export_scenario={h.on_export_scenario} scenario_json={h.scenario_json} on_error={h.on_error}
                               {lesson} {stale} />

@@ -167,13 +167,17 @@ fn a_malformed_trace_keeps_the_previous_one() {
     let mut s = s;
     for (name, bytes, wanted) in cases {
         s = load_trace(s, name, bytes);
-        assert!(s.errors.last().unwrap().to_string().starts_with(wanted), "{name}: {:?}", s.errors.last());
+        // Said beside the drop zone, not in the banner.
+        let said = s.trace.file_problem.as_ref().map(|p| p.to_string()).unwrap_or_default();
+        assert!(said.starts_with(wanted), "{name}: {said:?}");
+        assert!(s.errors.is_empty(), "{name}: {:?}", s.errors);
         assert!(s.trace.uploaded.as_ref() == Some(&good), "{name}: the previous trace stays");
         assert_eq!(s.trace.mode, TraceMode::File);
     }
     let big = vec![b'x'; (proxima_web::state::MAX_TRACE_BYTES + 1) as usize];
     s = s.apply(Action::TraceFileChosen { name: "huge.csv".into(), data: FileData::Bytes(big.into()) });
-    assert!(s.errors.last().unwrap().to_string().contains("up to 16 MiB"), "{:?}", s.errors.last());
+    let said = s.trace.file_problem.as_ref().map(|p| p.to_string()).unwrap_or_default();
+    assert!(said.contains("up to 16 MiB"), "{said:?}");
     assert!(s.trace.checking.is_none(), "refused before the worker sees it");
     assert!(s.trace.uploaded.as_ref() == Some(&good));
 }

@@ -95,6 +95,17 @@ pub fn use_page_effects<K: PartialEq + 'static>(
         });
     }
 
+    // A what-if on a preemption: its re-run, in the simulation worker (after the run, if
+    // one is still going: the worker takes requests in turn).
+    {
+        let sim = sim.clone();
+        use_effect_with(state.what_if.as_ref().map(|w| w.request.clone()), move |request| {
+            if let Some(r) = request {
+                sim.post(&ToWorker::WithoutPreemption((**r).clone()));
+            }
+        });
+    }
+
     // Keys, and share links opened in this tab (only the fragment changes).
     {
         let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());

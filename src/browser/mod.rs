@@ -96,7 +96,11 @@ const DOWNLOAD_URL_LIFETIME_MS: u32 = 10_000;
 
 /// Offers `bytes` as a file download, from an object URL: nothing leaves the browser.
 pub fn download(name: &str, mime: &str, bytes: &[u8]) {
-    let blob = gloo::file::Blob::new_with_options(bytes, Some(mime));
+    download_blob(name, gloo::file::Blob::new_with_options(bytes, Some(mime)));
+}
+
+/// Offers a blob the browser made (a recorded clip) as a file download, as [`download`].
+pub fn download_blob(name: &str, blob: gloo::file::Blob) {
     let url = gloo::file::ObjectUrl::from(blob);
     let document = gloo::utils::document();
     if let Ok(a) = document.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {

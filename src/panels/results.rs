@@ -91,6 +91,11 @@ pub struct PlaybackSectionProps {
     /// Where this run's playback opens, if a lesson, a link or the first screen asked.
     #[prop_or_default]
     pub focus: Option<Focus>,
+    /// The what-if asked on one of the run's preemptions.
+    #[prop_or_default]
+    pub what_if: Option<crate::Shared<crate::state::what_if::PreemptWhatIf>>,
+    #[prop_or_default]
+    pub dispatch: Callback<crate::state::Action>,
 }
 
 /// The run played back: placements, delay timers and preemptions as they happened.
@@ -99,7 +104,8 @@ pub fn PlaybackSection(props: &PlaybackSectionProps) -> Html {
     html! {
         <section id="playback" class="panel" tabindex="-1" aria-labelledby="playback-title">
             <h2 id="playback-title"><span class="step">{ "▶" }</span>{ " Watch the run" }</h2>
-            <crate::playback::view::PlaybackPanel results={props.results.clone()} focus={props.focus.clone()} />
+            <crate::playback::view::PlaybackPanel results={props.results.clone()} focus={props.focus.clone()}
+                                                  what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
         </section>
     }
 }

@@ -4,7 +4,7 @@
 use super::input_value;
 use crate::editor::view::TopologyEditor;
 use crate::editor::EditAction;
-use crate::protocol::TracePreview;
+use crate::protocol::{Problem, TracePreview};
 use crate::state::fields::{model_names, GenField, ParamField};
 use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES};
 use crate::Shared;
@@ -263,6 +263,9 @@ fn TraceSection(props: &TraceProps) -> Html {
                     <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="trace-input" onchange={on_file} />
                 </label>
                 <p class="hint">{ format!("…or drop it here. Up to {} MiB; the format is detected from the header, as the CLI does.", MAX_TRACE_BYTES >> 20) }</p>
+                if let Some(p) = &t.file_problem {
+                    { file_problem(p) }
+                }
             </div>
             <label class="mix">{ "Model mix for jobs without a model " }
                 <input type="text" value={props.mix.value.clone()} placeholder={format!("default: {default_mix} models, equal shares")} onchange={on_mix} aria-describedby="mix-hint" />
@@ -276,6 +279,29 @@ fn TraceSection(props: &TraceProps) -> Html {
             }
             <TracePreviewView preview={t.preview().cloned()} />
         </div>
+    }
+}
+
+/// Why a trace file was refused, under the drop zone it went to: the file, line and field
+/// as the core's `SourcedError` names them (each in a data attribute, for the tests), then
+/// what is wrong. Announced at once, as the editor's refusals are.
+fn file_problem(p: &Problem) -> Html {
+    match p {
+        Problem::Input(e) => {
+            let place = match e.line {
+                Some(line) => format!("{}:{line}", e.source),
+                None => e.source.clone(),
+            };
+            html! {
+                <p class="field-error" role="alert" data-testid="trace-file-problem" data-source={e.source.clone()}
+                   data-line={e.line.map(|l| l.to_string())} data-field={e.field.clone()}>
+                    <span class="problem-place">{ place }</span>{ ": " }<code class="problem-field">{ e.field.clone() }</code>{ ": " }{ e.message.clone() }
+                </p>
+            }
+        }
+        Problem::Message(m) => {
+            html! { <p class="field-error" role="alert" data-testid="trace-file-problem">{ m.clone() }</p> }
+        }
     }
 }
 

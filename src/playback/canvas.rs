@@ -133,7 +133,10 @@ pub fn draw(
     };
     let k = fit.scale * fit.dpr;
     ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0).ok();
-    ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+    // Painted white rather than cleared, as the page shows it (its style's background):
+    // a recorded clip (`record`) has no transparency, and would show a cleared canvas black.
+    ctx.set_fill_style_str("#fff");
+    ctx.fill_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
     ctx.set_transform(k, 0.0, 0.0, k, 0.0, 0.0).ok();
     // One CSS pixel in scene units.
     let pen = Pen { ctx, px: 1.0 / fit.scale, scale: fit.scale, text: TextSizes::new(projector), projector };

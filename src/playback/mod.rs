@@ -15,7 +15,8 @@
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
 //! - [`view`], [`controls`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
-//!   components that show it.
+//!   components that show it; [`record`]: the playback exported as a WebM clip;
+//!   [`what_if`]: "had it not been preempted" on a preemption of the run.
 
 pub mod canvas;
 pub mod cluster;
@@ -25,6 +26,7 @@ pub mod grid;
 pub mod narrate;
 pub mod player;
 mod queries;
+pub mod record;
 pub use queries::Moment;
 pub mod scene;
 #[cfg(test)]
@@ -32,6 +34,7 @@ mod tests;
 pub mod timeline;
 pub mod timer_chart;
 pub mod view;
+pub mod what_if;
 pub mod widgets;
 
 pub use grid::Grid;

@@ -32,6 +32,23 @@ impl Playback {
         })
     }
 
+    /// The run's preemptions, in order, for the what-if "had it not been preempted"
+    /// (`state::what_if`).
+    pub fn preemptions(&self) -> Vec<crate::state::what_if::Preemption> {
+        let for_job = |r: &Reason| match r {
+            Reason::PreemptedFor { for_job, .. } | Reason::Reclaimed { for_job, .. } => Some(for_job.0),
+            _ => None,
+        };
+        (self.log.events.iter().zip(&self.log.times))
+            .filter_map(|(e, &at_us)| match e {
+                SimEvent::Preempted { job, reason, .. } => {
+                    Some(crate::state::what_if::Preemption { job: job.0, at_us, for_job: for_job(reason) })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The time of the first event after the frame's time (for "step").
     pub fn next_event_after(&self, time_us: u64) -> Option<u64> {
         let i = self.log.times.partition_point(|&t| t <= time_us);

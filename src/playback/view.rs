@@ -17,8 +17,10 @@
 use super::cluster::ClusterCanvas;
 use super::colours::ColourBy;
 use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
+use super::record::ExportAnimation;
 use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
+use super::what_if::PreemptionWhatIf;
 use super::widgets::{clock, JobDetails, Queue, RecentMarks, TenantLegend};
 use super::{Frame, Moment, Playback, Player, PlayerAction, NO_JOB};
 use crate::charts::duration;
@@ -26,7 +28,8 @@ use crate::eventlog::PlaybackLog;
 use crate::protocol::PolicyResult;
 use crate::state::link::{Focus, FocusAt};
 use crate::state::summary::{default_baseline, headline};
-use crate::state::Results;
+use crate::state::what_if::PreemptWhatIf;
+use crate::state::{Action, Results};
 use crate::Shared;
 use proxima_core::event::SimEvent;
 use proxima_core::metrics::Summary;
@@ -56,6 +59,11 @@ pub struct PlaybackPanelProps {
     /// Where the playback opens, if asked (it applies to its run only).
     #[prop_or_default]
     pub focus: Option<Focus>,
+    /// The what-if asked on a preemption, and where the page's actions go.
+    #[prop_or_default]
+    pub what_if: Option<Shared<PreemptWhatIf>>,
+    #[prop_or_default]
+    pub dispatch: Callback<Action>,
 }
 
 /// Where a player opens: (seconds, job selected, the moment found, if any).
@@ -161,6 +169,8 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                              data-moment-job={moment.map(|m| m.job.to_string())}>
                             <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
                                         title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
+                            <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
+                                              what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
                         </div>
                     }
                 }
@@ -332,7 +342,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} projector={on} /> }
     };
     html! {
-        <div class={classes!("player", on.then_some("projector"))} ref={root_ref} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
+        <div class={classes!("player", on.then_some("projector"))} ref={root_ref.clone()} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
              aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
             if let Some(n) = cut_notice(&pb) {
                 <p class="notice-inline" role="status">{ n }</p>
@@ -341,6 +351,8 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                             selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
                             on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen}
                             projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())} />
+            <ExportAnimation dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} end_s={end}
+                             root={root_ref.clone()} title={props.title.clone()} />
             <div class="timeline">
                 <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
                        value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"

@@ -29,6 +29,9 @@ pub enum ToWorker {
     PreviewSynthetic { id: u32, spec: String, gpus: u32 },
     /// Check a trace file as a run would read it, against this cluster, and describe it.
     CheckTrace { id: u32, topology: TopologyInput, name: String, data: FileData },
+    /// Re-run the request's one policy with one preemption forbidden: "had job `job` not
+    /// been preempted at `at_us`" (`proxima_core::run::run_without_preemption`).
+    WithoutPreemption(WithoutPreemption),
     /// Panic on purpose: lets the tests check that a crash in the worker reaches the page
     /// as a message and that the page recovers.
     Crash,
@@ -46,6 +49,33 @@ pub struct RunRequest {
     /// The model mix `name[:weight],...`; `None` for the default.
     pub mix: Option<String>,
     pub policies: Vec<String>,
+}
+
+/// A what-if on a preemption: the run it was in (its request, with that one policy) and
+/// the preemption.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WithoutPreemption {
+    /// Answers carry it, so that an answer to a what-if given up on is ignored.
+    pub id: u32,
+    pub request: RunRequest,
+    pub job: u32,
+    /// The preemption's instant, in microseconds (the core's `SimTime`).
+    pub at_us: u64,
+}
+
+/// The re-run's outcome, beside which the page shows the original's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WhatIfOutcome {
+    /// Whether the policy did try to preempt the job then (and was refused): if not, the
+    /// re-run is the original run.
+    pub refused: bool,
+    /// The re-run's mean JCT, as `summary.json`'s `avg_jct_s`.
+    pub avg_jct_s: f64,
+    pub jobs_completed: u32,
+    /// How often the job was preempted in the re-run anyway (at a later decision of the
+    /// policy's own), and the run's preemptions in all.
+    pub job_preemptions: u32,
+    pub preemptions: u64,
 }
 
 /// Where a run's jobs come from: the core's `TraceInput`, with a file not read yet.
@@ -112,6 +142,8 @@ pub enum FromWorker {
     /// The answer to a [`ToWorker::PreviewSynthetic`] or [`ToWorker::CheckTrace`]: the
     /// trace described, or why it cannot run (the CLI's message).
     Checked { id: u32, result: Result<TracePreview, Problem> },
+    /// The answer to a [`ToWorker::WithoutPreemption`].
+    WhatIf { id: u32, result: Result<WhatIfOutcome, Problem> },
     /// The worker panicked; it is unusable now and the page replaces it.
     Panicked { message: String },
 }

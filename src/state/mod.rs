@@ -15,6 +15,7 @@
 //! - [`results`]: a run in progress and the last run's results;
 //! - [`scenario`]: the scenario as links, requests, commands and files describe it;
 //! - [`summary`]: the results table's metrics, their formatting and the headline;
+//! - [`what_if`]: "had it not been preempted", a what-if on a preemption played back;
 //! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
 //!   where its playback opens.
 
@@ -30,6 +31,7 @@ pub mod scenario;
 pub mod summary;
 pub mod tenants;
 pub mod trace;
+pub mod what_if;
 
 pub use cluster::Cluster;
 pub use fields::{Field, GenField, GeneratorFields, ParamField, ParametricFields, MAX_APP_JOBS};
@@ -78,6 +80,8 @@ pub struct State {
     pub focus: Option<Focus>,
     /// The trace file the scenario names and the page does not have.
     pub pending_trace: Option<PendingTrace>,
+    /// The what-if asked on a preemption of the run played back.
+    pub what_if: Option<Shared<what_if::PreemptWhatIf>>,
 }
 
 /// Everything that can happen to the state.
@@ -139,6 +143,8 @@ pub enum Action {
     OpenLink(Link),
     /// The app took the run asked for in [`State::autorun`].
     AutorunTaken,
+    /// A what-if on a preemption of the run played back.
+    WhatIf(what_if::WhatIfAct),
     Error(String),
     DismissErrors,
     DismissNotices,
@@ -171,6 +177,7 @@ impl State {
             autorun: false,
             focus: None,
             pending_trace: None,
+            what_if: None,
         };
         state.restore(scenario);
         // A fresh page has nothing to undo.
@@ -214,13 +221,15 @@ impl State {
             }
             Action::TraceFileChosen { name, data } => {
                 if data.size() > MAX_TRACE_BYTES {
-                    self.errors.push(too_large(&name, data.size()).into());
+                    self.trace.file_problem = Some(too_large(&name, data.size()).into());
                 } else {
                     let id = self.take_id();
+                    // The new file is checked now: an older file's refusal no longer applies.
+                    self.trace.file_problem = None;
                     self.trace.checking = Some(Shared::new(FileCheck { id, name, data }));
                 }
             }
-            Action::TraceFileRefused { message } => self.errors.push(message.into()),
+            Action::TraceFileRefused { message } => self.trace.file_problem = Some(message.into()),
             Action::SetMix(text) => self.set_mix(text),
             Action::TogglePolicy(spec) => {
                 let list = &mut self.policies.value;
@@ -245,8 +254,12 @@ impl State {
                 // A focus asked for before the run is this run's; an older run's is gone.
                 self.focus =
                     self.focus.take().filter(|f| f.run_id.is_none()).map(|f| Focus { run_id: Some(run_id), ..f });
+                // What-ifs re-run this run's request (as built now, for the run just posted).
+                let request = self.run_request(run_id).ok().map(|(r, _)| r);
+                self.what_if = None;
                 self.results = Shared::new(Results {
                     run_id,
+                    request,
                     policies,
                     lesson: lessons::lesson_of(&scenario),
                     scenario: Some(scenario),
@@ -283,6 +296,7 @@ impl State {
             Action::Lesson { id, run, focus } => self.open_lesson(&id, run, focus),
             Action::OpenLink(link) => self.open_link(link),
             Action::AutorunTaken => self.autorun = false,
+            Action::WhatIf(act) => self.what_if(act),
             Action::Error(text) => self.errors.push(text.into()),
             Action::DismissErrors => self.errors.clear(),
             Action::DismissNotices => self.notices.clear(),
@@ -312,6 +326,7 @@ impl State {
         if self.is_running() {
             self.run = RunState::Idle;
         }
+        self.what_if_lost(message);
         self.errors.push(Problem::Message(format!(
             "The simulation worker stopped: {message}. A fresh worker was started; run again to retry."
         )));
@@ -395,18 +410,17 @@ impl State {
                 self.errors.push(problem);
             }
             FromWorker::Checked { id, result } => {
-                let file = self.trace.checking.as_ref().is_some_and(|c| c.id == id);
-                let refused = self.trace.on_checked(id, &result);
-                match (file, refused, &self.trace.uploaded) {
-                    (_, Some(problem), _) => self.errors.push(problem),
-                    (true, None, Some(u)) => {
+                // A refused file's problem stays beside the drop zone (`TraceForm::file_problem`).
+                if self.trace.on_checked(id, &result) {
+                    if let Some(u) = &self.trace.uploaded {
                         let (name, hash) = (u.name.clone(), u.preview.hash.clone());
                         self.pending_trace_loaded(&name, hash.as_deref());
                     }
-                    _ => {}
                 }
             }
+            FromWorker::WhatIf { id, result } => self.what_if_answered(id, result.map_err(|p| p.to_string())),
             FromWorker::Panicked { message } => {
+                self.what_if_lost(&message);
                 if current.is_some() {
                     self.run = RunState::Idle;
                 }

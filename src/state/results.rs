@@ -1,6 +1,6 @@
 //! A run in progress and the results of the last one.
 
-use crate::protocol::PolicyResult;
+use crate::protocol::{PolicyResult, RunRequest};
 use crate::Shared;
 use proxima_core::metrics::{result_dir_name, Summary};
 use proxima_core::run_files::{compare_json, COMPARE_FILE};
@@ -18,6 +18,8 @@ pub enum RunState {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Results {
     pub run_id: u32,
+    /// The request the run was posted with: a what-if re-runs one of its policies.
+    pub request: Option<RunRequest>,
     /// The policies asked for, in order.
     pub policies: Vec<String>,
     pub outcomes: Vec<Shared<PolicyResult>>,

@@ -129,6 +129,11 @@ pub struct TraceForm {
     pub synthetic_for: Option<(SyntheticSpec, u32)>,
     pub uploaded: Option<Shared<LoadedTrace>>,
     pub checking: Option<Shared<FileCheck>>,
+    /// Why the last trace file chosen was refused (too large, a bad header, line or
+    /// field), shown beside the drop zone where the file went rather than in the page's
+    /// banner: the problem is the file's, and the user fixes it there. Cleared when a file
+    /// loads.
+    pub file_problem: Option<Problem>,
 }
 
 impl Default for TraceForm {
@@ -141,6 +146,7 @@ impl Default for TraceForm {
             synthetic_for: None,
             uploaded: None,
             checking: None,
+            file_problem: None,
         }
     }
 }
@@ -192,8 +198,10 @@ impl TraceForm {
         }
     }
 
-    /// An answer of the checks worker; `Some(error)` for a file it refused.
-    pub fn on_checked(&mut self, id: u32, result: &Result<TracePreview, Problem>) -> Option<Problem> {
+    /// An answer of the checks worker: `true` when it loaded a trace file. A file it
+    /// refused leaves the previous trace as it was and its problem in
+    /// [`TraceForm::file_problem`].
+    pub fn on_checked(&mut self, id: u32, result: &Result<TracePreview, Problem>) -> bool {
         if let Some(wanted) = self.synthetic_wanted.take_if(|w| w.id == id) {
             match result {
                 Ok(preview) => {
@@ -203,18 +211,22 @@ impl TraceForm {
                 }
                 Err(e) => self.generator.error = Some(e.to_string()),
             }
-            return None;
+            return false;
         }
-        let check = self.checking.take_if(|c| c.id == id)?;
+        let Some(check) = self.checking.take_if(|c| c.id == id) else { return false };
         match result {
             Ok(preview) => {
                 let loaded =
                     LoadedTrace { name: check.name.clone(), data: check.data.clone(), preview: preview.clone() };
                 self.uploaded = Some(Shared::new(loaded));
                 self.mode = TraceMode::File;
-                None
+                self.file_problem = None;
+                true
             }
-            Err(e) => Some(e.clone()),
+            Err(e) => {
+                self.file_problem = Some(e.clone());
+                false
+            }
         }
     }
 }
@@ -311,10 +323,54 @@ mod tests {
         let wanted = form.synthetic_wanted.clone().unwrap();
         assert_eq!(form.warnings(2048), [], "nothing described yet");
         let preview = preview_synthetic(&wanted.spec, wanted.gpus);
-        assert_eq!(form.on_checked(7, &preview), None);
+        assert!(!form.on_checked(7, &preview), "a description of the generator's trace loads no file");
         assert_eq!(form.warnings(2048).len(), 1);
         assert!(form.warnings(2048)[0].text.starts_with("All 1000 jobs arrive at once"));
         // Described for 2,048 GPUs, it says nothing about a cluster of another size.
         assert_eq!(form.warnings(32), []);
+    }
+
+    /// The state after a trace file named `name` with these bytes was chosen and checked
+    /// by the checks worker (run here, natively).
+    fn choose_file(state: State, name: &str, bytes: &[u8]) -> State {
+        use crate::protocol::{FromWorker, ToWorker};
+        let data = FileData::Bytes(bytes.to_vec().into());
+        let state = state.apply(Action::TraceFileChosen { name: name.into(), data: data.clone() });
+        let check = state.trace.checking.clone().expect("a check asked for");
+        let mut answer = None;
+        crate::worker::handle(
+            ToWorker::CheckTrace { id: check.id, topology: state.cluster.input(), name: name.into(), data },
+            &|| 0.0,
+            &mut |m| answer = Some(m),
+        );
+        let Some(answer @ FromWorker::Checked { .. }) = answer else { panic!("no answer") };
+        state.apply(Action::Worker(answer))
+    }
+
+    #[test]
+    fn a_refused_trace_file_is_said_beside_its_drop_zone_and_the_previous_trace_stays() {
+        const GOOD: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\n";
+        const BAD: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,thirty,4,resnet50,1200\n";
+        let s = State::default().apply(Action::SelectPreset("teaching".into()));
+        let s = choose_file(s, "good.csv", GOOD);
+        let before = s.trace.uploaded.clone().expect("the good file loads");
+        let s = choose_file(s, "bad.csv", BAD);
+        // The problem names the file, line and field, beside the drop zone, not in the banner.
+        let Some(Problem::Input(e)) = &s.trace.file_problem else { panic!("{:?}", s.trace.file_problem) };
+        assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("bad.csv", Some(3), "submit_s"));
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        // Nothing half-applied: the previous trace is still the one in use.
+        assert_eq!(s.trace.uploaded, Some(before));
+        assert_eq!(s.trace.mode, TraceMode::File);
+        // A file above the limit is refused before anything reads it, the same way.
+        let big = FileData::Bytes(vec![b'a'; MAX_TRACE_BYTES as usize + 1].into());
+        let s = s.apply(Action::TraceFileChosen { name: "huge.csv".into(), data: big });
+        assert!(s.trace.checking.is_none());
+        assert!(s.trace.file_problem.as_ref().unwrap().to_string().starts_with("huge.csv: the file is 16.0 MiB"));
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        // A good file clears it.
+        let s = choose_file(s, "good2.csv", GOOD);
+        assert_eq!(s.trace.file_problem, None);
+        assert_eq!(s.trace.uploaded.as_ref().unwrap().name, "good2.csv");
     }
 }

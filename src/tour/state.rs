@@ -57,7 +57,10 @@ impl Tour {
             | FromWorker::PolicyDone { run_id, .. }
             | FromWorker::Finished { run_id }
             | FromWorker::Failed { run_id, .. } => *run_id == self.run_id,
-            FromWorker::Ready | FromWorker::Checked { .. } | FromWorker::Panicked { .. } => false,
+            FromWorker::Ready
+            | FromWorker::Checked { .. }
+            | FromWorker::WhatIf { .. }
+            | FromWorker::Panicked { .. } => false,
         }
     }
 

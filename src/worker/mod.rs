@@ -26,6 +26,7 @@ pub fn handle(request: ToWorker, now_ms: &dyn Fn() -> f64, send: &mut dyn FnMut(
         ToWorker::CheckTrace { id, topology, name, data } => {
             send(FromWorker::Checked { id, result: check_trace(&topology, &name, &data) });
         }
+        ToWorker::WithoutPreemption(w) => send(FromWorker::WhatIf { id: w.id, result: run::without_preemption(&w) }),
         ToWorker::Crash => panic!("crash requested by the page (a self-test)"),
     }
 }

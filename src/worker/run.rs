@@ -4,15 +4,17 @@
 
 use crate::eventlog::{hash_hex, Recorder};
 use crate::protocol::{
-    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
+    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, WhatIfOutcome,
+    WithoutPreemption, CDF_POINTS, TIMELINE_BUCKETS,
 };
+use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
 use proxima_core::error::{InputError, SourcedError};
 use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
-use proxima_core::run::{run_policy, RunOptions};
+use proxima_core::run::{run_policy, run_without_preemption, RunOptions};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::time::SimTime;
@@ -42,6 +44,26 @@ pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem>
     let mut input = ScenarioInput::new(request.topology.clone(), trace_input(&request.trace)?, request.seed);
     input.mix = request.mix.clone();
     Ok(build_scenario(&input)?)
+}
+
+/// "Had this job not been preempted then": the request's one policy re-run with that
+/// preemption forbidden, on the scenario built as for the run.
+pub fn without_preemption(w: &WithoutPreemption) -> Result<WhatIfOutcome, Problem> {
+    let scenario = build_request_scenario(&w.request)?;
+    let policy = w.request.policies.first().ok_or_else(|| Problem::from("the what-if names no policy"))?;
+    if w.job as usize >= scenario.jobs.len() {
+        return Err(format!("the run has no job {}", w.job).into());
+    }
+    let run = run_without_preemption(scenario, policy, JobId(w.job), SimTime(w.at_us))
+        .map_err(|e| Problem::from(SourcedError::new(policy.as_str(), e)))?;
+    let summary = run.simulation.summary();
+    Ok(WhatIfOutcome {
+        refused: run.refused,
+        avg_jct_s: summary.avg_jct_s,
+        jobs_completed: summary.jobs_completed,
+        job_preemptions: run.simulation.runs()[w.job as usize].preemptions,
+        preemptions: summary.preemptions,
+    })
 }
 
 /// Runs a whole request, sending progress and results through `send`. `now_ms` is a clock

@@ -124,4 +124,40 @@ describe('no dead ends', () => {
       await context.close();
     }
   });
+
+  test('a refused trace file is said beside the drop zone, with its line and field, not in the banner; the old trace stays', { timeout: 90_000 }, async () => {
+    const { page, record, context } = await open({ width: 1280, height: 900 });
+    try {
+      await page.locator('#topology select').first().selectOption('teaching');
+      const good = 'id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\nc,60,2,bert,900\n';
+      await page.getByTestId('trace-input').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
+      await page.getByTestId('trace-job-count').filter({ hasText: /^3$/ }).waitFor();
+      // Dropped, as a user drags it from their files onto the zone.
+      const drop = (name, text) => page.locator('#trace .dropzone').evaluate((zone, [name, text]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], name, { type: 'text/csv' }));
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, [name, text]);
+      await drop('bad.csv', good.replace('b,30,', 'b,thirty,'));
+      const problem = page.locator('#trace .dropzone [data-testid=trace-file-problem]');
+      await eventually(() => problem.textContent(), /^bad\.csv:3: submit_s: /);
+      assert.deepEqual(
+        [await problem.getAttribute('data-source'), await problem.getAttribute('data-line'), await problem.getAttribute('data-field'), await problem.getAttribute('role')],
+        ['bad.csv', '3', 'submit_s', 'alert']);
+      const colour = await problem.evaluate((el) => getComputedStyle(el).color);
+      assert.equal(colour, 'rgb(198, 40, 40)', 'in the error colour');
+      assert.equal(await page.getByTestId('error-banner').count(), 0, 'the banner does not carry it');
+      // Nothing half-applied: the previous trace is the one in use.
+      assert.equal(await page.getByTestId('trace-job-count').textContent(), '3');
+      assert.match(await page.locator('#trace').textContent(), /file: good\.csv/);
+      // A good file clears it.
+      await drop('good2.csv', good);
+      await page.getByTestId('trace-job-count').filter({ hasText: /^3$/ }).waitFor();
+      await eventually(() => page.locator('#trace').textContent(), /file: good2\.csv/);
+      assert.equal(await problem.count(), 0, 'cleared by a good file');
+      checkClean(record, { origin: site.origin, prefix: '/' });
+    } finally {
+      await context.close();
+    }
+  });
 });

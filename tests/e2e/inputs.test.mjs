@@ -1,8 +1,9 @@
 // The catalogue of bad inputs (tests/inputs/catalogue.json, shared with the CLI's test
 // crates/proxima-cli/tests/integration/inputs.rs), fed to the built app in headless Chromium: every
 // trace and topology file is loaded through the page's file inputs, and the page must show
-// the same `FILE:LINE: field: what` message as the CLI in its error banner while the
-// previous trace or topology stays in place. A few cases only the app has (a tampered share
+// the same `FILE:LINE: field: what` message as the CLI (a trace file's beside the drop zone
+// it went to, a topology file's in the error banner) while the previous trace or topology
+// stays in place. A few cases only the app has (a tampered share
 // link, corrupt saved state, a file above the size limit) follow. The results generate the
 // app section of docs/INPUTS.md; `UPDATE_DOCS=1 node --test tests/e2e/inputs.test.mjs`
 // rewrites it when the page's messages change.
@@ -42,6 +43,15 @@ async function dismissErrors(page) {
   if (await banner.count()) await banner.getByRole('button').click();
 }
 
+/** What the page says beside the trace's drop zone about the file it refused, once it
+ * says `expected` (the previous file's refusal may still show for a moment). */
+async function dropZoneText(page, expected) {
+  const problem = page.locator('#trace .dropzone [data-testid=trace-file-problem]');
+  await problem.filter({ hasText: expected }).waitFor({ timeout: 10_000 }).catch(() => {});
+  await problem.waitFor({ timeout: 1_000 });
+  return problem.textContent();
+}
+
 async function bannerText(page) {
   const banner = page.getByTestId('error-banner');
   await banner.waitFor({ timeout: 10_000 });
@@ -68,18 +78,20 @@ test('every bad trace or topology file gets the CLI\'s message and changes nothi
             [...document.querySelectorAll('[data-testid=notice-banner] li')].some((li) => li.textContent.includes(name)),
           c.file.name, { timeout: 10_000 }).catch(() => {});
         assert.equal(await page.getByTestId('error-banner').count(), 0, `${c.name}: accepted by the CLI but refused by the page`);
+        if (c.app === 'trace') assert.equal(await page.getByTestId('trace-file-problem').count(), 0, `${c.name}: accepted by the CLI but refused by the page`);
         rows.push([c.name, 'loaded', '']);
         // Back to the known trace for the next case.
         await page.getByTestId('trace-input').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(GOOD_TRACE) });
         await page.getByTestId('trace-job-count').filter({ hasText: /^3$/ }).waitFor();
         continue;
       }
-      const shown = await bannerText(page);
+      const shown = c.app === 'trace' ? await dropZoneText(page, c.expect) : await bannerText(page);
+      if (c.app === 'trace') assert.equal(await page.getByTestId('error-banner').count(), 0, `${c.name}: in the banner too`);
       assert.ok(shown.includes(c.expect), `${c.name}: the page said «${shown}», the CLI says «${c.expect}»`);
       // Nothing half-loaded: the previous trace and cluster are still there.
       assert.equal(await page.getByTestId('trace-job-count').textContent(), '3', `${c.name}: the previous trace was replaced`);
       assert.equal(await page.locator('#topology select').first().inputValue(), 'teaching', `${c.name}: the cluster changed`);
-      rows.push([c.name, 'error banner', shown]);
+      rows.push([c.name, c.app === 'trace' ? 'beside the drop zone' : 'error banner', shown]);
     }
     assert.deepEqual(pageErrors, []);
   } finally {
@@ -93,17 +105,18 @@ test('cases only the app has: tampered links, corrupt saved state, files above t
     const { context, page } = await freshPage();
     const big = Buffer.alloc(17 * 1024 * 1024, 'a');
     await page.getByTestId('trace-input').setInputFiles({ name: 'huge.csv', mimeType: 'text/csv', buffer: big });
-    const shown = await bannerText(page);
+    const shown = await dropZoneText(page, 'huge.csv');
     assert.match(shown, /huge\.csv/);
     assert.equal(await page.getByTestId('trace-job-count').textContent(), '3');
-    rows.push(['trace file above 16 MiB (17 MiB)', 'error banner', shown]);
+    rows.push(['trace file above 16 MiB (17 MiB)', 'beside the drop zone', shown]);
     // A file name that is HTML shows as text, never as markup.
     await dismissErrors(page);
     await page.getByTestId('trace-input').setInputFiles({ name: '<img src=x onerror=alert(1)>.csv', mimeType: 'text/csv', buffer: Buffer.from('x') });
-    const named = await bannerText(page);
+    await page.locator('#trace [data-testid=trace-file-problem]').filter({ hasText: '<img src=x' }).waitFor();
+    const named = await dropZoneText(page, '<img src=x');
     assert.ok(named.includes('<img src=x onerror=alert(1)>.csv'), named);
-    assert.equal(await page.locator('[data-testid=error-banner] img').count(), 0, 'the name became markup');
-    rows.push(['a file name that is HTML markup', 'error banner, as text', named]);
+    assert.equal(await page.locator('#trace img').count(), 0, 'the name became markup');
+    rows.push(['a file name that is HTML markup', 'beside the drop zone, as text', named]);
     await context.close();
   }
   // A tampered share link: the error names the problem, the last scenario stands in.

@@ -187,9 +187,10 @@ describe('the app', () => {
       const bad = join(dir, 'bad.csv');
       await writeFile(bad, 'id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,thirty,4,vgg16,1200\n');
       await page.getByTestId('trace-input').setInputFiles(bad);
-      const banner = page.getByTestId('error-banner');
-      await banner.waitFor();
-      const text = await banner.textContent();
+      // Said beside the drop zone the file went to.
+      const problem = page.locator('#trace [data-testid=trace-file-problem]');
+      await problem.waitFor();
+      const text = await problem.textContent();
       assert.match(text, /bad\.csv:3: submit_s: /, text);
       assert.equal(await page.getByTestId('trace-job-count').textContent(), '3', 'the previous trace stays');
       assert.match(await page.locator('#trace').textContent(), /file: good\.csv/);
@@ -202,7 +203,7 @@ describe('the app', () => {
       const evil = join(dir, '<img src=x onerror=alert(1)>.csv');
       await writeFile(evil, 'nothing,like,a,header\n');
       await page.getByTestId('trace-input').setInputFiles(evil);
-      await banner.filter({ hasText: '<img src=x' }).waitFor();
+      await problem.filter({ hasText: '<img src=x' }).waitFor();
       assert.equal(await page.locator('img').count(), 0);
       checkClean(record, { origin, prefix: '/' });
     } finally {

@@ -9,10 +9,12 @@ use crate::error::InputError;
 use crate::event::Observer;
 use crate::fairness::isolated::{self, FinishTimeFairness};
 use crate::metrics::Summary;
-use crate::policy::replay::{check_place, AfterChoices, Choice, Replay, ReplayError};
+use crate::policy::policy_for;
+use crate::policy::replay::{check_place, AfterChoices, Choice, ForbidPreemption, Replay, ReplayError};
 use crate::policy::View;
 use crate::run_files::RunRecord;
 use crate::scenario::{JobStatus, Scenario};
+use crate::time::SimTime;
 use crate::topology::GpuId;
 use std::collections::BTreeSet;
 
@@ -192,12 +194,36 @@ pub fn slowdown_now(sim: &Simulation, job: JobId, gpus: &[GpuId]) -> f64 {
     }
 }
 
+/// A policy's run re-made with one preemption forbidden ([`run_without_preemption`]).
+pub struct WithoutPreemption {
+    pub simulation: Simulation,
+    /// Whether the policy did try to preempt the job at that instant (and was refused): if
+    /// not, the run is the original one.
+    pub refused: bool,
+}
+
+/// Runs the policy `spec` names on `scenario` as itself, except that at `at` it may not
+/// preempt `job` ([`ForbidPreemption`]): "had job 4 not been preempted". Its decisions
+/// before `at` are the original run's, since the policy is deterministic.
+pub fn run_without_preemption(
+    scenario: Scenario,
+    spec: &str,
+    job: JobId,
+    at: SimTime,
+) -> Result<WithoutPreemption, InputError> {
+    let inner = policy_for(spec, &scenario.topology)?;
+    let (policy, refused) = ForbidPreemption::new(inner, job, at);
+    let mut simulation = Simulation::new(scenario, Box::new(policy));
+    while simulation.step().is_some() {}
+    let refused = *refused.borrow();
+    Ok(WithoutPreemption { simulation, refused })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::event::{EventHasher, SimEvent};
     use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
-    use crate::time::SimTime;
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -245,6 +271,60 @@ mod tests {
         let finished = run_policy(scenario(), "fifo", options).unwrap();
         assert_eq!(finished.into_record(), expected);
         assert!(expected.jobs.iter().any(|j| j.rho.is_some()));
+    }
+
+    #[test]
+    fn a_preemption_forbidden_changes_the_run_from_that_instant_only() {
+        use crate::event::Reason;
+        // A loaded cluster on which dally preempts: its first preemption for another job.
+        let input = ScenarioInput::new(
+            TopologyInput::Argument("racks=2,servers=2,gpus=4,oversub=32,fabric=tcp".into()),
+            TraceInput::Synthetic("synthetic:jobs=200,load=1.5,seed=1".into()),
+            1,
+        );
+        let scenario = build_scenario(&input).unwrap();
+        let mut log = Log::default();
+        let original = run_policy(
+            scenario.clone(),
+            "dally",
+            RunOptions::<InputError> { observers: vec![&mut log], ..RunOptions::default() },
+        )
+        .unwrap();
+        let (at, job) = log
+            .0
+            .iter()
+            .find_map(|(t, e)| match e {
+                SimEvent::Preempted { job, reason: Reason::PreemptedFor { .. }, .. } => Some((*t, *job)),
+                _ => None,
+            })
+            .expect("dally preempts on this cluster");
+        let without = run_without_preemption(scenario.clone(), "dally", job, at).unwrap();
+        assert!(without.refused);
+        // Every event before the instant is the original's; at it, the job is not preempted.
+        let mut again = Log::default();
+        let mut sim = Simulation::new(scenario.clone(), {
+            let (p, _) = ForbidPreemption::new(policy_for("dally", &scenario.topology).unwrap(), job, at);
+            Box::new(p)
+        });
+        while sim.step_observed(&mut [&mut again as &mut dyn Observer]).is_some() {}
+        let before = |l: &Log| l.0.iter().filter(|(t, _)| *t < at).cloned().collect::<Vec<_>>();
+        assert_eq!(before(&again), before(&log));
+        assert!(!again.0.iter().any(|(t, e)| *t == at && matches!(e, SimEvent::Preempted { job: j, .. } if *j == job)));
+        assert_ne!(without.simulation.summary(), *original.summary(), "the run differs after it");
+        // Forbidding a preemption that never happened changes nothing.
+        let none = run_without_preemption(scenario, "dally", job, SimTime(1)).unwrap();
+        assert!(!none.refused);
+        assert_eq!(none.simulation.summary(), *original.summary());
+    }
+
+    /// Every event of a run, with its time.
+    #[derive(Default)]
+    struct Log(Vec<(SimTime, SimEvent)>);
+
+    impl Observer for Log {
+        fn observe(&mut self, now: SimTime, event: &SimEvent) {
+            self.0.push((now, event.clone()));
+        }
     }
 
     #[test]

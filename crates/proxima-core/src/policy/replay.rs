@@ -233,6 +233,108 @@ impl Policy for Replay {
     }
 }
 
+/// "Had this job not been preempted then": a policy run as itself, except that at one
+/// instant it may not preempt one job. The app's what-if on a preemption shown in a
+/// playback re-runs the policy with it (`run::run_without_preemption`). The policy is
+/// deterministic, so every decision before that instant is the original run's; at the
+/// instant the preemption is dropped, with the decisions that needed it (the other victims
+/// freeing GPUs for the same job, and that job's placement), and after it the policy
+/// decides as it would, from the run as it now is: if it preempts the job again later,
+/// that is its own later decision, which the caller can count.
+pub struct ForbidPreemption {
+    inner: Box<dyn Policy>,
+    job: JobId,
+    at: SimTime,
+    /// Set once the preemption was found and dropped, for the driver to read.
+    dropped: Rc<RefCell<bool>>,
+}
+
+impl ForbidPreemption {
+    /// `inner`, kept from preempting `job` at `at`; the flag says whether it tried.
+    pub fn new(inner: Box<dyn Policy>, job: JobId, at: SimTime) -> (ForbidPreemption, Rc<RefCell<bool>>) {
+        let dropped = Rc::new(RefCell::new(false));
+        (ForbidPreemption { inner, job, at, dropped: Rc::clone(&dropped) }, dropped)
+    }
+}
+
+/// The job a preemption made room for, when its reason names one.
+fn preempted_for(reason: &Reason) -> Option<JobId> {
+    match reason {
+        Reason::PreemptedFor { for_job, .. } | Reason::Reclaimed { for_job, .. } => Some(*for_job),
+        _ => None,
+    }
+}
+
+/// `decisions` of one pass without the preemption of `job` and what needed it: the other
+/// preemptions for the same job and its placement, then any placement left on GPUs that
+/// are not free once the preemptions kept are applied in order (as the engine applies them),
+/// which it would assert on. `false`, and `decisions` as they were, when the pass does not
+/// preempt `job`.
+fn drop_preemption(view: &View, decisions: &mut Vec<Decision>, job: JobId) -> bool {
+    let Some(forbidden) = decisions.iter().find_map(|d| match d {
+        Decision::Preempt { job: j, reason, .. } if *j == job => Some(preempted_for(reason)),
+        _ => None,
+    }) else {
+        return false;
+    };
+    let mut freed: BTreeSet<GpuId> = BTreeSet::new();
+    let mut taken: BTreeSet<GpuId> = BTreeSet::new();
+    let gpus_of = |j: JobId| (0..view.topo.gpu_count()).map(GpuId).filter(move |&g| view.cluster.owner(g) == Some(j));
+    let mut kept = Vec::with_capacity(decisions.len());
+    for d in decisions.drain(..) {
+        match &d {
+            Decision::Preempt { job: j, reason, .. } => {
+                if *j == job || (forbidden.is_some() && preempted_for(reason) == forbidden) {
+                    continue;
+                }
+                freed.extend(gpus_of(*j));
+            }
+            Decision::Place { job: j, gpus, .. } => {
+                let free = |g: &GpuId| (view.cluster.owner(*g).is_none() || freed.contains(g)) && !taken.contains(g);
+                if Some(*j) == forbidden || !gpus.iter().all(free) {
+                    continue;
+                }
+                taken.extend(gpus.iter().copied());
+            }
+            _ => {}
+        }
+        kept.push(d);
+    }
+    *decisions = kept;
+    true
+}
+
+impl Policy for ForbidPreemption {
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+
+    fn delay_timers(&self) -> Vec<f64> {
+        self.inner.delay_timers()
+    }
+
+    fn check_cluster(&self, topo: &crate::topology::Topology) -> Result<(), crate::error::InputError> {
+        self.inner.check_cluster(topo)
+    }
+
+    fn on_event(&mut self, event: &crate::event::SimEvent, view: &View) {
+        self.inner.on_event(event, view);
+    }
+
+    fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
+        if view.now != self.at {
+            return self.inner.schedule(view, out);
+        }
+        // Every pass of the instant: the policy may ask again once the first is refused.
+        let mut mine = Vec::new();
+        self.inner.schedule(view, &mut mine);
+        if drop_preemption(view, &mut mine, self.job) {
+            *self.dropped.borrow_mut() = true;
+        }
+        out.append(&mut mine);
+    }
+}
+
 #[cfg(test)]
 #[path = "replay_tests.rs"]
 mod tests;

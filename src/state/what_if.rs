@@ -1,0 +1,141 @@
+//! "Had it not been preempted" (issue 24, item 9): a what-if on a preemption a policy made
+//! in the run played back. The policy is re-run in the worker with that one preemption
+//! forbidden (`proxima_core::run::run_without_preemption`: identical decisions before it,
+//! the policy's own after), and its mean JCT is shown beside the original's, as the
+//! challenge's what-ifs are, after the reader has predicted which way it goes.
+
+use super::{Results, State};
+use crate::protocol::{WhatIfOutcome, WithoutPreemption};
+use crate::Shared;
+
+/// Which way the reader expects the mean JCT to go without the preemption.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prediction {
+    /// Lower without it: the preemption cost more than it gained.
+    Lower,
+    /// Higher without it: the preemption paid off.
+    Higher,
+}
+
+/// A preemption in the run, as the what-if names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preemption {
+    pub job: u32,
+    pub at_us: u64,
+    /// The job it made room for, when the policy said.
+    pub for_job: Option<u32>,
+}
+
+/// What the reader does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WhatIfAct {
+    /// Ask about this preemption of the run's policy at this index.
+    Ask {
+        policy: usize,
+        preemption: Preemption,
+    },
+    Predict(Prediction),
+    Close,
+}
+
+/// A what-if asked, its prediction and its answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreemptWhatIf {
+    pub run_id: u32,
+    pub policy: String,
+    pub preemption: Preemption,
+    /// The original run's mean JCT (`summary.json`'s `avg_jct_s`).
+    pub original_s: f64,
+    pub prediction: Option<Prediction>,
+    /// The request for the worker; the app posts it once.
+    pub request: Shared<WithoutPreemption>,
+    pub answer: Option<Result<WhatIfOutcome, String>>,
+}
+
+/// The answer in figures, once revealed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub rerun_s: f64,
+    /// The re-run's mean JCT less the original's, as a share of the original's.
+    pub change: f64,
+    /// Which way it went, `None` for a change under [`SAME`].
+    pub went: Option<Prediction>,
+    pub right: bool,
+}
+
+/// A change in mean JCT smaller than this share is "about the same".
+pub const SAME: f64 = 0.0005;
+
+impl PreemptWhatIf {
+    /// The verdict, once the reader predicted and the worker answered.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let prediction = self.prediction?;
+        let Some(Ok(outcome)) = &self.answer else { return None };
+        let change = (outcome.avg_jct_s - self.original_s) / self.original_s;
+        let went = if change.abs() < SAME {
+            None
+        } else if change < 0.0 {
+            Some(Prediction::Lower)
+        } else {
+            Some(Prediction::Higher)
+        };
+        Some(Verdict { rerun_s: outcome.avg_jct_s, change, went, right: went == Some(prediction) })
+    }
+}
+
+impl State {
+    /// Applies a what-if act.
+    pub(super) fn what_if(&mut self, act: WhatIfAct) {
+        match act {
+            WhatIfAct::Ask { policy, preemption } => {
+                let id = self.take_id();
+                self.what_if = ask(&self.results, id, policy, preemption).map(Shared::new);
+            }
+            WhatIfAct::Predict(p) => {
+                if let Some(w) = &mut self.what_if {
+                    if w.prediction.is_none() {
+                        w.make_mut().prediction = Some(p);
+                    }
+                }
+            }
+            WhatIfAct::Close => self.what_if = None,
+        }
+    }
+
+    /// The worker's answer to what-if `id` (an older one's is ignored).
+    pub(super) fn what_if_answered(&mut self, id: u32, result: Result<WhatIfOutcome, String>) {
+        if let Some(w) = self.what_if.as_mut().filter(|w| w.request.id == id && w.answer.is_none()) {
+            w.make_mut().answer = Some(result);
+        }
+    }
+
+    /// The worker stopped: a what-if waiting for it will get no answer.
+    pub(super) fn what_if_lost(&mut self, why: &str) {
+        if let Some(w) = self.what_if.as_mut().filter(|w| w.answer.is_none()) {
+            w.make_mut().answer = Some(Err(format!("the worker stopped ({why}); ask again")));
+        }
+    }
+}
+
+/// The what-if on `preemption` in the run of `results`' policy at index `policy`, as
+/// request `id`; `None` without that policy or the run's request.
+fn ask(results: &Results, id: u32, policy: usize, preemption: Preemption) -> Option<PreemptWhatIf> {
+    let outcome = results.outcomes.get(policy)?;
+    let mut request = results.request.clone()?;
+    request.run_id = id;
+    request.policies = vec![outcome.policy.clone()];
+    let request = WithoutPreemption { id, request, job: preemption.job, at_us: preemption.at_us };
+    Some(PreemptWhatIf {
+        run_id: results.run_id,
+        policy: outcome.policy.clone(),
+        preemption,
+        original_s: outcome.summary.avg_jct_s,
+        prediction: None,
+        request: Shared::new(request),
+        answer: None,
+    })
+}
+
+#[cfg(test)]
+#[path = "what_if_tests.rs"]
+mod tests;
