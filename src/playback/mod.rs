@@ -24,6 +24,7 @@ pub mod colours;
 pub mod controls;
 pub mod grid;
 pub mod narrate;
+pub mod panes;
 pub mod player;
 mod queries;
 pub mod record;

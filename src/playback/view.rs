@@ -14,15 +14,15 @@
 //! a frame re-renders this panel only. The canvas is drawn after each render; the rest
 //! is a few dozen DOM elements, so the 2,048-GPU presets keep up with the screen.
 
-use super::cluster::ClusterCanvas;
 use super::colours::ColourBy;
-use super::controls::{colour_key, key_action, use_play_loop, PlayerControls};
+use super::controls::{key_action, use_play_loop, PlayerControls};
+use super::panes::PlayerBody;
 use super::record::ExportAnimation;
 use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
 use super::what_if::PreemptionWhatIf;
-use super::widgets::{clock, JobDetails, Queue, RecentMarks, TenantLegend};
-use super::{Frame, Moment, Playback, Player, PlayerAction, NO_JOB};
+use super::widgets::clock;
+use super::{Moment, Playback, Player, PlayerAction};
 use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
 use crate::protocol::PolicyResult;
@@ -31,7 +31,6 @@ use crate::state::summary::{default_baseline, headline};
 use crate::state::what_if::PreemptWhatIf;
 use crate::state::{Action, Results};
 use crate::Shared;
-use proxima_core::event::SimEvent;
 use proxima_core::metrics::Summary;
 use proxima_core::topology::Topology;
 use std::rc::Rc;
@@ -293,54 +292,15 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             None => d.dispatch(PlayerAction::Select(None)),
         })
     };
-    let on_fullscreen = {
-        let root_ref = root_ref.clone();
-        Callback::from(move |_: MouseEvent| {
-            let document = gloo::utils::document();
-            if document.fullscreen_element().is_some() {
-                document.exit_fullscreen();
-            } else if let Some(root) = root_ref.cast::<web_sys::Element>() {
-                let _ = root.request_fullscreen();
-            }
-        })
-    };
-    let on_key = {
-        let (d, end, toggle) = (player.dispatcher(), player.end_s(), toggle_projector.clone());
-        Callback::from(move |e: KeyboardEvent| {
-            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-            if projector_key(&e.key(), tag.as_deref().unwrap_or("")) && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
-                e.prevent_default();
-                e.stop_propagation();
-                toggle.emit(());
-            } else if let Some(a) = key_action(&e.key(), tag.as_deref().unwrap_or(""), end) {
-                e.prevent_default();
-                e.stop_propagation();
-                d.dispatch(a);
-            }
-        })
-    };
+    let on_fullscreen = fullscreen_toggle(root_ref.clone());
+    let on_key = key_handler(player.dispatcher(), player.end_s(), toggle_projector.clone());
     let on_select = {
         let d = player.dispatcher();
         Callback::from(move |job: Option<u32>| d.dispatch(PlayerAction::Select(job)))
     };
 
     let (t, end) = (player.time_s(), player.end_s());
-    let side = |pb: &Shared<Playback>, frame: &Shared<Frame>, title: Option<&String>| {
-        html! {
-            <div class="player-side" data-testid="player-side" data-policy={title.cloned().unwrap_or_default()}>
-                if let Some(title) = title {
-                    <h4 class="side-title">{ title.clone() }</h4>
-                }
-                <JobDetails playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} />
-                <Queue playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_select={on_select.clone()} />
-                <RecentMarks playback={pb.clone()} frame={frame.clone()} />
-            </div>
-        }
-    };
     let on = *projector;
-    let pane = |pb: &Shared<Playback>, frame: &Shared<Frame>, title: &Option<String>| {
-        html! { <Pane playback={pb.clone()} frame={frame.clone()} selected={player.selected} colour_by={by} on_gpu={on_gpu.clone()} title={title.clone()} projector={on} /> }
-    };
     html! {
         <div class={classes!("player", on.then_some("projector"))} ref={root_ref.clone()} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
              aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
@@ -359,30 +319,44 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
                        aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
                 <Timeline playback={pb.clone()} on_seek={on_seek} />
             </div>
-            <div class="player-body">
-            <div class={classes!("panes", player.other.is_some().then_some("side-by-side"))}>
-                { pane(&pb, &frame, &props.title) }
-                if let Some((opb, oframe)) = &player.other {
-                    { pane(opb, oframe, &props.other_title) }
-                }
-            </div>
-            if by == ColourBy::Tenant {
-                <TenantLegend playback={pb.clone()} />
-            }
-            { colour_key(by) }
-            // Side by side, each policy has its own queue, details and timers: the two
-            // runs differ in exactly these.
-            { side(&pb, &frame, player.other.as_ref().and(props.title.as_ref())) }
-            if let Some((opb, oframe)) = &player.other {
-                { side(opb, oframe, props.other_title.as_ref()) }
-            }
-            </div>
+            <PlayerBody playback={pb.clone()} frame={frame.clone()} other={player.other.clone()} title={props.title.clone()}
+                        other_title={props.other_title.clone()} selected={player.selected} colour_by={by} {on_gpu} {on_select}
+                        projector={on} />
             <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} title={player.other.as_ref().and(props.title.clone())} />
             if let Some((opb, oframe)) = &player.other {
                 <TimerChart playback={opb.clone()} time_s={t} timers={oframe.timers.clone()} title={props.other_title.clone()} />
             }
         </div>
     }
+}
+
+/// Full screen for the player's root element, or back out of it.
+fn fullscreen_toggle(root_ref: NodeRef) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        let document = gloo::utils::document();
+        if document.fullscreen_element().is_some() {
+            document.exit_fullscreen();
+        } else if let Some(root) = root_ref.cast::<web_sys::Element>() {
+            let _ = root.request_fullscreen();
+        }
+    })
+}
+
+/// The player's keys: P toggles projector mode (`toggle`); the others play, step and jump
+/// ([`key_action`]). Keys typed into a field are the field's.
+fn key_handler(d: UseReducerDispatcher<Player>, end: f64, toggle: Callback<()>) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+        if projector_key(&e.key(), tag.as_deref().unwrap_or("")) && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
+            e.prevent_default();
+            e.stop_propagation();
+            toggle.emit(());
+        } else if let Some(a) = key_action(&e.key(), tag.as_deref().unwrap_or(""), end) {
+            e.prevent_default();
+            e.stop_propagation();
+            d.dispatch(a);
+        }
+    })
 }
 
 /// Whether a key toggles projector mode: P, outside fields.
@@ -400,66 +374,4 @@ fn cut_notice(pb: &Playback) -> Option<String> {
             pb.log.events.len()
         )
     })
-}
-
-#[derive(Properties, PartialEq)]
-struct PaneProps {
-    playback: Shared<Playback>,
-    frame: Shared<Frame>,
-    selected: Option<u32>,
-    colour_by: ColourBy,
-    on_gpu: Callback<Option<u32>>,
-    title: Option<String>,
-    projector: bool,
-}
-
-/// One run at the player's instant: what the cluster is doing, in a line and drawn.
-#[component]
-fn Pane(props: &PaneProps) -> Html {
-    let (pb, frame) = (&props.playback, &props.frame);
-    let topo = &pb.topo;
-    let mut running_by_tier = vec![0usize; topo.tier_count() as usize];
-    for r in frame.running.values() {
-        if let SimEvent::Placed { tier, .. } = &pb.log.events[r.placed as usize] {
-            running_by_tier[tier.0 as usize] += 1;
-        }
-    }
-    let busy = frame.gpu_owner.iter().filter(|&&o| o != NO_JOB).count();
-    let t = frame.time_us as f64 / 1e6;
-    let said = pb.narration(frame);
-    html! {
-        <section class="pane" data-testid="playback-pane" data-policy={props.title.clone().unwrap_or_default()} data-time={format!("{t:.3}")}>
-            if let Some(title) = &props.title {
-                <h4 class="pane-title">{ format!("{title} at {}", clock(t)) }</h4>
-            }
-            <p class="player-stats">
-                { format!("{busy} of {} GPUs busy; {} running ({}); {} waiting; {} completed; {} preemption{}, {} re-consolidation{}.",
-                    frame.gpu_owner.len(), frame.running.len(),
-                    topo.tier_names().iter().zip(&running_by_tier).map(|(n, c)| format!("{c} {n}")).collect::<Vec<_>>().join(", "),
-                    frame.queue.len(), frame.completed,
-                    frame.preemptions, if frame.preemptions == 1 { "" } else { "s" },
-                    frame.reconsolidations, if frame.reconsolidations == 1 { "" } else { "s" }) }
-            </p>
-            <ClusterCanvas playback={pb.clone()} frame={frame.clone()} selected={props.selected} colour_by={props.colour_by} on_gpu={props.on_gpu.clone()}
-                           label={format!("The cluster at t = {}: {busy} busy GPUs, coloured by {}. Select a job in the lists to read about it.", clock(t),
-                                          if props.colour_by == ColourBy::Tenant { "tenant" } else { "job" })}
-                           projector={props.projector} />
-            // What a waiting job declines now and the latest decisions, in words, read out by
-            // screen readers as they change.
-            <div class="subtitle" data-testid="playback-subtitle" aria-live="polite"
-                 data-ghosts={said.ghost_jobs.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}
-                 data-jobs={said.last.as_ref().map(|s| s.jobs.iter().map(u32::to_string).collect::<Vec<_>>().join(",")).unwrap_or_default()}
-                 data-time={said.last.as_ref().map(|s| format!("{:.6}", s.time_us as f64 / 1e6)).unwrap_or_default()}>
-                if let Some(now) = &said.now {
-                    <p class="subtitle-now" data-testid="subtitle-now">{ format!("Now: {now}.") }</p>
-                }
-                <p class="subtitle-last">
-                    { match &said.last {
-                        Some(s) => format!("Last decision, at {}: {}.", clock(s.time_us as f64 / 1e6), s.text),
-                        None => "No decision yet.".to_string(),
-                    } }
-                </p>
-            </div>
-        </section>
-    }
 }
