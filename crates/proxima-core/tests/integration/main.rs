@@ -9,6 +9,7 @@ mod dally;
 mod dally_estimate;
 mod dally_las;
 mod data_required;
+mod function_length;
 mod fuzz_corpus;
 mod golden;
 mod invariants;
