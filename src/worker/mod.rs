@@ -7,7 +7,6 @@
 //! the page computes what the CLI computes.
 
 mod check;
-mod fairness;
 mod run;
 
 pub use check::{check_trace, preview_of, preview_synthetic, trace_hash};

@@ -14,7 +14,7 @@ use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
-use proxima_core::run::{run_policy, run_without_preemption, RunOptions};
+use proxima_core::run::{run_policy, run_without_preemption, sequential_rho, RunError, RunOptions};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::time::SimTime;
@@ -109,23 +109,32 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
                 }
             }
         };
-        // ρ is added below, not by the run path: an isolated scenario the core cannot build
-        // leaves this record without ρ, where the CLI fails.
+        // ρ from the isolated runs one after another (the CLI runs them on threads; the
+        // result is the same bit for bit), so that the page's `summary.json` and `jobs.csv`
+        // equal the CLI's.
         let options = RunOptions::<InputError> {
-            rho: None,
+            rho: Some(&sequential_rho),
             record: true,
             observers: vec![&mut hasher, &mut recorder],
             on_step: Some(&mut on_step),
             clock: Some(now_ms),
         };
-        let finished = run_policy(scenario.clone(), policy, options).expect("checked above");
+        let finished = match run_policy(scenario.clone(), policy, options) {
+            Ok(finished) => finished,
+            // An isolated scenario the core cannot build: the run stands without ρ, as the
+            // CLI's `--no-rho` gives it, where the CLI fails.
+            Err(RunError::Fairness { without, .. }) => *without,
+            Err(RunError::Policy(e)) => {
+                send(FromWorker::Failed { run_id, problem: SourcedError::new(policy.as_str(), e).into() });
+                return;
+            }
+        };
         let sim = &finished.simulation;
         let (done, total) = sim.progress();
         send(FromWorker::Progress { run_id, policy: index, done, total });
-        let mut record = finished.record.expect("asked for");
-        let fairness_ms = super::fairness::add_rho(sim, &mut record, now_ms);
+        let record = finished.record.expect("asked for");
         let mut result = policy_result(policy, sim, record, finished.simulation_ms.expect("timed"));
-        result.fairness_ms = fairness_ms;
+        result.fairness_ms = finished.fairness_ms;
         result.event_hash = hash_hex(&hasher);
         result.event_count = hasher.count();
         result.playback = recorder.finish(sim, sim.now()).into();

@@ -47,10 +47,24 @@ impl<E> Default for RunOptions<'_, E> {
 }
 
 /// Why a run failed: its policy does not fit the scenario, or ρ could not be made.
-#[derive(Debug)]
 pub enum RunError<E> {
     Policy(InputError),
-    Fairness(E),
+    /// ρ could not be made (an isolated scenario the core cannot build, say); the run
+    /// itself finished, and `without` is it, with its record and without ρ, for a caller
+    /// that shows a run without ρ rather than none (the web worker does; the CLI fails).
+    Fairness {
+        problem: E,
+        without: Box<Finished>,
+    },
+}
+
+impl<E: std::fmt::Debug> std::fmt::Debug for RunError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Policy(e) => f.debug_tuple("Policy").field(e).finish(),
+            RunError::Fairness { problem, .. } => f.debug_tuple("Fairness").field(problem).finish(),
+        }
+    }
 }
 
 impl<E> RunError<E> {
@@ -62,7 +76,7 @@ impl<E> RunError<E> {
     {
         match self {
             RunError::Policy(e) => policy(e),
-            RunError::Fairness(e) => e.into(),
+            RunError::Fairness { problem, .. } => problem.into(),
         }
     }
 }
@@ -120,7 +134,13 @@ pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>)
         return Ok(Finished { simulation, record, summary, simulation_ms, fairness_ms: None });
     };
     let mut full = RunRecord::with_summary(&simulation, summary);
-    rho(&simulation).map_err(RunError::Fairness)?.apply(&mut full);
+    match rho(&simulation) {
+        Ok(fairness) => fairness.apply(&mut full),
+        Err(problem) => {
+            let without = Finished { simulation, record: Some(full), summary: None, simulation_ms, fairness_ms: None };
+            return Err(RunError::Fairness { problem, without: Box::new(without) });
+        }
+    }
     let fairness_ms = simulated.zip(now()).map(|(a, b)| b - a);
     Ok(Finished { simulation, record: Some(full), summary: None, simulation_ms, fairness_ms })
 }
@@ -271,6 +291,21 @@ mod tests {
         let finished = run_policy(scenario(), "fifo", options).unwrap();
         assert_eq!(finished.into_record(), expected);
         assert!(expected.jobs.iter().any(|j| j.rho.is_some()));
+    }
+
+    #[test]
+    fn a_run_whose_rho_cannot_be_made_is_an_error_that_carries_the_run_without_rho() {
+        let refuse =
+            |_: &Simulation| -> Result<FinishTimeFairness, InputError> { Err(InputError::new("rho", "no share")) };
+        let options = RunOptions { rho: Some(&refuse), ..RunOptions::default() };
+        let Err(RunError::Fairness { problem, without }) = run_policy(scenario(), "fifo", options) else {
+            panic!("expected the fairness error");
+        };
+        assert_eq!(problem.field, "rho");
+        assert_eq!(without.fairness_ms, None);
+        // Nothing of the run is lost: its record is the one a run without ρ writes.
+        let plain = run_policy::<InputError>(scenario(), "fifo", RunOptions { record: true, ..RunOptions::default() });
+        assert_eq!(without.into_record(), plain.unwrap().into_record());
     }
 
     #[test]
