@@ -3,6 +3,7 @@
 
 use crate::protocol::Problem;
 use crate::state::Action;
+use proxima_core::error::SourcedError;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -89,17 +90,25 @@ pub fn Banners(props: &BannersProps) -> Html {
 /// tests) can point at the input.
 fn problem(p: &Problem) -> Html {
     match p {
-        Problem::Input(e) => {
-            let place = match e.line {
-                Some(line) => format!("{}:{line}", e.source),
-                None => e.source.clone(),
-            };
-            html! {
-                <li class="input-problem" data-source={e.source.clone()} data-line={e.line.map(|l| l.to_string())} data-field={e.field.clone()}>
-                    <span class="problem-place">{ place }</span>{ ": " }<code class="problem-field">{ e.field.clone() }</code>{ ": " }{ e.message.clone() }
-                </li>
-            }
-        }
+        Problem::Input(e) => html! {
+            <li class="input-problem" data-source={e.source.clone()} data-line={e.line.map(|l| l.to_string())} data-field={e.field.clone()}>
+                { where_and_what(e) }
+            </li>
+        },
         Problem::Message(m) => html! { <li>{ m.clone() }</li> },
+    }
+}
+
+/// An input's problem in words: the file (or argument) and line, the field, then what is
+/// wrong, each its own element, as the banner and the trace's drop zone show it.
+pub(super) fn where_and_what(e: &SourcedError) -> Html {
+    let place = match e.line {
+        Some(line) => format!("{}:{line}", e.source),
+        None => e.source.clone(),
+    };
+    html! {
+        <>
+            <span class="problem-place">{ place }</span>{ ": " }<code class="problem-field">{ e.field.clone() }</code>{ ": " }{ e.message.clone() }
+        </>
     }
 }

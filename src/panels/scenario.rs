@@ -287,18 +287,12 @@ fn TraceSection(props: &TraceProps) -> Html {
 /// what is wrong. Announced at once, as the editor's refusals are.
 fn file_problem(p: &Problem) -> Html {
     match p {
-        Problem::Input(e) => {
-            let place = match e.line {
-                Some(line) => format!("{}:{line}", e.source),
-                None => e.source.clone(),
-            };
-            html! {
-                <p class="field-error" role="alert" data-testid="trace-file-problem" data-source={e.source.clone()}
-                   data-line={e.line.map(|l| l.to_string())} data-field={e.field.clone()}>
-                    <span class="problem-place">{ place }</span>{ ": " }<code class="problem-field">{ e.field.clone() }</code>{ ": " }{ e.message.clone() }
-                </p>
-            }
-        }
+        Problem::Input(e) => html! {
+            <p class="field-error" role="alert" data-testid="trace-file-problem" data-source={e.source.clone()}
+               data-line={e.line.map(|l| l.to_string())} data-field={e.field.clone()}>
+                { super::intro::where_and_what(e) }
+            </p>
+        },
         Problem::Message(m) => {
             html! { <p class="field-error" role="alert" data-testid="trace-file-problem">{ m.clone() }</p> }
         }
