@@ -322,28 +322,12 @@ mod tests {
         assert!(lesson("no-such-lesson").is_none());
     }
 
-    /// The state after a trace file named `name` with these bytes was opened and checked.
-    fn open_trace(state: State, name: &str, bytes: &[u8]) -> State {
-        use crate::protocol::{FileData, FromWorker, ToWorker};
-        let data = FileData::Bytes(bytes.to_vec().into());
-        let state = state.apply(super::super::Action::TraceFileChosen { name: name.into(), data: data.clone() });
-        let check = state.trace.checking.clone().expect("a check asked for");
-        let mut answer = None;
-        crate::worker::handle(
-            ToWorker::CheckTrace { id: check.id, topology: state.cluster.input(), name: name.into(), data },
-            &|| 0.0,
-            &mut |m| answer = Some(m),
-        );
-        let Some(FromWorker::Checked { .. }) = answer else { panic!("no answer") };
-        state.apply(super::super::Action::Worker(answer.unwrap()))
-    }
-
     #[test]
     fn a_trace_link_waits_for_its_file_and_runs_it_once_the_hash_matches() {
         use super::super::{startup_from, Action};
         const TRACE: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\n";
         let s = State::default().apply(Action::SelectPreset("teaching".into()));
-        let s = open_trace(s, "t.csv", TRACE);
+        let s = crate::state::trace::opened_and_checked(s, "t.csv", TRACE);
         assert_eq!(s.trace.uploaded.as_ref().unwrap().preview.hash.as_deref(), Some(trace_hash(TRACE).as_str()));
         let fragment = s.share_fragment().unwrap();
         assert!(fragment.ends_with(&format!("&trace=t.csv&hash={}", trace_hash(TRACE))), "{fragment}");
@@ -354,12 +338,12 @@ mod tests {
         // While the file is awaited the address bar keeps the link.
         assert_eq!(opened.fragment_after_edit(&fragment), None);
         // Another file: said so, kept waiting, not run.
-        let other = open_trace(opened.clone(), "t.csv", &TRACE[..TRACE.len() - 1]);
+        let other = crate::state::trace::opened_and_checked(opened.clone(), "t.csv", &TRACE[..TRACE.len() - 1]);
         assert!(!other.autorun);
         assert!(other.pending_trace.is_some());
         assert!(other.errors.iter().any(|e| e.to_string().contains("is not the link's trace")), "{:?}", other.errors);
         // The link's file: loaded and run.
-        let right = open_trace(opened, "renamed.csv", TRACE);
+        let right = crate::state::trace::opened_and_checked(opened, "renamed.csv", TRACE);
         assert!(right.autorun);
         assert_eq!(right.pending_trace, None);
         assert_eq!(right.trace.mode, super::super::TraceMode::File);

@@ -240,6 +240,25 @@ pub fn too_large(name: &str, bytes: u64) -> String {
     )
 }
 
+/// The state after a trace file named `name` with these bytes was chosen and checked by the
+/// checks worker (run here, natively): what the page does when a file is opened or dropped.
+#[cfg(test)]
+pub(crate) fn opened_and_checked(state: super::State, name: &str, bytes: &[u8]) -> super::State {
+    use crate::protocol::{FromWorker, ToWorker};
+    use crate::state::Action;
+    let data = FileData::Bytes(bytes.to_vec().into());
+    let state = state.apply(Action::TraceFileChosen { name: name.into(), data: data.clone() });
+    let check = state.trace.checking.clone().expect("a check asked for");
+    let mut answer = None;
+    crate::worker::handle(
+        ToWorker::CheckTrace { id: check.id, topology: state.cluster.input(), name: name.into(), data },
+        &|| 0.0,
+        &mut |m| answer = Some(m),
+    );
+    let Some(answer @ FromWorker::Checked { .. }) = answer else { panic!("no answer") };
+    state.apply(Action::Worker(answer))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,31 +349,14 @@ mod tests {
         assert_eq!(form.warnings(32), []);
     }
 
-    /// The state after a trace file named `name` with these bytes was chosen and checked
-    /// by the checks worker (run here, natively).
-    fn choose_file(state: State, name: &str, bytes: &[u8]) -> State {
-        use crate::protocol::{FromWorker, ToWorker};
-        let data = FileData::Bytes(bytes.to_vec().into());
-        let state = state.apply(Action::TraceFileChosen { name: name.into(), data: data.clone() });
-        let check = state.trace.checking.clone().expect("a check asked for");
-        let mut answer = None;
-        crate::worker::handle(
-            ToWorker::CheckTrace { id: check.id, topology: state.cluster.input(), name: name.into(), data },
-            &|| 0.0,
-            &mut |m| answer = Some(m),
-        );
-        let Some(answer @ FromWorker::Checked { .. }) = answer else { panic!("no answer") };
-        state.apply(Action::Worker(answer))
-    }
-
     #[test]
     fn a_refused_trace_file_is_said_beside_its_drop_zone_and_the_previous_trace_stays() {
         const GOOD: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\n";
         const BAD: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,thirty,4,resnet50,1200\n";
         let s = State::default().apply(Action::SelectPreset("teaching".into()));
-        let s = choose_file(s, "good.csv", GOOD);
+        let s = super::opened_and_checked(s, "good.csv", GOOD);
         let before = s.trace.uploaded.clone().expect("the good file loads");
-        let s = choose_file(s, "bad.csv", BAD);
+        let s = super::opened_and_checked(s, "bad.csv", BAD);
         // The problem names the file, line and field, beside the drop zone, not in the banner.
         let Some(Problem::Input(e)) = &s.trace.file_problem else { panic!("{:?}", s.trace.file_problem) };
         assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("bad.csv", Some(3), "submit_s"));
@@ -369,7 +371,7 @@ mod tests {
         assert!(s.trace.file_problem.as_ref().unwrap().to_string().starts_with("huge.csv: the file is 16.0 MiB"));
         assert!(s.errors.is_empty(), "{:?}", s.errors);
         // A good file clears it.
-        let s = choose_file(s, "good2.csv", GOOD);
+        let s = super::opened_and_checked(s, "good2.csv", GOOD);
         assert_eq!(s.trace.file_problem, None);
         assert_eq!(s.trace.uploaded.as_ref().unwrap().name, "good2.csv");
     }
