@@ -346,10 +346,60 @@ mod tests {
         assert_eq!(before(&again), before(&log));
         assert!(!again.0.iter().any(|(t, e)| *t == at && matches!(e, SimEvent::Preempted { job: j, .. } if *j == job)));
         assert_ne!(without.simulation.summary(), *original.summary(), "the run differs after it");
+        // No job is lost: the placement dropped with the preemption is made again later.
+        let (done, all) = (without.simulation.summary().jobs_completed, original.summary().jobs_completed);
+        assert_eq!((done, without.simulation.summary().jobs_unfinished), (all, 0));
         // Forbidding a preemption that never happened changes nothing.
         let none = run_without_preemption(scenario, "dally", job, SimTime(1)).unwrap();
         assert!(!none.refused);
         assert_eq!(none.simulation.summary(), *original.summary());
+    }
+
+    #[test]
+    fn a_preemption_forbidden_loses_no_job_under_any_preempting_policy() {
+        let input = ScenarioInput::new(
+            TopologyInput::Argument("racks=2,servers=2,gpus=4,oversub=32,fabric=tcp".into()),
+            TraceInput::Synthetic("synthetic:jobs=200,load=1.5,seed=1".into()),
+            1,
+        );
+        let scenario = build_scenario(&input).unwrap();
+        for spec in [
+            "dally",
+            "dally:order=las",
+            "tiresias",
+            "tiresias:place=tightest",
+            "consolidate:migrate=on",
+            "srtf",
+            "slurm:evict=on",
+            "kueue-tas:evict=on",
+        ] {
+            let mut log = Log::default();
+            let options = RunOptions::<InputError> { observers: vec![&mut log], ..RunOptions::default() };
+            let original = run_policy(scenario.clone(), spec, options).unwrap();
+            let preemptions: Vec<(SimTime, JobId)> = log
+                .0
+                .iter()
+                .filter_map(|(t, e)| match e {
+                    SimEvent::Preempted { job, .. } => Some((*t, *job)),
+                    _ => None,
+                })
+                .collect();
+            assert!(!preemptions.is_empty(), "{spec} preempts here");
+            // The first, a middle and the last preemption of the run.
+            for &(at, job) in
+                [preemptions[0], preemptions[preemptions.len() / 2], preemptions[preemptions.len() - 1]].iter()
+            {
+                let without = run_without_preemption(scenario.clone(), spec, job, at).unwrap();
+                assert!(without.refused, "{spec}: job {} at {at:?}", job.0);
+                let summary = without.simulation.summary();
+                assert_eq!(
+                    (summary.jobs_completed, summary.jobs_unfinished),
+                    (original.summary().jobs_completed, 0),
+                    "{spec}: job {} at {at:?}",
+                    job.0
+                );
+            }
+        }
     }
 
     /// Every event of a run, with its time.

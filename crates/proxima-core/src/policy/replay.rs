@@ -20,6 +20,7 @@
 use super::{Decision, Policy, View};
 use crate::cluster::JobId;
 use crate::event::Reason;
+use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::GpuId;
 use std::cell::RefCell;
@@ -266,10 +267,11 @@ fn preempted_for(reason: &Reason) -> Option<JobId> {
 }
 
 /// `decisions` of one pass without the preemption of `job` and what needed it: the other
-/// preemptions for the same job and its placement, then any placement left on GPUs that
-/// are not free once the preemptions kept are applied in order (as the engine applies them),
-/// which it would assert on. `false`, and `decisions` as they were, when the pass does not
-/// preempt `job`.
+/// preemptions for the same job and its placement, then any placement the engine would
+/// refuse once the preemptions kept are applied in order: of a job that is neither queued
+/// nor checkpointed by a kept preemption (a move of `job` itself, whose checkpoint was
+/// dropped), or on GPUs that are not free. `false`, and `decisions` as they were, when the
+/// pass does not preempt `job`.
 fn drop_preemption(view: &View, decisions: &mut Vec<Decision>, job: JobId) -> bool {
     let Some(forbidden) = decisions.iter().find_map(|d| match d {
         Decision::Preempt { job: j, reason, .. } if *j == job => Some(preempted_for(reason)),
@@ -279,7 +281,7 @@ fn drop_preemption(view: &View, decisions: &mut Vec<Decision>, job: JobId) -> bo
     };
     let mut freed: BTreeSet<GpuId> = BTreeSet::new();
     let mut taken: BTreeSet<GpuId> = BTreeSet::new();
-    let gpus_of = |j: JobId| (0..view.topo.gpu_count()).map(GpuId).filter(move |&g| view.cluster.owner(g) == Some(j));
+    let mut requeued: BTreeSet<JobId> = BTreeSet::new();
     let mut kept = Vec::with_capacity(decisions.len());
     for d in decisions.drain(..) {
         match &d {
@@ -287,11 +289,13 @@ fn drop_preemption(view: &View, decisions: &mut Vec<Decision>, job: JobId) -> bo
                 if *j == job || (forbidden.is_some() && preempted_for(reason) == forbidden) {
                     continue;
                 }
-                freed.extend(gpus_of(*j));
+                freed.extend(view.run(*j).gpus.iter().copied());
+                requeued.insert(*j);
             }
             Decision::Place { job: j, gpus, .. } => {
+                let waiting = view.run(*j).status == JobStatus::Queued || requeued.contains(j);
                 let free = |g: &GpuId| (view.cluster.owner(*g).is_none() || freed.contains(g)) && !taken.contains(g);
-                if Some(*j) == forbidden || !gpus.iter().all(free) {
+                if Some(*j) == forbidden || !waiting || !gpus.iter().all(free) {
                     continue;
                 }
                 taken.extend(gpus.iter().copied());

@@ -252,11 +252,16 @@ impl Policy for Srtf {
             }
         };
         if let Some(job) = next {
-            let (tier, gpus) = view
-                .cluster
-                .place_tightest(view.topo, view.job(job).gpus)
-                .expect("admitted jobs fit in the GPUs the walk left free");
-            out.push(Decision::Place { job, gpus, reason: Reason::TightestNow { tier } });
+            match view.cluster.place_tightest(view.topo, view.job(job).gpus) {
+                Some((tier, gpus)) => out.push(Decision::Place { job, gpus, reason: Reason::TightestNow { tier } }),
+                // The room the walk counted on is not there: a preemption it made was not
+                // carried out (`replay::ForbidPreemption`, the what-if "had it not been
+                // preempted"). Walk again when something changes.
+                None => {
+                    self.places.clear();
+                    self.dirty = true;
+                }
+            }
         }
     }
 }

@@ -443,7 +443,9 @@ impl Tiresias {
         *self.skew_of.entry((j.model, j.gpus)).or_insert_with(|| spread_slowdown(view.topo, view.catalog, view.comm, j))
     }
 
-    fn place(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) {
+    /// Places `job`, admitted by the walk, as the placement rule says; `false` when it does
+    /// not fit, which happens only when a preemption the walk planned was not carried out.
+    fn place(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
         let n = view.job(job).gpus;
         let tightest = |view: &View| {
             view.cluster.place_tightest(view.topo, n).map(|(tier, gpus)| (gpus, Reason::TightestNow { tier }))
@@ -466,8 +468,9 @@ impl Tiresias {
                 }
             }
         };
-        let (gpus, reason) = placed.expect("admitted jobs fit in the GPUs the walk left free");
+        let Some((gpus, reason)) = placed else { return false };
         out.push(Decision::Place { job, gpus, reason });
+        true
     }
 
     fn request_wake(&mut self, view: &View, out: &mut Vec<Decision>) {
@@ -578,8 +581,14 @@ impl Policy for Tiresias {
                 return;
             }
             if let Some(job) = self.plan.place.pop_front() {
-                self.place(view, job, out);
-                return;
+                if self.place(view, job, out) {
+                    return;
+                }
+                // The room the plan counted on is not there: a preemption it made was not
+                // carried out (`replay::ForbidPreemption`, the what-if "had it not been
+                // preempted"). Plan again from the cluster as it is.
+                self.plan.place.clear();
+                self.dirty = true;
             }
             self.apply_due(view.now);
             if self.dirty {
