@@ -176,3 +176,25 @@ fn with_a_single_queue_order_las_is_first_come_first_served_event_for_event() {
     // service-order preemption and dally's own preemption may take anyone, as under fifo.
     assert_eq!(hash_of("dally:order=las,queues=none"), hash_of("dally"));
 }
+
+/// Two 4-GPU servers in one rack, thresholds 100 and 1,000 GPU-seconds. L (3 GPUs) starts
+/// at 0 s on server 0; M (2 GPUs) at 300 s on server 1; N (3 GPUs, short) arrives at 400 s.
+fn chain_scenario() -> proxima_core::scenario::Scenario {
+    scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, 100_000.0), (300.0, 2, 100_000.0), (400.0, 3, 100.0)])
+}
+
+#[test]
+fn service_order_checkpoints_the_lowest_queue_rather_than_start_a_chain() {
+    // At 400 s L has attained 1,200 GPU-s (queue 2) and M 200 (queue 1). N, in queue 0 and
+    // sensitive, finds no server with three GPUs free (one on server 0, two on server 1).
+    // Checkpointing M frees fewer GPUs (2 against L's 3), but M, in queue 1 and as sensitive,
+    // would at once checkpoint L for a server of its own: two checkpoints where one serves.
+    // So N takes server 0 from L, the job of the lowest queue, and M runs on.
+    let spec = "dally:order=las,queues=100/1000,autotune=off";
+    let (las, log) = run(spec, chain_scenario());
+    assert_eq!(preemptions(&log), vec![(400.0, 0, 2)]);
+    let runs = las.runs();
+    assert_eq!(runs[2].first_start, Some(SimTime::from_secs_f64(400.0)));
+    assert_eq!(runs[2].tier.map(|t| t.0), Some(0));
+    assert_eq!(runs[1].preemptions, 0);
+}
