@@ -81,12 +81,22 @@ impl Report {
             "## `{}`, the recommended policy, against `{}` and every fair baseline\n",
             c.policy, self.plan.subject
         );
+        let protocol = match &c.held_out_read_at {
+            None => format!(
+                "Tuned on the development workloads only, and frozen at commit `{}` before its first held-out run: the held-out rows are its first results there, reported as they came.",
+                c.frozen_at
+            ),
+            Some(earlier) => format!(
+                "Tuned on the development workloads only, and frozen at commit `{}` before its first run on the fresh held-out workloads, which were fixed with it: those rows are its first results there, reported as they came. An earlier version (frozen at `{earlier}`) ran on the held-out workloads first and its results there were read, so the held-out rows are not a first look.",
+                c.frozen_at
+            ),
+        };
         let _ = writeln!(
             md,
-            "Tuned on the development workloads only, and frozen at commit `{}` before its first held-out run: the held-out rows are its first results there, reported as they came. Each cell is its mean JCT over the rival's, a ratio of means, with the 95% interval over the scenario's units (trace windows on Philly, seeds elsewhere, each a whole trace). p99 is its p99 JCT over `{}`'s (seed interval not shown); ρ > 1 the shares of jobs with finish-time fairness ρ above 1, its and `{}`'s.\n",
-            c.frozen_at, c.tails_against, c.tails_against
+            "{protocol} Each cell is its mean JCT over the rival's, a ratio of means, with the 95% interval over the scenario's units (trace windows on Philly, seeds elsewhere, each a whole trace). p99 is its p99 JCT over `{}`'s (seed interval not shown); ρ > 1 the shares of jobs with finish-time fairness ρ above 1, its and `{}`'s.\n",
+            c.tails_against, c.tails_against
         );
-        for set in [ScenarioSet::Development, ScenarioSet::HeldOut] {
+        for set in [ScenarioSet::Development, ScenarioSet::HeldOut, ScenarioSet::FreshHeldOut] {
             let rows = self.candidate_rows(set);
             if rows.is_empty() {
                 continue;
@@ -99,11 +109,10 @@ impl Report {
 
     fn write_candidate_table(&self, md: &mut String, c: &CandidateDef, rows: &[CandidateRow], set: ScenarioSet) {
         let rivals: Vec<String> = rows[0].jct.iter().map(|(b, _)| format!("÷ `{b}`")).collect();
-        let verdict = match set {
-            ScenarioSet::Development => format!("no worse than all (≤ 1, high ≤ {})", c.no_worse_high),
-            ScenarioSet::HeldOut => {
-                format!("≥ {:.0}% below {}", 100.0 * (1.0 - c.held_out_margin), quoted(&c.held_out_rivals))
-            }
+        let verdict = if set.is_held_out() {
+            format!("≥ {:.0}% below {}", 100.0 * (1.0 - c.held_out_margin), quoted(&c.held_out_rivals))
+        } else {
+            format!("no worse than all (≤ 1, high ≤ {})", c.no_worse_high)
         };
         let mut columns = vec!["scenario", "units"];
         columns.extend(rivals.iter().map(String::as_str));
@@ -116,9 +125,10 @@ impl Report {
             let rho = row
                 .rho_over_1
                 .map_or("—".to_string(), |(mine, theirs)| format!("{:.1}% / {:.1}%", 100.0 * mine, 100.0 * theirs));
-            let holds = match set {
-                ScenarioSet::Development => row.no_worse(c.no_worse_high),
-                ScenarioSet::HeldOut => row.beats_by(&c.held_out_rivals, c.held_out_margin),
+            let holds = if set.is_held_out() {
+                row.beats_by(&c.held_out_rivals, c.held_out_margin)
+            } else {
+                row.no_worse(c.no_worse_high)
             };
             let _ = writeln!(
                 md,
@@ -139,32 +149,32 @@ impl Report {
             100.0 * (c.tails_within - 1.0),
             c.tails_against
         );
-        let line = match set {
-            ScenarioSet::Development => {
-                let held = rows.iter().filter(|r| r.no_worse(c.no_worse_high)).count();
-                format!("**Development:** no worse than every rival on {held} of {n} scenarios; {tails_line}.")
-            }
-            ScenarioSet::HeldOut => {
-                let won = rows.iter().filter(|r| r.beats_by(&c.held_out_rivals, c.held_out_margin)).count();
-                let workloads: Vec<&str> = self.workload_wins(c, rows);
-                format!(
-                    "**Held-out:** at least {:.0}% below {} on {won} of {n} scenarios; workloads won on every one of their scenarios: {} ({}); {tails_line}.",
-                    100.0 * (1.0 - c.held_out_margin),
-                    quoted(&c.held_out_rivals),
-                    workloads.len(),
-                    if workloads.is_empty() { "none".to_string() } else { workloads.join(", ") }
-                )
-            }
+        let line = if set.is_held_out() {
+            let won = rows.iter().filter(|r| r.beats_by(&c.held_out_rivals, c.held_out_margin)).count();
+            let workloads: Vec<&str> = self.workload_wins(c, rows, set);
+            let mut name = set.label().to_string();
+            name[..1].make_ascii_uppercase();
+            format!(
+                "**{name}:** at least {:.0}% below {} on {won} of {n} scenarios; workloads won on every one of their scenarios: {} ({}); {tails_line}.",
+                100.0 * (1.0 - c.held_out_margin),
+                quoted(&c.held_out_rivals),
+                workloads.len(),
+                if workloads.is_empty() { "none".to_string() } else { workloads.join(", ") }
+            )
+        } else {
+            let held = rows.iter().filter(|r| r.no_worse(c.no_worse_high)).count();
+            format!("**Development:** no worse than every rival on {held} of {n} scenarios; {tails_line}.")
         };
         let _ = writeln!(md, "{line}\n");
     }
 
-    /// The held-out workloads on every scenario of which the candidate beats its rivals.
-    fn workload_wins<'a>(&'a self, c: &CandidateDef, rows: &[CandidateRow]) -> Vec<&'a str> {
+    /// The workloads of a held-out set on every scenario of which the candidate beats its
+    /// rivals.
+    fn workload_wins<'a>(&'a self, c: &CandidateDef, rows: &[CandidateRow], set: ScenarioSet) -> Vec<&'a str> {
         self.plan
             .workloads
             .iter()
-            .filter(|w| w.set == ScenarioSet::HeldOut)
+            .filter(|w| w.set == set)
             .filter(|w| {
                 let mine: Vec<&CandidateRow> = rows.iter().filter(|r| r.scenario.scenario.workload == w.name).collect();
                 !mine.is_empty() && mine.iter().all(|r| r.beats_by(&c.held_out_rivals, c.held_out_margin))

@@ -73,7 +73,7 @@ impl Report {
         for set in self.sets() {
             for n in &self.plan.networks {
                 figures.push(Figure {
-                    file: format!("ratios-{}-{}.svg", set.label(), n.name),
+                    file: format!("ratios-{}-{}.svg", set.slug(), n.name),
                     title: format!(
                         "{} over each baseline, {} workloads, {} network (ratio of means, 95% CI)",
                         self.plan.subject,

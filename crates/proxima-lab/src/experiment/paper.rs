@@ -77,10 +77,16 @@ const SUBJECT: &str = "dally";
 /// were settled on the development workloads (`docs/SCHEDULER.md`, section 4).
 const CANDIDATE: &str = "dally:order=las";
 
-/// The commit at which [`CANDIDATE`] was frozen (code and defaults), before its first
-/// held-out run. `git diff FROZEN_AT -- crates/proxima-core/src/policy` shows any change
-/// to the policies since.
-const FROZEN_AT: &str = "4b606bb";
+/// The commit at which [`CANDIDATE`] was frozen (code and defaults), before its first run
+/// on the fresh held-out workloads, which were fixed with it. `git diff FROZEN_AT --
+/// crates/proxima-core/src/policy` shows any change to the policies since.
+const FROZEN_AT: &str = "49d867d";
+
+/// The commit of the candidate's first version, the one that ran on the held-out workloads
+/// first. Its results there were read; the change since (service-order preemption takes
+/// its victims from the lowest queues, `docs/SCHEDULER.md` section 4) came from a
+/// development criterion it failed (the share of jobs with ρ > 1 on Philly 512 GPUs).
+const HELD_OUT_READ_AT: &str = "4b606bb";
 
 /// `tiresias:place=tightest` with the candidate's queue thresholds: the same thresholds
 /// help it as much where placement is free, so that a comparison with its default alone
@@ -139,6 +145,7 @@ fn seeds(set: ScenarioSet, quick: bool, philly: bool) -> Vec<u64> {
     let first = match set {
         ScenarioSet::Development => 1,
         ScenarioSet::HeldOut => 1001,
+        ScenarioSet::FreshHeldOut => 2001,
     };
     (first..first + count).collect()
 }
@@ -227,17 +234,30 @@ const LLM_LOAD: f64 = 2.5;
 const LLM_LOAD_WORDS: &str = "Acme-shaped synthetic, llm mix, offered load 2.5";
 const HELD_OUT_FIRST_JOB: u32 = 0;
 
+/// The fresh held-out Philly windows: jobs 60,000-82,000, in neither set before, as ten
+/// windows of 2,200 jobs (the trace ends at 82,247, too few for ten of 3,000, and the window
+/// bootstrap needs ten). Earlier reports read `dally`'s results on parts of this span
+/// (`DEVELOPMENT_FIRST_JOB`); no version of the candidate ran on it before the freeze.  The
+/// span is lighter than the others (0.93 on 256 GPUs: 22,000 jobs over 41.5 days), so its
+/// clusters were sized from the trace alone, before any run, to the offered loads of the
+/// held-out set: 160 GPUs (1.48) and 192 GPUs of 8-GPU servers (1.24); the largest job
+/// takes 128.
+const FRESH_FIRST_JOB: u32 = 60_000;
+const FRESH_WINDOW_JOBS: u32 = 2_200;
+
 /// The workloads. Development: the Philly windows `dally` was developed on (and more of
 /// the same stretch), on the cluster sizes of earlier reports, and synthetic traces.
 /// Held-out: other Philly windows, other cluster sizes and server shapes, and a synthetic
-/// trace drawn from another seed range.
+/// trace drawn from another seed range. Fresh held-out: fixed with the candidate's second
+/// freeze, after the first held-out run had been read; the last Philly jobs, cluster sizes
+/// and seeds (2001 on) no set had before.
 ///
 /// Offered load is GPU-time over the windows' summed submission spans × GPUs (from
 /// `philly.csv`: the development windows hold 358,543 GPU-hours over 25.8 days, the
 /// held-out ones 383,317 over 41.2 days); single windows range from 1.07 to 2.80 on 384
 /// GPUs (development) and from 0.67 to 2.14 (held-out).
 fn workloads(quick: bool) -> Vec<Workload> {
-    use ScenarioSet::{Development as Dev, HeldOut as Held};
+    use ScenarioSet::{Development as Dev, FreshHeldOut as Fresh, HeldOut as Held};
     let sizes = if quick {
         Sizes { philly_jobs: 200, philly_windows: 3, synthetic_jobs: 200, llm_jobs: 200 }
     } else {
@@ -276,6 +296,36 @@ fn workloads(quick: bool) -> Vec<Workload> {
                 quick,
             ),
         ]);
+        // Fixed with the candidate's second freeze, before any of their runs: other jobs,
+        // cluster sizes and seeds than every set before.
+        let fresh = || philly_windows(FRESH_FIRST_JOB, FRESH_WINDOW_JOBS, sizes.philly_windows);
+        all.extend([
+            workload(
+                "philly-160gpus-late",
+                Fresh,
+                (5, 8, 4),
+                fresh(),
+                "Philly, jobs 60,000-82,000, offered load about 1.5",
+                quick,
+            ),
+            workload(
+                "philly-192gpus-8gpu-servers-late",
+                Fresh,
+                (4, 6, 8),
+                fresh(),
+                "Philly, jobs 60,000-82,000, offered load about 1.2, servers of 8 GPUs",
+                quick,
+            ),
+            workload(
+                "synthetic-768gpus-load1.0",
+                Fresh,
+                (12, 16, 4),
+                synthetic(1.0),
+                "synthetic, offered load 1.0",
+                quick,
+            ),
+            llm_workload("llm-seren-1024gpus", Fresh, 16, acme("seren"), LLM_LOAD_WORDS, quick),
+        ]);
     }
     // Report order: development first, then held-out; Philly, then synthetic, then LLM-era.
     all.sort_by_key(|w| (w.set, !w.name.starts_with("philly"), w.name.starts_with("llm"), w.name.clone()));
@@ -294,6 +344,7 @@ fn candidate() -> CandidateDef {
     CandidateDef {
         policy: CANDIDATE.into(),
         frozen_at: FROZEN_AT.into(),
+        held_out_read_at: Some(HELD_OUT_READ_AT.into()),
         tails_against: "tiresias:place=tightest".into(),
         held_out_rivals: vec!["tiresias:place=tightest".into(), SUBJECT.into()],
         held_out_margin: 0.95,

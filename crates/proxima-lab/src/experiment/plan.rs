@@ -50,6 +50,10 @@ pub enum ScenarioSet {
     Development,
     /// Workloads fixed before any further change to the policy and never used to tune it.
     HeldOut,
+    /// Held-out workloads fixed later, for a candidate changed after its first held-out run
+    /// (which had then been read): no version of the candidate ran on them before it was
+    /// frozen again.
+    FreshHeldOut,
 }
 
 impl ScenarioSet {
@@ -57,7 +61,21 @@ impl ScenarioSet {
         match self {
             ScenarioSet::Development => "development",
             ScenarioSet::HeldOut => "held-out",
+            ScenarioSet::FreshHeldOut => "fresh held-out",
         }
+    }
+
+    /// The label as a file or sweep-part name.
+    pub fn slug(self) -> &'static str {
+        match self {
+            ScenarioSet::FreshHeldOut => "fresh-held-out",
+            other => other.label(),
+        }
+    }
+
+    /// Whether the set's results judge a frozen policy (any held-out set).
+    pub fn is_held_out(self) -> bool {
+        self != ScenarioSet::Development
     }
 }
 
@@ -288,6 +306,11 @@ pub struct CandidateDef {
     pub policy: String,
     /// The commit at which the policy was frozen (its code and defaults).
     pub frozen_at: String,
+    /// The commit of an earlier version of the policy that ran on the held-out workloads
+    /// first, if any: the held-out rows have then been read before this version was frozen,
+    /// and only the fresh held-out rows are its first results.
+    #[serde(default)]
+    pub held_out_read_at: Option<String>,
     /// The fair baseline whose tail (p99 JCT) and finish-time fairness (share of jobs with
     /// ρ > 1) the candidate's are held to.
     pub tails_against: String,
@@ -482,7 +505,7 @@ impl Plan {
         for set in sets {
             let scenarios = self.main.iter().copied().filter(|&s| self.scenarios[s].set == set).collect();
             add(
-                set.label().to_string(),
+                set.slug().to_string(),
                 format!(
                     "the main grid on the {} workloads: every policy, every network, congested and uncongested",
                     set.label()

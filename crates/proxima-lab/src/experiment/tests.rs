@@ -40,7 +40,7 @@ fn paper_plan_has_every_part() {
         assert_eq!(w.mix.as_deref(), mix, "{}", w.name);
     }
     let llm: BTreeSet<&str> = p.workloads.iter().filter(|w| w.mix.is_some()).map(|w| w.name.as_str()).collect();
-    assert_eq!(llm, BTreeSet::from(["llm-kalos-256gpus", "llm-seren-512gpus"]));
+    assert_eq!(llm, BTreeSet::from(["llm-kalos-256gpus", "llm-seren-512gpus", "llm-seren-1024gpus"]));
     for b in &p.fair_baselines {
         assert!(p.policies.contains(b), "{b}");
     }
@@ -310,6 +310,7 @@ fn the_candidate_is_held_against_the_subject_and_every_fair_baseline() {
     plan.candidate = Some(CandidateDef {
         policy: "tiresias".into(),
         frozen_at: "abc1234".into(),
+        held_out_read_at: None,
         tails_against: "consolidate".into(),
         held_out_rivals: vec!["consolidate".into(), "dally".into()],
         held_out_margin: 0.95,
@@ -352,6 +353,42 @@ fn the_candidate_is_held_against_the_subject_and_every_fair_baseline() {
     let back: Report = serde_json::from_str(&json).expect("reads back");
     assert_eq!(back, report);
     assert!(!tiny_plan_report_markdown().contains("the recommended policy"));
+}
+
+/// A candidate changed after its first held-out run is judged on a fresh held-out set: its
+/// own table and verdict, and the protocol names both commits and says the held-out rows
+/// have been read.
+#[test]
+fn a_fresh_held_out_set_has_its_own_table_and_the_protocol_says_what_was_read() {
+    let mut plan = tiny_plan();
+    for w in plan.workloads.iter_mut().filter(|w| w.set == ScenarioSet::HeldOut) {
+        w.set = ScenarioSet::FreshHeldOut;
+    }
+    for s in plan.scenarios.iter_mut().filter(|s| s.set == ScenarioSet::HeldOut) {
+        s.set = ScenarioSet::FreshHeldOut;
+    }
+    plan.candidate = Some(CandidateDef {
+        policy: "tiresias".into(),
+        frozen_at: "def5678".into(),
+        held_out_read_at: Some("abc1234".into()),
+        tails_against: "consolidate".into(),
+        held_out_rivals: vec!["consolidate".into(), "dally".into()],
+        held_out_margin: 0.95,
+        no_worse_high: 1.02,
+        tails_within: 1.10,
+    });
+    let results: Vec<TaskResult> = plan.tasks().iter().map(|t| run_task(&plan, t, None).expect("runs")).collect();
+    let report = aggregate(&plan, &results);
+    assert_eq!(report.candidate_rows(ScenarioSet::FreshHeldOut).len(), 2);
+    assert!(report.candidate_rows(ScenarioSet::HeldOut).is_empty());
+    let md = report.to_markdown();
+    assert!(md.contains("### fresh held-out workloads") && md.contains("**Fresh held-out:**"), "{md}");
+    assert!(!md.contains("### held-out workloads") && !md.contains("**Held-out:**"));
+    assert!(md.contains("frozen at commit `def5678` before its first run on the fresh held-out workloads"));
+    assert!(md.contains("(frozen at `abc1234`) ran on the held-out workloads first"));
+    assert!(report.figures().iter().any(|f| f.file.starts_with("ratios-fresh-held-out-")));
+    let back: Report = serde_json::from_str(&report.to_json()).expect("reads back");
+    assert_eq!(back, report);
 }
 
 fn tiny_plan_report_markdown() -> String {
@@ -454,7 +491,18 @@ fn grid_parts_cover_exactly_the_tasks() {
     // Philly workloads have five seeds and synthetic ones ten: a part per seed list.
     assert_eq!(
         names,
-        ["development-1", "development-2", "held-out-1", "held-out-2", "oversub", "restore", "oracle-1", "oracle-2"]
+        [
+            "development-1",
+            "development-2",
+            "held-out-1",
+            "held-out-2",
+            "fresh-held-out-1",
+            "fresh-held-out-2",
+            "oversub",
+            "restore",
+            "oracle-1",
+            "oracle-2"
+        ]
     );
 }
 

@@ -23,7 +23,7 @@ fn overlap(a: (u32, u32), b: (u32, u32)) -> bool {
 fn philly_windows_are_disjoint_and_keep_the_split() {
     let p = paper_plan(false);
     let philly: Vec<&Workload> = p.workloads.iter().filter(|w| matches!(w.trace, TraceRef::Philly { .. })).collect();
-    assert_eq!(philly.len(), 5, "two development and three held-out Philly workloads");
+    assert_eq!(philly.len(), 7, "two development, three held-out and two fresh held-out Philly workloads");
     for w in &philly {
         assert!(w.windows.len() >= 10, "{}: {} windows", w.name, w.windows.len());
         let spans: Vec<(u32, u32)> = w.windows.iter().map(span).collect();
@@ -41,14 +41,21 @@ fn philly_windows_are_disjoint_and_keep_the_split() {
         philly.iter().filter(|w| w.set == set).flat_map(|w| w.windows.iter().map(span)).collect()
     };
     let (dev, held) = (windows_of(ScenarioSet::Development), windows_of(ScenarioSet::HeldOut));
+    let fresh = windows_of(ScenarioSet::FreshHeldOut);
     let developed_on: u32 = dev.iter().map(|d| d.1.min(60_000).saturating_sub(d.0.max(50_000))).sum::<u32>();
     assert_eq!(developed_on, 2 * 10_000, "both development clusters run all of 50,000-60,000");
-    assert!(held.iter().all(|h| !overlap(*h, (50_000, 60_000))), "{held:?}");
-    for d in &dev {
-        for h in &held {
-            assert!(!overlap(*d, *h), "development window {d:?} overlaps held-out window {h:?}");
+    assert!(held.iter().chain(&fresh).all(|h| !overlap(*h, (50_000, 60_000))), "{held:?} {fresh:?}");
+    // Nor does a fresh held-out window share a job with either set before it, and all of
+    // them lie within the trace's 82,247 jobs.
+    for (a, b, what) in [(&dev, &held, "held-out"), (&dev, &fresh, "fresh held-out"), (&held, &fresh, "fresh held-out")]
+    {
+        for d in a {
+            for h in b {
+                assert!(!overlap(*d, *h), "window {d:?} overlaps {what} window {h:?}");
+            }
         }
     }
+    assert!(fresh.len() == 20 && fresh.iter().all(|f| f.1 <= 82_247), "{fresh:?}");
     // Every main-grid scenario runs its workload's windows, each under every seed.
     for &s in &p.main {
         let def = &p.scenarios[s];
