@@ -77,6 +77,7 @@ fn a_cluster_of_generated_tables_gives_back_its_parameters() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("B_inter   not identified"), "{text}");
     assert!(text.lines().last().unwrap().starts_with("sia_cluster=quad in_sample_median="), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -96,4 +97,5 @@ fn wrong_cluster_arguments_say_what_to_write() {
     // A folder without the cluster's tables names the file it looked for.
     let e = err(&["calibrate", "--cluster", "rtx", "."]);
     assert!(e.contains("placements-rtx.csv"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
 }
