@@ -251,53 +251,63 @@ pub fn policy_for(spec: &str, topology: &Topology) -> Result<Box<dyn Policy>, So
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_slurm_argument_reads_the_file_with_its_options() {
-        let path = std::env::temp_dir().join(format!("proxima-host-slurm-{}.conf", std::process::id()));
-        std::fs::write(&path, "SwitchName=s0 Nodes=n[1-2]\n").unwrap();
-        let arg = format!("slurm:{},gpus=2", path.display());
-        match topology_input(&arg).unwrap() {
-            TopologyInput::Slurm { name, text, options } => {
-                assert_eq!(
-                    (name, text.as_str(), options.gpus),
-                    (path.display().to_string(), "SwitchName=s0 Nodes=n[1-2]\n", 2)
-                );
-            }
-            other => panic!("{other:?}"),
-        }
-        std::fs::remove_file(&path).unwrap();
-        let e = topology_input(&format!("slurm:{},gpus=0", path.display())).unwrap_err();
-        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
+    /// A topology argument that names a file: what the file holds, an option the kind
+    /// takes and what the input then says (its file name and that option, as text), and an
+    /// option the kind refuses.
+    struct FileArgument {
+        kind: &'static str,
+        body: &'static str,
+        option: &'static str,
+        read: fn(TopologyInput) -> Option<(String, String)>,
+        refused: &'static str,
     }
 
     #[test]
-    fn a_lingjun_argument_reads_the_file_with_its_options() {
-        let path = std::env::temp_dir().join(format!("proxima-host-lingjun-{}.csv", std::process::id()));
-        std::fs::write(&path, "ip,DSW,PSW,ASW\nh1,G,P,S\n").unwrap();
-        match topology_input(&format!("lingjun:{},gpus=2", path.display())).unwrap() {
-            TopologyInput::Lingjun { name, options, .. } => {
-                assert_eq!((name, options.gpus), (path.display().to_string(), 2));
-            }
-            other => panic!("{other:?}"),
+    fn a_file_argument_reads_the_file_with_its_options_and_names_a_refused_one() {
+        let cases = [
+            FileArgument {
+                kind: "slurm",
+                body: "SwitchName=s0 Nodes=n[1-2]\n",
+                option: "gpus=2",
+                read: |t| match t {
+                    TopologyInput::Slurm { name, text, options } => Some((name, format!("{} {text}", options.gpus))),
+                    _ => None,
+                },
+                refused: "gpus=0",
+            },
+            FileArgument {
+                kind: "lingjun",
+                body: "ip,DSW,PSW,ASW\nh1,G,P,S\n",
+                option: "gpus=2",
+                read: |t| match t {
+                    TopologyInput::Lingjun { name, options, .. } => Some((name, options.gpus.to_string())),
+                    _ => None,
+                },
+                refused: "oversub=2",
+            },
+            FileArgument {
+                kind: "kueue",
+                body: "kind: Topology\n",
+                option: "nic_gbps=400",
+                read: |t| match t {
+                    TopologyInput::Kueue { name, options, .. } => Some((name, options.nic_gbps.to_string())),
+                    _ => None,
+                },
+                refused: "gpus=8",
+            },
+        ];
+        let expected = ["2 SwitchName=s0 Nodes=n[1-2]\n", "2", "400"];
+        for (case, held) in cases.iter().zip(expected) {
+            let path = std::env::temp_dir().join(format!("proxima-host-{}-{}", case.kind, std::process::id()));
+            std::fs::write(&path, case.body).unwrap();
+            let input = topology_input(&format!("{}:{},{}", case.kind, path.display(), case.option)).unwrap();
+            let name = path.display().to_string();
+            assert_eq!((case.read)(input), Some((name, held.to_string())), "{}", case.kind);
+            std::fs::remove_file(&path).unwrap();
+            let e = topology_input(&format!("{}:{},{}", case.kind, path.display(), case.refused)).unwrap_err();
+            let field = case.refused.split('=').next().unwrap();
+            assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", field), "{}", case.kind);
         }
-        std::fs::remove_file(&path).unwrap();
-        let e = topology_input(&format!("lingjun:{},oversub=2", path.display())).unwrap_err();
-        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "oversub"));
-    }
-
-    #[test]
-    fn a_kueue_argument_reads_the_file_with_its_link_options() {
-        let path = std::env::temp_dir().join(format!("proxima-host-kueue-{}.yaml", std::process::id()));
-        std::fs::write(&path, "kind: Topology\n").unwrap();
-        match topology_input(&format!("kueue:{},nic_gbps=400", path.display())).unwrap() {
-            TopologyInput::Kueue { name, options, .. } => {
-                assert_eq!((name, options.nic_gbps), (path.display().to_string(), 400.0));
-            }
-            other => panic!("{other:?}"),
-        }
-        std::fs::remove_file(&path).unwrap();
-        let e = topology_input(&format!("kueue:{},gpus=8", path.display())).unwrap_err();
-        assert_eq!((e.source.as_str(), e.field.as_str()), ("--topology", "gpus"));
     }
 
     #[test]
