@@ -18,20 +18,16 @@ import { checkClean, cliBinary, eventually, openPage, repoRoot, useSite, waitFor
 const site = useSite({ tempPrefix: 'proxima-e2e-challenge-' });
 const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
 
-// The challenge's scenario (src/state/challenge.rs), for the CLI's runs.
-const TOPOLOGY = 'racks=2,servers=2,gpus=4,oversub=32,fabric=tcp';
-const TRACE = `id,submit_s,gpus,model,duration_s
-1,0,3,bert,1200
-2,0,2,resnet50,900
-3,0,6,yolov3,1500
-4,60,4,bert,1200
-5,120,1,ncf,600
-6,180,3,deepspeech2,900
-7,240,4,bert,1200
-8,300,8,yolov3,1500
-9,360,2,bert,900
-10,420,4,cifar10,1200
-`;
+// The challenge's scenario, for the CLI's runs: read from the page's own constants
+// (`TOPOLOGY` and `TRACE` in src/state/challenge.rs) so that the two cannot drift apart.
+const challengeSource = await readFile(join(repoRoot, 'src', 'state', 'challenge.rs'), 'utf8');
+function rustConst(name) {
+  const found = challengeSource.match(new RegExp(`pub const ${name}: &str = "([^"]*)";`));
+  assert.ok(found, `src/state/challenge.rs defines ${name}`);
+  return found[1];
+}
+const TOPOLOGY = rustConst('TOPOLOGY');
+const TRACE = rustConst('TRACE');
 
 /** Drags the queued job `name` onto GPU `gpu` with the mouse, in small steps. */
 async function drag(page, name, gpu) {
