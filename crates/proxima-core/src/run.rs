@@ -114,9 +114,16 @@ impl Finished {
 /// Runs the policy `spec` names on `scenario`, the policy checked against the scenario's
 /// cluster first, and returns the run with its record and ρ as `options` ask.
 pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
+    let simulation = Simulation::for_spec(scenario, spec).map_err(RunError::Policy)?;
+    run_simulation(simulation, options)
+}
+
+/// Runs a simulation already built with its policy to its end, with the record and ρ as
+/// `options` ask: the one loop every run of a front end takes ([`run_policy`] builds the
+/// policy from a spec; [`run_without_preemption`] wraps it first).
+pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
     let RunOptions { rho, record, mut observers, mut on_step, clock } = options;
     let now = || clock.map(|c| c());
-    let mut simulation = Simulation::for_spec(scenario, spec).map_err(RunError::Policy)?;
     let started = now();
     while simulation.step_observed(&mut observers).is_some() {
         if let Some(f) = on_step.as_mut() {
@@ -233,10 +240,15 @@ pub fn run_without_preemption(
 ) -> Result<WithoutPreemption, InputError> {
     let inner = policy_for(spec, &scenario.topology)?;
     let (policy, refused) = ForbidPreemption::new(inner, job, at);
-    let mut simulation = Simulation::new(scenario, Box::new(policy));
-    while simulation.step().is_some() {}
+    let simulation = Simulation::new(scenario, Box::new(policy));
+    // Without ρ nothing can fail once the policy is built.
+    let finished = match run_simulation::<std::convert::Infallible>(simulation, RunOptions::default()) {
+        Ok(finished) => finished,
+        Err(RunError::Policy(e)) => return Err(e),
+        Err(RunError::Fairness { problem, .. }) => match problem {},
+    };
     let refused = *refused.borrow();
-    Ok(WithoutPreemption { simulation, refused })
+    Ok(WithoutPreemption { simulation: finished.simulation, refused })
 }
 
 #[cfg(test)]
