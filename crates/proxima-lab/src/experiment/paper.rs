@@ -237,7 +237,7 @@ const HELD_OUT_FIRST_JOB: u32 = 0;
 /// The fresh held-out Philly windows: jobs 60,000-82,000, in neither set before, as ten
 /// windows of 2,200 jobs (the trace ends at 82,247, too few for ten of 3,000, and the window
 /// bootstrap needs ten). Earlier reports read `dally`'s results on parts of this span
-/// (`DEVELOPMENT_FIRST_JOB`); no version of the candidate ran on it before the freeze.  The
+/// (`DEVELOPMENT_FIRST_JOB`); no version of the candidate ran on it before the freeze. The
 /// span is lighter than the others (0.93 on 256 GPUs: 22,000 jobs over 41.5 days), so its
 /// clusters were sized from the trace alone, before any run, to the offered loads of the
 /// held-out set: 160 GPUs (1.48) and 192 GPUs of 8-GPU servers (1.24); the largest job
