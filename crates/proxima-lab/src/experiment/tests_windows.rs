@@ -4,7 +4,7 @@
 use super::claims::CLAIM_ALPHA;
 use super::execute::metric_index;
 use super::plan::{ClaimDef, TraceRef, Workload};
-use super::tests::{run_all, tenant_plan};
+use super::tests_tenants::{run_all, tenant_plan};
 use super::*;
 
 /// Jobs `skip .. skip + limit` of a Philly window.
