@@ -91,10 +91,11 @@ impl Report {
         let _ = writeln!(
             md,
             "**Windows.** Each Philly workload runs windows of the trace in submission order, every window under every seed; {}:",
-            if self.split_is_disjoint() {
-                "no development window shares a job with a held-out one"
-            } else {
-                "**some development and held-out windows share jobs**"
+            match (self.split_is_disjoint(), self.has_set(ScenarioSet::FreshHeldOut)) {
+                (true, false) => "no development window shares a job with a held-out one",
+                (true, true) => "no development window shares a job with a held-out one, and no fresh held-out window with either",
+                (false, false) => "**some development and held-out windows share jobs**",
+                (false, true) => "**some windows of different sets share jobs**",
             }
         );
         for w in windowed {
@@ -111,8 +112,8 @@ impl Report {
         md.push('\n');
     }
 
-    /// Whether no Philly window of a development workload overlaps one of a held-out
-    /// workload.
+    /// Whether no Philly window of a workload overlaps one of a workload of another set
+    /// (development, held-out, fresh held-out).
     fn split_is_disjoint(&self) -> bool {
         let spans = |set: ScenarioSet| -> Vec<(u32, u32)> {
             self.plan
@@ -126,8 +127,14 @@ impl Report {
                 })
                 .collect()
         };
-        let held = spans(ScenarioSet::HeldOut);
-        spans(ScenarioSet::Development).iter().all(|d| held.iter().all(|h| d.1 <= h.0 || h.1 <= d.0))
+        // Every pair of different sets, the fresh held-out set included.
+        let all = [ScenarioSet::Development, ScenarioSet::HeldOut, ScenarioSet::FreshHeldOut].map(spans);
+        let apart = |a: &[(u32, u32)], b: &[(u32, u32)]| a.iter().all(|x| b.iter().all(|y| x.1 <= y.0 || y.1 <= x.0));
+        (0..all.len()).all(|i| (i + 1..all.len()).all(|j| apart(&all[i], &all[j])))
+    }
+
+    fn has_set(&self, set: ScenarioSet) -> bool {
+        self.plan.workloads.iter().any(|w| w.set == set)
     }
 
     /// Per main-grid scenario of several windows, the subject against each baseline it is

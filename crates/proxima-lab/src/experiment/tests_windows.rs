@@ -176,4 +176,16 @@ fn windows_are_run_apart_and_resampled_as_units() {
     held.windows = vec![TraceRef::Philly { skip: 140, limit: 50 }];
     overlapping.plan.workloads.push(held);
     assert!(overlapping.to_markdown().contains("**some development and held-out windows share jobs**"));
+    // A fresh held-out set is checked against both: apart from them it is said so, and a
+    // fresh window sharing a job with a held-out one is called out.
+    let mut with_fresh = report.clone();
+    let mut fresh = with_fresh.plan.workloads[0].clone();
+    fresh.set = ScenarioSet::FreshHeldOut;
+    fresh.windows = vec![TraceRef::Philly { skip: 100_000, limit: 50 }];
+    with_fresh.plan.workloads.push(fresh.clone());
+    assert!(with_fresh.to_markdown().contains("and no fresh held-out window with either"));
+    let mut held = fresh.clone();
+    held.set = ScenarioSet::HeldOut;
+    with_fresh.plan.workloads.push(held);
+    assert!(with_fresh.to_markdown().contains("**some windows of different sets share jobs**"));
 }
