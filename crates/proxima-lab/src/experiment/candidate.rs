@@ -96,7 +96,7 @@ impl Report {
             "{protocol} Each cell is its mean JCT over the rival's, a ratio of means, with the 95% interval over the scenario's units (trace windows on Philly, seeds elsewhere, each a whole trace). p99 is its p99 JCT over `{}`'s (seed interval not shown); ρ > 1 the shares of jobs with finish-time fairness ρ above 1, its and `{}`'s.\n",
             c.tails_against, c.tails_against
         );
-        for set in [ScenarioSet::Development, ScenarioSet::HeldOut, ScenarioSet::FreshHeldOut] {
+        for set in ScenarioSet::ALL {
             let rows = self.candidate_rows(set);
             if rows.is_empty() {
                 continue;

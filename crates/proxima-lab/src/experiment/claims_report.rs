@@ -128,7 +128,7 @@ impl Report {
                 .collect()
         };
         // Every pair of different sets, the fresh held-out set included.
-        let all = [ScenarioSet::Development, ScenarioSet::HeldOut, ScenarioSet::FreshHeldOut].map(spans);
+        let all = ScenarioSet::ALL.map(spans);
         let apart = |a: &[(u32, u32)], b: &[(u32, u32)]| a.iter().all(|x| b.iter().all(|y| x.1 <= y.0 || y.1 <= x.0));
         (0..all.len()).all(|i| (i + 1..all.len()).all(|j| apart(&all[i], &all[j])))
     }

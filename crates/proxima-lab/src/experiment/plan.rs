@@ -57,6 +57,9 @@ pub enum ScenarioSet {
 }
 
 impl ScenarioSet {
+    /// Every set, in report order.
+    pub const ALL: [ScenarioSet; 3] = [ScenarioSet::Development, ScenarioSet::HeldOut, ScenarioSet::FreshHeldOut];
+
     pub fn label(self) -> &'static str {
         match self {
             ScenarioSet::Development => "development",
