@@ -259,6 +259,8 @@ mod tests {
         body: &'static str,
         option: &'static str,
         read: fn(TopologyInput) -> Option<(String, String)>,
+        /// What `read` gives beside the file's name.
+        holds: &'static str,
         refused: &'static str,
     }
 
@@ -273,6 +275,7 @@ mod tests {
                     TopologyInput::Slurm { name, text, options } => Some((name, format!("{} {text}", options.gpus))),
                     _ => None,
                 },
+                holds: "2 SwitchName=s0 Nodes=n[1-2]\n",
                 refused: "gpus=0",
             },
             FileArgument {
@@ -283,6 +286,7 @@ mod tests {
                     TopologyInput::Lingjun { name, options, .. } => Some((name, options.gpus.to_string())),
                     _ => None,
                 },
+                holds: "2",
                 refused: "oversub=2",
             },
             FileArgument {
@@ -293,16 +297,16 @@ mod tests {
                     TopologyInput::Kueue { name, options, .. } => Some((name, options.nic_gbps.to_string())),
                     _ => None,
                 },
+                holds: "400",
                 refused: "gpus=8",
             },
         ];
-        let expected = ["2 SwitchName=s0 Nodes=n[1-2]\n", "2", "400"];
-        for (case, held) in cases.iter().zip(expected) {
+        for case in &cases {
             let path = std::env::temp_dir().join(format!("proxima-host-{}-{}", case.kind, std::process::id()));
             std::fs::write(&path, case.body).unwrap();
             let input = topology_input(&format!("{}:{},{}", case.kind, path.display(), case.option)).unwrap();
             let name = path.display().to_string();
-            assert_eq!((case.read)(input), Some((name, held.to_string())), "{}", case.kind);
+            assert_eq!((case.read)(input), Some((name, case.holds.to_string())), "{}", case.kind);
             std::fs::remove_file(&path).unwrap();
             let e = topology_input(&format!("{}:{},{}", case.kind, path.display(), case.refused)).unwrap_err();
             let field = case.refused.split('=').next().unwrap();
