@@ -44,18 +44,23 @@
 //! Options (defaults in brackets): `delay=on|off|all` [on], `preempt=on|off` [on],
 //! `autotune=on|off` [on], `timers=SERVER_S/RACK_S[/...]` [300/150: the static timers, or
 //! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
-//! `min_run_s` [600], `max_preempt` [2], `tune_every_s` [600], `quota=on|off` [off; reclaimed
+//! `min_run_s` [600], `max_preempt` [2; 12 with `order=las`], `tune_every_s` [600], `quota=on|off` [off; reclaimed
 //! jobs pay `restore_s`], `runtime=estimate|oracle` [estimate; `oracle` reads each job's true
 //! remaining run time from the trace, for ablation only], `order=fifo|las` [fifo; `las`
-//! serves least attained service first, [`order`]], `queues` [3250/7200, with `order=las`].
+//! serves least attained service first, [`order`]], `queues` [3600/57600, with `order=las`],
+//! `service=exchange|priority` [exchange, with `order=las`: when service order may preempt,
+//! [`service`]].
 
 mod learning;
 mod options;
 mod order;
 mod preempt;
 mod quotas;
+mod service;
 
-pub use options::{DallyOptions, DelayMode, Order, DEFAULT_TIMERS_S};
+pub use options::{
+    DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
+};
 
 use super::quota::QuotaBook;
 use super::runtime::RemainingTime;

@@ -91,6 +91,30 @@ fn a_short_timer_cuts_a_losing_wait_short() {
     assert!(close(secs(dally.runs()[2].first_start), 91.0));
 }
 
+/// The oracle paradox of issue 31 asked whether remaining run times drive any decision at
+/// all. They do: the same job on the same cluster waits for a server when it has much left
+/// to run and takes the spread placement after a short wait when it has little.
+#[test]
+fn the_decision_to_wait_changes_with_the_remaining_run_time() {
+    // C has 1,000 iterations: its budget for a server is 1,010 s × 0.0891 = 90 s, longer than
+    // the 9.13 s until A frees server 0, so it waits and gets the server at 10.133334 s.
+    let long_c = scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, 10.0), (0.0, 3, 100_000.0), (1.0, 2, 1000.0)]);
+    let (dally, _) = run("dally:preempt=off,autotune=off,runtime=oracle", long_c);
+    let c = &dally.runs()[2];
+    assert!(close(secs(c.first_start), 10.133334), "{}", secs(c.first_start));
+    assert_eq!(c.tier.map(|t| t.0), Some(0));
+    // With 50 iterations left the budget is 50 × 1.01 s × 0.0891 = 4.5 s: waiting longer
+    // would cost more than the server saves, so at 5.5 s C takes the spread placement.
+    let short_c = scenario(cluster(1, 2, 4, 1.0), &[(0.0, 3, 10.0), (0.0, 3, 100_000.0), (1.0, 2, 50.0)]);
+    let (dally, log) = run("dally:preempt=off,autotune=off,runtime=oracle", short_c);
+    let c = &dally.runs()[2];
+    assert!(close(secs(c.first_start), 5.5), "{}", secs(c.first_start));
+    assert_eq!(c.tier.map(|t| t.0), Some(1));
+    let log = log.0.borrow();
+    assert!(log.iter().any(|(t, e)| close(*t, 5.5)
+        && matches!(e, SimEvent::Placed { job, reason: Reason::TimerExpired { .. }, .. } if job.0 == 2)));
+}
+
 #[test]
 fn insensitive_jobs_are_placed_at_once() {
     // The same wait, but C exchanges 1 MB: spread costs it nothing worth waiting for.

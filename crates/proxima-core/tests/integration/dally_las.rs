@@ -1,7 +1,10 @@
 //! `dally:order=las` on scenarios computed by hand: least attained service first, lower
 //! queues checkpointed for higher ones where that gets a placement within the tier a job
 //! accepts, and a demoted job's fresh wait. Units as in `dally.rs`; thresholds of 100
-//! GPU-seconds (`queues=100`) so that demotions fall within seconds.
+//! GPU-seconds (`queues=100`) so that demotions fall within seconds. The walk and the choice
+//! of victims are the same under both service rules; these tests fix `service=priority`, so
+//! that every demotion that can checkpoint does and the figures follow from the queues alone
+//! (whether an exchange pays is tested in `dally_service.rs`).
 
 use crate::common;
 use crate::dally::{first_wait, secs};
@@ -17,7 +20,7 @@ use proxima_core::time::SimTime;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-const LAS: &str = "dally:order=las,queues=100,autotune=off";
+const LAS: &str = "dally:order=las,queues=100,autotune=off,service=priority";
 
 /// The preemptions of a run: (time, victim, for whom).
 fn preemptions(log: &Log) -> Vec<(f64, u32, u32)> {
@@ -132,7 +135,7 @@ fn dallys_own_preemption_never_takes_a_job_of_a_higher_queue() {
     // 600 ideal seconds attained (so 600 s expected, nothing having completed) × (1.1/1.01 −
     // 1) = 53.5 s, exceeds the 30 s restore. It does when T arrived with S (queue 1 by then,
     // like S) and not when T arrived at 400 s (400 GPU-s by 600 s: queue 0, above S).
-    let spec = "dally:order=las,queues=1000,autotune=off,min_run_s=0";
+    let spec = "dally:order=las,queues=1000,autotune=off,min_run_s=0,service=priority";
     let (_, log) = run(spec, displace_scenario(0.0));
     assert_eq!(preemptions(&log), vec![(600.0, 1, 4), (600.0, 0, 4), (600.0, 3, 0)]);
     let (las, log) = run(spec, displace_scenario(400.0));
@@ -174,7 +177,7 @@ fn order_las_is_deterministic_and_differs_from_first_come_first_served() {
 fn with_a_single_queue_order_las_is_first_come_first_served_event_for_event() {
     // One queue: every job ranks by arrival, nobody ranks below anybody, so there is no
     // service-order preemption and dally's own preemption may take anyone, as under fifo.
-    assert_eq!(hash_of("dally:order=las,queues=none"), hash_of("dally"));
+    assert_eq!(hash_of("dally:order=las,queues=none"), hash_of("dally:max_preempt=12"));
 }
 
 /// Two 4-GPU servers in one rack, thresholds 100 and 1,000 GPU-seconds. L (3 GPUs) starts
@@ -190,7 +193,7 @@ fn service_order_checkpoints_the_lowest_queue_rather_than_start_a_chain() {
     // Checkpointing M frees fewer GPUs (2 against L's 3), but M, in queue 1 and as sensitive,
     // would at once checkpoint L for a server of its own: two checkpoints where one serves.
     // So N takes server 0 from L, the job of the lowest queue, and M runs on.
-    let spec = "dally:order=las,queues=100/1000,autotune=off";
+    let spec = "dally:order=las,queues=100/1000,autotune=off,service=priority";
     let (las, log) = run(spec, chain_scenario());
     assert_eq!(preemptions(&log), vec![(400.0, 0, 2)]);
     let runs = las.runs();

@@ -8,6 +8,7 @@ mod common;
 mod dally;
 mod dally_estimate;
 mod dally_las;
+mod dally_service;
 mod data_required;
 mod function_length;
 mod fuzz_corpus;

@@ -19,32 +19,27 @@
 //! **Service order and locality in one decision.** On each pass the waiters are walked in
 //! rank order (one per queue-index group, its best ranked). The first that can be placed
 //! within the tier it accepts is placed; before it, any better ranked waiter that cannot be
-//! placed may checkpoint running jobs of strictly lower queues, as `tiresias` does, but only
-//! where that gets it a placement within the tier it accepts: the tightest such tier first,
-//! and there the node whose victims are all of the lowest queues, then the node where the
-//! fewest GPUs are checkpointed, lowest ranked victims first within a node. Victims of the
-//! lowest queues first, because a victim of a middle queue would at once checkpoint a job
-//! of a lower queue for itself: two checkpoints where one serves (on development Philly
-//! windows this rule cut service-order preemptions by a fifth to a third). A sensitive job still waiting for a server thus takes a server back from lower-queue
-//! jobs rather than any GPUs anywhere. Dally's network-sensitive preemption (gain against
-//! cost) then runs as under `order=fifo`, but never checkpoints a job of a higher queue than
-//! the one it serves. Service-order preemption has no gain estimate (priority alone, as
-//! under `tiresias`) and is not bounded by `max_preempt` or `min_run_s`, which guard the
-//! network-sensitive preemption whose gain is only an estimate; it cannot cycle, since a
-//! victim ranks in a strictly lower queue than the job it serves.
+//! placed may checkpoint running jobs of strictly lower queues where that gets it a
+//! placement within the tier it accepts ([`super::service`]: under the default
+//! `service=exchange` only when the waiter saves more than its victims lose, the slowdown of
+//! where they will resume included, and never a job already preempted `max_preempt` times;
+//! under `service=priority` whenever the queues say so, as `tiresias` does). A sensitive job
+//! still waiting for a server thus takes a server back from lower-queue jobs rather than any
+//! GPUs anywhere. Dally's network-sensitive preemption (gain against cost) then runs as
+//! under `order=fifo`, but never checkpoints a job of a higher queue than the one it serves.
+//! Service-order preemption cannot cycle, since a victim ranks in a strictly lower queue
+//! than the job it serves, and is not bounded by `min_run_s`.
 //!
 //! **Nothing of the future.** Under `order=las` the only remaining run times are the online
 //! estimate from attained service and completed jobs ([`crate::policy::runtime`]);
 //! `runtime=oracle` is refused.
 
-use super::{Dally, WaitKind};
+use super::Dally;
 use crate::cluster::JobId;
-use crate::event::{Reason, SimEvent};
+use crate::event::SimEvent;
 use crate::policy::las;
 use crate::policy::{Decision, View};
-use crate::scenario::JobStatus;
 use crate::time::SimTime;
-use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A waiting job's place in the order: its queue, then when it entered it.
@@ -113,7 +108,7 @@ impl LasBook {
     }
 
     /// GPUs held by running jobs of queues below `queue` (in priority).
-    fn gpus_below(&self, queue: u8) -> u64 {
+    pub(super) fn gpus_below(&self, queue: u8) -> u64 {
         self.running_gpus.iter().skip(queue as usize + 1).sum()
     }
 
@@ -224,107 +219,4 @@ impl Dally {
         }
         false
     }
-
-    /// Checkpoints running jobs of queues below the waiter's so that it gets a placement
-    /// within the tier it accepts (tightest tier first; there, the node whose victims are all
-    /// of the lowest queues, then the one that checkpoints the fewest GPUs), and places it
-    /// there.
-    fn try_service_preempt(&mut self, view: &View, rank: Rank, out: &mut Vec<Decision>) -> bool {
-        let Some(book) = &self.las else { return false };
-        let w = &self.waiters[&rank.job];
-        if w.kind == WaitKind::Starving
-            || (view.cluster.free_count() as u64 + book.gpus_below(rank.queue)) < w.gpus as u64
-        {
-            return false;
-        }
-        for t in w.base.0..=w.accept.0 {
-            let tier = Tier(t);
-            let mut best: Option<(VictimCost, NodeId, Vec<JobId>)> = None;
-            for &node in view.topo.tier_nodes(tier) {
-                let n = view.topo.node(node);
-                if n.gpu_count < w.gpus {
-                    continue;
-                }
-                let need = w.gpus.saturating_sub(view.cluster.free_under(node));
-                // Running jobs of lower queues with GPUs in this node, lowest ranked first.
-                let mut inside: BTreeMap<JobId, u32> = BTreeMap::new();
-                for g in n.first_gpu..n.first_gpu + n.gpu_count {
-                    if let Some(owner) = view.cluster.owner(GpuId(g)) {
-                        *inside.entry(owner).or_default() += 1;
-                    }
-                }
-                let mut candidates: Vec<(Rank, u32)> = inside
-                    .into_iter()
-                    .filter(|&(v, _)| view.run(v).status == JobStatus::Running && book.queue(v) > rank.queue)
-                    .map(|(v, count)| (book.rank(v), count))
-                    .collect();
-                candidates.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-                let (mut freed, mut victims, mut moved) = (0, Vec::new(), 0u64);
-                for (v, count) in candidates {
-                    if freed >= need {
-                        break;
-                    }
-                    freed += count;
-                    moved += view.job(v.job).gpus as u64;
-                    victims.push(v.job);
-                }
-                if freed < need {
-                    continue;
-                }
-                // The best ranked victim's queue: a victim of a middle queue would at once
-                // take GPUs from a job of a lower one (a chain of two checkpoints where one
-                // serves), so a node whose victims all sit lower costs less.
-                let top = victims.iter().map(|&v| book.queue(v)).min().unwrap_or(u8::MAX);
-                let cost = VictimCost { top_queue: std::cmp::Reverse(top), moved, victims: victims.len() };
-                if best.as_ref().is_none_or(|b| cost < b.0) {
-                    best = Some((cost, node, victims));
-                }
-            }
-            if let Some((_, node, victims)) = best {
-                let gpus = gpus_in_node(view, node, &victims, w.gpus);
-                let placed_tier = view.topo.tier_of(&gpus);
-                let job = rank.job;
-                for &v in &victims {
-                    let reason = Reason::preempted_for(job, placed_tier, self.options.restore_s, false);
-                    out.push(Decision::Preempt { job: v, restore_s: self.options.restore_s, reason });
-                }
-                let reason = Reason::PlacedByPreemption { tier: placed_tier, victims, gain_s: 0.0 };
-                out.push(Decision::Place { job, gpus, reason });
-                return true;
-            }
-        }
-        false
-    }
-}
-
-/// What a service-order preemption costs, compared in this order: the queue of the best
-/// ranked victim (lower queues cost less), the GPUs of the jobs checkpointed, how many they
-/// are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct VictimCost {
-    top_queue: std::cmp::Reverse<u8>,
-    moved: u64,
-    victims: usize,
-}
-
-/// `count` GPUs of `node` that are free or held by `victims`, from the servers with the most
-/// of them first (ties to the lower index): the fewest servers, so the tightest placement
-/// the node offers.
-fn gpus_in_node(view: &View, node: NodeId, victims: &[JobId], count: u32) -> Vec<GpuId> {
-    let n = view.topo.node(node);
-    let mut by_server: BTreeMap<NodeId, Vec<GpuId>> = BTreeMap::new();
-    for g in (n.first_gpu..n.first_gpu + n.gpu_count).map(GpuId) {
-        let available = match view.cluster.owner(g) {
-            None => true,
-            Some(o) => victims.contains(&o),
-        };
-        if available {
-            by_server.entry(view.topo.server_of(g)).or_default().push(g);
-        }
-    }
-    let mut servers: Vec<(NodeId, Vec<GpuId>)> = by_server.into_iter().collect();
-    servers.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    let mut gpus: Vec<GpuId> = servers.into_iter().flat_map(|(_, g)| g).take(count as usize).collect();
-    gpus.sort_unstable();
-    gpus
 }

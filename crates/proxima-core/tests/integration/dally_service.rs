@@ -1,0 +1,76 @@
+//! Service-order preemption under `dally:order=las` (`service=exchange|priority`) on a
+//! scenario computed by hand. Units as in `dally.rs`: on one 4-GPU server a 4-GPU job
+//! computes 1 s per iteration and exchanges 2·¾·1 GB at 100 GB/s, 1.015 s per iteration.
+//!
+//! Two 4-GPU servers in one rack. S (4 GPUs, 2 iterations) runs on server 0 from 0 to 2.03
+//! s: the first completion, so the policy's estimates of remaining run times start from it.
+//! O (4 GPUs, 1,000 iterations) runs on server 1 from 0 s. B (4 GPUs, very long) arrives at
+//! 1 s and takes server 0 when S ends. P (4 GPUs, 20 iterations) arrives at 10 s and waits
+//! in queue 0. O drops to queue 1 once it has attained the queue's threshold, and from
+//! then on P may take its server (B, demoted 2.03 s later, has then run less).
+
+use crate::common;
+use crate::dally::secs;
+
+use common::build::{cluster, scenario};
+use common::record::{close, run_logged as run, Log};
+use proxima_core::event::{Reason, SimEvent};
+
+fn server_scenario() -> proxima_core::scenario::Scenario {
+    scenario(cluster(1, 2, 4, 1.0), &[(0.0, 4, 2.0), (0.0, 4, 1000.0), (1.0, 4, 1e6), (10.0, 4, 20.0)])
+}
+
+/// The service-order preemptions of a run: (time, victim, gain_s, cost_s).
+fn exchanges(log: &Log) -> Vec<(f64, u32, f64, f64)> {
+    log.0
+        .borrow()
+        .iter()
+        .filter_map(|(t, e)| match e {
+            SimEvent::Preempted { job, reason: Reason::PreemptedFor { gain_s, cost_s, .. }, .. } => {
+                Some((*t, job.0, *gain_s, *cost_s))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn priority_preempts_at_the_demotion_whatever_it_costs() {
+    // queues=100: O attains 100 GPU-s at 25 s and is checkpointed at once; P runs 20 ×
+    // 1.015 s to 45.3 s; O restores for 30 s and runs its last 990 s.
+    let (las, log) = run("dally:order=las,queues=100,autotune=off,service=priority", server_scenario());
+    let found = exchanges(&log);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(close(found[0].0, 25.0) && found[0].1 == 1, "{found:?}");
+    assert!(close(secs(las.runs()[3].end), 45.3), "{}", secs(las.runs()[3].end));
+    assert!(close(secs(las.runs()[1].end), 1065.3), "{}", secs(las.runs()[1].end));
+}
+
+#[test]
+fn an_exchange_happens_only_when_the_waiter_saves_more_than_its_victim_loses() {
+    // At its demotion (25 s) O has run 25 s; no completed job ran longer, so it is expected
+    // to run about as long again: P would save 25 s by taking the server now. O would lose
+    // the 30 s restore; no GPUs are free, so it would wait about P's own expected run (2.03
+    // s, the mean of the one completion) and, as far as the policy can tell, resume
+    // anywhere: spread over two servers, 1.15 s per iteration against 1.015 s, 13.3% slower
+    // for its 25 s. 25 s < 30 + 2.03 + 3.33 = 35.36 s, so P waits. (B, demoted at 27.03 s
+    // after 25 s, and O, at 27.03 s after 27.03 s, do not pay either.)
+    let (las, log) = run("dally:order=las,queues=100,autotune=off", server_scenario());
+    assert!(exchanges(&log).is_empty(), "{:?}", exchanges(&log));
+    assert!(close(secs(las.runs()[1].end), 1015.0), "{}", secs(las.runs()[1].end));
+    assert!(close(secs(las.runs()[3].end), 1035.3), "{}", secs(las.runs()[3].end));
+    // With a threshold of 200 GPU-s O is demoted after 50 s: P saves 50 s against 30 + 2.03
+    // + 50 × 0.133 = 38.68 s, and takes the server at 50 s.
+    let (las, log) = run("dally:order=las,queues=200,autotune=off", server_scenario());
+    let found = exchanges(&log);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (t, victim, gain, cost) = found[0];
+    assert!(close(t, 50.0) && victim == 1, "{found:?}");
+    let scatter = 50.0 * (1.15 / 1.015 - 1.0);
+    assert!(close(gain, 50.0) && close(cost, 32.03 + scatter), "gain {gain}, cost {cost}");
+    assert!(close(secs(las.runs()[3].end), 70.3), "{}", secs(las.runs()[3].end));
+    // The same exchange is refused to a victim already preempted max_preempt times (here
+    // none may be).
+    let (_, log) = run("dally:order=las,queues=200,autotune=off,max_preempt=0", server_scenario());
+    assert!(exchanges(&log).is_empty(), "{:?}", exchanges(&log));
+}
