@@ -79,7 +79,10 @@ const CANDIDATE: &str = "dally:order=las";
 
 /// The commit at which [`CANDIDATE`] was frozen (code and defaults), before its first run
 /// on the fresh held-out workloads, which were fixed with it. `git diff FROZEN_AT --
-/// crates/proxima-core/src/policy` shows any change to the policies since.
+/// crates/proxima-core/src/policy` shows any change to the policies since: the report in
+/// `docs/experiment` was run at this commit, and issue 31 changed the candidate's
+/// service-order preemption after it (`docs/SCHEDULER.md`, section 4); that version is
+/// judged by the robustness experiment, frozen at its own commit.
 const FROZEN_AT: &str = "49d867d";
 
 /// The commit of the candidate's first version, the one that ran on the held-out workloads
