@@ -17,6 +17,9 @@ use proxima_core::inputs::read_lingjun_file;
 use proxima_core::topology::{SlurmOptions, Topology, LINGJUN_HEADER};
 use std::collections::BTreeMap;
 
+/// A top-of-rack switch's name and its hosts' rows (1-based line numbers).
+type Tor = (String, Vec<u32>);
+
 /// The rows of `text` (a Lingjun `topo.csv`) that make the slice of `hosts` hosts, under
 /// the file's header, in file order. Fewer hosts in the file than asked is an error.
 pub fn slice_text(text: &str, hosts: u32) -> Result<String, InputError> {
@@ -24,9 +27,8 @@ pub fn slice_text(text: &str, hosts: u32) -> Result<String, InputError> {
     let found = table.locate(&["ip", "dsw", "psw", "asw"], &[], true, LINGJUN_HEADER)?;
     let (psw, asw) = (found["psw"], found["asw"]);
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
-    // Pods in first-named order, each with its ToRs in first-named order, each with its
-    // rows (1-based line numbers).
-    let mut pods: Vec<(String, Vec<(String, Vec<u32>)>)> = Vec::new();
+    // Pods in first-named order, each with its ToRs in first-named order.
+    let mut pods: Vec<(String, Vec<Tor>)> = Vec::new();
     while let Some(row) = table.next_row() {
         let row = row?;
         let (pod, tor) = (row.fields[psw].trim().to_string(), row.fields[asw].trim().to_string());
