@@ -130,21 +130,23 @@ const LLM_MIX: &str = "llama-7b:2,llama-13b,gpt2-xl";
 /// LLMs and 2016-19 networks together, as issue 31's second scenario.
 const MIXED_MIX: &str = "llama-7b,gpt2-xl,bert-large,resnet50-amp";
 
-/// Servers of the development Philly family's cluster per load: jobs 30,000-45,000 (five
-/// windows of 3,000, the first half of the paper experiment's development span) offer
-/// 613.1 GPUs of work over their summed submission spans ([`super::sizing`]), so 108
-/// servers (864 GPUs) are loaded 0.71, 84 (672) 0.91 and 64 (512) 1.20.
-const PHILLY_DEVELOPMENT_SERVERS: [(f64, u32); 3] = [(0.7, 108), (0.9, 84), (1.2, 64)];
+/// Servers of the development Philly family's cluster per load. Its jobs are the paper
+/// experiment's development windows, jobs 30,000-60,000 as ten windows of 3,000: they
+/// offer 579.0 GPUs of work over their summed submission spans ([`super::sizing`]), so 104
+/// servers (832 GPUs) are loaded 0.70, 80 (640) 0.91 and 60 (480) 1.21.
+const PHILLY_DEVELOPMENT_SERVERS: [(f64, u32); 3] = [(0.7, 104), (0.9, 80), (1.2, 60)];
 
-/// The held-out Philly family: jobs 0-15,000 offer 363.7 GPUs: 64 servers (512 GPUs) are
-/// loaded 0.71, 52 (416) 0.87 and 36 (288) 1.26.
-const PHILLY_HELD_OUT_SERVERS: [(f64, u32); 3] = [(0.7, 64), (0.9, 52), (1.2, 36)];
+/// The held-out Philly family: the paper experiment's held-out windows, jobs 0-30,000,
+/// offer 387.3 GPUs: 68 servers (544 GPUs) are loaded 0.71, 52 (416) 0.93 and 40 (320)
+/// 1.21.
+const PHILLY_HELD_OUT_SERVERS: [(f64, u32); 3] = [(0.7, 68), (0.9, 52), (1.2, 40)];
 
-/// The first job and size of the Philly windows: development and held-out.
+/// The first job and size of the Philly windows: development and held-out, as the paper
+/// experiment's (`paper.rs`: `DEVELOPMENT_FIRST_JOB`, `HELD_OUT_FIRST_JOB`).
 pub const PHILLY_DEVELOPMENT_FIRST_JOB: u32 = 30_000;
 pub const PHILLY_HELD_OUT_FIRST_JOB: u32 = 0;
 pub const PHILLY_WINDOW_JOBS: u32 = 3_000;
-pub const PHILLY_WINDOWS: u32 = 5;
+pub const PHILLY_WINDOWS: u32 = 10;
 
 fn synthetic(name: &str, set: ScenarioSet, description: &str, shape: Option<&str>, mix: Option<&str>) -> Family {
     Family {
@@ -175,7 +177,7 @@ pub fn families() -> Vec<Family> {
         philly(
             "philly",
             Dev,
-            "the Philly trace, jobs 30,000-45,000 as five windows of 3,000 (seed k runs window k), the catalogue's default mix; the cluster sized to the load",
+            "the Philly trace, the paper experiment's development windows (jobs 30,000-60,000, ten windows of 3,000; seed k runs window k), the catalogue's default mix; the cluster sized to the load",
             PHILLY_DEVELOPMENT_FIRST_JOB,
             PHILLY_DEVELOPMENT_SERVERS,
         ),
@@ -191,7 +193,7 @@ pub fn families() -> Vec<Family> {
         philly(
             "philly-early",
             Held,
-            "the Philly trace, jobs 0-15,000 as five windows of 3,000 (in the paper experiment's held-out set, never in a development set), default mix; the cluster sized to the load",
+            "the Philly trace, the paper experiment's held-out windows (jobs 0-30,000, ten windows of 3,000, never in a development set), default mix; the cluster sized to the load",
             PHILLY_HELD_OUT_FIRST_JOB,
             PHILLY_HELD_OUT_SERVERS,
         ),

@@ -1,7 +1,7 @@
 //! A slice of the Lingjun production topology as large as a cell's cluster.
 //!
 //! The published `topo.csv` holds 847 hosts (6,776 GPUs) under three aggregation
-//! switches; the grid's other clusters have 256-864 GPUs, and a workload sized to them
+//! switches; the grid's other clusters have 256-832 GPUs, and a workload sized to them
 //! would leave the whole of Lingjun idle (a synthetic trace too small for its cluster
 //! arrives all at once, `proxima_core::trace::synthetic`). So a cell runs on a slice of it
 //! with as many hosts as the other networks have servers: whole top-of-rack switches,
