@@ -13,21 +13,20 @@ use serde::{Deserialize, Serialize};
 /// since. Without it the held-out set does not run.
 pub const FROZEN_AT: Option<&str> = None;
 
-/// What the recommended policy must show, fixed before any run.
+/// What the recommended policy must show, fixed before any run. Development targets, per
+/// development cell: mean-JCT regret at most `mean_jct_regret`, makespan regret at most
+/// `makespan_regret`, p99 JCT at most `p99_within` times `tails_against`'s, and no job
+/// preempted more often than the policy's own `max_preempt` (its canonical spec's). The
+/// held-out target, per held-out cell: mean-JCT regret at most `held_out_mean_jct_regret`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Protocol {
     pub recommended: String,
     /// [`FROZEN_AT`] when the plan was made.
     pub frozen_at: Option<String>,
-    /// Development targets, per development cell: mean-JCT regret at most this...
     pub mean_jct_regret: f64,
-    /// ...makespan regret at most this...
     pub makespan_regret: f64,
-    /// ...p99 JCT at most this multiple of `tails_against`'s...
     pub p99_within: f64,
     pub tails_against: String,
-    /// ...and no job preempted more often than the policy's own `max_preempt`.
-    /// Held-out target, per held-out cell: mean-JCT regret at most this.
     pub held_out_mean_jct_regret: f64,
 }
 

@@ -3,7 +3,8 @@
 
 use super::grid::{Jobs, Wiring};
 use super::regret::{CellResult, RobustReport};
-use crate::experiment::report::{fmt_ci, fmt_seconds, header};
+use super::report::fmt_regret_ci;
+use crate::experiment::report::{fmt_seconds, header};
 use std::fmt::Write;
 
 impl RobustReport {
@@ -126,10 +127,10 @@ impl RobustReport {
                 "| `{}`{unfinished} | {} | {} | {} | {} | {} | {} | {} |",
                 r.policy,
                 fmt_seconds(r.mean("avg_jct_s")),
-                fmt_ci(&r.regret["avg_jct_s"]),
-                fmt_ci(&r.regret["makespan_s"]),
-                fmt_ci(&r.regret["p99_jct_s"]),
-                fmt_ci(&r.p99_vs_tails),
+                fmt_regret_ci(&r.regret["avg_jct_s"]),
+                fmt_regret_ci(&r.regret["makespan_s"]),
+                fmt_regret_ci(&r.regret["p99_jct_s"]),
+                fmt_regret_ci(&r.p99_vs_tails),
                 r.max_job_preemptions(),
                 fmt_seconds(r.mean("comm_overhead_s") / c.jobs.max(1) as f64)
             );
