@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod experiment;
+mod experiment_robust;
 mod experiment_sweeps;
 mod fairness;
 mod figures;
@@ -105,7 +106,9 @@ enum Command {
     Experiment {
         /// Which experiment: `paper` (every policy and baseline on development and held-out
         /// workloads, both networks, congested and uncongested, 10 seeds; sweeps of uplink
-        /// oversubscription and restore cost; an oracle check of the tuner).
+        /// oversubscription and restore cost; an oracle check of the tuner) or `robust` (the
+        /// recommended policy's regret against the best fair baseline over workload
+        /// families × networks × loads, one set at a time).
         name: String,
         /// Directory for report.md, report.json and the figures.
         #[arg(long, default_value = "out/experiment")]
@@ -117,6 +120,14 @@ enum Command {
         /// The Philly trace (default: $PROXIMA_DATA/philly/philly.csv or ../shared/data/philly/philly.csv).
         #[arg(long)]
         philly: Option<String>,
+        /// `robust` only: the Lingjun topo.csv (default: $PROXIMA_DATA/lingjun/topo.csv or
+        /// ../shared/data/lingjun/topo.csv).
+        #[arg(long)]
+        lingjun: Option<String>,
+        /// `robust` only: which cells, `development` (default) or `held-out` (runs only once
+        /// the recommended policy's freeze is recorded in the code).
+        #[arg(long)]
+        set: Option<String>,
         /// Threads to run on (default: every core).
         #[arg(long)]
         threads: Option<usize>,
@@ -277,8 +288,16 @@ fn execute(command: Command) -> Result<(), Failure> {
             print!("{}", what_if::what_if(&scenario.as_args(), &w)?);
             Ok(())
         }
-        Command::Experiment { name, out, quick, philly, threads, seeds, dry_run, from, write_sweeps } => {
+        Command::Experiment { name, out, quick, philly, lingjun, set, threads, seeds, dry_run, from, write_sweeps } => {
             let options = ExperimentOptions { quick, philly, threads, seeds, dry_run, from, write_sweeps };
+            if name == "robust" {
+                return experiment_robust::run_experiment(&out, options, set.as_deref(), lingjun.as_deref());
+            }
+            if set.is_some() || lingjun.is_some() {
+                return Err(Failure::Usage(UsageError(format!(
+                    "experiment {name}: --set and --lingjun are options of the robust experiment"
+                ))));
+            }
             run_experiment(&name, &out, options)
         }
         Command::Bench { suites, repeats, csv, hash } => {

@@ -21,6 +21,7 @@ use proxima_core::topology::Topology;
 use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::WorkloadOptions;
 use proxima_lab::calibrate::{parse_placements, Sample};
+use proxima_lab::experiment::robust::RobustReport;
 use proxima_lab::experiment::Report;
 use std::path::{Path, PathBuf};
 
@@ -123,6 +124,25 @@ pub fn philly_trace(arg: Option<&str>) -> Result<Trace, SourcedError> {
     trace_file(&path)
 }
 
+/// The Lingjun `topo.csv` the robustness experiment slices: `arg` (`--lingjun`), else
+/// `lingjun/topo.csv` under the data folder ([`data_dir`]); its path and text.
+pub fn lingjun_topology(arg: Option<&str>) -> Result<(String, String), SourcedError> {
+    let path = match arg {
+        Some(a) => a.to_string(),
+        None => data_dir().join("lingjun/topo.csv").to_string_lossy().into_owned(),
+    };
+    if !Path::new(&path).is_file() {
+        return Err(problem(
+            &path,
+            None,
+            "--lingjun",
+            "the Lingjun topo.csv is not there; pass --lingjun PATH or set PROXIMA_DATA to the data folder",
+        ));
+    }
+    let text = read_text(&path)?;
+    Ok((path, text))
+}
+
 /// A sweep spec file (TOML).
 pub fn sweep_spec(path: &str) -> Result<Spec, SourcedError> {
     Spec::from_toml(&read_text(path)?, path)
@@ -139,6 +159,13 @@ pub fn report(path: &str) -> Result<Report, SourcedError> {
     let text = read_text(path)?;
     Report::from_json(&text)
         .map_err(|e| problem(path, u32::try_from(e.line()).ok(), "report", format!("not a report: {e}")))
+}
+
+/// The `report.json` an earlier `proxima experiment robust` wrote, to redraw it.
+pub fn robust_report(path: &str) -> Result<RobustReport, SourcedError> {
+    let text = read_text(path)?;
+    RobustReport::from_json(&text)
+        .map_err(|e| problem(path, u32::try_from(e.line()).ok(), "report", format!("not a robustness report: {e}")))
 }
 
 /// A run's scenario arguments as typed: the topology and the trace, and the options that

@@ -8,6 +8,7 @@
 mod cdf;
 pub mod heat_map;
 mod ratios;
+pub mod regret_map;
 mod sweep;
 
 use plotters::prelude::*;

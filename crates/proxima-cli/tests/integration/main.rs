@@ -9,6 +9,7 @@ mod inputs;
 mod kueue;
 mod network;
 mod policies;
+mod robust;
 mod slurm_yaml;
 mod sweep;
 mod volcano;

@@ -12,7 +12,7 @@ use proxima_core::scenario::JobStatus;
 
 use proxima_core::run::{run_policy, Fairness, RunOptions};
 use proxima_core::scenario::build_scenario;
-use proxima_core::topology::resolve_topology_arg;
+use proxima_core::topology::{resolve_topology_arg, Topology};
 use proxima_core::trace::Trace;
 use proxima_core::workload::{Job, ModelMix, WorkloadOptions};
 use serde::Serialize;
@@ -129,34 +129,70 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
         .into_iter()
         .nth(task.window as usize)
         .ok_or_else(|| InputError::new("window", format!("scenario {} has no window {}", def.name, task.window)))?;
-    let topology = resolve_topology_arg(&def.topology)?;
+    let run = WindowRun {
+        scenario: &def.name,
+        topology: resolve_topology_arg(&def.topology)?,
+        window: &window,
+        mix: def.mix.as_deref(),
+        seed: task.seed,
+        policy: &task.policy,
+        rho: plan.computes_rho(task),
+        keep_jcts: plan.keeps_jcts(task),
+    };
+    run_window(run, philly)
+}
+
+/// One run, its inputs resolved: a policy on one window of a trace on a cluster already
+/// built, under one seed. [`run_task`] makes one from a plan's task; an experiment whose
+/// clusters are not parametric specs (a slice of a production topology read from a file)
+/// builds the cluster itself and makes its own.
+pub struct WindowRun<'a> {
+    /// The scenario's name, for errors.
+    pub scenario: &'a str,
+    pub topology: Topology,
+    pub window: &'a TraceRef,
+    /// The model mix ([`super::plan::Workload::mix`]); `None`: the catalogue's default.
+    pub mix: Option<&'a str>,
+    pub seed: u64,
+    pub policy: &'a str,
+    /// Whether to make the isolated runs of finish-time fairness ρ (skipped anyway when
+    /// the scenario's jobs belong to one tenant).
+    pub rho: bool,
+    /// Whether to keep the completed jobs' JCTs.
+    pub keep_jcts: bool,
+}
+
+/// Runs one window. The Philly trace, parsed once by the caller, is needed when the window
+/// is one of it.
+pub fn run_window(run: WindowRun<'_>, philly: Option<&Trace>) -> Result<TaskResult, InputError> {
+    let WindowRun { scenario: name, topology, window, mix, seed, policy, rho: wants_rho, keep_jcts } = run;
     let generated;
-    let (trace, skip, limit): (&Trace, u32, Option<u32>) = match &window {
+    let (trace, skip, limit): (&Trace, u32, Option<u32>) = match window {
         TraceRef::Philly { skip, limit } => {
             let philly = philly.ok_or_else(|| {
-                InputError::new("philly", format!("scenario {} needs the Philly trace, and none was given", def.name))
+                InputError::new("philly", format!("scenario {name} needs the Philly trace, and none was given"))
             })?;
             (philly, *skip, Some(*limit))
         }
         TraceRef::Synthetic { .. } => {
             let spec = window.synthetic_spec().expect("a synthetic window has a spec");
-            generated = synthetic_trace(&spec, topology.gpu_count(), task.seed)?;
+            generated = synthetic_trace(&spec, topology.gpu_count(), seed)?;
             (&generated, 0, None)
         }
     };
     let catalog = Catalog::built_in();
-    let mix = match &def.mix {
+    let mix = match mix {
         Some(mix) => ModelMix::parse(mix, &catalog)?,
         None => ModelMix::default_for(&catalog),
     };
-    let options = WorkloadOptions { seed: task.seed, skip, limit, mix };
+    let options = WorkloadOptions { seed, skip, limit, mix };
     let scenario = build_scenario(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     // One tenant's ρ is 1 for every job: the report leaves it out.
-    let with_rho = plan.computes_rho(task) && tenants_with_jobs(&scenario) > 1;
-    let rho = |sim: &Simulation| finish_time_fairness(sim.scenario(), &task.policy, sim.runs());
+    let with_rho = wants_rho && tenants_with_jobs(&scenario) > 1;
+    let rho = |sim: &Simulation| finish_time_fairness(sim.scenario(), policy, sim.runs());
     let options = RunOptions { rho: with_rho.then_some(&rho as Fairness<'_, InputError>), ..RunOptions::default() };
-    let finished = run_policy(scenario, &task.policy, options).map_err(|e| e.into_error(|e| e))?;
+    let finished = run_policy(scenario, policy, options).map_err(|e| e.into_error(|e| e))?;
     let summary = finished.summary().clone();
     let sim = finished.simulation;
     let jobs = &sim.scenario().jobs;
@@ -173,7 +209,7 @@ pub fn run_task(plan: &Plan, task: &Task, philly: Option<&Trace>) -> Result<Task
         class.1 += 1;
         jcts.push(jct);
     }
-    if !plan.keeps_jcts(task) {
+    if !keep_jcts {
         jcts = Vec::new();
     }
     let mean = |(total, n): (f64, u32)| if n > 0 { total / n as f64 } else { 0.0 };

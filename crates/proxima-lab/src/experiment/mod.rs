@@ -23,6 +23,7 @@ pub mod placement_map;
 pub mod plan;
 pub mod report;
 mod results;
+pub mod robust;
 pub mod stats;
 pub mod tenant_table;
 

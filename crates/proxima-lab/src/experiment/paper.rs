@@ -75,7 +75,7 @@ const SUBJECT: &str = "dally";
 /// The policy proposed to replace `dally` (issue 22): its placement, delay and preemption,
 /// serving jobs least attained service first, knowing no run times. Its queue thresholds
 /// were settled on the development workloads (`docs/SCHEDULER.md`, section 4).
-const CANDIDATE: &str = "dally:order=las";
+pub const CANDIDATE: &str = "dally:order=las";
 
 /// The commit at which [`CANDIDATE`] was frozen (code and defaults), before its first run
 /// on the fresh held-out workloads, which were fixed with it. `git diff FROZEN_AT --
@@ -101,7 +101,7 @@ const TIGHTEST_LAS_THRESHOLDS: &str = "tiresias:place=tightest,queues=3600/57600
 /// cost, a hand-set wait for a tight placement, strict consolidation). `tiresias:place=tightest`
 /// is Tiresias's service order with every job placed as tightly as free GPUs allow, which
 /// the paper's comparison lacked and which is the strongest of them on Philly.
-const FAIR_BASELINES: &[&str] = &[
+pub const FAIR_BASELINES: &[&str] = &[
     "consolidate",
     "consolidate:migrate=on",
     "tiresias",

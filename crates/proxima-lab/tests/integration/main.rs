@@ -9,4 +9,5 @@ mod common;
 
 mod calibration;
 mod pollux;
+mod robust;
 mod sia;
