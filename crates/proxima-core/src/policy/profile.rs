@@ -242,3 +242,7 @@ impl Profile {
         cap.unwrap_or(f64::INFINITY)
     }
 }
+
+#[cfg(test)]
+#[path = "profile_tests.rs"]
+mod tests;
