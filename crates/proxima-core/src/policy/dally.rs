@@ -62,9 +62,9 @@ pub use options::{
     DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
 };
 
+use super::profile::Profile;
 use super::quota::QuotaBook;
 use super::runtime::RemainingTime;
-use super::profile::Profile;
 use super::sensitivity::{cool_placement, sensitivity, LevelProfile, Sensitivity};
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};

@@ -15,8 +15,8 @@
 //! `dally` records them: a placement inside the level after some waiting is a success, a
 //! timer running out a censored observation.
 
-use super::runtime::{RemainingTime, RuntimeKnowledge};
 use super::profile::{Profile, ProfileOptions};
+use super::runtime::{RemainingTime, RuntimeKnowledge};
 use super::sensitivity::sensitivity;
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, PolicySpec, View};

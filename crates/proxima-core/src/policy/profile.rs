@@ -106,7 +106,13 @@ pub struct Measured {
 
 impl Measured {
     /// Measures `model` on `gpus` GPUs on the representative placement spanning `tier`, idle.
-    pub fn measure(levels: &LevelProfile, comm: &CommParams, model: &ModelProfile, gpus: u32, tier: Tier) -> Option<Measured> {
+    pub fn measure(
+        levels: &LevelProfile,
+        comm: &CommParams,
+        model: &ModelProfile,
+        gpus: u32,
+        tier: Tier,
+    ) -> Option<Measured> {
         let shape = levels.shape(gpus, tier, None)?;
         let compute = model.compute_s * server_factor(shape.max_per_server, comm.server_compute);
         Some(Measured {
