@@ -193,7 +193,7 @@ impl Profile {
         if self.options.error == 0.0 {
             return 1.0;
         }
-        const PROFILE_ERROR_STREAM: u64 = 0x5052_4f46_494c_45; // "PROFILE"
+        const PROFILE_ERROR_STREAM: u64 = 0x0050_524f_4649_4c45; // "PROFILE" in ASCII
         let u = Rng::for_item(self.seed, PROFILE_ERROR_STREAM, job.0 as u64).next_f64();
         1.0 + self.options.error * (2.0 * u - 1.0)
     }
