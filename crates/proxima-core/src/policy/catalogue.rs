@@ -107,6 +107,26 @@ use OptionKind::*;
 const BACKFILL: PolicyOption = opt("backfill", Switch, "on", "off: a job that cannot start blocks the jobs behind it");
 const QUOTA: PolicyOption = opt("quota", Switch, "off", "on: tenants' quotas, with jobs beyond them reclaimable");
 const RESTORE: PolicyOption = opt("restore_s", Seconds, "30", "checkpoint and restore cost a preempted job pays");
+/// Where a policy that predicts slowdowns reads them ([`super::profile`]); `requires` is
+/// what the policy needs set for it to predict any.
+const fn profile(requires: Option<&'static str>) -> PolicyOption {
+    PolicyOption {
+        key: "profile",
+        kind: Choice(&["table", "exact"]),
+        default: "table",
+        meaning: "predicted slowdowns from a table measured on an idle cluster (per model, GPU count and tier), stretched by observed link shares; exact: the engine's own model with every link's live load, for ablation only",
+        requires,
+    }
+}
+const fn profile_error(requires: &'static str) -> PolicyOption {
+    opt_with(
+        "profile_error",
+        Number,
+        "0",
+        "each job's predicted communication time off by a factor drawn uniformly in [1-E, 1+E], fixed per job (a hash of its id and the run's seed); E in [0, 1)",
+        requires,
+    )
+}
 const RESTORE_QUOTA: PolicyOption =
     opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a reclaimed job pays", "quota=on");
 
@@ -143,6 +163,8 @@ pub const POLICIES: &[PolicyInfo] = &[
         options: &[
             opt("switches", Whole, "1", "leaf switches a placement may span while the job waits (not with block=on)"),
             opt("wait_s", SecondsAutoOrOff, "300", "how long a job waits for that; with block=on the default is off (as long as it takes, as Slurm's block plugin) and a number is Proxima's timer; auto: tuned online as dally's timers (Proxima's)"),
+            profile(Some("wait_s=auto")),
+            profile_error("wait_s=auto"),
             opt("block", Switch, "off", "on: Slurm's topology/block placement, the leaf switches as blocks"),
             opt_with("block_sizes", BlockSizes, "1/2/4/8/16", "aggregated block sizes a job may be confined to, in blocks, from 1 up in powers of two", "block=on"),
             opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of the way"),
@@ -196,6 +218,8 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("tune_every_s", Seconds, "600", "how often the tuner revises the timers"),
             opt("quota", Switch, "off", "on: tenants' quotas; preemption takes another tenant's job only from a borrower"),
             opt("runtime", Choice(&["estimate", "oracle"]), "estimate", "remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only (not with order=las)"),
+            profile(None),
+            profile_error("profile=table"),
             opt("order", Choice(&["fifo", "las"]), "fifo", "the order waiting jobs are served in; las: least attained GPU-time first, lower queues preempted"),
             opt_with("queues", Thresholds, "3600/57600", "attained GPU-seconds at which a job drops a queue", "order=las"),
             opt_with("service", Choice(&["exchange", "priority"]), "exchange", "when a higher queue preempts: exchange, only when the waiter saves more than its victims lose (their slower resume included); priority: always, as tiresias", "order=las"),
@@ -211,6 +235,8 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("unconstrained", Switch, "off", "on: anywhere, fullest servers first (LeastFreeCapacity)"),
             opt("queue", Choice(&["besteffort", "strict"]), "besteffort", "BestEffortFIFO: a job that fits passes a head that does not; strict: StrictFIFO, the head blocks"),
             opt("required_for_s", SecondsAutoOrOff, "off", "with required: the level is required for this long of waiting, then preferred (Proxima's, not Kueue's); auto: tuned online as dally's timers, each job waiting at most what it stands to gain"),
+            profile(Some("required=tightest,required_for_s=auto")),
+            profile_error("required=tightest,required_for_s=auto"),
             opt("evict", Switch, "off", "on: defragment (not Kueue's): move jobs running wider than their level back into one domain, and server-local jobs out of the way of a job that does not fit"),
             opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved job pays", "evict=on"),
             opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
@@ -225,6 +251,8 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("soft", Switch, "on", "the lowest tier with a HyperNode that holds the job, else anywhere, at once"),
             opt("hard", Choice(&["TIER", "off"]), "off", "the highest HyperNode tier a job may use, however long it waits"),
             opt("hard_for_s", SecondsAutoOrOff, "off", "with hard: the tier holds for this long of waiting, then the job is placed as soft (Proxima's, not Volcano's); auto: tuned online as dally's timers"),
+            profile(Some("hard=1,hard_for_s=auto")),
+            profile_error("hard=1,hard_for_s=auto"),
             opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of a hard job's way, as consolidate:migrate=on (Proxima's; Volcano does not preempt for topology jobs)"),
             opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved job pays", "evict=on"),
             opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),

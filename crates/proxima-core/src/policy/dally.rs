@@ -62,6 +62,7 @@ pub use options::{
     DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
 };
 
+use super::profile::Profile;
 use super::quota::QuotaBook;
 use super::runtime::RemainingTime;
 use super::sensitivity::{cool_placement, sensitivity, LevelProfile, Sensitivity};
@@ -117,7 +118,8 @@ pub struct Dally {
     options: DallyOptions,
     /// Per tier below the top, the current timer in seconds.
     timers: Vec<f64>,
-    levels: Option<LevelProfile>,
+    /// What the policy predicts slowdowns from, built at its first decision.
+    profile: Option<Profile>,
     waiters: BTreeMap<JobId, Waiter>,
     /// Queued jobs by (acceptable tier, GPUs), each group in the order served (submission
     /// order, or least attained service first).
@@ -171,7 +173,7 @@ impl Dally {
             remaining: RemainingTime::new(options.runtime),
             las: (options.order == Order::Las).then(|| LasBook::new(&options.thresholds_gpu_s)),
             options,
-            levels: None,
+            profile: None,
             waiters: BTreeMap::new(),
             groups: BTreeMap::new(),
             deadlines: BTreeSet::new(),
@@ -201,7 +203,7 @@ impl Dally {
 
     /// Sizes the per-tier state for the topology, the first time the policy sees it.
     fn ensure_levels(&mut self, view: &View) {
-        if self.levels.is_some() {
+        if self.profile.is_some() {
             return;
         }
         let tiers = view.topo.tier_count() as usize;
@@ -214,11 +216,15 @@ impl Dally {
         self.in_phase = vec![0; tiers];
         self.realised = vec![VecDeque::new(); tiers];
         self.realised_median = vec![1.0; tiers];
-        self.levels = Some(LevelProfile::new(view.topo));
+        self.profile = Some(Profile::new(self.options.profile, view));
+    }
+
+    fn profile(&self) -> &Profile {
+        self.profile.as_ref().expect("ensure_levels runs before any use")
     }
 
     fn levels(&self) -> &LevelProfile {
-        self.levels.as_ref().expect("ensure_levels runs before any use")
+        self.profile().levels()
     }
 
     // -- queue bookkeeping ---------------------------------------------------------------
@@ -280,7 +286,7 @@ impl Dally {
         let run = view.run(job);
         let top = view.topo.top_tier();
         self.ensure_levels(view);
-        let sens = sensitivity(self.levels(), view, job);
+        let sens = sensitivity(self.profile(), view, job);
         let base = sens.as_ref().map(|s| s.base).unwrap_or(top);
         let remaining_ideal_s = self.remaining.remaining_ideal_s(view, job, run.done);
         let sensitive = sens.as_ref().is_some_and(|s| s.loss() >= self.options.threshold);
@@ -352,7 +358,7 @@ impl Dally {
             w.deadline = None;
             // The network has changed since the wait began: judge the next phase on it as it
             // is now.
-            w.sens = sensitivity(self.levels(), view, job);
+            w.sens = sensitivity(self.profile(), view, job);
             self.enter_phase(view, &mut w);
             self.group_insert(job, &w);
             self.waiters.insert(job, w);
@@ -377,7 +383,7 @@ impl Dally {
     fn place(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) {
         let w = &self.waiters[&job];
         let tier = view.cluster.tightest_tier_free(view.topo, w.gpus).expect("checked to fit");
-        let gpus = cool_placement(self.levels(), view, job, tier).expect("checked to fit");
+        let gpus = cool_placement(self.profile(), view, job, tier).expect("checked to fit");
         let waited_s = (view.now - w.since).as_secs_f64();
         let sensitive = w.loss() >= self.options.threshold;
         let reason = if w.kind == WaitKind::Starving {
@@ -458,8 +464,7 @@ impl Policy for Dally {
                     // What placements at this tier really cost against the estimate.
                     let j = view.job(*job);
                     if tier.0 > 0 {
-                        if let Some(shape) = self.levels().shape(j.gpus, *tier, Some(view.cluster)) {
-                            let estimate = view.comm.iteration_time(view.catalog.get(j.model), &shape);
+                        if let Some(estimate) = self.profile().representative_iter_s(view, *job, *tier) {
                             self.record_realised(*tier, iter_s / estimate);
                         }
                     }

@@ -8,14 +8,16 @@
 //! the timer behaves as each of `dally`'s: it starts at 300 s (`dally`'s first timer), a job
 //! waits at most `min(T, its gain)`, where its gain is its estimated remaining run time
 //! ([`super::runtime`], never the trace's) times how much slower it would run one level
-//! wider than inside the level ([`super::sensitivity`]), and every `TUNE_EVERY_S` the tuner
+//! wider than inside the level ([`super::sensitivity`], predicted from the profile,
+//! [`super::profile`]: `profile=table|exact`, `profile_error=E` with `auto`), and every `TUNE_EVERY_S` the tuner
 //! moves T to the value that would have served the recent waits best. A job too large for
 //! any domain of the level gets no tuned wait: waiting cannot help it. Waits are recorded as
 //! `dally` records them: a placement inside the level after some waiting is a success, a
 //! timer running out a censored observation.
 
+use super::profile::{Profile, ProfileOptions};
 use super::runtime::{RemainingTime, RuntimeKnowledge};
-use super::sensitivity::{sensitivity, LevelProfile};
+use super::sensitivity::sensitivity;
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, PolicySpec, View};
 use crate::cluster::JobId;
@@ -47,7 +49,10 @@ pub struct LevelTimer {
     tuner: Option<TimerTuner>,
     next_tune: SimTime,
     remaining: RemainingTime,
-    levels: Option<LevelProfile>,
+    /// Where a tuned timer's gains read slowdowns (`profile=`, `profile_error=`, taken only
+    /// with `auto`: a fixed timer predicts nothing).
+    profile_options: ProfileOptions,
+    profile: Option<Profile>,
     waits: BTreeMap<JobId, Wait>,
     deadlines: BTreeSet<(SimTime, JobId)>,
 }
@@ -56,6 +61,7 @@ impl LevelTimer {
     /// Reads `key=T|auto|off` from a spec: `None` when absent or `off`.
     pub fn from_spec(spec: &mut PolicySpec, key: &str) -> Result<Option<LevelTimer>, InputError> {
         let tuned = spec.options.get(key).is_some_and(|v| v == "auto");
+        let profile_options = if tuned { ProfileOptions::from_spec(spec)? } else { ProfileOptions::default() };
         let fixed = if tuned {
             spec.take(key);
             None
@@ -71,16 +77,18 @@ impl LevelTimer {
             tuner: tuned.then(|| TimerTuner::new(1, WINDOW, 5.0, 3600.0)),
             next_tune: SimTime::from_secs_f64(TUNE_EVERY_S),
             remaining: RemainingTime::new(RuntimeKnowledge::Estimate),
-            levels: None,
+            profile_options,
+            profile: None,
             waits: BTreeMap::new(),
             deadlines: BTreeSet::new(),
         }))
     }
 
-    /// The option's value as a spec prints it.
+    /// The option's value as a spec prints it; tuned, followed by the profile options its
+    /// gains are predicted with (they apply only then).
     pub fn spec_value(&self) -> String {
         if self.tuner.is_some() {
-            "auto".to_string()
+            format!("auto,{}", self.profile_options.spec_part())
         } else {
             format!("{}", self.timer_s)
         }
@@ -126,8 +134,9 @@ impl LevelTimer {
         let budget = match &mut self.tuner {
             None => self.timer_s,
             Some(tuner) => {
-                let levels = self.levels.get_or_insert_with(|| LevelProfile::new(view.topo));
-                match wait_worth(levels, &self.remaining, view, job, level) {
+                let options = self.profile_options;
+                let profile = self.profile.get_or_insert_with(|| Profile::new(options, view));
+                match wait_worth(profile, &self.remaining, view, job, level) {
                     Worth::Nothing => 0.0,
                     Worth::Unknown => self.timer_s,
                     Worth::Gain(g) => {
@@ -234,8 +243,8 @@ enum Worth {
     Gain(f64),
 }
 
-fn wait_worth(levels: &LevelProfile, remaining: &RemainingTime, view: &View, job: JobId, level: Tier) -> Worth {
-    let Some(s) = sensitivity(levels, view, job) else { return Worth::Nothing };
+fn wait_worth(profile: &Profile, remaining: &RemainingTime, view: &View, job: JobId, level: Tier) -> Worth {
+    let Some(s) = sensitivity(profile, view, job) else { return Worth::Nothing };
     if level < s.base || level >= view.topo.top_tier() {
         return Worth::Nothing;
     }

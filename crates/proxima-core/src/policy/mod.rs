@@ -15,6 +15,7 @@ pub mod las;
 pub mod level_timer;
 pub mod migrate;
 pub mod placement;
+pub mod profile;
 pub mod quota;
 pub mod random;
 pub mod replay;

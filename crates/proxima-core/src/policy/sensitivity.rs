@@ -1,5 +1,4 @@
-//! How much a job slows down when spread out, computed from the communication model on
-//! the cluster as loaded now, and where within a tier the network-sensitive scheduler puts
+//! How much a job slows down when spread out, predicted for the cluster as loaded now, and where within a tier the network-sensitive scheduler puts
 //! a job.
 //!
 //! For each tier a job could land in, Proxima estimates its iteration time there and divides
@@ -14,6 +13,10 @@
 //!   least two once the tier is wider than a server), its links given the bandwidth a new
 //!   ring would get on a link of that level carrying the level's mean number of rings.
 //!
+//! Every estimate comes from the policy's [`Profile`]: a table measured on an idle cluster
+//! stretched by the observed link shares (the default), or the engine's own model with the
+//! live load (`profile=exact`, the description above, for ablation).
+//!
 //! A job's *loss* is how many times slower than at its tightest tier it runs spread to the
 //! worst looser tier: for a job wider than a server this compares rack with cluster (or
 //! pod), not cluster with an ideal it already cannot have. Preemption compares jobs by
@@ -22,7 +25,7 @@
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::PlacementShape;
-use crate::model::ModelProfile;
+use crate::policy::profile::Profile;
 use crate::policy::View;
 use crate::topology::{GpuId, NodeId, Tier, Topology};
 
@@ -130,12 +133,11 @@ impl Sensitivity {
     }
 }
 
-/// The sensitivity of `job` on the cluster as it is loaded now.
-pub fn sensitivity(levels: &LevelProfile, view: &View, job: JobId) -> Option<Sensitivity> {
+/// The sensitivity of `job` on the cluster as it is loaded now, as `profile` predicts it.
+pub fn sensitivity(profile: &Profile, view: &View, job: JobId) -> Option<Sensitivity> {
     let j = view.job(job);
-    let model: &ModelProfile = view.catalog.get(j.model);
     let ideal = j.ideal_iter_s?;
-    let base = levels.base_tier(j.gpus)?;
+    let base = profile.levels().base_tier(j.gpus)?;
     let mut now = view.cluster.tightest_tier_free(view.topo, j.gpus);
     let slowdown = (0..view.topo.tier_count())
         .map(|t| {
@@ -143,13 +145,13 @@ pub fn sensitivity(levels: &LevelProfile, view: &View, job: JobId) -> Option<Sen
                 return f64::INFINITY;
             }
             if now == Some(Tier(t)) {
-                match cool_placement(levels, view, job, Tier(t)) {
-                    Some(gpus) => return (view.estimate_iter_s(job, &gpus) / ideal).max(1.0),
+                match cool_placement(profile, view, job, Tier(t)) {
+                    Some(gpus) => return (profile.iter_s(view, job, &gpus) / ideal).max(1.0),
                     None => now = None,
                 }
             }
-            match levels.shape(j.gpus, Tier(t), Some(view.cluster)) {
-                Some(shape) => (view.comm.iteration_time(model, &shape) / ideal).max(1.0),
+            match profile.representative_iter_s(view, job, Tier(t)) {
+                Some(iter_s) => (iter_s / ideal).max(1.0),
                 None => f64::INFINITY,
             }
         })
@@ -157,13 +159,13 @@ pub fn sensitivity(levels: &LevelProfile, view: &View, job: JobId) -> Option<Sen
     Some(Sensitivity { base, slowdown, placeable: now })
 }
 
-/// The loss of a job of `model` on `gpus` GPUs from representative placements alone, on
-/// the network as loaded now: its slowdown spread to the worst looser tier over its
-/// slowdown at its tightest. It needs no placement search, so preemption can compare a
-/// waiting job with every candidate victim on the same footing.
-pub fn representative_loss(levels: &LevelProfile, view: &View, model: &ModelProfile, gpus: u32) -> f64 {
-    let Some(base) = levels.base_tier(gpus) else { return 1.0 };
-    let iter = |t: u8| levels.shape(gpus, Tier(t), Some(view.cluster)).map(|s| view.comm.iteration_time(model, &s));
+/// The loss of `job` from representative placements alone, on the network as loaded now,
+/// as `profile` predicts it: its slowdown spread to the worst looser tier over its slowdown
+/// at its tightest. It needs no placement search, so preemption can compare a waiting job
+/// with every candidate victim on the same footing.
+pub fn representative_loss(profile: &Profile, view: &View, job: JobId) -> f64 {
+    let Some(base) = profile.levels().base_tier(view.job(job).gpus) else { return 1.0 };
+    let iter = |t: u8| profile.representative_iter_s(view, job, Tier(t));
     let Some(at_base) = iter(base.0) else { return 1.0 };
     (base.0 + 1..view.topo.tier_count()).filter_map(iter).map(|t| t / at_base).fold(1.0f64, f64::max)
 }
@@ -171,17 +173,17 @@ pub fn representative_loss(levels: &LevelProfile, view: &View, model: &ModelProf
 /// Where the network-sensitive scheduler puts `job` within `tier` now, if it fits: on one
 /// server, the best fit (no network is involved). Wider, each node of the tier that holds
 /// the job is filled preferring children whose link up is coolest (the highest rate a new
-/// ring would get on it, up to what the job's hosts can drive), and the node whose
-/// placement gives the fastest estimated iteration wins, best fit breaking ties. With an
-/// idle network this is exactly the consolidation baseline's best fit.
-pub fn cool_placement(levels: &LevelProfile, view: &View, job: JobId, tier: Tier) -> Option<Vec<GpuId>> {
+/// ring would get on it, up to what the job's ring can use), and the node whose placement
+/// gives the fastest predicted iteration wins, best fit breaking ties. With an idle network
+/// this is exactly the consolidation baseline's best fit.
+pub fn cool_placement(profile: &Profile, view: &View, job: JobId, tier: Tier) -> Option<Vec<GpuId>> {
     let n = view.job(job).gpus;
     if tier == Tier::SERVER {
         return view.cluster.place_within(view.topo, n, tier);
     }
-    // What the job's hosts can drive at this tier: a link that gives it that much is as
-    // good as an idle one.
-    let cap = levels.shape(n, tier, None).map(|s| view.comm.ring_cap(&s)).unwrap_or(f64::INFINITY);
+    // What the job's ring can use at this tier: a link that gives it that much is as good
+    // as an idle one.
+    let cap = profile.ring_cap(view, job, tier);
     let rank = |c: NodeId| match view.topo.node(c).uplink {
         Some(l) => view.cluster.link_share_for_new_ring(l).min(cap),
         None => cap,
@@ -191,7 +193,7 @@ pub fn cool_placement(levels: &LevelProfile, view: &View, job: JobId, tier: Tier
         let mut gpus = Vec::with_capacity(n as usize);
         view.cluster.fill_ranked(view.topo, node, n, &mut gpus, &rank);
         gpus.sort_unstable();
-        let iter_s = view.estimate_iter_s(job, &gpus);
+        let iter_s = profile.iter_s(view, job, &gpus);
         if best.as_ref().is_none_or(|(b, _)| iter_s < *b) {
             best = Some((iter_s, gpus));
         }

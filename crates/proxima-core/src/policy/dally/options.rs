@@ -2,6 +2,7 @@
 
 use crate::error::InputError;
 use crate::policy::las::{self, DALLY_LAS_THRESHOLDS_GPU_S};
+use crate::policy::profile::ProfileOptions;
 use crate::policy::runtime::RuntimeKnowledge;
 use crate::policy::PolicySpec;
 
@@ -84,6 +85,9 @@ pub struct DallyOptions {
     /// Under `order=las`, when service order may preempt (`service=exchange|priority`,
     /// [`super::service`]); unused under `order=fifo`.
     pub service: ServiceRule,
+    /// Where predicted slowdowns come from (`profile=table|exact`, `profile_error=E`,
+    /// [`crate::policy::profile`]).
+    pub profile: ProfileOptions,
 }
 
 impl DallyOptions {
@@ -125,6 +129,7 @@ impl DallyOptions {
             (Order::Fifo, Some(_)) => return Err(InputError::new("service", "applies only with order=las")),
         };
         let runtime = RuntimeKnowledge::from_spec(spec)?;
+        let profile = ProfileOptions::from_spec(spec)?;
         let quota = spec.take_bool("quota", false)?;
         if order == Order::Las {
             // Serving by attained service is what a scheduler that does not know run times
@@ -159,17 +164,19 @@ impl DallyOptions {
             order,
             thresholds_gpu_s,
             service,
+            profile,
         })
     }
 
     /// The canonical spec, every option spelled out (`quota` only when on, and `order` with
     /// its `queues` only when `las`, so that the specs of earlier runs read as they always
-    /// did; `runtime` always, so that no spec hides whether the run knew the future).
+    /// did; `runtime` and `profile` always, so that no spec hides whether the run knew the
+    /// future or the engine's own slowdowns).
     pub fn spec(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let timers: Vec<String> = self.timers_s.iter().map(|t| format!("{t}")).collect();
         format!(
-            "dally:delay={},preempt={},autotune={},timers={},threshold={},starve_s={},restore_s={},min_run_s={},max_preempt={},tune_every_s={},runtime={}",
+            "dally:delay={},preempt={},autotune={},timers={},threshold={},starve_s={},restore_s={},min_run_s={},max_preempt={},tune_every_s={},runtime={},{}",
             self.delay.name(),
             on(self.preempt),
             on(self.autotune),
@@ -180,7 +187,8 @@ impl DallyOptions {
             self.min_run_s,
             self.max_preempt,
             self.tune_every_s,
-            self.runtime.name()
+            self.runtime.name(),
+            self.profile.spec_part()
         ) + if self.quota { ",quota=on" } else { "" }
             + &match self.order {
                 Order::Fifo => String::new(),
@@ -207,7 +215,7 @@ mod tests {
 
     #[test]
     fn order_las_round_trips_in_canonical_form_and_fifo_specs_read_as_before() {
-        let base = "dally:delay=on,preempt=on,autotune=on,timers=300/150,threshold=1.05,starve_s=off,restore_s=30,min_run_s=600,max_preempt=2,tune_every_s=600,runtime=estimate";
+        let base = "dally:delay=on,preempt=on,autotune=on,timers=300/150,threshold=1.05,starve_s=off,restore_s=30,min_run_s=600,max_preempt=2,tune_every_s=600,runtime=estimate,profile=table,profile_error=0";
         assert_eq!(resolve_policy("dally").unwrap().spec(), base);
         assert_eq!(resolve_policy("dally:order=fifo").unwrap().spec(), base);
         // Under order=las a job may be preempted up to twelve times, by every kind.

@@ -40,13 +40,12 @@ impl Dally {
         if sens.loss() < self.options.threshold {
             return false;
         }
-        let loss_of =
-            |j: JobId| representative_loss(self.levels(), view, view.catalog.get(view.job(j).model), view.job(j).gpus);
+        let loss_of = |j: JobId| representative_loss(self.profile(), view, j);
         let my_loss = loss_of(job);
         // What the job would suffer otherwise: the placement it would get now, or spread wide.
         let otherwise = match view.cluster.tightest_tier_free(view.topo, w.gpus) {
-            Some(tier) => match cool_placement(self.levels(), view, job, tier) {
-                Some(gpus) => view.estimate_slowdown(job, &gpus),
+            Some(tier) => match cool_placement(self.profile(), view, job, tier) {
+                Some(gpus) => self.profile().slowdown(view, job, &gpus),
                 None => sens.worst(),
             },
             None => sens.worst(),
@@ -180,11 +179,11 @@ impl Dally {
         if tier >= current {
             return false;
         }
-        let Some(gpus) = cool_placement(self.levels(), view, job, tier) else { return false };
+        let Some(gpus) = cool_placement(self.profile(), view, job, tier) else { return false };
         let Some(remaining) = self.remaining.remaining_ideal_s(view, job, run.progress_at(view.now)) else {
             return false;
         };
-        let gain = remaining * (run.iter_s / ideal - view.estimate_slowdown(job, &gpus));
+        let gain = remaining * (run.iter_s / ideal - self.profile().slowdown(view, job, &gpus));
         let cost = self.options.restore_s;
         if gain <= cost {
             return false;

@@ -238,13 +238,12 @@ impl Dally {
     }
 
     /// The slowdown a job of `job`'s model and size would see at `tier` on a representative
-    /// placement, on the network as loaded now.
+    /// placement, on the network as loaded now, as the profile predicts it.
     fn representative_slowdown(&self, view: &View, job: JobId, tier: Tier) -> Option<f64> {
         let j = view.job(job);
         let ideal = j.ideal_iter_s.filter(|&i| i > 0.0)?;
         let tier = tier.max(self.levels().base_tier(j.gpus)?);
-        let shape = self.levels().shape(j.gpus, tier, Some(view.cluster))?;
-        Some((view.comm.iteration_time(view.catalog.get(j.model), &shape) / ideal).max(1.0))
+        Some((self.profile().representative_iter_s(view, job, tier)? / ideal).max(1.0))
     }
 }
 
