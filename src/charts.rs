@@ -4,7 +4,9 @@
 //! shape, the legend shows both, and bars carry their value and policy as text.
 
 use crate::protocol::{PolicyResult, TimelineBucket};
+use crate::state::summary::Unit;
 use crate::Shared;
+use proxima_core::metrics::Summary;
 use yew::prelude::*;
 
 const W: f64 = 640.0;
@@ -445,29 +447,34 @@ pub fn JobsPerTier(props: &OutcomesProps) -> Html {
     }
 }
 
-/// Communication overhead: in all, and per completed job.
+/// Communication overhead: in all, in job-seconds and in GPU-seconds (each job's times its
+/// GPUs), and per completed job.
 #[component]
 pub fn CommOverhead(props: &OutcomesProps) -> Html {
-    let bar = |policy: &str, value: f64| Bar { policy: policy.to_string(), value, label: duration(value) };
-    let total: Vec<Bar> = props.outcomes.iter().map(|o| bar(&o.policy, o.summary.comm_overhead_s)).collect();
-    let per_job: Vec<Bar> = props
-        .outcomes
-        .iter()
-        .map(|o| bar(&o.policy, o.summary.comm_overhead_s / (o.summary.jobs_completed as f64).max(1.0)))
-        .collect();
+    let group = |name: &str, value: fn(&Summary) -> f64, text: fn(f64) -> String| BarGroup {
+        name: name.into(),
+        bars: props
+            .outcomes
+            .iter()
+            .map(|o| Bar { policy: o.policy.clone(), value: value(&o.summary), label: text(value(&o.summary)) })
+            .collect(),
+    };
+    let groups = [
+        group("in all (job-s)", |s| s.comm_overhead_s, duration),
+        group("in all (GPU-s)", |s| s.comm_overhead_gpu_s, |v| Unit::GpuTime.format(v)),
+        group("per completed job (s)", |s| s.comm_overhead_s / (s.jobs_completed as f64).max(1.0), duration),
+    ];
     html! {
         <figure class="chart-figure" data-testid="overhead-chart">
-            <figcaption>{ "Communication overhead: time in gradient exchange beyond each job's tightest placement without contention. Each group has its own scale." }</figcaption>
-            { bars(&[
-                BarGroup { name: "in all".into(), bars: total.clone() },
-                BarGroup { name: "per completed job".into(), bars: per_job.clone() },
-            ], false) }
+            <figcaption>{ "Communication overhead: time in gradient exchange beyond each job's tightest placement without contention, summed over jobs (job-s) and weighted by each job's GPUs (GPU-s). Each group has its own scale." }</figcaption>
+            { bars(&groups, false) }
             <details>
                 <summary>{ "Table: communication overhead" }</summary>
                 <table class="data">
-                    <thead><tr><th scope="col">{ "policy" }</th><th scope="col">{ "in all" }</th><th scope="col">{ "per completed job" }</th></tr></thead>
-                    <tbody>{ for total.iter().zip(&per_job).map(|(t, p)| html! {
-                        <tr><th scope="row">{ t.policy.clone() }</th><td data-value={t.value.to_string()}>{ duration(t.value) }</td><td data-value={p.value.to_string()}>{ duration(p.value) }</td></tr>
+                    <thead><tr><th scope="col">{ "policy" }</th>{ for groups.iter().map(|g| html! { <th scope="col">{ g.name.clone() }</th> }) }</tr></thead>
+                    <tbody>{ for props.outcomes.iter().enumerate().map(|(i, o)| html! {
+                        <tr><th scope="row">{ o.policy.clone() }</th>
+                        { for groups.iter().map(|g| html! { <td data-value={g.bars[i].value.to_string()}>{ g.bars[i].label.clone() }</td> }) }</tr>
                     }) }</tbody>
                 </table>
             </details>

@@ -386,6 +386,7 @@ fn assert_same_result(a: &PolicyResult, b: &PolicyResult) {
             s.makespan_s,
             s.avg_queue_s,
             s.comm_overhead_s,
+            s.comm_overhead_gpu_s,
             s.avg_gpu_util,
         ]
         .map(f64::to_bits)

@@ -11,6 +11,8 @@ use proxima_core::metrics::Summary;
 pub enum Unit {
     /// Seconds, written in s, min, h or d.
     Duration,
+    /// GPU-seconds (seconds times GPUs), written in GPU-s, GPU-min, GPU-h or GPU-d.
+    GpuTime,
     /// A fraction, written as a percentage.
     Fraction,
     /// A count, written in full.
@@ -24,6 +26,10 @@ impl Unit {
     pub fn format(self, v: f64) -> String {
         match self {
             Unit::Duration => duration(v),
+            Unit::GpuTime => {
+                let (value, unit) = in_unit(v);
+                format!("{} GPU-{unit}", sig3(value))
+            }
             Unit::Fraction => format!("{}%", sig3(v * 100.0)),
             Unit::Count => count(v),
             Unit::Plain => sig3(v),
@@ -84,12 +90,10 @@ impl Metric {
         // baseline's communication overhead can be 0.000153 s, and any other policy's
         // 726,000,000 times it. The headline calls such a duration "none"; the table says
         // "vs ≈0" instead of a ratio.
-        let meaningful = match self.unit {
-            Unit::Duration => base.abs() >= NEGLIGIBLE_S,
-            _ => base != 0.0,
-        };
+        let timed = matches!(self.unit, Unit::Duration | Unit::GpuTime);
+        let meaningful = if timed { base.abs() >= NEGLIGIBLE_S } else { base != 0.0 };
         let ratio = meaningful.then(|| v / base);
-        let both_negligible = self.unit == Unit::Duration && v.abs() < NEGLIGIBLE_S && base.abs() < NEGLIGIBLE_S;
+        let both_negligible = timed && v.abs() < NEGLIGIBLE_S && base.abs() < NEGLIGIBLE_S;
         let verdict = if self.better == Better::Neither || both_negligible || within(v, base, SAME_WITHIN) {
             Verdict::Same
         } else if (v < base) == (self.better == Better::Lower) {
@@ -130,12 +134,21 @@ pub const METRICS: &[Metric] = &[
     metric("p99_jct_s", "p99 JCT", Unit::Duration, Better::Lower, real!(p99_jct_s)),
     metric("makespan_s", "makespan", Unit::Duration, Better::Lower, real!(makespan_s)),
     metric("avg_queue_s", "mean time queued", Unit::Duration, Better::Lower, real!(avg_queue_s)),
+    // Job-seconds: each job's time beyond its ideal run, summed; GPU-seconds: the same times
+    // each job's GPUs (docs/METRICS.md).
     metric(
         "comm_overhead_s",
-        "communication overhead, all jobs",
+        "communication overhead, all jobs (job-s)",
         Unit::Duration,
         Better::Lower,
         real!(comm_overhead_s),
+    ),
+    metric(
+        "comm_overhead_gpu_s",
+        "communication overhead, all jobs (GPU-s)",
+        Unit::GpuTime,
+        Better::Lower,
+        real!(comm_overhead_gpu_s),
     ),
     metric("avg_gpu_util", "GPU utilisation", Unit::Fraction, Better::Neither, real!(avg_gpu_util)),
     metric("preemptions", "preemptions", Unit::Count, Better::Lower, whole!(preemptions)),
@@ -448,7 +461,7 @@ pub(super) mod tests {
             "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
             "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,
             "p95_jct_s": 0.0, "p99_jct_s": 0.0, "makespan_s": 0.0, "avg_queue_s": 0.0, "comm_overhead_s": 0.0,
-            "avg_gpu_util": 0.5, "preemptions": 0, "tier_counts": {}
+            "comm_overhead_gpu_s": 0.0, "avg_gpu_util": 0.5, "preemptions": 0, "tier_counts": {}
         }))
         .expect("a summary");
         (s.avg_jct_s, s.comm_overhead_s, s.preemptions) = (avg_jct_s, comm_overhead_s, preemptions);
@@ -467,6 +480,8 @@ pub(super) mod tests {
         assert_eq!(duration(1000.0), "16.7 min");
         assert_eq!(duration(36_245.0), "10.1 h");
         assert_eq!(duration(1_045_285.0), "12.1 d");
+        assert_eq!(metric_of("comm_overhead_gpu_s").format(4_181_140.0), "48.4 GPU-d");
+        assert_eq!(metric_of("comm_overhead_gpu_s").format(45.21), "45.2 GPU-s");
         assert_eq!(metric_of("avg_gpu_util").format(0.7386050594705211), "73.9%");
         assert_eq!(metric_of("jobs_completed").format(12345.0), "12,345");
         assert_eq!(ratio(25_581.0 / 36_245.0), "0.71×");
@@ -491,6 +506,9 @@ pub(super) mod tests {
         assert_eq!((tiny.ratio, tiny.verdict), (None, Verdict::Worse));
         assert_eq!(metric_of("comm_overhead_s").compare(30.0, 10.0).ratio, Some(3.0));
         assert_eq!(metric_of("comm_overhead_s").compare(0.0002, 0.0001).verdict, Verdict::Same, "both none");
+        // GPU-time is timed alike: no ratio to a negligible baseline.
+        assert_eq!(metric_of("comm_overhead_gpu_s").compare(445_824.0, 0.000612).ratio, None);
+        assert_eq!(metric_of("comm_overhead_gpu_s").compare(120.0, 40.0).ratio, Some(3.0));
     }
 
     #[test]

@@ -161,8 +161,8 @@ mod tests {
         let mut t: TenantSummary = serde_json::from_value(serde_json::json!({
             "name": name, "quota_gpus": quota_gpus, "jobs": 12, "completed": 12, "rejected": 0,
             "demand_gpu_s": 1.0, "used_gpu_s": used_gpu_s, "avg_jct_s": 3723.5, "p95_jct_s": 59.96,
-            "avg_queue_s": 0.1, "comm_overhead_s": 0.0, "slowdown": 1.23456, "preemptions": 12345,
-            "job_preemptions_max": 2
+            "avg_queue_s": 0.1, "comm_overhead_s": 0.0, "comm_overhead_gpu_s": 0.0, "slowdown": 1.23456,
+            "preemptions": 12345, "job_preemptions_max": 2
         }))
         .expect("a tenant");
         t.rho = rho;

@@ -30,9 +30,10 @@ function shareCode(wire) {
   return `1.${Buffer.concat([json, sum]).toString('base64url')}`;
 }
 
-/** The metrics written in a unit (summary.json keys), and the ones written as percentages. */
+/** The metrics written in a unit of time or of GPU-time (summary.json keys), and the ones where lower is better. */
 const DURATIONS = ['avg_jct_s', 'p50_jct_s', 'p95_jct_s', 'p99_jct_s', 'makespan_s', 'avg_queue_s', 'comm_overhead_s'];
-const LOWER_IS_BETTER = [...DURATIONS, 'preemptions', 'jobs_rejected', 'jobs_unfinished'];
+const GPU_TIMES = ['comm_overhead_gpu_s'];
+const LOWER_IS_BETTER = [...DURATIONS, ...GPU_TIMES, 'preemptions', 'jobs_rejected', 'jobs_unfinished'];
 
 /** Significant digits of a number as written ("10.1" has 3, "118,000" has 3, "0.0163" has 3). */
 function significant(text) {
@@ -104,7 +105,10 @@ describe('results for people', () => {
       const cells = await page.getByTestId('summary-table').locator('td[data-metric]').evaluateAll((tds) =>
         tds.map((td) => ({ ...td.dataset, text: td.querySelector('.value').textContent, against: td.querySelector('.ratio').textContent, cls: td.className })),
       );
-      assert.equal(cells.length, 13 * 3);
+      assert.equal(cells.length, 14 * 3);
+      // Communication overhead in both units, each row heading naming its unit.
+      const headings = await page.getByTestId('summary-table').locator('tr[data-metric^=comm_overhead] th').allTextContents();
+      assert.ok(headings[0].includes('(job-s)') && headings[1].includes('(GPU-s)'), `overhead rows: ${headings}`);
       for (const policy of ['fifo', 'consolidate', 'dally']) {
         const summary = JSON.parse(await exported(page, `${policy}/summary.json`));
         for (const c of cells.filter((c) => c.policy === policy)) {
@@ -112,6 +116,9 @@ describe('results for people', () => {
           assert.equal(Number(c.value), summary[c.metric], `${policy} ${c.metric}: data-value`);
           if (DURATIONS.includes(c.metric)) {
             assert.match(c.text, /^-?[\d,.]+ (s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
+            assert.ok(significant(c.text.split(' ')[0]) <= 3, `${policy} ${c.metric}: ${c.text} has more than three significant figures`);
+          } else if (GPU_TIMES.includes(c.metric)) {
+            assert.match(c.text, /^-?[\d,.]+ GPU-(s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
             assert.ok(significant(c.text.split(' ')[0]) <= 3, `${policy} ${c.metric}: ${c.text} has more than three significant figures`);
           } else if (c.metric === 'jain_slowdown') {
             assert.ok(significant(c.text) <= 3 && Math.abs(Number(c.text) - summary.jain_slowdown) <= 0.005, `${policy} Jain's index: ${c.text}`);
@@ -152,10 +159,10 @@ describe('results for people', () => {
         for (const t of ticks) assert.ok(significant(t.replace(/[^\d.]/g, '')) <= 2, `${chart}: tick ${t} is not round`);
         console.log(`# ${chart} ticks: ${ticks.join(', ')}`);
       }
-      // Overhead bars: each group's longest bar spans the chart.
+      // Overhead bars (in all in job-s, in all in GPU-s, per completed job): each group's longest bar spans the chart.
       const bars = await page.getByTestId('overhead-chart').locator('rect.fill').evaluateAll((r) => r.map((x) => Number(x.getAttribute('width'))));
-      assert.equal(bars.length, 6);
-      for (const group of [bars.slice(0, 3), bars.slice(3)]) assert.ok(Math.max(...group) >= 300, `overhead bars: ${bars}`);
+      assert.equal(bars.length, 9);
+      for (const group of [bars.slice(0, 3), bars.slice(3, 6), bars.slice(6)]) assert.ok(Math.max(...group) >= 300, `overhead bars: ${bars}`);
 
       // Download all: a zip of every file, stored, named as `proxima compare --out results` writes them.
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-all').click()]);

@@ -143,6 +143,9 @@ def test_compare_writes_what_the_cli_writes(cli, tmp_path):
         name = "dally_preempt-off" if p == "dally:preempt=off" else p
         same_files(tmp_path / "py" / name, tmp_path / "cli" / name)
     assert list(c.table.index) == policies
+    # Communication overhead in job-seconds, then in GPU-seconds (docs/METRICS.md).
+    columns = list(c.table.columns)
+    assert columns.index("comm_overhead_gpu_s") == columns.index("comm_overhead_s") + 1
     # A bad policy fails before anything runs.
     with pytest.raises(proxima.InputError, match="unknown policy 'lottery'"):
         proxima.compare("teaching", "synthetic:jobs=150", ["fifo", "lottery"])

@@ -36,6 +36,15 @@ fn hours(s: f64) -> String {
     }
 }
 
+/// An amount of job-time or GPU-time (`unit` "job" or "GPU"), with hours beside it.
+fn time_in(s: f64, unit: &str) -> String {
+    if s >= 3600.0 {
+        format!("{s:.0} {unit}-s ({:.1} {unit}-h)", s / 3600.0)
+    } else {
+        format!("{s:.1} {unit}-s")
+    }
+}
+
 pub fn print_summary(s: &Summary, sim: &Simulation) {
     let topo = &sim.scenario().topology;
     println!("policy      {}", s.policy);
@@ -60,9 +69,10 @@ pub fn print_summary(s: &Summary, sim: &Simulation) {
     println!("queueing    mean {} per job", hours(s.avg_queue_s));
     println!(
         "comm. overhead {} in all ({:.1} s per completed job) beyond each job's tightest placement without contention",
-        hours(s.comm_overhead_s),
+        time_in(s.comm_overhead_s, "job"),
         if s.jobs_completed > 0 { s.comm_overhead_s / s.jobs_completed as f64 } else { 0.0 }
     );
+    println!("               {} in all (each job's overhead times its GPUs)", time_in(s.comm_overhead_gpu_s, "GPU"));
     println!("GPU util.   {:.1}% of GPU-time over the makespan", s.avg_gpu_util * 100.0);
     println!("placements  {} (per tier: {})", s.tier_counts.total(), s.tier_counts.describe());
     println!(
@@ -109,7 +119,7 @@ fn print_fairness(s: &Summary) {
     let quotas = serde_json::to_value(s.quotas).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
     println!("tenants     {} (quotas: {quotas}), most GPU-time asked first:", s.tenants.len());
     println!(
-        "  {:<10} {:>6} {:>6} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>7}",
+        "  {:<10} {:>6} {:>6} {:>7} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8} {:>6} {:>7}",
         "tenant",
         "quota",
         "share",
@@ -118,7 +128,8 @@ fn print_fairness(s: &Summary) {
         "mean JCT",
         "p95 JCT",
         "mean wait",
-        "comm.ovh",
+        "ovh job-s",
+        "ovh GPU-s",
         "preempt",
         "slowdn",
         "rho",
@@ -129,7 +140,7 @@ fn print_fairness(s: &Summary) {
     for t in order {
         let name: String = t.name.chars().take(10).collect();
         println!(
-            "  {:<10} {:>6} {:>6} {:>7} {:>5.1}% {:>10} {:>10} {:>10} {:>10} {:>8} {:>8.2} {:>6} {:>7}",
+            "  {:<10} {:>6} {:>6} {:>7} {:>5.1}% {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8.2} {:>6} {:>7}",
             name,
             t.quota_gpus,
             t.share_gpus.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
@@ -139,14 +150,21 @@ fn print_fairness(s: &Summary) {
             short(t.p95_jct_s),
             short(t.avg_queue_s),
             short(t.comm_overhead_s),
+            short(t.comm_overhead_gpu_s),
             format!("{}/{}", t.preemptions, t.job_preemptions_max),
             t.slowdown,
             opt(t.rho, 2),
             opt(t.rho_max, 1)
         );
     }
-    println!("  (share: GPUs of the isolated run; comm.ovh: summed; preempt: in all / most on one job)");
+    println!(
+        "  (share: GPUs of the isolated run; ovh: communication overhead summed, in job-time and in GPU-time (each job's times its GPUs); preempt: in all / most on one job)"
+    );
 }
+
+/// The width of the comparison table's row labels: the longest, "comm. overhead (GPU-s)",
+/// and two spaces.
+const LABEL_WIDTH: usize = 24;
 
 /// Rows of the comparison table: label, value, whether lower is better.
 fn rows(s: &Summary) -> Vec<(&'static str, f64)> {
@@ -157,7 +175,8 @@ fn rows(s: &Summary) -> Vec<(&'static str, f64)> {
         ("p99 JCT (s)", s.p99_jct_s),
         ("makespan (s)", s.makespan_s),
         ("mean queueing (s)", s.avg_queue_s),
-        ("comm. overhead (s)", s.comm_overhead_s),
+        ("comm. overhead (job-s)", s.comm_overhead_s),
+        ("comm. overhead (GPU-s)", s.comm_overhead_gpu_s),
         ("GPU utilisation", s.avg_gpu_util),
         ("preemptions", s.preemptions as f64),
         ("max preempt./job", s.job_preemptions_max as f64),
@@ -179,14 +198,14 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
     );
     println!("network {}", topo.describe_network());
     let width = labels.iter().map(|l| l.chars().count() + 2).max().unwrap_or(0).max(22);
-    print!("{:<20}", "");
+    print!("{:<LABEL_WIDTH$}", "");
     for label in labels {
         print!("{label:>width$}");
     }
     println!();
     let base = rows(first);
     for (i, (label, _)) in base.iter().enumerate() {
-        print!("{label:<20}");
+        print!("{label:<LABEL_WIDTH$}");
         for s in summaries {
             let v = rows(s)[i].1;
             let text = if v.is_nan() {
@@ -221,14 +240,15 @@ pub fn print_comparison(summaries: &[Summary], labels: &[String], topo: &Topolog
         }
         println!();
     }
-    print!("{:<20}", "placements by tier");
+    print!("{:<LABEL_WIDTH$}", "placements by tier");
     for s in summaries {
         let t: Vec<String> = s.tier_counts.iter().map(|(_, n)| n.to_string()).collect();
         print!("{:>width$}", t.join("/"));
     }
     println!("  ({})", topo.tier_names().join("/"));
     println!("\n(x) is the ratio to the first policy. JCT = completion - submission. Communication overhead =");
-    println!("time in gradient exchange beyond each job's tightest placement without contention, summed.");
+    println!("time in gradient exchange beyond each job's tightest placement without contention, summed over");
+    println!("jobs (job-s), and each job's times its GPUs, summed (GPU-s).");
     println!("rho = a job's JCT here over its JCT with its tenant alone on its share; Jain's index is over");
     println!("the tenants' slowdowns (docs/METRICS.md).");
     println!("Policies in full:");

@@ -8,7 +8,8 @@
 //! - queueing delay: time a job spent queued, over all its waits (a preempted job waits
 //!   again), averaged over completed jobs.
 //! - communication overhead: for each completed job, its time on GPUs minus checkpoint
-//!   restores minus its ideal run time (tightest feasible placement, no contention), summed.
+//!   restores minus its ideal run time (tightest feasible placement, no contention), summed
+//!   over jobs (job-seconds), and the same weighted by each job's GPUs (GPU-seconds).
 //! - GPU utilisation: busy GPU-time over GPUs × makespan.
 //! - tier counts: placements (restarts included) per tier.
 //! - per tenant, Jain's index and preemptions per job: [`per_tenant`]; finish-time
@@ -133,7 +134,11 @@ pub struct Summary {
     pub p99_jct_s: f64,
     pub makespan_s: f64,
     pub avg_queue_s: f64,
+    /// Communication overhead in job-seconds: each completed job's extra time, summed.
     pub comm_overhead_s: f64,
+    /// Communication overhead in GPU-seconds: each completed job's extra time times its
+    /// GPUs, summed (the GPU-time the cluster spent on it).
+    pub comm_overhead_gpu_s: f64,
     pub avg_gpu_util: f64,
     pub preemptions: u64,
     /// Placements per tier, by tier name, tightest first.
@@ -191,6 +196,7 @@ impl Summary {
         let mut jcts = Vec::new();
         let mut queue_total = 0.0;
         let mut overhead = 0.0;
+        let mut overhead_gpu = 0.0;
         let mut rejected = 0;
         let mut last_end = SimTime::ZERO;
         for (job, run) in scenario.jobs.iter().zip(runs) {
@@ -201,7 +207,9 @@ impl Summary {
                     jcts.push((end - job.submit).as_secs_f64());
                     queue_total += run.queued_total.as_secs_f64();
                     let productive = (run.run_total - run.restore_total).as_secs_f64();
-                    overhead += productive - job.ideal_run_s().unwrap_or(productive);
+                    let extra = productive - job.ideal_run_s().unwrap_or(productive);
+                    overhead += extra;
+                    overhead_gpu += extra * job.gpus as f64;
                 }
                 JobStatus::Rejected => rejected += 1,
                 _ => {}
@@ -234,6 +242,7 @@ impl Summary {
             makespan_s: makespan,
             avg_queue_s: mean(queue_total),
             comm_overhead_s: overhead,
+            comm_overhead_gpu_s: overhead_gpu,
             avg_gpu_util: util,
             preemptions,
             tier_counts,

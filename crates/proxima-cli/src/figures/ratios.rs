@@ -30,10 +30,11 @@ pub fn draw(report: &Report, set: ScenarioSet, network: &str, title: &str) -> Re
         let y_of = |i: usize| (n - 1 - i) as f64;
         let mut row_pixels: Vec<i32> = Vec::new();
         for (m, (panel, key)) in panels.iter().zip(RATIO_FIGURE_METRICS).enumerate() {
-            let bounds = rows.iter().flat_map(|r| {
-                let ci = r.ratios[m];
-                [ci.low, ci.high, ci.ratio.unwrap_or(f64::NAN), 0.5, 2.0]
-            });
+            // A report written before a metric existed has no ratios of it: an empty panel.
+            let bounds = rows
+                .iter()
+                .filter_map(|r| r.ratios[m])
+                .flat_map(|ci| [ci.low, ci.high, ci.ratio.unwrap_or(f64::NAN), 0.5, 2.0]);
             let (lo, hi) = log_range(bounds, 1e-3, 1e3);
             let label = METRICS.iter().find(|x| x.key == *key).map(|x| x.label).unwrap_or(key);
             let mut chart = ChartBuilder::on(panel)
@@ -85,10 +86,9 @@ pub fn draw(report: &Report, set: ScenarioSet, network: &str, title: &str) -> Re
                 )))
                 .map_err(fail)?;
             for (i, row) in rows.iter().enumerate() {
-                let ci = row.ratios[m];
                 let y = y_of(i);
                 let color = policy_color(&row.baseline);
-                let Some(ratio) = ci.ratio else { continue };
+                let Some((ci, ratio)) = row.ratios[m].and_then(|ci| Some((ci, ci.ratio?))) else { continue };
                 let clip = |x: f64| if x.is_finite() { x.clamp(lo, hi) } else { hi };
                 chart
                     .draw_series(std::iter::once(PathElement::new(

@@ -1,8 +1,9 @@
 //! Who pays: the run's metrics per tenant, and how evenly the cluster treated tenants.
 //!
 //! - Per tenant ([`TenantSummary`]): jobs, GPU-time asked for and used, mean and p95 JCT,
-//!   mean queueing, communication overhead, slowdown, preemptions suffered (in all and by its
-//!   worst-hit job), and, when the isolated runs were made, its finish-time fairness.
+//!   mean queueing, communication overhead (in job- and GPU-seconds), slowdown, preemptions
+//!   suffered (in all and by its worst-hit job), and, when the isolated runs were made, its
+//!   finish-time fairness.
 //! - Across tenants: Jain's fairness index over the tenants' slowdowns ([`jain_index`]), and
 //!   preemptions suffered per job (the most, and the 99th percentile).
 //!
@@ -38,8 +39,10 @@ pub struct TenantSummary {
     pub p95_jct_s: f64,
     /// Mean time queued per completed job, over all its waits.
     pub avg_queue_s: f64,
-    /// Communication overhead summed over its completed jobs (as the cluster's).
+    /// Communication overhead summed over its completed jobs, in job-seconds and in
+    /// GPU-seconds (as the cluster's).
     pub comm_overhead_s: f64,
+    pub comm_overhead_gpu_s: f64,
     /// Its completed jobs' JCTs summed over their ideal run times summed: how many times
     /// longer than alone on an ideal placement its work took, waiting included.
     pub slowdown: f64,
@@ -105,6 +108,7 @@ pub fn tenant_figures(scenario: &Scenario, runs: &[JobRun]) -> TenantFigures {
                 p95_jct_s: 0.0,
                 avg_queue_s: 0.0,
                 comm_overhead_s: 0.0,
+                comm_overhead_gpu_s: 0.0,
                 slowdown: 0.0,
                 preemptions: 0,
                 job_preemptions_max: 0,
@@ -136,6 +140,7 @@ pub fn tenant_figures(scenario: &Scenario, runs: &[JobRun]) -> TenantFigures {
                 let productive = (run.run_total - run.restore_total).as_secs_f64();
                 let ideal = job.ideal_run_s().unwrap_or(productive);
                 t.comm_overhead_s += productive - ideal;
+                t.comm_overhead_gpu_s += (productive - ideal) * job.gpus as f64;
                 ideal_sum[job.tenant.0 as usize] += ideal;
                 jcts[job.tenant.0 as usize].push(jct);
             }

@@ -147,6 +147,25 @@ fn two_jobs_sharing_an_uplink_slow_each_other_until_one_ends() {
     assert!(close(s.comm_overhead_s, (12.0 - 10.1) + (23.0 - 20.2)), "{}", s.comm_overhead_s);
 }
 
+#[test]
+fn overhead_in_gpu_seconds_weights_each_job_by_its_gpus() {
+    // One rack of four 4-GPU servers (NICs 10 GB/s), two jobs of ten iterations split over
+    // two servers each, on links of their own: A (2 GPUs) on servers 0 and 1, B (4 GPUs)
+    // on servers 2 and 3. A: 1 + 2·1/2 · 1 GB / 10 GB/s = 1.1 s per iteration against
+    // 1 + 2·1/2 · 0.01 s = 1.01 s on one server: 11 − 10.1 = 0.9 s of overhead. B:
+    // 1 + 2·3/4 · 0.1 s = 1.15 s against 1.015 s: 11.5 − 10.15 = 1.35 s. In job-seconds
+    // 0.9 + 1.35 = 2.25; in GPU-seconds 2 · 0.9 + 4 · 1.35 = 7.2.
+    let script = vec![(0.0, place(0, &[0, 4])), (0.0, place(1, &[8, 9, 12, 13]))];
+    let jobs = [(0.0, 2, 10.0), (0.0, 4, 10.0)];
+    let mut sim = Simulation::new(scenario(cluster(1, 4, 4, 1.0), &jobs), Box::new(Scripted { script }));
+    let s = sim.run();
+    assert!(close(end_of(&sim, 0), 11.0) && close(end_of(&sim, 1), 11.5), "{} {}", end_of(&sim, 0), end_of(&sim, 1));
+    assert!(close(s.comm_overhead_s, 2.25), "{}", s.comm_overhead_s);
+    assert!(close(s.comm_overhead_gpu_s, 7.2), "{}", s.comm_overhead_gpu_s);
+    // One tenant holds both jobs, so its figures are the cluster's.
+    assert!(close(s.tenants[0].comm_overhead_s, 2.25) && close(s.tenants[0].comm_overhead_gpu_s, 7.2));
+}
+
 /// Collects rate changes (time, job, seconds per iteration).
 #[derive(Clone, Default)]
 struct Rates(Rc<RefCell<Vec<(f64, u32, f64)>>>);

@@ -1,7 +1,8 @@
 //! Properties of tenants and quotas on random clusters, traces, tenant mixes and policies:
 //!
 //! - **per-tenant sums equal cluster totals**: jobs, completions, rejections, preemptions,
-//!   JCT and queueing (as counts × means), communication overhead and GPU-time held; the
+//!   JCT and queueing (as counts × means), communication overhead (in job- and
+//!   GPU-seconds) and GPU-time held; the
 //!   worst-hit job's preemptions is the worst tenant's;
 //! - **quotas hold** under `quota=on` (every policy but `tiresias` with rounds, which
 //!   decides only at them): at the end of every
@@ -173,6 +174,7 @@ fn check_run(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), polic
     assert!(close(sum(&|x| x.avg_jct_s * x.completed as f64), s.avg_jct_s * completed), "{policy}: JCT");
     assert!(close(sum(&|x| x.avg_queue_s * x.completed as f64), s.avg_queue_s * completed), "{policy}: queue");
     assert!(close(sum(&|x| x.comm_overhead_s), s.comm_overhead_s), "{policy}: overhead");
+    assert!(close(sum(&|x| x.comm_overhead_gpu_s), s.comm_overhead_gpu_s), "{policy}: overhead in GPU-seconds");
     let busy = sim.timeline().busy_gpu_seconds(SimTime::from_secs_f64(s.makespan_s));
     assert!(close(sum(&|x| x.used_gpu_s), busy), "{policy}: GPU-time {} against {busy}", sum(&|x| x.used_gpu_s));
     assert!(s.jain_slowdown > 0.0 && s.jain_slowdown <= 1.0 + 1e-12);

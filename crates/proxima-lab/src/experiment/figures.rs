@@ -7,7 +7,8 @@ use super::stats::RatioCi;
 use serde::Serialize;
 
 /// The metrics of the summary table and the ratio figure, by key, in column order.
-pub const SUMMARY_METRICS: &[&str] = &["avg_jct_s", "makespan_s", "comm_overhead_s", "p95_jct_s"];
+pub const SUMMARY_METRICS: &[&str] =
+    &["avg_jct_s", "makespan_s", "comm_overhead_s", "comm_overhead_gpu_s", "p95_jct_s"];
 
 /// The metrics the ratio figure draws, one panel each.
 pub const RATIO_FIGURE_METRICS: &[&str] = &["avg_jct_s", "makespan_s", "comm_overhead_s"];
@@ -37,8 +38,9 @@ pub struct RatioRow {
     /// `WORKLOAD, congested (16:1)`.
     pub scenario: String,
     pub baseline: String,
-    /// Per entry of the metrics asked for.
-    pub ratios: Vec<RatioCi>,
+    /// Per entry of the metrics asked for; `None` for a metric the report was written
+    /// without (a `report.json` older than the metric).
+    pub ratios: Vec<Option<RatioCi>>,
 }
 
 impl Report {
@@ -52,7 +54,7 @@ impl Report {
                 rows.push(RatioRow {
                     scenario: format!("{}, {}", sc.scenario.workload, sc.scenario.congestion_label()),
                     baseline: baseline.clone(),
-                    ratios: metrics.iter().map(|m| c.ratios[*m]).collect(),
+                    ratios: metrics.iter().map(|m| c.ratios.get(*m).copied()).collect(),
                 });
             }
         }

@@ -35,6 +35,8 @@ pub use plan::{CandidateDef, ClaimDef, Plan, ScenarioDef, ScenarioSet, Task, Tra
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_overhead;
+#[cfg(test)]
 mod tests_tenants;
 #[cfg(test)]
 mod tests_windows;

@@ -58,6 +58,12 @@ pub(super) fn fmt_rho_cell(rho: f64) -> String {
     }
 }
 
+/// A ratio cell, or — for a metric the report was written without (a `report.json` older
+/// than the metric).
+pub(super) fn fmt_ratio_cell(ci: Option<&RatioCi>) -> String {
+    ci.map_or_else(|| "—".to_string(), fmt_ci)
+}
+
 /// A table cell: the value over seeds, or — for a figure the runs do not have (ρ of a
 /// scenario with one tenant, or a report written before the metric existed).
 pub(super) fn fmt_cell(key: &str, s: Option<&Stat>) -> String {
@@ -70,7 +76,9 @@ fn fmt_value(key: &str, s: &Stat) -> String {
         "rho_over_1" => format!("{:.1}% ± {:.1}", 100.0 * s.mean, 100.0 * s.sd),
         "preemptions" | "unfinished" | "job_preemptions_max" => format!("{:.0} ± {:.0}", s.mean, s.sd),
         "jain_slowdown" => format!("{:.3} ± {:.3}", s.mean, s.sd),
-        "restore_s" | "comm_overhead_s" => format!("{:.0} h ± {:.0}", s.mean / 3600.0, s.sd / 3600.0),
+        "restore_s" => format!("{:.0} h ± {:.0}", s.mean / 3600.0, s.sd / 3600.0),
+        "comm_overhead_s" => format!("{:.0} job-h ± {:.0}", s.mean / 3600.0, s.sd / 3600.0),
+        "comm_overhead_gpu_s" => format!("{:.0} GPU-h ± {:.0}", s.mean / 3600.0, s.sd / 3600.0),
         _ if s.mean.abs() >= 36_000.0 => format!("{:.1} h ± {:.1}", s.mean / 3600.0, s.sd / 3600.0),
         _ => format!("{:.0} s ± {:.0}", s.mean, s.sd),
     }
@@ -102,6 +110,7 @@ const VALUE_COLUMNS: &[&str] = &[
     "makespan_s",
     "avg_queue_s",
     "comm_overhead_s",
+    "comm_overhead_gpu_s",
     "single_gpu_jct_s",
     "multi_gpu_jct_s",
     "preemptions",
@@ -113,8 +122,16 @@ const VALUE_COLUMNS: &[&str] = &[
 ];
 
 /// The ratio columns of the full tables.
-const RATIO_COLUMNS: &[&str] =
-    &["avg_jct_s", "makespan_s", "p95_jct_s", "avg_queue_s", "comm_overhead_s", "single_gpu_jct_s", "multi_gpu_jct_s"];
+const RATIO_COLUMNS: &[&str] = &[
+    "avg_jct_s",
+    "makespan_s",
+    "p95_jct_s",
+    "avg_queue_s",
+    "comm_overhead_s",
+    "comm_overhead_gpu_s",
+    "single_gpu_jct_s",
+    "multi_gpu_jct_s",
+];
 
 impl Report {
     pub fn to_json(&self) -> String {
@@ -186,7 +203,7 @@ impl Report {
         );
         let _ = writeln!(
             md,
-            "- **Values** are mean ± sample standard deviation over seeds. Communication overhead and restore time are sums over jobs, in hours. Fairness: Jain's index over the tenants' mean slowdowns (1: every tenant slowed alike; 1 with a single tenant) and the preemptions of the job preempted most (docs/METRICS.md); finish-time fairness ρ (max over jobs, and the share of jobs with ρ > 1) over the first {} seed(s) of each main-grid scenario, the ones with isolated runs. — marks a figure the runs do not have: ρ where all jobs belong to one tenant, or a figure the report was written without.",
+            "- **Values** are mean ± sample standard deviation over seeds. Communication overhead is summed over jobs in job-hours (each job's time beyond its ideal run) and in GPU-hours (that time times the job's GPUs; docs/METRICS.md); restore time is summed over jobs, in hours. Fairness: Jain's index over the tenants' mean slowdowns (1: every tenant slowed alike; 1 with a single tenant) and the preemptions of the job preempted most (docs/METRICS.md); finish-time fairness ρ (max over jobs, and the share of jobs with ρ > 1) over the first {} seed(s) of each main-grid scenario, the ones with isolated runs. — marks a figure the runs do not have: ρ where all jobs belong to one tenant, or a figure the report was written without.",
             self.rho_seed_count()
         );
         let _ = writeln!(
@@ -209,7 +226,7 @@ impl Report {
                 columns.extend(SUMMARY_METRICS.iter().map(|m| label(m)));
                 header(md, &columns);
                 for row in &rows {
-                    let cells: Vec<String> = row.ratios.iter().map(fmt_ci).collect();
+                    let cells: Vec<String> = row.ratios.iter().map(|ci| fmt_ratio_cell(ci.as_ref())).collect();
                     let _ = writeln!(md, "| {} | `{}` | {} |", row.scenario, row.baseline, cells.join(" | "));
                 }
                 md.push('\n');
@@ -269,20 +286,32 @@ impl Report {
                     fmt_seconds(point.bounds.makespan_s.mean)
                 );
             }
-            let _ = writeln!(md, "\n`{subject}` over each, mean JCT and communication overhead:\n");
+            let _ = writeln!(md, "\n`{subject}` over each, mean JCT and communication overhead (job-s and GPU-s):\n");
             let others: Vec<&String> = s.policies.iter().filter(|p| *p != subject).collect();
             let mut columns = vec![s.parameter.clone()];
             for o in &others {
                 columns.push(format!("JCT ÷ `{o}`"));
             }
-            for o in &others {
-                columns.push(format!("overhead ÷ `{o}`"));
+            for unit in ["job-s", "GPU-s"] {
+                for o in &others {
+                    columns.push(format!("overhead ({unit}) ÷ `{o}`"));
+                }
             }
             header(md, &columns.iter().map(String::as_str).collect::<Vec<_>>());
             for point in &sweep.points {
                 let jct: Vec<String> = point.comparisons.iter().map(|c| fmt_ci(&c.ratios["avg_jct_s"])).collect();
-                let ovh: Vec<String> = point.comparisons.iter().map(|c| fmt_ci(&c.ratios["comm_overhead_s"])).collect();
-                let _ = writeln!(md, "| {} | {} | {} |", point.x, jct.join(" | "), ovh.join(" | "));
+                let ovh = |key: &str| -> Vec<String> {
+                    point.comparisons.iter().map(|c| fmt_ratio_cell(c.ratios.get(key))).collect()
+                };
+                let (job_s, gpu_s) = (ovh("comm_overhead_s"), ovh("comm_overhead_gpu_s"));
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} |",
+                    point.x,
+                    jct.join(" | "),
+                    job_s.join(" | "),
+                    gpu_s.join(" | ")
+                );
             }
             md.push('\n');
             self.embed(md, |k| matches!(k, FigureKind::Sweep { index: i } if *i == index));
@@ -394,7 +423,7 @@ impl Report {
         columns.extend(RATIO_COLUMNS.iter().map(|k| label(k).to_string()));
         header(md, &columns.iter().map(String::as_str).collect::<Vec<_>>());
         for c in sc.comparisons.iter().filter(|c| c.baseline == *reference) {
-            let cells: Vec<String> = RATIO_COLUMNS.iter().map(|k| fmt_ci(&c.ratios[*k])).collect();
+            let cells: Vec<String> = RATIO_COLUMNS.iter().map(|k| fmt_ratio_cell(c.ratios.get(*k))).collect();
             let _ = writeln!(md, "| `{}` | {} |", c.policy, cells.join(" | "));
         }
         md.push('\n');

@@ -101,7 +101,8 @@ class Result:
     Attributes:
         summary: the dict ``summary.json`` holds (policy in full, seed, topology, trace,
             GPUs, job counts, JCT mean and percentiles, makespan, queueing, communication
-            overhead, GPU utilisation, preemptions, placements per tier).
+            overhead in job-seconds (``comm_overhead_s``) and GPU-seconds
+            (``comm_overhead_gpu_s``), GPU utilisation, preemptions, placements per tier).
         summary_json: the text of ``summary.json``, byte for byte what ``proxima run
             --out`` writes.
         event_hash: the event-log hash as ``proxima run --events`` prints it (16 hex
