@@ -214,7 +214,7 @@ pub const POLICIES: &[PolicyInfo] = &[
             opt("starve_s", SecondsOrOff, "off", "a job waiting this long gets the cluster reserved for it"),
             RESTORE,
             opt("min_run_s", Seconds, "600", "a job runs this long before it may be preempted"),
-            opt("max_preempt", Whole, "2", "preemptions per job at most, of every kind (12 with order=las)"),
+            opt("max_preempt", Whole, "2", "preemptions per job at most, of every kind (48 with order=las)"),
             opt("tune_every_s", Seconds, "600", "how often the tuner revises the timers"),
             opt("quota", Switch, "off", "on: tenants' quotas; preemption takes another tenant's job only from a borrower"),
             opt("runtime", Choice(&["estimate", "oracle"]), "estimate", "remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only (not with order=las)"),
@@ -286,7 +286,7 @@ pub const RECOMMENDED: &[Recommended] = &[
     Recommended { spec: "dally", what: "network-sensitive: delay timers, preemption, auto-tuned timers" },
     Recommended {
         spec: "dally:order=las",
-        what: "Dally's placement, delay and preemption, least attained GPU-time first; knows no run times",
+        what: "recommended: Dally's placement, delay and preemption, least attained GPU-time first, knowing no run times; within 3% of the best fair baseline on 62 of 63 development cells of the robustness experiment (1.05x with LLaMA-13B alone on a thin 16:1 network)",
     },
     Recommended { spec: "dally:preempt=off", what: "Dally without preemption" },
     Recommended { spec: "dally:autotune=off", what: "Dally with static timers (300 s server, 150 s rack)" },

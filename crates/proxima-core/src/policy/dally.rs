@@ -44,7 +44,7 @@
 //! Options (defaults in brackets): `delay=on|off|all` [on], `preempt=on|off` [on],
 //! `autotune=on|off` [on], `timers=SERVER_S/RACK_S[/...]` [300/150: the static timers, or
 //! the tuner's starting point], `threshold` [1.05], `starve_s` [off], `restore_s` [30],
-//! `min_run_s` [600], `max_preempt` [2; 12 with `order=las`], `tune_every_s` [600], `quota=on|off` [off; reclaimed
+//! `min_run_s` [600], `max_preempt` [2; 48 with `order=las`], `tune_every_s` [600], `quota=on|off` [off; reclaimed
 //! jobs pay `restore_s`], `runtime=estimate|oracle` [estimate; `oracle` reads each job's true
 //! remaining run time from the trace, for ablation only], `order=fifo|las` [fifo; `las`
 //! serves least attained service first, [`order`]], `queues` [3600/57600, with `order=las`],
@@ -62,10 +62,11 @@ pub use options::{
     DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
 };
 
+use super::levels::LevelProfile;
 use super::profile::Profile;
 use super::quota::QuotaBook;
 use super::runtime::RemainingTime;
-use super::sensitivity::{cool_placement, sensitivity, LevelProfile, Sensitivity};
+use super::sensitivity::{cool_placement, sensitivity, Sensitivity};
 use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;

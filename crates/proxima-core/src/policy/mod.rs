@@ -13,6 +13,7 @@ pub mod fifo;
 pub mod kueue_tas;
 pub mod las;
 pub mod level_timer;
+pub mod levels;
 pub mod migrate;
 pub mod placement;
 pub mod profile;

@@ -5,10 +5,11 @@
 //! The table holds, per model, GPU count and tier, what an operator measures on an idle
 //! cluster with one representative placement spanning that tier (the placement
 //! [`LevelProfile::shape`] describes, the fewest servers that hold the job): the iteration
-//! time, the iteration time with the exchange switched off (its compute part), and the
-//! bandwidth its ring reached (what `nccl-tests` reports). It is measured once per run, from
-//! the topology and the catalogue, with the communication model on an idle network: that is
-//! the calibration an operator does with a few placements per model
+//! time, the iteration time with the exchange switched off (its compute part), the time the
+//! exchange alone takes and the bandwidth its ring reached (what `nccl-tests` reports), and
+//! from the three times the share of compute that hides exchange. It is measured once per
+//! run, from the topology and the catalogue, with the communication model on an idle
+//! network: that is the calibration an operator does with a few placements per model
 //! (`proxima-lab`'s `calibrate`), not a look at any job's live truth.
 //!
 //! The live load enters only through what a scheduler can observe: the link-share counters
@@ -16,19 +17,19 @@
 //! would get on the links it would cross ([`crate::cluster::ClusterState::estimate_new_ring`]);
 //! for a representative placement at a tier where nothing is free, the rate a ring gets on a
 //! link of each level carrying that level's mean number of rings. When that rate is below the
-//! measured one, the table's communication part (iteration time less compute part) is
-//! stretched by their ratio: linear in the load, which misses what the engine knows (an
-//! exchange the backward pass hid when idle shows once it slows, and latency does not
-//! stretch).
+//! measured one, the measured exchange is stretched by their ratio and what the backward pass
+//! cannot hide of it is added to the compute part: linear in the load, which misses that
+//! latency does not stretch, and prices a placement of the tier with more servers than the
+//! representative one as the representative.
 //!
 //! `profile_error=E` multiplies each job's predicted communication part by a factor drawn
 //! uniformly from `[1 − E, 1 + E]`, fixed per job: a hash of the job's id and the run's seed,
 //! never a shared random stream, so the same run gives the same results.
 
-use super::sensitivity::LevelProfile;
+use super::levels::LevelProfile;
 use super::{PolicySpec, View};
 use crate::cluster::JobId;
-use crate::comm::{server_factor, step_time, straggler_growth};
+use crate::comm::{combine, server_factor, step_time, straggler_growth};
 use crate::comm_params::CommParams;
 use crate::error::InputError;
 use crate::model::{ModelId, ModelProfile};
@@ -100,6 +101,12 @@ pub struct Measured {
     pub iter_s: f64,
     /// Seconds per iteration with the exchange switched off.
     pub compute_s: f64,
+    /// Seconds the exchange alone takes (an all-reduce of the model's gradients at the rate
+    /// the ring reached, as `nccl-tests` measures it).
+    pub sync_s: f64,
+    /// The share of the compute time that can hide exchange: what the iteration time shows
+    /// against compute plus exchange.
+    pub overlap: f64,
     /// The rate the ring reached, bytes/s (infinite on one server).
     pub ring_bytes_per_s: f64,
 }
@@ -118,21 +125,19 @@ impl Measured {
         Some(Measured {
             iter_s: comm.iteration_time(model, &shape),
             compute_s: step_time(compute, straggler_growth(shape.gpus), comm.straggler, 0.0, model.overlap),
+            sync_s: comm.sync_time(model, &shape),
+            overlap: model.overlap,
             ring_bytes_per_s: comm.ring_bytes_per_s(&shape),
         })
     }
 
-    /// Predicted seconds per iteration when the ring gets `rate` bytes/s and the
-    /// communication part is off by the factor `error`: that part stretched by how much
-    /// slower the ring runs than measured, the compute part as measured.
+    /// Predicted seconds per iteration when the ring gets `rate` bytes/s and the exchange
+    /// is off by the factor `error`: the measured exchange stretched by how much slower the
+    /// ring runs than measured, of which the backward pass hides what it hid when measured
+    /// (up to `overlap` × compute), the compute part as measured.
     pub fn predict(&self, rate: f64, error: f64) -> f64 {
-        let comm = self.iter_s - self.compute_s;
-        // Fully hidden when idle: the table cannot tell how much more load would show.
-        if comm <= 0.0 {
-            return self.iter_s;
-        }
         let stretch = if rate < self.ring_bytes_per_s { self.ring_bytes_per_s / rate } else { 1.0 };
-        self.compute_s + comm * stretch * error
+        combine(self.compute_s, self.sync_s * stretch * error, self.overlap)
     }
 }
 

@@ -35,25 +35,28 @@ const GOLDEN: &[(&str, u64, &str)] = &[
     ("fifo", 1806, "7b2d5858e969635a"),
     ("consolidate", 1800, "92cce48794f41b63"),
     // Every `dally` row changed when policies came to read slowdowns from a measured profile
-    // instead of the engine's function (`profile=table`, the default; issue 31).
-    ("dally", 2366, "99e5545a16962bdd"),
-    // The engine's own slowdowns instead of the measured profile (issue 31): the hashes
-    // `dally` and `dally:order=las` had before the profile became the default.
+    // instead of the engine's function (`profile=table`, the default; issue 31), and again
+    // when the profile came to keep the exchange and the share the backward pass hides
+    // apart.
+    ("dally", 2354, "22e3a2e12948cda1"),
+    // The engine's own slowdowns instead of the measured profile (issue 31): the hash
+    // `dally` had before the profile became the default (`dally:order=las` changed since,
+    // below, so its row is the current rule's with the engine's slowdowns).
     ("dally:profile=exact", 2354, "ac1ea477ecf8659a"),
-    ("dally:order=las,profile=exact", 3227, "8beab42c4eaa29ff"),
+    ("dally:order=las,profile=exact", 3060, "e28732ecab65a3b6"),
     // A 25% per-job error on the table's communication time: drawn from a hash of the job
     // and the seed, so it too is pinned.
-    ("dally:profile_error=0.25", 2359, "224a65e9458ebb34"),
+    ("dally:profile_error=0.25", 2346, "39615d6ca8d08828"),
     // The oracle ablation: `dally` reading each job's true remaining run time.
-    ("dally:runtime=oracle", 2373, "f0dd0f6f0c6e7957"),
+    ("dally:runtime=oracle", 2369, "4223c7a72cd8364c"),
     // Least attained service first, with dally's network awareness: its own thresholds
     // (3600/57600), and tiresias's, which were its default until the tuning on development
     // workloads (the hash from before that change: only the default moved). Both changed
     // when service-order preemption came to take its victims from the lowest queues first,
     // and again when it came to preempt only where the exchange pays, victims capped at
-    // twelve preemptions (`service=exchange`, issue 31).
-    ("dally:order=las", 3229, "3e7896f0a8c50fca"),
-    ("dally:order=las,queues=3250/7200", 3280, "90d6c202dcdc3028"),
+    // 48 preemptions (`service=exchange`, issue 31).
+    ("dally:order=las", 3060, "14a80b9fe881fa66"),
+    ("dally:order=las,queues=3250/7200", 3564, "58bca2dd3173f765"),
     ("consolidate:migrate=on", 1816, "8e6a4eb11dacdd05"),
     ("strict", 2259, "c06fea2bfcee6f40"),
     ("slurm", 2713, "3d62918b7ce706f7"),
@@ -114,9 +117,7 @@ fn the_scenario_exercises_waits_preemptions_and_the_tuner() {
     sim.add_observer(Box::new(Kinds(kinds.clone())));
     sim.run();
     let kinds: Vec<String> = kinds.borrow().iter().cloned().collect();
-    // Rate changes: with the measured profile (the default) `dally` once puts a ring on a
-    // link another ring uses, which the engine's own function steered it away from.
-    assert_eq!(kinds, ["arrived", "completed", "placed", "policy", "preempted", "rate_changed", "waiting"]);
+    assert_eq!(kinds, ["arrived", "completed", "placed", "policy", "preempted", "waiting"]);
 }
 
 #[test]

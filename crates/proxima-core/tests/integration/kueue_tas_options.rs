@@ -37,7 +37,7 @@ fn the_options_parse_and_print_canonically() {
     let spec = |s: &str| resolve_policy(s).unwrap().spec();
     assert_eq!(
         spec("kueue-tas:required=rack,required_for_s=auto"),
-        "kueue-tas:required=rack,queue=besteffort,required_for_s=auto"
+        "kueue-tas:required=rack,queue=besteffort,required_for_s=auto,profile=table,profile_error=0"
     );
     assert_eq!(
         spec("kueue-tas:preferred=rack,evict=on,min_run_s=0"),

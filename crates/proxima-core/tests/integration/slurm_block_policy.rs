@@ -228,5 +228,8 @@ fn a_tuned_wait_without_history_is_its_starting_value_under_either_plugin() {
         assert_eq!(placed_at(&log, 2), 302.0, "{spec}");
         assert_eq!(gpus(&log, 2), vec![vec![6, 7, 14, 15]], "{spec}");
     }
-    assert_eq!(resolve_policy("slurm:wait_s=auto").unwrap().spec(), "slurm:switches=1,wait_s=auto");
+    assert_eq!(
+        resolve_policy("slurm:wait_s=auto").unwrap().spec(),
+        "slurm:switches=1,wait_s=auto,profile=table,profile_error=0"
+    );
 }

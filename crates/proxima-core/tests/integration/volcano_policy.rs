@@ -207,6 +207,6 @@ fn a_tuned_limit_on_the_hard_tier_without_history_waits_its_starting_value() {
     assert_eq!(start, Some(302.0));
     assert_eq!(
         resolve_policy("volcano:hard=1,hard_for_s=auto").unwrap().spec(),
-        "volcano:hard=1,hard_for_s=auto,evict=off"
+        "volcano:hard=1,hard_for_s=auto,profile=table,profile_error=0,evict=off"
     );
 }

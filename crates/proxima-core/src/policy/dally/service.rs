@@ -7,16 +7,16 @@
 //!   and its victims, and happens only when the waiter saves more than the victims lose.
 //!   The waiter saves the wait it would otherwise have: at least until the first of its
 //!   victims ends on its own, their remaining ideal run time × the slowdown they run at now.
-//!   Each victim loses `restore_s`, plus what it will run slower where it resumes (its
-//!   remaining ideal run time × (the slowdown of the tier it can resume at − the one it has
-//!   now)), plus, when it cannot restart at once in the GPUs left free, about the waiter's
-//!   remaining run time (the GPUs it gave up come back when the waiter ends). A victim
-//!   resumes at the tightest tier the free GPUs offer if they can hold it, else anywhere (the
-//!   top tier), judged from representative placements on the network as loaded now. So a
-//!   network-sensitive job running tight is not taken off its placement to be brought back
-//!   scattered unless the waiter's gain pays for the scatter too. Victims already preempted
-//!   `max_preempt` times are not taken; without an estimate of remaining run times (before
-//!   any job has completed) nobody is taken, since the cost is certain and the gain unknown.
+//!   Each victim loses `restore_s`, plus what it will run slower where it resumes: its
+//!   remaining ideal run time × (the slowdown of the tier it will resume at − the one it has
+//!   now), judged from representative placements on the network as loaded now. A victim that
+//!   the GPUs left free can hold (victims taken in turn, once the waiter has taken the free
+//!   GPUs of its node) restarts at once, at the tightest tier they offer; one they cannot
+//!   hold waits, and, waiting afresh under delay scheduling like every requeued job, is
+//!   expected back at the tier it has now. So a network-sensitive job running tight is not
+//!   taken off its placement to be restarted scattered unless the waiter's gain pays for the
+//!   scatter too; where the network costs nothing the rule is the queues' own, but for
+//!   victims about to end. Victims already preempted `max_preempt` times are not taken.
 //! - **`priority`**: the queue alone decides, as under `tiresias` (no gain estimate, no cap).
 //!   It was the only rule of earlier versions, and breaks on network-sensitive jobs on a thin
 //!   network: one LLM job was checkpointed 59 times and brought back across the cluster.
@@ -56,16 +56,16 @@ impl ServiceRule {
 }
 
 /// What a service-order preemption costs, compared in this order: the queue of the best
-/// ranked victim (lower queues cost less), under `exchange` the most preemptions any victim
-/// has had (so that checkpoints spread over jobs instead of bringing one to the cap), the
-/// exchange's cost in milliseconds (both zero under `priority`), the GPUs of the jobs
-/// checkpointed, how many they are.
+/// ranked victim (lower queues cost less), the exchange's cost in milliseconds, the GPUs of
+/// the jobs checkpointed, then (so that checkpoints spread over jobs rather than bring one
+/// to the cap) the most preemptions any victim has had, and how many victims there are.
+/// The cost and the preemption count are zero under `priority`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct VictimCost {
     top_queue: Reverse<u8>,
-    most_preempted: u32,
     cost_ms: u64,
     moved: u64,
+    most_preempted: u32,
     victims: usize,
 }
 
@@ -91,20 +91,11 @@ impl Dally {
             return false;
         }
         let exchange = self.options.service == ServiceRule::Exchange;
-        // The waiter's own remaining run time, for what a victim that cannot restart at once
-        // waits; without it the exchange cannot be judged.
-        let waiter_remaining = match exchange {
-            true => match self.remaining.remaining_ideal_s(view, rank.job, view.run(rank.job).done) {
-                Some(r) => r,
-                None => return false,
-            },
-            false => 0.0,
-        };
         for t in w.base.0..=w.accept.0 {
             let tier = Tier(t);
             let mut best: Option<Candidate> = None;
             for &node in view.topo.tier_nodes(tier) {
-                let Some(c) = self.service_candidate(view, rank, node, waiter_remaining) else { continue };
+                let Some(c) = self.service_candidate(view, rank, node) else { continue };
                 if best.as_ref().is_none_or(|b| c.cost < b.cost) {
                     best = Some(c);
                 }
@@ -134,7 +125,7 @@ impl Dally {
     /// The victims in `node` that would make room for the waiter, lowest ranked first, and
     /// what taking them costs; `None` if the node cannot hold it or (under `exchange`) the
     /// exchange does not pay.
-    fn service_candidate(&self, view: &View, rank: Rank, node: NodeId, waiter_remaining: f64) -> Option<Candidate> {
+    fn service_candidate(&self, view: &View, rank: Rank, node: NodeId) -> Option<Candidate> {
         let book = self.las.as_ref()?;
         let w = &self.waiters[&rank.job];
         let n = view.topo.node(node);
@@ -176,7 +167,7 @@ impl Dally {
         let (gain_s, cost_s) = match exchange {
             true => {
                 let free_in_node = view.cluster.free_under(node).min(w.gpus);
-                let (gain, cost) = self.exchange_terms(view, &victims, free_in_node, waiter_remaining)?;
+                let (gain, cost) = self.exchange_terms(view, &victims, free_in_node)?;
                 if gain <= cost {
                     return None;
                 }
@@ -201,15 +192,9 @@ impl Dally {
     }
 
     /// The exchange's two sides, in seconds: what the waiter saves (the earliest of its
-    /// victims' own ends) and what the victims lose (restores, slower resumes, waits).
-    /// `None` when a victim's remaining run time is unknown.
-    fn exchange_terms(
-        &self,
-        view: &View,
-        victims: &[JobId],
-        free_in_node: u32,
-        waiter_remaining: f64,
-    ) -> Option<(f64, f64)> {
+    /// victims' own ends) and what the victims lose (restores and slower resumes). `None`
+    /// when a victim's remaining run time is unknown.
+    fn exchange_terms(&self, view: &View, victims: &[JobId], free_in_node: u32) -> Option<(f64, f64)> {
         // GPUs free elsewhere once the waiter has taken those free in its node.
         let mut spare = view.cluster.free_count().saturating_sub(free_in_node);
         let top = view.topo.top_tier();
@@ -222,17 +207,16 @@ impl Dally {
             let remaining = self.remaining.remaining_ideal_s(view, v, run.progress_at(view.now))?;
             let now_slowdown = (run.iter_s / ideal).max(1.0);
             gain = gain.min(remaining * now_slowdown);
+            // Restarting at once means taking what is free now; waiting means a fresh wait
+            // for a placement as tight as the one it had (assuming it got it before, it
+            // should get it again).
             let resume_tier = match spare >= job.gpus {
                 true => view.cluster.tightest_tier_free(view.topo, job.gpus).unwrap_or(top),
-                false => top,
+                false => run.tier.unwrap_or(top),
             };
             let resume_slowdown = self.representative_slowdown(view, v, resume_tier).unwrap_or(now_slowdown);
             cost += self.options.restore_s + remaining * (resume_slowdown - now_slowdown).max(0.0);
-            if spare >= job.gpus {
-                spare -= job.gpus;
-            } else {
-                cost += waiter_remaining;
-            }
+            spare = spare.saturating_sub(job.gpus);
         }
         Some((gain, cost))
     }
