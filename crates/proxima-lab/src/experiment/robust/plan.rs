@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// held-out run: set by whoever freezes it, in a commit of its own, before the held-out
 /// set's first run. `git diff FROZEN_AT -- crates/proxima-core/src/policy` shows any change
 /// since. Without it the held-out set does not run.
-pub const FROZEN_AT: Option<&str> = None;
+pub const FROZEN_AT: Option<&str> = Some("7ebf149");
 
 /// What the recommended policy must show, fixed before any run. Development targets, per
 /// development cell: mean-JCT regret at most `mean_jct_regret`, makespan regret at most
