@@ -30,6 +30,7 @@ use super::{Decision, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
+use crate::policy::placement::holders_under;
 use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Tier};
@@ -206,14 +207,7 @@ impl Migrator {
         need: u32,
         servers: &BTreeSet<(u32, NodeId)>,
     ) -> Option<Vec<(JobId, NodeId)>> {
-        let nd = view.topo.node(node);
-        let mut inside_count: BTreeMap<JobId, u32> = BTreeMap::new();
-        for g in nd.first_gpu..nd.first_gpu + nd.gpu_count {
-            if let Some(owner) = view.cluster.owner(GpuId(g)) {
-                *inside_count.entry(owner).or_default() += 1;
-            }
-        }
-        let mut movable: Vec<(u32, JobId)> = inside_count
+        let mut movable: Vec<(u32, JobId)> = holders_under(view.cluster, view.topo, node)
             .into_iter()
             .filter(|&(j, count)| {
                 view.job(j).gpus == count && view.run(j).tier == Some(Tier::SERVER) && self.may_move(view, j)

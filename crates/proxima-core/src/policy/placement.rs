@@ -6,13 +6,16 @@
 //! - most free servers first ([`most_free`]), the rule of the Pollux artifact's Tiresias;
 //! - uniformly random free GPUs ([`random_free`]), the `random` reference;
 //! - the contention-free slowdown of a spread placement ([`spread_slowdown`]), the test by
-//!   which `tiresias` decides whether a job must be consolidated.
+//!   which `tiresias` decides whether a job must be consolidated;
+//! - the jobs holding GPUs under a node, and how many ([`holders_under`]), from which
+//!   preemption and migration choose what to move out of it.
 
-use crate::cluster::ClusterState;
+use crate::cluster::{ClusterState, JobId};
 use crate::rng::Rng;
 use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology};
 use crate::workload::{uncontended_shape, Job};
 use crate::{comm_params::CommParams, model::Catalog};
+use std::collections::BTreeMap;
 
 /// Per tier, the largest group of GPUs one node of that tier holds: the tightest tier a job
 /// of `n` GPUs fits in on an empty cluster.
@@ -163,6 +166,19 @@ pub fn spread_slowdown(topo: &Topology, catalog: &Catalog, comm: &CommParams, jo
     gpus.sort_unstable();
     let shape = uncontended_shape(topo, &gpus);
     (comm.iteration_time(catalog.get(job.model), &shape) / ideal).max(1.0)
+}
+
+/// The jobs holding GPUs under `node`, each with how many of its GPUs are there: what a
+/// preemption or a move inside the node could free.
+pub fn holders_under(cluster: &ClusterState, topo: &Topology, node: NodeId) -> BTreeMap<JobId, u32> {
+    let n = topo.node(node);
+    let mut held: BTreeMap<JobId, u32> = BTreeMap::new();
+    for g in n.first_gpu..n.first_gpu + n.gpu_count {
+        if let Some(owner) = cluster.owner(GpuId(g)) {
+            *held.entry(owner).or_default() += 1;
+        }
+    }
+    held
 }
 
 #[cfg(test)]

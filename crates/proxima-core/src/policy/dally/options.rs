@@ -21,9 +21,9 @@ pub const DEFAULT_MAX_PREEMPT: u32 = 2;
 /// Least attained service has to take GPUs back from the same long jobs again and again:
 /// with no cap one job was checkpointed 59 times (issue 31, and up to 173 on the
 /// robustness experiment's development cells), but on Kalos-shaped LLM jobs a cap of 12 or
-/// 24 left short jobs stuck behind long ones that could no longer move (mean JCT up to 2.09x
+/// 24 left short jobs stuck behind long ones that could no longer move (mean JCT up to 1.89x
 /// and 1.08x the best fair baseline's). 48 is the smallest of 12/24/48 within every
-/// development target of the robustness experiment (`docs/EXPERIMENTS.md`, "Robustness").
+/// development target of the robustness experiment but one cell (`docs/EXPERIMENTS.md`, "Robustness").
 pub const LAS_MAX_PREEMPT: u32 = 48;
 
 /// Which jobs delay scheduling makes wait for a tighter placement.

@@ -18,12 +18,12 @@
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
 use crate::event::Reason;
+use crate::policy::placement::holders_under;
 use crate::policy::sensitivity::{cool_placement, representative_loss};
 use crate::policy::{Decision, View};
 use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::GpuId;
-use std::collections::BTreeMap;
 
 /// How much more sensitive than a victim a job must be to preempt it.
 const SENSITIVITY_MARGIN: f64 = 0.05;
@@ -66,12 +66,7 @@ impl Dally {
             let free = view.cluster.free_under(node);
             let need = w.gpus - free;
             // Eligible victims with their GPUs inside this node.
-            let mut inside: BTreeMap<JobId, u32> = BTreeMap::new();
-            for g in n.first_gpu..n.first_gpu + n.gpu_count {
-                if let Some(owner) = view.cluster.owner(GpuId(g)) {
-                    *inside.entry(owner).or_default() += 1;
-                }
-            }
+            let inside = holders_under(view.cluster, view.topo, node);
             let mut candidates: Vec<(f64, u32, JobId)> = Vec::new();
             for (&v, &count) in &inside {
                 let run = view.run(v);

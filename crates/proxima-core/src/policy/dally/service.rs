@@ -31,6 +31,7 @@ use super::order::Rank;
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
 use crate::event::Reason;
+use crate::policy::placement::holders_under;
 use crate::policy::{Decision, View};
 use crate::scenario::JobStatus;
 use crate::topology::{GpuId, NodeId, Tier};
@@ -135,13 +136,7 @@ impl Dally {
         let exchange = self.options.service == ServiceRule::Exchange;
         let need = w.gpus.saturating_sub(view.cluster.free_under(node));
         // Running jobs of lower queues with GPUs in this node, lowest ranked first.
-        let mut inside: BTreeMap<JobId, u32> = BTreeMap::new();
-        for g in n.first_gpu..n.first_gpu + n.gpu_count {
-            if let Some(owner) = view.cluster.owner(GpuId(g)) {
-                *inside.entry(owner).or_default() += 1;
-            }
-        }
-        let mut candidates: Vec<(Rank, u32)> = inside
+        let mut candidates: Vec<(Rank, u32)> = holders_under(view.cluster, view.topo, node)
             .into_iter()
             .filter(|&(v, _)| {
                 let run = view.run(v);

@@ -1,0 +1,221 @@
+//! Tests of turning a trace into the jobs a run simulates.
+
+use super::*;
+use crate::scenario::build_scenario;
+use crate::topology::resolve_topology_arg;
+use crate::trace::{TraceFormat, TraceJob};
+
+fn job(name: &str, submit: f64, gpus: u32, model: Option<&str>, work: TraceWork) -> TraceJob {
+    TraceJob {
+        name: name.into(),
+        submit_s: submit,
+        gpus,
+        model: model.map(String::from),
+        work,
+        batch: None,
+        tenant: None,
+        line: 2,
+    }
+}
+
+#[test]
+fn sorts_shifts_limits_and_converts_duration() {
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let mut catalog = Catalog::built_in();
+    let trace = Trace {
+        format: TraceFormat::ProximaCsv,
+        skipped: Vec::new(),
+        jobs: vec![
+            job("late", 500.0, 1, Some("resnet50"), TraceWork::DurationS(100.0)),
+            job("early", 100.0, 1, Some("resnet50"), TraceWork::Iterations(7.0)),
+            job("huge", 300.0, 64, Some("vgg16"), TraceWork::DurationS(10.0)),
+        ],
+    };
+    let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+    let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["early", "huge", "late"]);
+    assert_eq!(jobs[0].submit, SimTime::ZERO);
+    assert_eq!(jobs[2].submit, SimTime::from_secs_f64(400.0));
+    assert_eq!(jobs[0].iterations, 7.0);
+    // One GPU: no exchange, so the ideal iteration is the compute time.
+    assert_eq!(jobs[2].ideal_iter_s, Some(catalog.get(jobs[2].model).compute_s));
+    assert!((jobs[2].ideal_run_s().unwrap() - 100.0).abs() < 1e-9);
+    assert_eq!(jobs[1].ideal_iter_s, None, "64 GPUs do not fit 16");
+    let limited =
+        resolve(&trace, &topo, &mut catalog, &CommParams::default(), &WorkloadOptions { limit: Some(1), ..opts })
+            .unwrap();
+    assert_eq!(limited.len(), 1);
+}
+
+#[test]
+fn the_ideal_placement_splits_evenly_over_multi_nic_servers() {
+    // rdma-2048: eight GPUs and eight NICs per server. Best fit puts 9 GPUs as 8 + 1, whose
+    // ring drives one NIC of the second server (25 GB/s); the ideal is 5 + 4: four NICs,
+    // 100 GB/s.
+    let topo = resolve_topology_arg("rdma-2048").unwrap();
+    let (tier, shape) = IdealPlacements::default().get(&topo, 9).unwrap();
+    assert_eq!((tier, shape.servers, shape.max_per_server), (Tier(1), 2, 5));
+    assert_eq!(shape.nic_bytes_per_s, 100e9);
+    // With one NIC per server nothing changes: 8 + 1 on oversub-2048.
+    let topo = resolve_topology_arg("oversub-2048").unwrap();
+    let (_, shape) = IdealPlacements::default().get(&topo, 9).unwrap();
+    assert_eq!((shape.max_per_server, shape.nic_bytes_per_s), (8, 25e9));
+}
+
+#[test]
+fn a_cluster_of_one_gpu_type_uses_its_catalogue_and_mix() {
+    // The rdma fabric's GPU is the A100: the default mix becomes the four of its eight
+    // models measured on an A100; a mix naming a model without an A100 time is an error.
+    let topo = resolve_topology_arg("teaching").unwrap();
+    assert_eq!(topo.gpu(), Some("A100"));
+    let trace = Trace {
+        format: TraceFormat::Philly,
+        skipped: Vec::new(),
+        jobs: (0..40).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
+    };
+    let built_in = Catalog::built_in();
+    let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&built_in) };
+    let sc = build_scenario(topo.clone(), &trace, &opts, "t").unwrap();
+    assert_eq!(sc.catalog.gpu(), Some("A100"));
+    let used: std::collections::BTreeSet<&str> =
+        sc.jobs.iter().map(|j| sc.catalog.get(j.model).name.as_str()).collect();
+    assert_eq!(used.into_iter().collect::<Vec<_>>(), ["bert", "inception3", "resnet50", "vgg16"]);
+    let gpt2 = WorkloadOptions { mix: ModelMix::parse("gpt2", &built_in).unwrap(), ..opts.clone() };
+    let e = build_scenario(topo, &trace, &gpt2, "t").unwrap_err();
+    assert_eq!(e.field, "mix");
+    assert!(e.message.contains("'gpt2'") && e.message.contains("A100"), "{e}");
+}
+
+#[test]
+fn the_llm_mix_draws_the_models_of_today() {
+    let built_in = Catalog::built_in();
+    let mix = ModelMix::parse(" LLM ", &built_in).unwrap();
+    let names: Vec<(&str, f64)> = mix.entries.iter().map(|&(id, w)| (built_in.get(id).name.as_str(), w)).collect();
+    assert_eq!(names, [("bert-large", 1.0), ("gpt2-xl", 1.0), ("llama-7b", 1.0), ("llama-13b", 1.0)]);
+    // On an A100 cluster every job gets one of the four, in bf16, the 7B and 13B sharded.
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let trace = Trace {
+        format: TraceFormat::Philly,
+        skipped: Vec::new(),
+        jobs: (0..40).map(|i| job("j", i as f64, 4, None, TraceWork::DurationS(10.0))).collect(),
+    };
+    let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix };
+    let sc = build_scenario(topo, &trace, &opts, "t").unwrap();
+    let used: std::collections::BTreeSet<&str> =
+        sc.jobs.iter().map(|j| sc.catalog.get(j.model).name.as_str()).collect();
+    assert_eq!(used.into_iter().collect::<Vec<_>>(), ["bert-large", "gpt2-xl", "llama-13b", "llama-7b"]);
+    assert!(sc.jobs.iter().all(|j| sc.catalog.get(j.model).precision == crate::model::Precision::Bf16));
+    // On the T4 cluster the models of today have no compute time: an error naming the mix.
+    let tcp = resolve_topology_arg("pollux-testbed").unwrap();
+    let e = build_scenario(tcp, &trace, &WorkloadOptions { seed: 3, ..opts }, "t").unwrap_err();
+    assert_eq!(e.field, "mix");
+}
+
+#[test]
+fn a_stated_batch_gives_the_job_its_own_profile_once() {
+    let topo = resolve_topology_arg("pollux-testbed").unwrap();
+    let mut catalog = Catalog::built_in();
+    let base = catalog.len();
+    let at = |name: &str, gpus: u32, batch: Option<u32>| TraceJob {
+        batch,
+        ..job(name, 0.0, gpus, Some("cifar10"), TraceWork::Iterations(10.0))
+    };
+    let trace = Trace {
+        format: TraceFormat::Pollux,
+        skipped: Vec::new(),
+        jobs: vec![at("a", 6, Some(2052)), at("b", 6, Some(2052)), at("c", 4, Some(2052)), at("d", 4, None)],
+    };
+    let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+    // Two new profiles: (2,052 on 6) shared by a and b, (2,052 on 4) for c; d keeps the
+    // catalogue's entry.
+    assert_eq!(catalog.len(), base + 2);
+    assert_eq!(jobs[0].model, jobs[1].model);
+    assert_ne!(jobs[0].model, jobs[2].model);
+    assert_eq!(jobs[3].model, catalog.lookup("cifar10").unwrap());
+    assert_eq!(catalog.get(jobs[0].model).compute_s, 0.020375 + 0.00064985 * 342.0);
+    assert_eq!(catalog.get(jobs[2].model).compute_s, 0.020375 + 0.00064985 * 513.0);
+    assert_eq!(catalog.get(jobs[0].model).name, "cifar10");
+}
+
+#[test]
+fn unknown_model_names_the_line() {
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let mut catalog = Catalog::built_in();
+    let trace = Trace {
+        format: TraceFormat::ProximaCsv,
+        skipped: Vec::new(),
+        jobs: vec![job("x", 0.0, 1, Some("lenet9"), TraceWork::Iterations(1.0))],
+    };
+    let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let e = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap_err();
+    assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
+    assert!(e.message.starts_with("unknown model 'lenet9' (known: "), "{e}");
+}
+
+#[test]
+fn a_trace_naming_a_listed_model_runs_where_it_was_measured_and_says_why_not_elsewhere() {
+    // vgg16 and inception3 (names a Tiresias trace uses) are in the built-in catalogue
+    // and on A100, not on T4: a T4 cluster refuses them as not measured, not unknown.
+    let trace = Trace {
+        format: TraceFormat::ProximaCsv,
+        skipped: Vec::new(),
+        jobs: vec![
+            job("a", 0.0, 1, Some("vgg16"), TraceWork::Iterations(1.0)),
+            job("b", 1.0, 1, Some("inception3"), TraceWork::Iterations(1.0)),
+        ],
+    };
+    for (gpu, topology) in [(None, "teaching"), (Some("A100"), "teaching")] {
+        let mut catalog = Catalog::for_gpu_or_built_in(gpu).unwrap();
+        let topo = resolve_topology_arg(topology).unwrap();
+        let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+        let jobs = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+        let names: Vec<&str> = jobs.iter().map(|j| catalog.get(j.model).name.as_str()).collect();
+        assert_eq!(names, ["vgg16", "inception3"], "{gpu:?}");
+    }
+    let mut t4 = Catalog::for_gpu("T4").unwrap();
+    let topo = resolve_topology_arg("pollux-testbed").unwrap();
+    let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&t4) };
+    let e = resolve(&trace, &topo, &mut t4, &CommParams::default(), &opts).unwrap_err();
+    assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
+    assert!(e.message.starts_with("model 'vgg16' has no compute time measured on a T4"), "{e}");
+}
+
+#[test]
+fn model_assignment_is_seeded_and_independent_of_limit() {
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let mut catalog = Catalog::built_in();
+    let trace = Trace {
+        format: TraceFormat::Philly,
+        skipped: Vec::new(),
+        jobs: (0..50).map(|i| job("j", i as f64, 1, None, TraceWork::DurationS(10.0))).collect(),
+    };
+    let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let all = resolve(&trace, &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+    let few = resolve(
+        &trace,
+        &topo,
+        &mut catalog,
+        &CommParams::default(),
+        &WorkloadOptions { limit: Some(10), ..opts.clone() },
+    )
+    .unwrap();
+    assert!(all.iter().zip(&few).all(|(a, b)| a.model == b.model));
+    let window = resolve(
+        &trace,
+        &topo,
+        &mut catalog,
+        &CommParams::default(),
+        &WorkloadOptions { skip: 20, limit: Some(10), ..opts.clone() },
+    )
+    .unwrap();
+    assert_eq!(window.len(), 10);
+    assert_eq!(window[0].submit, SimTime::ZERO, "a window starts at time 0");
+    assert!(all[20..30].iter().zip(&window).all(|(a, b)| a.model == b.model && a.name == b.name));
+    let distinct: std::collections::BTreeSet<_> = all.iter().map(|j| j.model).collect();
+    assert!(distinct.len() >= 5, "the mix is used: {distinct:?}");
+    let other =
+        resolve(&trace, &topo, &mut catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
+    assert!(all.iter().zip(&other).any(|(a, b)| a.model != b.model));
+}
