@@ -19,11 +19,13 @@ pub mod execute;
 mod fairness_report;
 pub mod figures;
 pub mod paper;
+mod paper_workloads;
 pub mod placement_map;
 pub mod plan;
 pub mod report;
 mod results;
 pub mod robust;
+mod scenario;
 pub mod stats;
 pub mod tenant_table;
 
