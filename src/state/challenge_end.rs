@@ -2,7 +2,8 @@
 //! they are compared with; what-ifs on any decision, each predicted before it is shown;
 //! and the comparison as an SVG figure for slides.
 
-use super::challenge::{Made, RIVALS};
+use super::challenge::Made;
+use super::challenge_scenario::{mean_jct, JOBS, RIVALS, TOPOLOGY};
 use super::summary::duration;
 use proxima_core::policy::replay::{AfterChoices, Choice};
 use proxima_core::run as replay_run;
@@ -144,7 +145,7 @@ pub fn what_if(made: &[Made], index: usize, kind: WhatIfKind, scenario: Option<&
     let run = match scenario {
         None => Err("no scenario".to_string()),
         Some(s) => replay_run::replay(s.clone(), &choices, AfterChoices::FirstFit)
-            .map(|r| WhatIfRun { avg_jct_s: super::challenge::mean_jct(&r.sim).1, diverged_at: r.diverged_at })
+            .map(|r| WhatIfRun { avg_jct_s: mean_jct(&r.sim).1, diverged_at: r.diverged_at })
             .map_err(|e| e.to_string()),
     };
     WhatIf { index, kind, label, guess: None, run }
@@ -193,7 +194,7 @@ pub fn figure_svg(end: &End) -> String {
     svg += &format!(
         "<text x=\"20\" y=\"{}\" font-size=\"12\" fill=\"#555555\">{}</text>\n</svg>\n",
         height - 10.0,
-        escape(&format!("Proxima challenge: {} jobs on {}", super::challenge::JOBS, super::challenge::TOPOLOGY)),
+        escape(&format!("Proxima challenge: {} jobs on {}", JOBS, TOPOLOGY)),
     );
     svg
 }

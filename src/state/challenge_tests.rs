@@ -144,7 +144,7 @@ fn the_rivals_figures_are_the_cores() {
 
 #[test]
 fn the_scenario_is_the_clis() {
-    use proxima_core::inputs::{build_scenario, ScenarioInput, TraceInput};
+    use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
     let input = ScenarioInput::new(
         TopologyInput::Argument(TOPOLOGY.into()),
         TraceInput::File { name: TRACE_NAME.into(), text: TRACE.into() },

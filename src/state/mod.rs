@@ -6,9 +6,9 @@
 //! downloads) live at the edge, in `app.rs`, and report back with actions.
 //!
 //! - this file: the state, the actions, the reducer;
-//! - [`challenge`], [`challenge_end`]: "Be the scheduler", the challenge
-//!   mode: its scenario, the student's decisions replayed, the comparison, what-ifs and the
-//!   figure;
+//! - [`challenge`], [`challenge_scenario`], [`challenge_end`]: "Be the scheduler", the
+//!   challenge mode: its scenario, the student's decisions replayed, the comparison,
+//!   what-ifs and the figure;
 //! - [`cluster`]: the cluster form, its checked cluster and the editor;
 //! - [`trace`]: the trace form and the worker's descriptions of traces;
 //! - [`fields`]: form fields as typed, with their errors;
@@ -21,6 +21,7 @@
 
 pub mod challenge;
 pub mod challenge_end;
+pub mod challenge_scenario;
 pub mod cluster;
 pub mod fields;
 pub mod lessons;
