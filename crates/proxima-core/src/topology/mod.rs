@@ -38,7 +38,8 @@
 //!   [`read_volcano_topology`]; `kube.rs` the Kubernetes objects of a file and `yaml.rs`
 //!   the YAML they are read with;
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
-//! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`];
+//! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`]; the checks of the
+//!   shape (extra server links, cycles, cut-off pieces, the root) in `check/shape.rs`;
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
 //! - `queries.rs`: paths, tiers, common ancestors and the links a ring crosses.
 
