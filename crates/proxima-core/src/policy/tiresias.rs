@@ -55,151 +55,32 @@
 //!
 //! **Quotas** (`quota=on`, [`super::quota`]): admission walks the same priority order twice,
 //! first each tenant's jobs within its quota, then everyone's in what is left
-//! ([`quota::admit_two_phase`]); a borrower's running job that loses its place is checkpointed
-//! for the jobs within quota (a reclaim). With `round_s`, quotas hold at the rounds.
+//! ([`quota::admit_two_phase`](super::quota::admit_two_phase)); a borrower's running job
+//! that loses its place is checkpointed for the jobs within quota (a reclaim). With
+//! `round_s`, quotas hold at the rounds.
+
+mod admission;
+mod options;
+
+pub use options::{PlaceRule, TiresiasOptions};
 
 use super::las;
 use super::placement::{spread_slowdown, TierCapacity};
-use super::quota::{self, QuotaBook};
-use super::{on_off, take_optional_secs, Decision, Policy, PolicySpec, View};
+use super::quota::QuotaBook;
+use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use crate::model::ModelId;
 use crate::time::SimTime;
 use crate::topology::Tier;
+use admission::Section;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The Pollux artifact's Tiresias as one spec (see the module documentation).
 pub const POLLUX_SPEC: &str = "tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60";
 
 pub use super::las::DEFAULT_THRESHOLDS_GPU_S;
-
-/// Where an admitted job goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlaceRule {
-    /// Tiresias: consolidate placement-sensitive models only.
-    Skew,
-    Tightest,
-    MostFree,
-    FirstFit,
-}
-
-impl PlaceRule {
-    fn name(self) -> &'static str {
-        match self {
-            PlaceRule::Skew => "skew",
-            PlaceRule::Tightest => "tightest",
-            PlaceRule::MostFree => "most_free",
-            PlaceRule::FirstFit => "first_fit",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct TiresiasOptions {
-    /// Attained-service thresholds between queues, GPU-seconds, increasing: `K − 1` of them.
-    pub thresholds_gpu_s: Vec<f64>,
-    pub starve: Option<f64>,
-    pub place: PlaceRule,
-    pub skew: f64,
-    pub running_first: bool,
-    pub restore_s: f64,
-    pub round_s: Option<f64>,
-    /// Respect the tenants' quotas.
-    pub quota: bool,
-}
-
-impl TiresiasOptions {
-    pub fn from_spec(spec: &mut PolicySpec) -> Result<TiresiasOptions, InputError> {
-        let thresholds_gpu_s = las::take_thresholds(spec)?.unwrap_or_else(|| DEFAULT_THRESHOLDS_GPU_S.to_vec());
-        let place = match spec.take("place").as_deref() {
-            None | Some("skew") => PlaceRule::Skew,
-            Some("tightest") => PlaceRule::Tightest,
-            Some("most_free") => PlaceRule::MostFree,
-            Some("first_fit") => PlaceRule::FirstFit,
-            Some(other) => {
-                return Err(InputError::new(
-                    "place",
-                    format!("expected skew, tightest, most_free or first_fit, got '{other}'"),
-                ))
-            }
-        };
-        Ok(TiresiasOptions {
-            thresholds_gpu_s,
-            starve: take_optional_secs(spec, "starve", 0.0)?,
-            place,
-            skew: spec.take_f64("skew", 1.05, 1.0)?,
-            running_first: spec.take_bool("running_first", true)?,
-            restore_s: spec.take_f64("restore_s", 30.0, 0.0)?,
-            round_s: take_optional_secs(spec, "round_s", 0.0)?,
-            quota: spec.take_bool("quota", false)?,
-        })
-    }
-
-    fn spec(&self) -> String {
-        let queues = las::thresholds_name(&self.thresholds_gpu_s);
-        let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_else(|| "off".into());
-        format!(
-            "tiresias:queues={queues},starve={},place={},skew={},running_first={},restore_s={},round_s={}",
-            opt(self.starve),
-            self.place.name(),
-            self.skew,
-            on_off(self.running_first),
-            self.restore_s,
-            opt(self.round_s)
-        ) + if self.quota { ",quota=on" } else { "" }
-    }
-}
-
-/// One queue's jobs of one kind (running, waiting, or both in entry order), indexed by GPU
-/// count so that "the next job that fits" is a few ordered-set queries.
-#[derive(Clone, Debug, Default)]
-struct Section {
-    by_size: BTreeMap<u32, BTreeSet<(u64, JobId)>>,
-    order: BTreeSet<(u64, JobId)>,
-    /// The waiting jobs alone, in entry order.
-    waiting: BTreeSet<(u64, JobId)>,
-    gpus: u64,
-    running: u32,
-}
-
-impl Section {
-    fn insert(&mut self, seq: u64, job: JobId, gpus: u32, running: bool) {
-        self.by_size.entry(gpus).or_default().insert((seq, job));
-        self.order.insert((seq, job));
-        if !running {
-            self.waiting.insert((seq, job));
-        }
-        self.gpus += gpus as u64;
-        self.running += running as u32;
-    }
-
-    fn remove(&mut self, seq: u64, job: JobId, gpus: u32, running: bool) {
-        if let Some(set) = self.by_size.get_mut(&gpus) {
-            set.remove(&(seq, job));
-            if set.is_empty() {
-                self.by_size.remove(&gpus);
-            }
-        }
-        self.order.remove(&(seq, job));
-        self.waiting.remove(&(seq, job));
-        self.gpus -= gpus as u64;
-        self.running -= running as u32;
-    }
-
-    /// The first job after `after` (in entry order) with at most `room` GPUs.
-    fn next_fitting(&self, after: Option<(u64, JobId)>, room: u64) -> Option<(u64, JobId)> {
-        let room = room.min(u32::MAX as u64) as u32;
-        self.by_size
-            .range(..=room)
-            .filter_map(|(_, set)| match after {
-                None => set.first().copied(),
-                Some(a) => set.range((std::ops::Bound::Excluded(a), std::ops::Bound::Unbounded)).next().copied(),
-            })
-            .min()
-    }
-}
 
 /// A job in the system, as the policy tracks it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -360,82 +241,6 @@ impl Tiresias {
                 self.enter_queue(job, 0);
             }
         }
-    }
-
-    /// Walks the jobs in priority order and records who runs from now on.
-    fn walk(&mut self, view: &View) {
-        let Tiresias { queues, entries, plan, options, .. } = self;
-        let mut room = view.topo.gpu_count() as u64;
-        for sections in queues.iter() {
-            for (s, sec) in sections.iter().enumerate() {
-                if sec.order.is_empty() {
-                    continue;
-                }
-                if options.running_first && s == 0 {
-                    // Running jobs only: they all stay if they fit together.
-                    if sec.gpus <= room {
-                        room -= sec.gpus;
-                        continue;
-                    }
-                    for &(_, job) in &sec.order {
-                        let g = entries[job.0 as usize].gpus as u64;
-                        if g <= room {
-                            room -= g;
-                        } else {
-                            plan.preempt.push(job);
-                        }
-                    }
-                    continue;
-                }
-                if sec.gpus <= room {
-                    // Everyone here fits: the waiting jobs all start, nobody is preempted.
-                    room -= sec.gpus;
-                    plan.place.extend(sec.waiting.iter().map(|&(_, job)| job));
-                    continue;
-                }
-                let mut after = None;
-                let mut kept = BTreeSet::new();
-                while let Some((seq, job)) = sec.next_fitting(after, room) {
-                    after = Some((seq, job));
-                    let e = &entries[job.0 as usize];
-                    room -= e.gpus as u64;
-                    if e.running {
-                        kept.insert(job);
-                    } else {
-                        plan.place.push_back(job);
-                    }
-                }
-                if (kept.len() as u32) < sec.running {
-                    for &(_, job) in &sec.order {
-                        if entries[job.0 as usize].running && !kept.contains(&job) {
-                            plan.preempt.push(job);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The walk under quotas: the priority order of [`Self::walk`], admitted in two passes.
-    fn walk_with_quota(&mut self, view: &View) {
-        let (mut order, mut admitted) = std::mem::take(&mut self.walk_buffers);
-        order.clear();
-        order.extend(
-            self.queues
-                .iter()
-                .flat_map(|sections| sections.iter())
-                .flat_map(|sec| sec.order.iter())
-                .map(|&(_, job)| (job, self.entries[job.0 as usize].gpus, view.job(job).tenant)),
-        );
-        quota::admit_two_phase(view, &order, &mut admitted);
-        for (&(job, ..), &ok) in order.iter().zip(&admitted) {
-            match (self.entries[job.0 as usize].running, ok) {
-                (true, false) => self.plan.preempt.push(job),
-                (false, true) => self.plan.place.push_back(job),
-                _ => {}
-            }
-        }
-        self.walk_buffers = (order, admitted);
     }
 
     fn skew(&mut self, view: &View, job: JobId) -> f64 {
