@@ -13,6 +13,7 @@ pub mod native;
 mod outline;
 pub mod philly;
 pub mod pollux;
+pub mod sacct;
 pub mod synthetic;
 pub mod synthetic_shape;
 pub mod tenant_mix;
@@ -181,6 +182,11 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
     if header.trim().is_empty() {
         return Err(InputError::at_line(1, "header", "the file is empty; expected a CSV header or a JSON document"));
     }
+    // sacct --parsable2 separates its columns with '|'; a JobID column says it is sacct, and
+    // its reader names any other column that is missing.
+    if header.contains('|') && header.split('|').any(|c| c.trim().eq_ignore_ascii_case("jobid")) {
+        return sacct::parse(text);
+    }
     // Spreadsheets may quote the column names.
     let columns: Vec<String> =
         header.split(',').map(|c| c.trim().trim_matches('"').trim().to_ascii_lowercase()).collect();
@@ -205,7 +211,7 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
             1,
             "header",
             format!(
-                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV"
+                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV, or Slurm sacct --parsable2 output (JobID|Submit|Start|End|State|AllocTRES|...)"
             ),
         ))
     }
