@@ -211,7 +211,7 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
             1,
             "header",
             format!(
-                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV, or Slurm sacct --parsable2 output (JobID|Submit|Start|End|State|AllocTRES|...)"
+                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV"
             ),
         ))
     }
