@@ -25,21 +25,21 @@ fn compare_runs_the_example_history_on_the_example_cluster() {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{stderr}");
     for note in [
-        "7 CPU-only jobs (no GPU asked for) left out (the first on line 74)",
-        "12 jobs still running (no end yet) left out",
+        "6 CPU-only jobs (no GPU asked for) left out (the first on line 74)",
+        "5 jobs still running (no end yet) left out",
         "2 jobs that never ran (duration 0) left out",
         "2 pending jobs (never started) left out",
     ] {
         assert!(stderr.contains(&format!("note: {history}: {note}")), "{note} in:\n{stderr}");
     }
     assert!(stdout.contains("(192 GPUs), trace"), "{stdout}");
-    assert!(stdout.contains(", 106 jobs"), "{stdout}");
+    assert!(stdout.contains(", 124 jobs"), "{stdout}");
     let summaries: Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("compare.json")).unwrap()).unwrap();
     std::fs::remove_dir_all(&out_dir).ok();
     let summaries = summaries.as_array().expect("one summary per policy");
     assert_eq!(summaries.len(), 2);
     for s in summaries {
-        assert_eq!((s["jobs_completed"].as_u64(), s["jobs_rejected"].as_u64()), (Some(106), Some(0)), "{s}");
+        assert_eq!((s["jobs_completed"].as_u64(), s["jobs_rejected"].as_u64()), (Some(124), Some(0)), "{s}");
     }
 }
