@@ -199,3 +199,26 @@ fn a_header_alone_or_only_skipped_rows_say_so() {
         "no GPU jobs: all 3 allocations were left out: 1 pending jobs (never started), 1 CPU-only jobs (no GPU asked for), 1 jobs that never ran (duration 0)"
     );
 }
+
+#[test]
+fn waiting_active_and_zero_length_rows_are_told_apart() {
+    let row = |id: &str, start: &str, end: &str, state: &str| {
+        format!("{id}|2026-03-01T00:00:00|{start}|{end}|{state}|1|gres/gpu=2|a|u")
+    };
+    let t = "2026-03-01T00:00:10";
+    let text = [
+        HEADER.to_string(),
+        row("1", t, "2026-03-01T01:00:10", "COMPLETED"),
+        row("2", "Unknown", "Unknown", "REQUEUE_HOLD"),
+        row("3", t, "Unknown", "SUSPENDED"),
+        row("4", t, t, "FAILED"),
+        // A heterogeneous job with one component still running is still running.
+        row("5+0", t, "2026-03-01T00:30:00", "COMPLETED"),
+        row("5+1", t, "Unknown", "RUNNING"),
+    ]
+    .join("\n");
+    let trace = parse_trace(&text).unwrap();
+    assert_eq!(trace.jobs.iter().map(|j| j.name.as_str()).collect::<Vec<_>>(), ["1"]);
+    let reasons: Vec<(SkipReason, u32, u32)> = trace.skipped.iter().map(|s| (s.reason, s.rows, s.first_line)).collect();
+    assert_eq!(reasons, [(SkipReason::Pending, 1, 3), (SkipReason::StillRunning, 2, 4), (SkipReason::NeverRan, 1, 5)]);
+}
