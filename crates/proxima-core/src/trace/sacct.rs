@@ -121,6 +121,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
     let mut allocations: Vec<Allocation> = Vec::new();
     let mut first_line: BTreeMap<String, u32> = BTreeMap::new();
     let mut het_index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut steps = 0u32;
     for (line, content) in lines {
         if content.trim().is_empty() {
             continue;
@@ -128,6 +129,7 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         let fields = columns.split(content, line, trailing)?;
         let id = fields[columns.at["JobID"]].trim();
         let Some(allocation_id) = allocation_of(id).map_err(|m| InputError::at_line(line, "JobID", m))? else {
+            steps += 1;
             continue; // A job step: its allocation's row holds the GPUs and times.
         };
         if let Some(first) = first_line.insert(allocation_id.to_string(), line) {
@@ -150,6 +152,13 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
             },
             None => allocations.push(row),
         }
+    }
+    if allocations.is_empty() && steps > 0 {
+        return Err(InputError::at_line(
+            header_line,
+            "JobID",
+            format!("no jobs: all {steps} rows are job steps (such as 123.batch) and no allocation row is there"),
+        ));
     }
     collect(allocations, header_line)
 }

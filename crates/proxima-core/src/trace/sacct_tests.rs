@@ -188,6 +188,11 @@ fn bad_rows_name_the_line_and_the_field() {
 fn a_header_alone_or_only_skipped_rows_say_so() {
     let e = parse_trace(&format!("{HEADER}\n")).unwrap_err();
     assert!(e.message.contains("no jobs"), "{e}");
+    let steps_only: String =
+        history().lines().filter(|l| *l == HEADER || l.starts_with("4101.")).collect::<Vec<_>>().join("\n");
+    let e = parse_trace(&steps_only).unwrap_err();
+    assert_eq!((e.line, e.field.as_str()), (Some(1), "JobID"));
+    assert!(e.message.starts_with("no jobs: all 3 rows are job steps"), "{e}");
     let skipped_only: String = history()
         .lines()
         .filter(|l| [HEADER, "4102_[", "4103|", "4104|"].iter().any(|p| l.starts_with(p)))
