@@ -20,8 +20,9 @@
 //!   `Admitted` `False` until it is admitted again, and the new admission moves the
 //!   condition's time: the history keeps only the last run, so a workload preempted and
 //!   readmitted counts from its last admission (the GPU time of the runs before is lost).
-//! - The tenant is the LocalQueue, `namespace/queueName` (a LocalQueue's name is only unique
-//!   in its namespace).
+//! - The tenant is the LocalQueue, `spec.queueName`, written `namespace/queueName` when
+//!   the file has a queue of that name in more than one namespace (a LocalQueue's name is
+//!   only unique in its namespace).
 //! - Left out and counted: workloads whose pods ask for no GPU (CPU-only), those not
 //!   finished and not admitted (pending, also when evicted and waiting to be readmitted),
 //!   those admitted and not finished (still running), and those finished without an
@@ -45,7 +46,28 @@ pub(super) fn read(objects: &[Object]) -> Result<Trace, InputError> {
             Err(reason) => tally.skip(reason, yaml::line(object.node)),
         }
     }
+    qualify_shared_queue_names(&mut jobs);
     tally.finish(TraceFormat::KueueWorkloads, jobs, "Workloads")
+}
+
+/// Names each job's tenant by its LocalQueue: `queueName` alone, which reads well in tables,
+/// but `namespace/queueName` for a queue name used in several namespaces (a LocalQueue is
+/// only unique in its namespace, and clusters often give every namespace a queue of the
+/// same name). The reader stores the qualified name; this takes the namespace off where it
+/// is not needed.
+fn qualify_shared_queue_names(jobs: &mut [TraceJob]) {
+    let mut namespaces: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for tenant in jobs.iter().filter_map(|j| j.tenant.as_deref()) {
+        if let Some((namespace, queue)) = tenant.split_once('/') {
+            namespaces.entry(queue.to_string()).or_default().insert(namespace.to_string());
+        }
+    }
+    for job in jobs.iter_mut() {
+        let Some((_, queue)) = job.tenant.as_deref().and_then(|t| t.split_once('/')) else { continue };
+        if namespaces.get(queue).is_some_and(|n| n.len() == 1) {
+            job.tenant = Some(queue.to_string());
+        }
+    }
 }
 
 /// One Workload: its job, or why it makes none.

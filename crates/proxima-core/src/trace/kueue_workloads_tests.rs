@@ -42,7 +42,7 @@ fn a_finished_workload_runs_from_admission_to_finish_with_count_times_gpus() {
     let trace = parse_trace(&list(&[workload("w1", "lq-a", T0, 2, 8, &[ADMITTED, FINISHED])])).unwrap();
     assert_eq!(trace.format, TraceFormat::KueueWorkloads);
     let job = &trace.jobs[0];
-    assert_eq!((job.name.as_str(), job.gpus, job.tenant.as_deref()), ("team-a/w1", 16, Some("team-a/lq-a")));
+    assert_eq!((job.name.as_str(), job.gpus, job.tenant.as_deref()), ("team-a/w1", 16, Some("lq-a")));
     assert_eq!(job.work, TraceWork::DurationS(3_600.0));
     assert_eq!(job.submit_s, 1_772_355_600.0);
     assert_eq!(job.line, 2);
@@ -218,4 +218,17 @@ fn a_single_object_without_a_namespace_or_queue_reads() {
     let text = workload("w", "", T0, 1, 2, &[ADMITTED, FINISHED]).replace(", \"namespace\": \"team-a\"", "");
     let trace = parse_trace(&text).unwrap();
     assert_eq!((trace.jobs[0].name.as_str(), trace.jobs[0].tenant.as_deref()), ("w", None));
+}
+
+#[test]
+fn a_queue_name_used_in_two_namespaces_keeps_its_namespace() {
+    let other = workload("w2", "shared", T0, 1, 1, &[ADMITTED, FINISHED]).replace("team-a", "team-b");
+    let items = [
+        workload("w1", "shared", T0, 1, 1, &[ADMITTED, FINISHED]),
+        other,
+        workload("w3", "own", T0, 1, 1, &[ADMITTED, FINISHED]),
+    ];
+    let trace = parse_trace(&list(&items)).unwrap();
+    let tenants: Vec<_> = trace.jobs.iter().map(|j| j.tenant.clone().unwrap()).collect();
+    assert_eq!(tenants, ["team-a/shared", "team-b/shared", "own"]);
 }
