@@ -58,8 +58,8 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         match kind.as_str() {
             "Workload" | "Job" => {
                 let (group, reads) = match kind.as_str() {
-                    "Workload" => (KUEUE_GROUP, "Kueue Workloads (kueue.x-k8s.io)"),
-                    _ => (VOLCANO_GROUP, "Volcano Jobs (batch.volcano.sh)"),
+                    "Workload" => (KUEUE_GROUP, "Kueue Workload (kueue.x-k8s.io)"),
+                    _ => (VOLCANO_GROUP, "Volcano Job (batch.volcano.sh)"),
                 };
                 if !api.starts_with(group) {
                     return Err(foreign_api(&object, &kind, &api, reads));
@@ -98,16 +98,12 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
 fn foreign_api(object: &Object, kind: &str, api: &str, reads: &str) -> InputError {
     let line = yaml::get(object.node, "apiVersion").map_or(yaml::line(object.node), yaml::line);
     let what = if api.is_empty() { "no apiVersion".to_string() } else { format!("apiVersion '{api}'") };
-    let hint = if kind == "Job" && api.starts_with("batch/") {
-        ": a Kubernetes Job; for Jobs queued by Kueue, give their Workloads (kubectl get workloads -A -o json)"
+    let message = if kind == "Job" && api.starts_with("batch/") {
+        format!("a Job of {what} is a Kubernetes Job, not a {reads}: for Jobs queued by Kueue, give their Workloads (kubectl get workloads -A -o json)")
     } else {
-        ""
+        format!("a {kind} of {what} is not a {reads}")
     };
-    InputError::at_line(
-        line,
-        format!("{}apiVersion", object.path),
-        format!("a {kind} with {what} is not one Proxima reads ({reads}){hint}"),
-    )
+    InputError::at_line(line, format!("{}apiVersion", object.path), message)
 }
 
 /// The objects of a document: the document itself, or the items of a `List` (`kind: List`,
@@ -158,6 +154,12 @@ pub(super) fn object_name(object: &Object, seen: &mut BTreeMap<String, u32>) -> 
         return Err(InputError::at_line(line, field, format!("'{name}' is already the object on line {first}")));
     }
     Ok(name)
+}
+
+/// A timestamp field as [`timestamp`] reads it, with the line of its value.
+pub(super) fn timestamp_at(owner: &Node, key: &str, field: &str) -> Result<(f64, u32), InputError> {
+    let seconds = timestamp(owner, key, field)?;
+    Ok((seconds, yaml::get(owner, key).map_or(yaml::line(owner), yaml::line)))
 }
 
 /// A timestamp field (`metadata.creationTimestamp`, a condition's `lastTransitionTime`) in

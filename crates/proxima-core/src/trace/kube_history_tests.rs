@@ -70,8 +70,14 @@ fn a_kubernetes_job_is_not_taken_for_a_volcano_job() {
     let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: batch/v1\n  kind: Job\n  metadata: {name: j}\n";
     let e = parse_trace(text).unwrap_err();
     assert_eq!((e.line, e.field.as_str()), (Some(4), "items[0].apiVersion"));
-    assert!(e.message.contains("a Job with apiVersion 'batch/v1' is not one Proxima reads"), "{}", e.message);
+    assert!(
+        e.message.starts_with("a Job of apiVersion 'batch/v1' is a Kubernetes Job, not a Volcano Job"),
+        "{}",
+        e.message
+    );
     assert!(e.message.contains("give their Workloads"), "{}", e.message);
+    let e = parse_trace("apiVersion: example.com/v1\nkind: Workload\nmetadata: {name: w}\n").unwrap_err();
+    assert_eq!(e.message, "a Workload of apiVersion 'example.com/v1' is not a Kueue Workload (kueue.x-k8s.io)");
 }
 
 #[test]

@@ -29,7 +29,9 @@
 //!   admission in force or within the second they were admitted (they never ran).
 //!   A workload that finished with reason `Failed` held its GPUs all the same: it is kept.
 
-use super::kube_history::{child, gpu_total, object_name, pod_gpus, required, timestamp, whole, Object, Tally};
+use super::kube_history::{
+    child, gpu_total, object_name, pod_gpus, required, timestamp, timestamp_at, whole, Object, Tally,
+};
 use super::{SkipReason, Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
 use crate::topology::yaml::{self, Node};
@@ -80,7 +82,8 @@ fn read_one(object: &Object, seen: &mut BTreeMap<String, u32>) -> Result<Result<
     let status = child(object.node, "status");
     let gpus = workload_gpus(spec, status, path)?;
     let conditions = Conditions::of(status, path)?;
-    let ((admitted, _), (finished, finished_field)) = match (conditions.admitted, conditions.finished) {
+    let ((admitted, _, _), (finished, finished_field, finished_line)) = match (conditions.admitted, conditions.finished)
+    {
         _ if gpus == 0 => return Ok(Err(SkipReason::CpuOnly)),
         (Some(_), None) => return Ok(Err(SkipReason::StillRunning)),
         (None, None) => return Ok(Err(SkipReason::Pending)),
@@ -90,7 +93,7 @@ fn read_one(object: &Object, seen: &mut BTreeMap<String, u32>) -> Result<Result<
     let run_s = finished - admitted;
     if run_s < 0.0 {
         return Err(InputError::at_line(
-            yaml::line(object.node),
+            finished_line,
             finished_field,
             format!("the workload finished {:.0} s before it was admitted", -run_s),
         ));
@@ -150,10 +153,10 @@ fn admitted_counts(status: Option<&Node>, path: &str) -> Result<BTreeMap<String,
 }
 
 /// The times of the conditions a run is read from, when their status is `True`, each with
-/// its field path.
+/// its field path and line.
 struct Conditions {
-    admitted: Option<(f64, String)>,
-    finished: Option<(f64, String)>,
+    admitted: Option<(f64, String, u32)>,
+    finished: Option<(f64, String, u32)>,
 }
 
 impl Conditions {
@@ -176,7 +179,8 @@ impl Conditions {
                 continue;
             }
             let time_field = format!("{here}.lastTransitionTime");
-            *slot = Some((timestamp(condition, "lastTransitionTime", &time_field)?, time_field));
+            let (time, line) = timestamp_at(condition, "lastTransitionTime", &time_field)?;
+            *slot = Some((time, time_field, line));
         }
         Ok(out)
     }

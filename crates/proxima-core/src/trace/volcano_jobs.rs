@@ -23,7 +23,9 @@
 //!   jobs in any other phase that is not final (still running), and jobs that never ran.
 //!   A `Failed` or `Aborted` job that ran held its GPUs all the same: it is kept.
 
-use super::kube_history::{child, gpu_total, object_name, pod_gpus, required, timestamp, whole, Object, Tally};
+use super::kube_history::{
+    child, gpu_total, object_name, pod_gpus, required, timestamp, timestamp_at, whole, Object, Tally,
+};
 use super::{SkipReason, Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
 use crate::topology::yaml::{self, Node};
@@ -112,7 +114,7 @@ fn run_seconds(status: Option<&Node>, path: &str) -> Result<Result<f64, SkipReas
         let ran = times.first_running.is_some() || matches!(phase.as_str(), "Running" | "Completing" | "Restarting");
         return Ok(Err(if ran { SkipReason::StillRunning } else { SkipReason::Pending }));
     }
-    let Some((start, _)) = times.first_running else {
+    let Some(start) = times.first_running else {
         return match child(status, "runningDuration") {
             Some(value) => {
                 let field = format!("{path}status.runningDuration");
@@ -124,17 +126,18 @@ fn run_seconds(status: Option<&Node>, path: &str) -> Result<Result<f64, SkipReas
             None => Ok(Err(SkipReason::NeverRan)),
         };
     };
-    let (end, end_field) = match times.last_of(&phase) {
+    let (end, end_field, end_line) = match times.last_of(&phase) {
         Some(end) => end,
         None => {
             let field = format!("{path}status.state.lastTransitionTime");
             let state = state.expect("a final phase was read from the state");
-            (timestamp(state, "lastTransitionTime", &field)?, field)
+            let (time, line) = timestamp_at(state, "lastTransitionTime", &field)?;
+            (time, field, line)
         }
     };
     if end < start {
         return Err(InputError::at_line(
-            yaml::line(status),
+            end_line,
             end_field,
             format!("the job ended ({phase}) {:.0} s before it first ran", start - end),
         ));
@@ -144,8 +147,9 @@ fn run_seconds(status: Option<&Node>, path: &str) -> Result<Result<f64, SkipReas
 
 /// The phases of `status.conditions` with their times, in the file's order.
 struct PhaseTimes {
-    first_running: Option<(f64, String)>,
-    all: Vec<(String, f64, String)>,
+    first_running: Option<f64>,
+    /// Each condition's phase, time, field path and line.
+    all: Vec<(String, f64, String, u32)>,
 }
 
 impl PhaseTimes {
@@ -163,22 +167,22 @@ impl PhaseTimes {
                 continue;
             }
             let time_field = format!("{here}.lastTransitionTime");
-            let time = timestamp(condition, "lastTransitionTime", &time_field)?;
-            if phase == "Running" && out.first_running.as_ref().is_none_or(|(first, _)| time < *first) {
-                out.first_running = Some((time, time_field.clone()));
+            let (time, line) = timestamp_at(condition, "lastTransitionTime", &time_field)?;
+            if phase == "Running" && out.first_running.is_none_or(|first| time < first) {
+                out.first_running = Some(time);
             }
-            out.all.push((phase, time, time_field));
+            out.all.push((phase, time, time_field, line));
         }
         Ok(out)
     }
 
     /// The latest time the job entered `phase`.
-    fn last_of(&self, phase: &str) -> Option<(f64, String)> {
+    fn last_of(&self, phase: &str) -> Option<(f64, String, u32)> {
         self.all
             .iter()
-            .filter(|(p, _, _)| p == phase)
+            .filter(|(p, ..)| p == phase)
             .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(_, time, field)| (*time, field.clone()))
+            .map(|(_, time, field, line)| (*time, field.clone(), *line))
     }
 }
 
