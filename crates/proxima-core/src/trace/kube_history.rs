@@ -43,7 +43,19 @@ pub(super) fn looks_like_kubernetes(text: &str) -> bool {
 /// file holds (one or the other, not both). Objects of other kinds (queues listed alongside)
 /// are not read.
 pub fn parse(text: &str) -> Result<Trace, InputError> {
-    let documents = yaml::documents(text)?;
+    let is_json = text.trim_start_matches('\u{feff}').trim_start().starts_with('{');
+    let documents = yaml::documents(text).map_err(|e| {
+        // JSON is read as the YAML it also is; its syntax errors say JSON, as the file does.
+        if is_json {
+            InputError {
+                field: "json".to_string(),
+                message: e.message.replacen("not valid YAML", "not valid JSON", 1),
+                ..e
+            }
+        } else {
+            e
+        }
+    })?;
     let mut objects = Vec::new();
     for document in &documents {
         // Documents of a stream are told apart by their lines; the path names a List's item.

@@ -93,3 +93,13 @@ fn a_list_item_that_is_not_an_object_is_named_by_its_path() {
     let e = parse_trace("{\"apiVersion\": \"v1\", \"kind\": \"List\",\n \"items\": [\n 3]}").unwrap_err();
     assert_eq!((e.line, e.field.as_str()), (Some(3), "items[0]"));
 }
+
+#[test]
+fn a_syntax_error_names_the_language_of_the_file() {
+    let e = parse_trace("{\"apiVersion\": \"v1\",\n \"items\": [\n}").unwrap_err();
+    assert_eq!(e.field, "json");
+    assert!(e.message.starts_with("not valid JSON: "), "{}", e.message);
+    let e = parse_trace("apiVersion: v1\nitems: [\n").unwrap_err();
+    assert_eq!(e.field, "yaml");
+    assert!(e.message.starts_with("not valid YAML: "), "{}", e.message);
+}
