@@ -232,3 +232,9 @@ fn a_queue_name_used_in_two_namespaces_keeps_its_namespace() {
     let tenants: Vec<_> = trace.jobs.iter().map(|j| j.tenant.clone().unwrap()).collect();
     assert_eq!(tenants, ["team-a/shared", "team-b/shared", "own"]);
 }
+
+#[test]
+fn a_pod_set_without_a_count_runs_one_pod_as_the_api_defaults() {
+    let text = workload("w", "q", T0, 1, 4, &[ADMITTED, FINISHED]).replace("\"count\": 1, ", "");
+    assert_eq!(parse_trace(&text).unwrap().jobs[0].gpus, 4);
+}

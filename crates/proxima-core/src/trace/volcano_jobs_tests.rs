@@ -165,3 +165,17 @@ fn go_durations_read_as_metav1_prints_them() {
         assert!(parse_go_duration(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn phases_on_the_way_out_are_running_if_the_job_ran_and_a_terminated_job_that_ran_is_kept() {
+    let items = [
+        vcjob("stopping", &[(1, 8)], "Terminating", END, &[PENDING, RUNNING]),
+        vcjob("aborting", &[(1, 8)], "Aborting", END, &[PENDING]),
+        vcjob("killed", &[(1, 8)], "Terminated", END, &[PENDING, RUNNING, ("Terminating", END)]),
+    ];
+    let trace = parse_trace(&list(&items)).unwrap();
+    assert_eq!((trace.jobs.len(), trace.jobs[0].name.as_str()), (1, "ml/killed"));
+    assert_eq!(trace.jobs[0].work, TraceWork::DurationS(7_200.0));
+    let counts: Vec<(SkipReason, u32)> = trace.skipped.iter().map(|s| (s.reason, s.rows)).collect();
+    assert_eq!(counts, [(SkipReason::StillRunning, 1), (SkipReason::Pending, 1)]);
+}
