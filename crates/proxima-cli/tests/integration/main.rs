@@ -6,6 +6,7 @@ mod closed_output;
 mod experiment;
 mod generated;
 mod inputs;
+mod kube_history;
 mod kueue;
 mod network;
 mod policies;

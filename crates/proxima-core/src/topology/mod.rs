@@ -65,7 +65,7 @@ mod slurm_yaml;
 mod slurm_yaml_switches;
 mod spec;
 mod volcano;
-mod yaml;
+pub(crate) mod yaml;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};

@@ -11,11 +11,11 @@ use crate::error::InputError;
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 
 /// One node of a YAML document, with its line.
-pub(super) type Node<'a> = MarkedYaml<'a>;
+pub(crate) type Node<'a> = MarkedYaml<'a>;
 
 /// The documents of a YAML stream, in order; a syntax error names its line and the field
 /// `yaml`. A byte-order mark is skipped.
-pub(super) fn documents(text: &str) -> Result<Vec<Node<'_>>, InputError> {
+pub(crate) fn documents(text: &str) -> Result<Vec<Node<'_>>, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     MarkedYaml::load_from_str(text).map_err(|e| {
         let line = e.marker().line().max(1) as u32;
@@ -24,7 +24,7 @@ pub(super) fn documents(text: &str) -> Result<Vec<Node<'_>>, InputError> {
 }
 
 /// The line a node starts on (1-based).
-pub(super) fn line(node: &Node) -> u32 {
+pub(crate) fn line(node: &Node) -> u32 {
     node.span.start.line().max(1) as u32
 }
 
@@ -37,13 +37,13 @@ fn untagged<'n, 'a>(node: &'n Node<'a>) -> &'n Node<'a> {
 }
 
 /// Whether a node is absent in the YAML sense: `~`, `null` or nothing after the key.
-pub(super) fn is_null(node: &Node) -> bool {
+pub(crate) fn is_null(node: &Node) -> bool {
     matches!(untagged(node).data, YamlData::Value(Scalar::Null))
 }
 
 /// The value of `key` in a mapping, if the node is a mapping that has it. Keys are
 /// compared as text, as Kubernetes compares them.
-pub(super) fn get<'n, 'a>(node: &'n Node<'a>, key: &str) -> Option<&'n Node<'a>> {
+pub(crate) fn get<'n, 'a>(node: &'n Node<'a>, key: &str) -> Option<&'n Node<'a>> {
     match &untagged(node).data {
         YamlData::Mapping(map) => map.iter().find(|(k, _)| scalar_text(k).as_deref() == Some(key)).map(|(_, v)| v),
         _ => None,
@@ -52,7 +52,7 @@ pub(super) fn get<'n, 'a>(node: &'n Node<'a>, key: &str) -> Option<&'n Node<'a>>
 
 /// The entries of a mapping with text keys, in the file's order; an error names `field`
 /// when the node is not a mapping.
-pub(super) fn entries<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<Vec<(String, &'n Node<'a>)>, InputError> {
+pub(crate) fn entries<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<Vec<(String, &'n Node<'a>)>, InputError> {
     match &untagged(node).data {
         YamlData::Mapping(map) => map
             .iter()
@@ -73,7 +73,7 @@ pub(super) fn entries<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<Vec<(St
 /// The entries of a mapping as [`entries`] gives them, each with the line of its key: a
 /// value that is a block of lines starts below its key, and errors about a key name the
 /// key's line.
-pub(super) fn entries_with_lines<'n, 'a>(
+pub(crate) fn entries_with_lines<'n, 'a>(
     node: &'n Node<'a>,
     field: &str,
 ) -> Result<Vec<(String, u32, &'n Node<'a>)>, InputError> {
@@ -85,7 +85,7 @@ pub(super) fn entries_with_lines<'n, 'a>(
 }
 
 /// The items of a sequence; an error names `field` when the node is not one.
-pub(super) fn items<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<&'n [Node<'a>], InputError> {
+pub(crate) fn items<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<&'n [Node<'a>], InputError> {
     match &untagged(node).data {
         YamlData::Sequence(items) => Ok(items),
         _ => Err(InputError::at_line(line(node), field, format!("expected a list (- item lines), got {}", kind(node)))),
@@ -95,7 +95,7 @@ pub(super) fn items<'n, 'a>(node: &'n Node<'a>, field: &str) -> Result<&'n [Node
 /// A scalar's text as Kubernetes reads it: strings as written, numbers and booleans in
 /// their plain spelling (a label value `2` is the string "2"). `None` for mappings,
 /// sequences and nulls.
-pub(super) fn scalar_text(node: &Node) -> Option<String> {
+pub(crate) fn scalar_text(node: &Node) -> Option<String> {
     match &untagged(node).data {
         YamlData::Value(Scalar::String(s)) => Some(s.to_string()),
         YamlData::Value(Scalar::Integer(i)) => Some(i.to_string()),
@@ -108,7 +108,7 @@ pub(super) fn scalar_text(node: &Node) -> Option<String> {
 
 /// A string-valued field: present, a scalar and not empty; errors name `field` on the
 /// line of `owner` when the key is missing, else on the value's line.
-pub(super) fn required_text(owner: &Node, key: &str, field: &str) -> Result<String, InputError> {
+pub(crate) fn required_text(owner: &Node, key: &str, field: &str) -> Result<String, InputError> {
     let value =
         get(owner, key).filter(|v| !is_null(v)).ok_or_else(|| InputError::at_line(line(owner), field, "missing"))?;
     match scalar_text(value) {
@@ -119,7 +119,7 @@ pub(super) fn required_text(owner: &Node, key: &str, field: &str) -> Result<Stri
 }
 
 /// What a node is, for messages.
-pub(super) fn kind(node: &Node) -> &'static str {
+pub(crate) fn kind(node: &Node) -> &'static str {
     match &untagged(node).data {
         YamlData::Mapping(_) => "a mapping",
         YamlData::Sequence(_) => "a list",

@@ -9,6 +9,8 @@
 //! The format is detected from the header line; see [`parse_trace`] and `docs/FORMATS.md`.
 
 pub mod acme;
+pub mod kube_history;
+mod kueue_workloads;
 pub mod native;
 mod outline;
 pub mod philly;
@@ -18,6 +20,7 @@ pub mod synthetic;
 pub mod synthetic_shape;
 pub mod tenant_mix;
 pub mod tiresias;
+mod volcano_jobs;
 
 use crate::csv::positive_whole;
 use crate::error::InputError;
@@ -170,9 +173,14 @@ pub(crate) fn from_rows(format: TraceFormat, jobs: Vec<TraceJob>, header_line: u
 }
 
 /// Parses a trace, detecting the format from its first line (a JSON document starts with
-/// `{` or `[`; a CSV is recognised by its header columns).
+/// `{` or `[`, and is Kubernetes objects when it has an `apiVersion`; YAML Kubernetes
+/// objects start with `apiVersion:`, `kind:` or `---`; a CSV is recognised by its header
+/// columns).
 pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if kube_history::looks_like_kubernetes(text) {
+        return kube_history::parse(text);
+    }
     let first = text.trim_start();
     if first.starts_with('{') || first.starts_with('[') {
         return native::parse_json(text);
