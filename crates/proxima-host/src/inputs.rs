@@ -208,10 +208,9 @@ pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
         .iter()
         .map(|s| {
             format!(
-                "note: {}: {} {} left out (the first on line {})",
+                "note: {}: {} left out (the first on line {})",
                 scenario.trace_label,
-                s.rows,
-                s.reason.label(),
+                s.reason.count(s.rows),
                 s.first_line
             )
         })

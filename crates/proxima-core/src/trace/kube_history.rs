@@ -340,7 +340,7 @@ impl Tally {
     pub(super) fn finish(self, format: TraceFormat, jobs: Vec<TraceJob>, noun: &str) -> Result<Trace, InputError> {
         if jobs.is_empty() {
             let total: u32 = self.skipped.iter().map(|s| s.rows).sum();
-            let why: Vec<String> = self.skipped.iter().map(|s| format!("{} {}", s.rows, s.reason.label())).collect();
+            let why: Vec<String> = self.skipped.iter().map(|s| s.reason.count(s.rows)).collect();
             let line = self.skipped.first().map_or(1, |s| s.first_line);
             return Err(InputError::at_line(
                 line,

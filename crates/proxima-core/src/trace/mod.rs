@@ -153,6 +153,20 @@ impl SkipReason {
             SkipReason::StillRunning => "jobs still running (no end yet)",
         }
     }
+
+    /// `rows` such rows, in the singular for one: `1 pending job (never started)`.
+    pub fn count(self, rows: u32) -> String {
+        if rows != 1 {
+            return format!("{rows} {}", self.label());
+        }
+        let one = match self {
+            SkipReason::CpuOnly => "CPU-only job (no GPU asked for)",
+            SkipReason::NeverRan => "job that never ran (duration 0)",
+            SkipReason::Pending => "pending job (never started)",
+            SkipReason::StillRunning => "job still running (no end yet)",
+        };
+        format!("1 {one}")
+    }
 }
 
 /// Rows a reader left out for one reason: how many, and the first one's line.
@@ -219,7 +233,7 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
             1,
             "header",
             format!(
-                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV"
+                "unrecognised trace format{hint}: expected the header of a Philly (timestamp,duration,num_gpus,...), Tiresias (job_id,num_gpu,submit_time,...), Pollux (name,time,application,num_replicas,batch_size), Acme (job_id,user,node_num,gpu_num,...,submit_time,...,duration,...) or Proxima (id,submit_s,gpus,model,duration_s) CSV, a Slurm history (sacct --parsable2, JobID|Submit|...), or Kubernetes objects (Kueue Workloads, Volcano Jobs)"
             ),
         ))
     }

@@ -333,7 +333,7 @@ fn collect(allocations: Vec<Allocation>, header_line: u32) -> Result<Trace, Inpu
         }
     }
     if jobs.is_empty() && !allocations.is_empty() {
-        let counts: Vec<String> = skipped.iter().map(|s| format!("{} {}", s.rows, s.reason.label())).collect();
+        let counts: Vec<String> = skipped.iter().map(|s| s.reason.count(s.rows)).collect();
         return Err(InputError::at_line(
             header_line,
             "rows",
