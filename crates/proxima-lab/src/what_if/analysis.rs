@@ -12,14 +12,18 @@
 //!   topology level, or behind a job ahead of it in a queue without backfill). Per wait
 //!   that ends in a placement, the held seconds, how the wait ended (the placement reason:
 //!   it got the level it waited for, or its timer ran out and it took a wider one), the
-//!   slowdown it got (iteration time over ideal) and, when the scheduler said so while it
-//!   waited (`WaitingForTier` with `best_now`), the slowdown of the best placement free then
-//!   and the run time the wait saved against it.
-//! - **Quota admitted, not placed.** For a policy that admits by quota (`quota=on`) on a
-//!   scenario with quotas: a wait in which the job was within its tenant's quota (its
-//!   tenant's running GPUs plus its own at most the quota: Kueue would admit it) with its
-//!   GPUs free for at least the window, and still not placed then: quota counted GPUs the
-//!   placement could not use (kueue #4329).
+//!   slowdown it got (its iteration time when placed, contention included, over its ideal)
+//!   and, when the scheduler said so while it waited (`WaitingForTier` with `best_now`, the
+//!   last such in the wait), the scheduler's estimate of the slowdown of the best placement
+//!   free then and the run time the wait saved against it: (that slowdown − the one got) ×
+//!   ideal iteration time × iterations left, negative when waiting bought nothing.
+//! - **Quota admitted, not placed.** On a scenario with quotas: a wait in which the job was
+//!   within its tenant's quota (its tenant's running GPUs plus its own at most the quota:
+//!   Kueue's quota arithmetic admits it) with its GPUs free, for at least the window in
+//!   all, and not placed then: quota counted GPUs the placement could not use (kueue
+//!   #4329). Counted for every policy, by the ledger's own quota arithmetic; whether the
+//!   policy itself admits by quota (`quota=on`) is recorded beside it, since one that does
+//!   not may also hold such a job for its order.
 
 use proxima_core::cluster::JobId;
 use proxima_core::event::{Observer, Reason, SimEvent};
@@ -64,8 +68,13 @@ pub struct RunAnalysis {
     /// mean slowdown of those placements, and run time saved against them, summed.
     pub with_best_now: u64,
     pub best_now_slowdown: f64,
+    /// The mean slowdown got in those same waits, to compare with the line above.
+    pub best_now_got_slowdown: f64,
+    /// Negative when the placement got ran slower than the one free then (contention,
+    /// which the scheduler's estimate leaves out, or a wider placement after all).
     pub saved_s: f64,
-    /// Whether the policy admits by quota on a scenario with quotas; the admitted waits.
+    /// Whether the policy itself admits by quota on a scenario with quotas; the waits
+    /// admitted by quota (by the ledger's arithmetic) and not placed.
     pub admits_by_quota: bool,
     pub admitted_unplaced: Vec<Admitted>,
 }
@@ -141,14 +150,12 @@ impl<'a> RunLedger<'a> {
         }
         let mut out = self.out;
         out.admits_by_quota = admits;
-        if !admits {
-            out.admitted_unplaced.clear();
-        }
         if out.held_waits > 0 {
             out.held_slowdown_got = self.slowdown_sum / out.held_waits as f64;
         }
         if out.with_best_now > 0 {
             out.best_now_slowdown /= out.with_best_now as f64;
+            out.best_now_got_slowdown /= out.with_best_now as f64;
         }
         out
     }
@@ -248,6 +255,7 @@ impl<'a> RunLedger<'a> {
             let left = (j.iterations - self.done[job as usize]).max(0.0);
             self.out.with_best_now += 1;
             self.out.best_now_slowdown += best;
+            self.out.best_now_got_slowdown += got;
             self.out.saved_s += (best - got) * ideal * left;
         }
     }
