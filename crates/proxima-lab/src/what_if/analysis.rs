@@ -58,6 +58,10 @@ pub struct RunAnalysis {
     /// Waits that ended in a placement after holding the job with its GPUs free.
     pub held_waits: u64,
     pub held_s: f64,
+    /// Waits still open when the run ended that had held their job, and their held seconds
+    /// (a required level that no domain can meet holds a job forever).
+    pub held_at_end: u64,
+    pub held_at_end_s: f64,
     /// How held waits ended: at the level waited for, after the timer ran out, otherwise.
     pub held_got_level: u64,
     pub held_timer_out: u64,
@@ -138,12 +142,17 @@ impl<'a> RunLedger<'a> {
     /// The analyses of the run, once it has ended; `spec` is the policy's, which says whether
     /// it admits by quota.
     pub fn finish(mut self, spec: &str) -> RunAnalysis {
-        let pending = std::mem::take(&mut self.pending);
-        pending.into_iter().for_each(|p| self.settle(p));
+        for p in std::mem::take(&mut self.pending) {
+            settle(&mut self.out, p);
+        }
         let admits = self.quotas && spec.split([':', ',']).any(|o| o.trim() == "quota=on");
         let window = self.window.as_secs_f64();
-        let still: Vec<(u32, f64)> = self.waits.iter().map(|(&j, w)| (j, w.admitted_s)).collect();
-        for (job, admitted_s) in still {
+        let still: Vec<(u32, f64, f64)> = self.waits.iter().map(|(&j, w)| (j, w.held_s, w.admitted_s)).collect();
+        for (job, held_s, admitted_s) in still {
+            if held_s > 0.0 {
+                self.out.held_at_end += 1;
+                self.out.held_at_end_s += held_s;
+            }
             if admitted_s >= window {
                 self.record_admitted(job, admitted_s, false);
             }
@@ -160,15 +169,6 @@ impl<'a> RunLedger<'a> {
         out
     }
 
-    fn gpus(&self, job: u32) -> u32 {
-        self.scenario.jobs[job as usize].gpus
-    }
-
-    fn within_quota(&self, job: u32) -> bool {
-        let j = &self.scenario.jobs[job as usize];
-        self.tenant_use[j.tenant.0 as usize] + j.gpus <= self.scenario.tenants.quota(j.tenant)
-    }
-
     /// Time passes from the last instant to `now` with the state as it is.
     fn advance(&mut self, now: SimTime) {
         if now <= self.now {
@@ -176,30 +176,23 @@ impl<'a> RunLedger<'a> {
         }
         let dt = (now - self.now).as_secs_f64();
         self.now = now;
-        let jobs: Vec<u32> = self.waits.keys().copied().collect();
-        for job in jobs {
-            if self.gpus(job) > self.free {
+        // Fields apart, so that the waits are walked in place (no copy per instant).
+        let (scenario, free, quotas, tenant_use) = (self.scenario, self.free, self.quotas, &self.tenant_use);
+        for (&job, wait) in self.waits.iter_mut() {
+            let j = &scenario.jobs[job as usize];
+            if j.gpus > free {
                 continue;
             }
-            let admitted = self.quotas && self.within_quota(job);
-            let wait = self.waits.get_mut(&job).expect("a waiting job");
             wait.held_s += dt;
-            if admitted {
+            if quotas && tenant_use[j.tenant.0 as usize] + j.gpus <= scenario.tenants.quota(j.tenant) {
                 wait.admitted_s += dt;
             }
         }
+        // Preemptions are pending in time order: those older than the window are settled.
         let window = self.window;
-        let (old, young): (Vec<Pending>, Vec<Pending>) =
-            std::mem::take(&mut self.pending).into_iter().partition(|p| now > p.at + window);
-        self.pending = young;
-        old.into_iter().for_each(|p| self.settle(p));
-    }
-
-    fn settle(&mut self, p: Pending) {
-        self.out.freed_unused += u64::from(!p.used);
-        if p.for_job.is_some() {
-            self.out.with_beneficiary += 1;
-            self.out.beneficiary_waiting += u64::from(!p.beneficiary_placed);
+        let expired = self.pending.iter().take_while(|p| now > p.at + window).count();
+        for p in self.pending.drain(..expired) {
+            settle(&mut self.out, p);
         }
     }
 
@@ -277,6 +270,15 @@ impl<'a> RunLedger<'a> {
             used: false,
             beneficiary_placed: false,
         });
+    }
+}
+
+/// Counts a preemption once its window has passed (or the run ended).
+fn settle(out: &mut RunAnalysis, p: Pending) {
+    out.freed_unused += u64::from(!p.used);
+    if p.for_job.is_some() {
+        out.with_beneficiary += 1;
+        out.beneficiary_waiting += u64::from(!p.beneficiary_placed);
     }
 }
 

@@ -180,13 +180,14 @@ fn fragmentation_section(r: &WhatIfReport) -> Section {
 
 fn holding_section(r: &WhatIfReport) -> Section {
     let prose = vec![
-        "Per run, mean over seeds. A job is *held* while at least as many GPUs as it asks for are free and it still waits: for its topology level, or behind a job ahead of it in a queue without backfill. Held waits: waits that held the job and ended in a placement; held time: their held seconds summed. How they ended: got the level it waited for (or a tighter one), timer ran out (took a wider placement), other. Slowdown got: the placement's iteration time over the job's ideal.".to_string(),
+        "Per run, mean over seeds. A job is *held* while at least as many GPUs as it asks for are free and it still waits: for its topology level, or behind a job ahead of it in a queue without backfill. Held waits: waits that held the job and ended in a placement; held time: their held seconds summed; still held at the end: jobs never placed that were held, with their held time. How they ended: got the level it waited for (or a tighter one), timer ran out (took a wider placement), other. Slowdown got: the placement's iteration time over the job's ideal.".to_string(),
         "What it bought: where the scheduler named the best placement free while the job waited (`WaitingForTier` with a best placement: Slurm, strict, Proxima's delay timers), the scheduler's estimate of that placement's slowdown (no contention) against the slowdown those same jobs got (contention included), and the run time saved against it (slowdown difference × ideal iteration time × iterations left, summed; negative: waiting bought nothing). Kueue's and Volcano's placement rules do not say what was free while they held a job: \"not in events\".".to_string(),
     ];
     let header = strings(&[
         "policy",
         "held waits",
         "held time",
+        "still held at the end",
         "got level",
         "timer ran out",
         "other",
@@ -211,6 +212,7 @@ fn holding_section(r: &WhatIfReport) -> Section {
                 format!("`{}`", p.spec),
                 count(&h.held_waits),
                 seconds(h.held_s.mean),
+                format!("{} ({})", count(&h.held_at_end), seconds(h.held_at_end_s.mean)),
                 count(&h.got_level),
                 count(&h.timer_out),
                 count(&h.other),

@@ -71,6 +71,9 @@ pub struct Fragmentation {
 pub struct Holding {
     pub held_waits: Stat,
     pub held_s: Stat,
+    /// Jobs still waiting at the end that were held, and their held seconds.
+    pub held_at_end: Stat,
+    pub held_at_end_s: Stat,
     pub got_level: Stat,
     pub timer_out: Stat,
     pub other: Stat,
@@ -168,6 +171,8 @@ fn policy_row(spec: &str, runs: &[RunResult], base: Option<&[&Summary]>, resampl
         holding: Holding {
             held_waits: n(|a| a.held_waits),
             held_s: stat_of(&analyses, |a| a.held_s),
+            held_at_end: n(|a| a.held_at_end),
+            held_at_end_s: stat_of(&analyses, |a| a.held_at_end_s),
             got_level: n(|a| a.held_got_level),
             timer_out: n(|a| a.held_timer_out),
             other: n(|a| a.held_other),

@@ -208,4 +208,10 @@ fn a_job_is_held_while_its_gpus_are_free_and_admitted_when_within_quota_too() {
     let a = ledger(&s, "dally", &script[..1]);
     assert!(!a.admits_by_quota && a.held_waits == 0);
     assert_eq!(a.admitted_unplaced.len(), 0, "no time passed");
+    let other = s.jobs.iter().find(|j| j.id.0 != id).expect("another job").id;
+    let never = [script[0].clone(), (waited, SimEvent::Arrived { job: other })];
+    let a = ledger(&s, "dally", &never);
+    assert_eq!((a.held_waits, a.held_at_end), (0, 1));
+    assert!((a.held_at_end_s - waited).abs() < 1e-6);
+    assert_eq!(a.admitted_unplaced.iter().map(|x| (x.job, x.placed)).collect::<Vec<_>>(), [(id, false)]);
 }
