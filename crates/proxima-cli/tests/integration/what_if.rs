@@ -88,3 +88,26 @@ fn out_writes_a_markdown_and_a_self_contained_html_report() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("what if: kueue:"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The same report from a Slurm block topology with tenants' quotas: the scheduler admits by
+/// quota, and the report says so.
+#[test]
+fn out_writes_the_report_from_a_slurm_cluster_with_quotas() {
+    let dir = std::env::temp_dir().join(format!("proxima-what-if-slurm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let conf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/slurm/topology-block.conf");
+    let topology = format!("slurm:{}", conf.to_str().unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_proxima"))
+        .args(["what-if", "--topology", &topology, "--trace", "synthetic:jobs=100,load=2,tenants=2", "--mix", "llm"])
+        .args(["--tenants", "equal", "--scheduler", "slurm:block=on,quota=on", "--seeds", "2"])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("what-if.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("what-if.html")).unwrap();
+    assert!(md.contains("| `slurm:block=on,quota=on` | yes |"), "the scheduler admits by quota: {md}");
+    assert!(md.contains("| `dally` | no |"), "{md}");
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
