@@ -87,8 +87,8 @@ enum Command {
     },
     /// An operator's what-if: your scheduler as configured, the same with a time limit on
     /// its required topology level (fixed and tuned) and with eviction, and Proxima's
-    /// policies, on your cluster and trace over several seeds, on one screen
-    /// (docs/OPERATORS.md).
+    /// policies, on your cluster and trace over several seeds, on one screen, and with
+    /// `--out` in a Markdown and a self-contained HTML report (docs/OPERATORS.md).
     WhatIf {
         #[command(flatten)]
         scenario: ScenarioFlags,
@@ -101,6 +101,9 @@ enum Command {
         /// Runs seeds 1 to this (each redraws the models, and a synthetic trace).
         #[arg(long, default_value_t = 5)]
         seeds: u64,
+        /// Also write the report: DIR/what-if.md and DIR/what-if.html (self-contained, opens offline).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
     /// Run a documented set of scenarios and write report.md, report.json and SVG figures.
     Experiment {
@@ -283,8 +286,8 @@ fn execute(command: Command) -> Result<(), Failure> {
     match command {
         Command::Run { scenario, policy, out, events, no_rho } => run_one(&scenario, &policy, out, events, no_rho),
         Command::Compare { scenario, policies, out, no_rho } => compare(&scenario, &policies, out, no_rho),
-        Command::WhatIf { scenario, scheduler, timer, seeds } => {
-            let w = what_if::WhatIf { scheduler: &scheduler, timer_s: timer, seeds };
+        Command::WhatIf { scenario, scheduler, timer, seeds, out } => {
+            let w = what_if::WhatIf { scheduler: &scheduler, timer_s: timer, seeds, out: out.as_deref() };
             print!("{}", what_if::what_if(&scenario.as_args(), &w)?);
             Ok(())
         }

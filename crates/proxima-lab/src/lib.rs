@@ -13,3 +13,4 @@
 
 pub mod calibrate;
 pub mod experiment;
+pub mod what_if;
