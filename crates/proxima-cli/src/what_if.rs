@@ -5,6 +5,7 @@
 //! (`docs/OPERATORS.md` walks through it).
 
 use crate::inputs::{scenario_input, scenario_of, UsageError};
+use proxima_core::inputs::build_scenario;
 use proxima_host::inputs::ScenarioArgs;
 use proxima_lab::what_if::{html, markdown, run_what_if, screen, WhatIfPlan, WhatIfReport};
 use std::path::Path;
@@ -36,9 +37,14 @@ pub fn what_if(args: &ScenarioArgs, w: &WhatIf) -> Result<String, UsageError> {
         _ => UsageError::in_argument("policy", e),
     })?;
     let mut input = scenario_input(args)?;
+    // The trace's rows are the same under every seed: its notes are shown for the first only.
     let mut scenario_for_seed = |seed: u64| {
         input.seed = seed;
-        scenario_of(&input)
+        if seed == 1 {
+            scenario_of(&input)
+        } else {
+            build_scenario(&input).map_err(UsageError::from)
+        }
     };
     let report = run_what_if(&plan, &mut scenario_for_seed, &|e| UsageError::in_argument("policy", e))?;
     if let Some(dir) = w.out {

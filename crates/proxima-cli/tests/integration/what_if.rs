@@ -111,3 +111,44 @@ fn out_writes_the_report_from_a_slurm_cluster_with_quotas() {
     assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The operators' examples (`examples/your-cluster/`): their cluster file and their job
+/// history as Kueue and Slurm print them, each turned into the report they hand on.
+#[test]
+fn out_writes_the_report_from_the_kueue_and_the_slurm_examples() {
+    let example = |name: &str| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/your-cluster").join(name).display().to_string()
+    };
+    let cases = [
+        (
+            format!("kueue:{},nic_gbps=100", example("kueue-cluster.yaml")),
+            example("kueue-workloads.json"),
+            "kueue-tas:required=cloud.provider.com/topology-rack",
+        ),
+        (format!("slurm:{},gpus=8,nics=1,nic_gbps=100", example("topology.conf")), example("sacct.txt"), "slurm"),
+    ];
+    for (k, (topology, history, scheduler)) in cases.iter().enumerate() {
+        let dir = std::env::temp_dir().join(format!("proxima-what-if-example-{k}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = Command::new(env!("CARGO_BIN_EXE_proxima"))
+            .args(["what-if", "--topology", topology, "--trace", history, "--mix", "llm", "--scheduler", scheduler])
+            .args(["--seeds", "2", "--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{scheduler}: {stderr}");
+        // The history's left-out rows are noted once, not once per seed.
+        let notes: Vec<&str> = stderr.lines().filter(|l| l.contains("left out")).collect();
+        assert!(!notes.is_empty(), "{scheduler}: the examples leave pending jobs out: {stderr}");
+        let unique: std::collections::BTreeSet<&&str> = notes.iter().collect();
+        assert_eq!(unique.len(), notes.len(), "{stderr}");
+        let md = std::fs::read_to_string(dir.join("what-if.md")).unwrap();
+        let html = std::fs::read_to_string(dir.join("what-if.html")).unwrap();
+        assert!(md.starts_with(&format!("# What if: {scheduler}")), "{md}");
+        assert!(md.contains("| `dally:order=las` |"), "{md}");
+        assert!(html.contains("Per tenant") && html.contains("<svg"));
+        assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
+        assert!(html.match_indices("src=").all(|(i, _)| html[i..].starts_with("src=\"data:")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
