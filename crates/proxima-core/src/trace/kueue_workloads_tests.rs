@@ -210,7 +210,7 @@ fn a_history_with_no_finished_gpu_workload_is_refused_with_the_reasons() {
     let e = parse_trace(&list(&[workload("a", "q", T0, 1, 8, &[ADMITTED]), workload("b", "q", T0, 1, 0, &[])]))
         .unwrap_err();
     assert_eq!(e.field, "status");
-    assert!(e.message.starts_with("no finished GPU jobs among the 2 Workloads: 1 jobs still running"), "{}", e.message);
+    assert!(e.message.starts_with("no finished GPU jobs among the 2 Workloads: 1 job still running"), "{}", e.message);
 }
 
 #[test]

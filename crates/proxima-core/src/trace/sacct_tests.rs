@@ -201,7 +201,7 @@ fn a_header_alone_or_only_skipped_rows_say_so() {
     let e = parse_trace(&skipped_only).unwrap_err();
     assert_eq!(
         e.message,
-        "no GPU jobs: all 3 allocations were left out: 1 pending jobs (never started), 1 CPU-only jobs (no GPU asked for), 1 jobs that never ran (duration 0)"
+        "no GPU jobs: all 3 allocations were left out: 1 pending job (never started), 1 CPU-only job (no GPU asked for), 1 job that never ran (duration 0)"
     );
 }
 
