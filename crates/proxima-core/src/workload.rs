@@ -343,16 +343,7 @@ pub fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError
         .iter()
         .map(|&(id, w)| {
             let name = &built_in.get(id).name;
-            catalog.lookup(name).map(|id| (id, w)).ok_or_else(|| {
-                InputError::new(
-                    "mix",
-                    format!(
-                        "no compute time for '{name}' on a {} (measured there: {})",
-                        catalog.gpu().unwrap_or("?"),
-                        catalog.names().join(", ")
-                    ),
-                )
-            })
+            catalog.lookup(name).map(|id| (id, w)).ok_or_else(|| InputError::new("mix", catalog.why_missing(name)))
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(ModelMix { entries })

@@ -142,15 +142,35 @@ fn memory_refusal(model: &ModelProfile, parallelism: Parallelism, target: GpuKin
     })
 }
 
-/// `name` (a built-in model measured on none of `target`'s rows) on `target`: scaled from the
-/// nearest GPU it was measured on, or from its V100 estimate, or the reason it cannot run.
+/// The built-in catalogue and the catalogues measured on each GPU of [`LADDER`] but V100
+/// (whose entries are the built-in estimates), computed once for all of a GPU's estimates.
+struct Measurements {
+    built_in: Vec<ModelProfile>,
+    by_gpu: Vec<Vec<ModelProfile>>,
+}
+
+impl Measurements {
+    fn new() -> Measurements {
+        Measurements {
+            built_in: built_in::built_in_models(None),
+            by_gpu: LADDER.iter().filter(|g| **g != "V100").map(|g| built_in::built_in_models(Some(g))).collect(),
+        }
+    }
+}
+
+/// `name` (a built-in model) on `target`, where it has no row: scaled from the nearest GPU
+/// it was measured on, or from its V100 estimate, or the reason it cannot run.
 pub fn estimate_on(name: &str, target: GpuKind) -> Result<ModelProfile, String> {
-    let built_in = built_in::built_in_models(None);
-    let base = built_in.iter().find(|m| m.name == name).ok_or_else(|| format!("unknown model '{name}'"))?;
-    let measured: Vec<ModelProfile> = LADDER
+    estimate_with(&Measurements::new(), name, target)
+}
+
+fn estimate_with(known: &Measurements, name: &str, target: GpuKind) -> Result<ModelProfile, String> {
+    let base = known.built_in.iter().find(|m| m.name == name).ok_or_else(|| format!("unknown model '{name}'"))?;
+    let measured: Vec<&ModelProfile> = known
+        .by_gpu
         .iter()
-        .filter(|g| !g.eq_ignore_ascii_case(target.name()) && **g != "V100")
-        .filter_map(|g| built_in::built_in_models(Some(g)).into_iter().find(|m| m.name == name))
+        .filter_map(|models| models.iter().find(|m| m.name == name))
+        .filter(|m| !m.gpu.eq_ignore_ascii_case(target.name()))
         .collect();
     let parallelism = measured.first().map_or(base.parallelism, |m| m.parallelism);
     if let Some(why) = memory_refusal(base, parallelism, target) {
@@ -159,14 +179,13 @@ pub fn estimate_on(name: &str, target: GpuKind) -> Result<ModelProfile, String> 
     let wanted = rank(target.name());
     let nearest = measured
         .iter()
-        .filter_map(|m| ratio(m, target.name()).map(|r| (m, r)))
+        .filter_map(|m| ratio(m, target.name()).map(|r| (*m, r)))
         .min_by_key(|(m, _)| rank(&m.gpu).abs_diff(wanted));
     if let Some((m, (r, why))) = nearest {
         return Ok(scaled(m, target.name(), r, why));
     }
     if base.gpu == "V100" {
-        let r = speed(name, target.name()).zip(speed(name, "V100")).map(|(t, v)| t / v);
-        if let Some(r) = r {
+        if let Some(r) = speed(name, target.name()).zip(speed(name, "V100")).map(|(t, v)| t / v) {
             return Ok(scaled(base, target.name(), r, SPEED_SOURCE));
         }
     }
@@ -177,10 +196,12 @@ pub fn estimate_on(name: &str, target: GpuKind) -> Result<ModelProfile, String> 
 /// The built-in models missing from `measured` (the catalogue measured on `target`) that run
 /// on `target`, estimated, in built-in order.
 pub(super) fn estimated_models(target: GpuKind, measured: &[ModelProfile]) -> Vec<ModelProfile> {
-    built_in::built_in_models(None)
+    let known = Measurements::new();
+    known
+        .built_in
         .iter()
         .filter(|m| measured.iter().all(|k| k.name != m.name))
-        .filter_map(|m| estimate_on(&m.name, target).ok())
+        .filter_map(|m| estimate_with(&known, &m.name, target).ok())
         .collect()
 }
 
