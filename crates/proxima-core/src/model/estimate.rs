@@ -111,12 +111,25 @@ const SPEED_AND_PEAK_SOURCE: &str =
     "Lambda's PyTorch fp32 benchmark up to the H100, then the ratio of dense bf16 peaks (NVIDIA datasheets)";
 
 /// `model` as measured on one GPU, scaled to `target` by `ratio` (the target's throughput
-/// over the measured GPU's): every compute time divided by it. The batch a T4 holds stays the
-/// largest per-GPU batch, which is conservative on GPUs with more memory.
+/// over the measured GPU's): every compute time divided by it. A benchmark's local batch
+/// (the largest its GPU held) shrinks with the target's memory where that is smaller (VGG-16's
+/// 224 images on an 80 GB A100 become 44 on a 16 GB T4), at the same time per sample; the
+/// batch a T4 holds stays the largest per-GPU batch of a fitted entry, which is conservative
+/// on GPUs with more memory.
 fn scaled(model: &ModelProfile, target: &str, ratio: f64, why: &str) -> ModelProfile {
     let estimate = Estimate { from_gpu: model.gpu.clone(), ratio, source: why.to_string() };
+    let memory = |g: &str| GpuKind::named(g).map(GpuKind::memory_gb);
+    let fixed_batch = model.compute_curve.is_none() && model.compute_points.is_empty();
+    let local_batch = match (memory(&model.gpu), memory(target)) {
+        (Some(from), Some(to)) if fixed_batch && to < from => {
+            ((model.local_batch as f64 * to / from).floor() as u32).clamp(1, model.local_batch)
+        }
+        _ => model.local_batch,
+    };
+    let per_sample_share = local_batch as f64 / model.local_batch as f64;
     ModelProfile {
-        compute_s: model.compute_s / ratio,
+        compute_s: model.compute_s * per_sample_share / ratio,
+        local_batch,
         compute_curve: model
             .compute_curve
             .map(|c| ComputeCurve { fixed_s: c.fixed_s / ratio, per_sample_s: c.per_sample_s / ratio }),
