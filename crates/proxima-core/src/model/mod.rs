@@ -22,10 +22,11 @@
 //! figure on those GPUs: in the built-in catalogue they compute as on an A100, and say so.
 //!
 //! A topology that names its GPU (`gpu` in its description; the parametric `fabric=rdma`
-//! says A100, `fabric=tcp` T4) gets the catalogue of that GPU ([`Catalog::for_gpu`]): only
-//! the models with a compute time on it, each with that time, precision and parallelism.
-//! Adding a GPU, or a model to one, is a row of [`per_gpu::ROWS`] (or, for T4, a fitted
-//! entry).
+//! says A100, `fabric=tcp` T4) gets the catalogue of that GPU ([`Catalog::for_gpu`]): the
+//! models with a compute time measured on it, each with that time, precision and
+//! parallelism, then, on a GPU of the parametric form, the others scaled from a GPU they were
+//! measured on and marked as estimates ([`estimate`]). Adding a GPU, or a model to one, is a
+//! row of [`per_gpu::ROWS`] (or, for T4, a fitted entry).
 
 mod built_in;
 pub mod estimate;
