@@ -73,9 +73,10 @@ const TRANSFORMERS: &[&str] = &["bert", "bert-large", "gpt2", "transformer", "gp
 
 /// Throughput of `gpu` relative to the others for models of `name`'s kind. The Blackwell GPUs
 /// have no published fp32 benchmark of these models: they take the H100's figure times the
-/// ratio of dense bf16 peaks (2.28 for B200, 2.53 for GB200); NVIDIA's MLPerf Training v4.1
-/// results put B200 at 2.0-2.2 times H100 per GPU on GPT-3 175B and Llama 2 70B fine-tuning,
-/// so the peak ratio is the upper end of what has been measured.
+/// ratio of dense bf16 peaks (2.28 for B200, 2.53 for GB200). NVIDIA's first Blackwell
+/// results in MLPerf Training v4.1 (November 2024) claim "up to 2.2x more performance per GPU"
+/// than Hopper on GPT-3 175B pretraining and Llama 2 70B fine-tuning, so the peak ratio is at
+/// or above what has been measured.
 fn speed(name: &str, gpu: &str) -> Option<f64> {
     let table = if TRANSFORMERS.contains(&name) { TRANSFORMER_SPEED } else { CNN_SPEED };
     if let Some(&(_, s)) = table.iter().find(|(g, _)| *g == gpu) {
