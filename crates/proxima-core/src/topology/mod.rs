@@ -1,4 +1,5 @@
-//! The cluster as a graph: GPUs inside servers (each server one NVLink/NVSwitch domain),
+//! The cluster as a graph: GPUs inside servers (each server one NVLink/NVSwitch domain, or
+//! a tray of a multi-node NVLink domain under a switch of role `nvlink`, [`NVLINK_ROLE`]),
 //! servers under switches, links with bandwidth and latency.
 //!
 //! Users describe a topology as switches, servers (with their GPU count) and links between
@@ -83,7 +84,8 @@ pub use slurm::SlurmTopology;
 pub use slurm_file::read_slurm_topology;
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
-    CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
+    CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, NVLINK_ROLE, RAILS_ROLE,
+    TOPOLOGY_FORMAT_VERSION,
 };
 pub use volcano::{read_volcano_topology, VolcanoTopology};
 
@@ -95,6 +97,8 @@ mod describe_tests;
 mod kueue_tests;
 #[cfg(test)]
 mod lingjun_tests;
+#[cfg(test)]
+mod nvlink_tests;
 #[cfg(test)]
 mod parametric_tests;
 #[cfg(test)]
