@@ -4,7 +4,7 @@
 
 use super::check::{analyse, Graph};
 use super::nodes::{Link, LinkId, Node, NodeId, NodeKind};
-use super::spec::{ServerSpec, TopologySpec, NVLINK_ROLE, RAILS_ROLE};
+use super::spec::{ServerSpec, TopologySpec, RAILS_ROLE};
 use crate::comm_params::CommParams;
 use crate::error::InputError;
 use serde::Serialize;
@@ -161,7 +161,7 @@ impl Topology {
         };
         let count = self.gpu_nodes.len() as u32 - n.first_gpu;
         // An NVLink switch's link up stands for its trays' NICs, so it has their sum.
-        let nics = if n.kind == NodeKind::Switch && n.role.as_deref() == Some(NVLINK_ROLE) {
+        let nics = if n.is_nvlink_switch() {
             n.children.iter().map(|c| self.nodes[c.0 as usize].nics).sum()
         } else {
             n.nics

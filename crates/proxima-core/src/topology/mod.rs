@@ -50,6 +50,7 @@ mod describe;
 mod fabric;
 mod hostlist;
 mod kube;
+mod kube_nodes;
 mod kueue;
 mod lingjun;
 mod nodes;
@@ -84,8 +85,8 @@ pub use slurm::SlurmTopology;
 pub use slurm_file::read_slurm_topology;
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
-    CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, NVLINK_ROLE, RAILS_ROLE,
-    TOPOLOGY_FORMAT_VERSION,
+    is_nvlink_role, CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL,
+    MAX_GPUS, NVLINK_ROLE, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
 };
 pub use volcano::{read_volcano_topology, VolcanoTopology};
 

@@ -56,10 +56,10 @@ pub struct Node {
 }
 
 impl Node {
-    /// Whether this node is the NVLink switch of a multi-node NVLink domain
-    /// ([`super::NVLINK_ROLE`]).
+    /// Whether this node is the NVLink switch of a multi-node NVLink domain (its role is
+    /// [`super::NVLINK_ROLE`] or a clique label, [`super::spec::is_nvlink_role`]).
     pub fn is_nvlink_switch(&self) -> bool {
-        self.kind == NodeKind::Switch && self.role.as_deref() == Some(super::NVLINK_ROLE)
+        self.kind == NodeKind::Switch && self.role.as_deref().is_some_and(super::spec::is_nvlink_role)
     }
 }
 

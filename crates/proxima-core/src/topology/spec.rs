@@ -121,6 +121,20 @@ pub const RAILS_ROLE: &str = "rails";
 /// below it.
 pub const NVLINK_ROLE: &str = "nvlink";
 
+/// The node label NVIDIA's GPU operator (GPU feature discovery) gives every node of a
+/// multi-node NVLink domain: `<cluster UUID>.<clique id>`, the same on all of its trays.
+pub const CLIQUE_LABEL: &str = "nvidia.com/gpu.clique";
+
+/// The node label NVIDIA's Topograph gives the nodes of one accelerated (NVLink) domain.
+pub const ACCELERATOR_LABEL: &str = "network.topology.nvidia.com/accelerator";
+
+/// Whether a switch of this role bounds a multi-node NVLink domain: [`NVLINK_ROLE`], or a
+/// Kubernetes level named by [`CLIQUE_LABEL`] or [`ACCELERATOR_LABEL`], so that a Kueue or
+/// plain node file keeps its label as the tier's name and its cliques as NVLink domains.
+pub fn is_nvlink_role(role: &str) -> bool {
+    role == NVLINK_ROLE || role == CLIQUE_LABEL || role == ACCELERATOR_LABEL
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SwitchSpec {

@@ -3,7 +3,7 @@
 //! below it. Apart from `check.rs` because these judge the graph as a whole, not one element.
 
 use super::{ElementRef, Graph, Problem};
-use crate::topology::spec::{TopologySpec, NVLINK_ROLE};
+use crate::topology::spec::{is_nvlink_role, TopologySpec};
 
 /// Step 4a: a server is a leaf with one link. Each further link is a problem and is set
 /// aside, so that it is not reported again as closing a cycle. (A cluster of one server
@@ -208,7 +208,7 @@ pub(super) fn find_switches_without_servers(
     }
 }
 
-/// Step 4d: an NVLink switch (role `nvlink`) joins the trays of one NVLink domain by NVLink,
+/// Step 4d: an NVLink switch (role `nvlink` or a clique label) joins the trays of one NVLink domain by NVLink,
 /// so only servers hang below it; a switch there would put a network inside the domain.
 fn find_switches_under_nvlink(
     spec: &TopologySpec,
@@ -218,7 +218,7 @@ fn find_switches_under_nvlink(
     problems: &mut Vec<Problem>,
 ) {
     let is_nvlink =
-        |v: usize| !graph.is_server[v] && spec.switches[graph.spec_index[v]].role.as_deref() == Some(NVLINK_ROLE);
+        |v: usize| !graph.is_server[v] && spec.switches[graph.spec_index[v]].role.as_deref().is_some_and(is_nvlink_role);
     for &v in preorder {
         let p = parent[v];
         if p != usize::MAX && !graph.is_server[v] && is_nvlink(p) {
