@@ -39,7 +39,7 @@ pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
             println!(
                 "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K]"
             );
-            println!("  [,fabric=ib|roce|tcp][,gpu=t4|a100|h100][,rails=on]. Defaults: oversub=1, nics=1, rails off.");
+            println!("  [,fabric=ib|roce|tcp][,gpu=t4|a100|h100|b200|gb200][,rails=on]. Defaults: oversub=1, nics=1, rails off.");
             println!("  fabric=ib (default; rdma is the same): InfiniBand NICs (nic_gbps=200, HDR); roce: RoCE NICs,");
             println!("    the same efficiency on a lossless fabric; ring efficiencies from nccl-tests (docs/CALIBRATION.md).");
             println!("    Default GPU A100 on NVSwitch (nvlink_gbps=2400); gpu=h100: NVLink4 (3600 per direction).");
