@@ -161,11 +161,8 @@ impl Topology {
         };
         let count = self.gpu_nodes.len() as u32 - n.first_gpu;
         // An NVLink switch's link up stands for its trays' NICs, so it has their sum.
-        let nics = if n.is_nvlink_switch() {
-            n.children.iter().map(|c| self.nodes[c.0 as usize].nics).sum()
-        } else {
-            n.nics
-        };
+        let nics =
+            if n.is_nvlink_switch() { n.children.iter().map(|c| self.nodes[c.0 as usize].nics).sum() } else { n.nics };
         let n = &mut self.nodes[node.0 as usize];
         n.height = height;
         n.gpu_count = count;

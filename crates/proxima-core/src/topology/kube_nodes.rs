@@ -79,7 +79,10 @@ pub(super) fn named_gpu(
         warnings.push(InputError::at_line(
             *line,
             field,
-            format!("'{first}' is not a GPU Proxima has measurements for; the description keeps the fabric's default {}", options.fabric.gpu()),
+            format!(
+                "'{first}' is not a GPU Proxima has measurements for; the description keeps the fabric's default {}",
+                options.fabric.gpu()
+            ),
         ));
         return None;
     };

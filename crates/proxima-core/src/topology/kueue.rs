@@ -364,9 +364,10 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
         }
         switches[parent].nodes.push(n);
     }
-    // One domain at the widest level is the root itself.
+    // One domain at the widest level is the root itself, unless nodes without a clique
+    // hang beside it.
     let root = match switches[0].children[..] {
-        [only] => only,
+        [only] if switches[0].nodes.is_empty() => only,
         _ => 0,
     };
     let node_link = options.node_link_gbps();
@@ -387,8 +388,13 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
                 nvlink_latency_us: default_nvlink_latency_us(),
                 nics: options.nics,
             });
-            let bandwidth = if nvlink_domain { node.gpus as f64 * gpu_link } else { node_link };
-            spec.links.push(link(&node.name, &switch.id, bandwidth));
+            if nvlink_domain {
+                let mut nvlink = link(&node.name, &switch.id, node.gpus as f64 * gpu_link);
+                nvlink.latency_us = default_nvlink_latency_us();
+                spec.links.push(nvlink);
+            } else {
+                spec.links.push(link(&node.name, &switch.id, node_link));
+            }
         }
         for &c in &switch.children {
             let below = nodes_below(&switches, c) as f64;

@@ -95,6 +95,8 @@ mod check_tests;
 #[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
+mod kube_nodes_tests;
+#[cfg(test)]
 mod kueue_tests;
 #[cfg(test)]
 mod lingjun_tests;

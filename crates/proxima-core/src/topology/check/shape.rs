@@ -217,8 +217,9 @@ fn find_switches_under_nvlink(
     parent: &[usize],
     problems: &mut Vec<Problem>,
 ) {
-    let is_nvlink =
-        |v: usize| !graph.is_server[v] && spec.switches[graph.spec_index[v]].role.as_deref().is_some_and(is_nvlink_role);
+    let is_nvlink = |v: usize| {
+        !graph.is_server[v] && spec.switches[graph.spec_index[v]].role.as_deref().is_some_and(is_nvlink_role)
+    };
     for &v in preorder {
         let p = parent[v];
         if p != usize::MAX && !graph.is_server[v] && is_nvlink(p) {
