@@ -136,7 +136,11 @@ pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTo
     let nodes = used_nodes(objects.get("Node"), &shape, &flavors, &mut warnings)?;
     warnings.extend(objects.skipped_warning("the Topology, its ResourceFlavors and the Nodes"));
     let products: Vec<(u32, String)> = nodes.iter().filter_map(|n| n.product.clone()).collect();
-    let gpu = named_gpu(&products, options, &mut warnings);
+    // A GPU the options name wins over the nodes' labels.
+    let gpu = match options.gpu {
+        Some(kind) => Some((kind, options.nvlink_gbps)),
+        None => named_gpu(&products, options, &mut warnings),
+    };
     let mut spec = build_spec(&nodes, switch_levels, options, gpu.map_or(options.nvlink_gbps, |(_, link)| link));
     if let Some((kind, _)) = gpu {
         set_gpu(&mut spec, kind, options);
