@@ -9,8 +9,11 @@ use crate::comm::shape_of;
 /// Eight GB200 trays in two cliques, as `kubectl get nodes -o json` prints them.
 const GB200_JSON: &str = include_str!("../../../../examples/your-cluster/gb200-nodes.json");
 
+/// A node's labels besides its hostname.
+type Labels<'a> = &'a [(&'a str, &'a str)];
+
 /// `kind: Node` documents of `(name, labels, gpus under status.capacity)`.
-fn nodes_yaml(nodes: &[(&str, &[(&str, &str)], u32)]) -> String {
+fn nodes_yaml(nodes: &[(&str, Labels, u32)]) -> String {
     let mut text = String::new();
     for (name, labels, gpus) in nodes {
         text.push_str(&format!("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels:\n"));
