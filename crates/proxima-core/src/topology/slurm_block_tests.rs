@@ -77,6 +77,10 @@ fn gb200_blocks_are_nvlink_domains_whose_link_up_is_their_nics() {
     assert_eq!(bandwidth(&read.spec, "gb001", "nvl1"), 4.0 * GpuKind::GB200.default_link_gbps());
     assert_eq!(bandwidth(&read.spec, "nvl1", "nvl[1-2]"), 18.0 * 4.0 * 400.0, "the block's link up is its trays' NICs");
     assert_eq!(t.node(t.tier_nodes(Tier(1))[0]).nics, 72);
+    // The example for operators says the same in a site's words.
+    let example = include_str!("../../../../examples/your-cluster/gb200-topology.conf");
+    let t = Topology::from_spec(&read_slurm_topology(example, &gb200).unwrap().spec).unwrap();
+    assert_eq!((t.gpu_count(), t.tier_nodes(Tier(1)).len(), t.tier_name(Tier(1))), (144, 2, "nvlink"));
     // Without block_nvlink the same blocks are leaf switches over the trays' NICs.
     let off = SlurmOptions { block_nvlink: Some(false), ..gb200 };
     let plain = read_slurm_topology(text, &off).unwrap();
