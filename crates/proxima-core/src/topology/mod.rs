@@ -37,8 +37,11 @@
 //!   in one YAML file), read by [`read_kueue_topology`] with the same [`SlurmOptions`] for
 //!   its links; `volcano.rs`: a Volcano cluster (its `HyperNode` objects), read by
 //!   [`read_volcano_topology`]; `kube.rs` the Kubernetes objects of a file and `yaml.rs`
-//!   the YAML they are read with;
+//!   the YAML they are read with; `kube_nodes.rs` what nodes say of themselves (their
+//!   NVLink clique, their GPU product) and the levels of a file of nodes alone, which
+//!   [`read_kueue_topology`] also reads;
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
+//!   `presets_gb200.rs` the GB200 NVL72 racks of `gb200-nvl72`;
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`]; the checks of the
 //!   shape (extra server links, cycles, cut-off pieces, the root) in `check/shape.rs`;
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
