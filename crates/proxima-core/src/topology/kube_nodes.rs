@@ -4,7 +4,7 @@
 //! `Topology`) is read with.
 
 use super::fabric::{collective, GpuKind};
-use super::kueue::HOSTNAME_LABEL;
+use super::kube::HOSTNAME_LABEL;
 use super::slurm_options::SlurmOptions;
 use super::spec::{TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL};
 use super::yaml::{self, Node};

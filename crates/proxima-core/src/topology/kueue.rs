@@ -37,7 +37,7 @@
 //!   GPUs), with full bisection as for a Slurm tree: a node's link is `nics × nic_gbps` and
 //!   a switch's uplink carries the links of every node below it.
 
-use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE};
+use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE, HOSTNAME_LABEL};
 use super::kube_nodes::{implied_levels, named_gpu, set_gpu, PRODUCT_LABEL};
 use super::slurm_options::SlurmOptions;
 use super::spec::{
@@ -46,9 +46,6 @@ use super::spec::{
 use super::yaml::{self, Node};
 use crate::error::InputError;
 use std::collections::BTreeMap;
-
-/// The node label that names a node itself; as a level it is the server, not a switch.
-pub const HOSTNAME_LABEL: &str = "kubernetes.io/hostname";
 
 /// The most levels a `Topology` may have (the API's validation).
 const MAX_LEVELS: usize = 16;

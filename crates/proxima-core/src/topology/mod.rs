@@ -77,8 +77,8 @@ pub use check::{check, key_label, ElementRef, Problem};
 pub use fabric::{
     collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
 };
-pub use kube::GPU_RESOURCE;
-pub use kueue::{read_kueue_topology, KueueTopology, HOSTNAME_LABEL};
+pub use kube::{GPU_RESOURCE, HOSTNAME_LABEL};
+pub use kueue::{read_kueue_topology, KueueTopology};
 pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;

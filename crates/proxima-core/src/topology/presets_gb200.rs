@@ -133,11 +133,11 @@ mod tests {
         assert_eq!(s_a100.servers, 2);
         let t_a100 = a100.comm_params().iteration_time(&llama_7b("A100"), &s_a100);
         assert!(t_across < t_a100, "GB200 across two racks {t_across} s against A100 {t_a100} s");
-        eprintln!(
-            "llama-7b on 16 GPUs, seconds per iteration: GB200 in one NVL72 {t_in:.4} (sync {:.4}), across two {t_across:.4} (sync {:.4}), 2 x DGX A100 {t_a100:.4} (sync {:.4})",
-            p.sync_time(&model, &s_in),
-            p.sync_time(&model, &s_across),
-            a100.comm_params().sync_time(&llama_7b("A100"), &s_a100)
-        );
+        // The figures docs/FORMATS.md quotes, to the millisecond.
+        let ms = |s: f64| (s * 1000.0).round();
+        let sync_a100 = a100.comm_params().sync_time(&llama_7b("A100"), &s_a100);
+        let syncs = [p.sync_time(&model, &s_in), p.sync_time(&model, &s_across), sync_a100].map(ms);
+        assert_eq!(syncs, [53.0, 103.0, 206.0]);
+        assert_eq!((ms(t_in), ms(t_across)), (1329.0, 1329.0));
     }
 }
