@@ -55,7 +55,7 @@
 //! Not modelled: Kueue's own preemption and node replacement, TAS balanced placement (an alpha gate, off
 //! by default), slices, leaders and PodSet groups, quotas and cohorts, and priorities.
 
-use super::level_timer::LevelTimer;
+use super::level_timer::{HoldNotes, LevelTimer};
 use super::migrate::{MigrateOptions, Migrator};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
@@ -85,6 +85,8 @@ pub struct KueueTas {
     /// The level's tier, resolved against the cluster at the first event.
     tier: Option<Tier>,
     wake_requested: Option<SimTime>,
+    /// Holds for the required level while the GPUs are free elsewhere, noted once per wait.
+    holds: HoldNotes,
 }
 
 /// The tier a level names on this cluster, or an error on `field` listing the levels it has.
@@ -143,7 +145,17 @@ impl KueueTas {
             return Err(InputError::new(field, "expected a topology level"));
         }
         let migrator = evict.then(|| Migrator::new(migrate));
-        Ok(KueueTas { mode, level, field, strict, timer, migrator, tier: None, wake_requested: None })
+        Ok(KueueTas {
+            mode,
+            level,
+            field,
+            strict,
+            timer,
+            migrator,
+            tier: None,
+            wake_requested: None,
+            holds: HoldNotes::default(),
+        })
     }
 
     /// The mode `job` is under now: a required level with a timer turns preferred once the
@@ -275,6 +287,7 @@ impl Policy for KueueTas {
         if let Some(timer) = &mut self.timer {
             timer.follow(event, view, tier);
         }
+        self.holds.follow(event);
     }
 
     fn check_cluster(&self, topo: &Topology) -> Result<(), InputError> {
@@ -299,8 +312,12 @@ impl Policy for KueueTas {
                 }
                 return;
             }
-            if mode == Mode::Required && view.cluster.free_count() >= n && self.make_room(view, job, mode, tier, out) {
-                return;
+            if mode == Mode::Required && view.cluster.free_count() >= n {
+                if self.make_room(view, job, mode, tier, out) {
+                    return;
+                }
+                let deadline = self.timer.as_ref().and_then(|t| t.deadline(job));
+                self.holds.note(view, job, tier, deadline, out);
             }
             smallest_unfit[mode as usize] = smallest_unfit[mode as usize].min(n);
             if self.strict {

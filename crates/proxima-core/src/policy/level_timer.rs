@@ -22,7 +22,7 @@ use super::tuner::{TimerTuner, WaitSample};
 use super::{Decision, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
-use crate::event::{PolicyNote, SimEvent};
+use crate::event::{PolicyNote, Reason, SimEvent};
 use crate::time::SimTime;
 use crate::topology::Tier;
 use std::collections::{BTreeMap, BTreeSet};
@@ -254,5 +254,44 @@ fn wait_worth(profile: &Profile, remaining: &RemainingTime, view: &View, job: Jo
         Worth::Gain(gain)
     } else {
         Worth::Unknown
+    }
+}
+/// The holds of jobs for their level, noted once per wait: a job that declines GPUs free
+/// now because none of its level's domains holds it gets one `Waiting` event saying what it
+/// wanted and what it could have had (`WaitingForTier` with `best_now`), as `slurm`,
+/// `strict` and `dally` note theirs. The event log then says how long jobs held for their
+/// topology and what placement they declined (`proxima what-if`, "held for their topology").
+#[derive(Default)]
+pub struct HoldNotes {
+    noted: BTreeSet<JobId>,
+}
+
+impl HoldNotes {
+    /// A placed or checkpointed job's next wait is a new one.
+    pub fn follow(&mut self, event: &SimEvent) {
+        match event {
+            SimEvent::Placed { job, .. } | SimEvent::Preempted { job, .. } | SimEvent::Completed { job } => {
+                self.noted.remove(job);
+            }
+            _ => {}
+        }
+    }
+
+    /// Notes that `job` holds for `wanted` while its GPUs are free elsewhere, unless this
+    /// wait was noted already; `deadline` is when its time under the constraint ends.
+    pub fn note(&mut self, view: &View, job: JobId, wanted: Tier, deadline: Option<SimTime>, out: &mut Vec<Decision>) {
+        if !self.noted.insert(job) {
+            return;
+        }
+        let best = view.cluster.place_tightest(view.topo, view.job(job).gpus);
+        out.push(Decision::Wait {
+            job,
+            reason: Reason::WaitingForTier {
+                wanted,
+                left_s: deadline.map_or(f64::INFINITY, |d| (d.max(view.now) - view.now).as_secs_f64()),
+                best_now: best.as_ref().map(|(t, _)| *t),
+                slowdown: best.as_ref().map(|(_, g)| view.estimate_slowdown(job, g)).unwrap_or(0.0),
+            },
+        });
     }
 }

@@ -51,7 +51,7 @@
 //! Not modelled: sub-groups (`partitionPolicy`), queues and their shares, the `enqueue` action,
 //! resources other than GPUs, and HyperNode-level binpacking of jobs without a topology.
 
-use super::level_timer::LevelTimer;
+use super::level_timer::{HoldNotes, LevelTimer};
 use super::migrate::{MigrateOptions, Migrator};
 use super::placement::inside;
 use super::{on_off, Decision, Policy, PolicySpec, View};
@@ -71,6 +71,8 @@ pub struct Volcano {
     /// The hard tier, resolved against the cluster at the first decision.
     tier: Option<Tier>,
     wake_requested: Option<SimTime>,
+    /// Holds for the hard tier while the GPUs are free elsewhere, noted once per wait.
+    holds: HoldNotes,
 }
 
 /// The tier `tier` names on this cluster (a number or a tier name), or an error on `field`
@@ -110,7 +112,7 @@ impl Volcano {
             return Err(InputError::new("hard_for_s", "applies to hard=TIER only"));
         }
         let migrator = evict.then(|| Migrator::new(options.clone()));
-        Ok(Volcano { hard, timer, options, migrator, tier: None, wake_requested: None })
+        Ok(Volcano { hard, timer, options, migrator, tier: None, wake_requested: None, holds: HoldNotes::default() })
     }
 
     /// The hard tier, resolved at the first call (a run the caller did not check stops here).
@@ -233,6 +235,7 @@ impl Policy for Volcano {
         if let (Some(timer), Some(tier)) = (&mut self.timer, hard) {
             timer.follow(event, view, tier);
         }
+        self.holds.follow(event);
     }
 
     fn schedule(&mut self, view: &View, out: &mut Vec<Decision>) {
@@ -257,6 +260,10 @@ impl Policy for Volcano {
                 }
             }
             smallest_unfit[slot] = smallest_unfit[slot].min(n);
+            if let Some(tier) = held.filter(|_| view.cluster.free_count() >= n) {
+                let deadline = self.timer.as_ref().and_then(|t| t.deadline(job));
+                self.holds.note(view, job, tier, deadline, out);
+            }
             if held.is_some() && first_blocked.is_none() {
                 first_blocked = Some(job);
             }

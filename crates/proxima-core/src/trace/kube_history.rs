@@ -7,7 +7,7 @@
 //! The YAML layer is the topology importers' (`topology/yaml.rs`, the `saphyr` crate), which
 //! reads JSON as well, since JSON is YAML, and keeps every node's line.
 
-use super::{kueue_workloads, volcano_jobs, SkipReason, Skipped, Trace, TraceFormat, TraceJob};
+use super::{SkipReason, Skipped, Trace, TraceFormat, TraceJob};
 use crate::error::InputError;
 use crate::topology::yaml::{self, Node};
 use crate::topology::{GPU_RESOURCE, MAX_GPUS};
@@ -39,10 +39,18 @@ pub(super) fn looks_like_kubernetes(text: &str) -> bool {
     first.is_some_and(|l| l.starts_with("---") || l.starts_with("apiVersion:") || l.starts_with("kind:"))
 }
 
-/// Reads a Kubernetes job history: Kueue `Workload`s or Volcano `Job`s, chosen by what the
-/// file holds (one or the other, not both). Objects of other kinds (queues listed alongside)
-/// are not read.
-pub fn parse(text: &str) -> Result<Trace, InputError> {
+/// The reader of one kind of history object, given the objects of that kind.
+pub(super) type HistoryReader = fn(&[Object]) -> Result<Trace, InputError>;
+
+/// Reads a Kubernetes job history: Kueue `Workload`s (read by `workloads`) or Volcano `Job`s
+/// (by `jobs`), chosen by what the file holds (one or the other, not both). Objects of other
+/// kinds (queues listed alongside) are not read. The readers are passed in, because they
+/// build on this module's walk: this module does not know them.
+pub(super) fn parse(
+    text: &str,
+    workloads_reader: HistoryReader,
+    jobs_reader: HistoryReader,
+) -> Result<Trace, InputError> {
     let is_json = text.trim_start_matches('\u{feff}').trim_start().starts_with('{');
     let documents = yaml::documents(text).map_err(|e| {
         // JSON is read as the YAML it also is; its syntax errors say JSON, as the file does.
@@ -82,8 +90,8 @@ pub fn parse(text: &str) -> Result<Trace, InputError> {
         }
     }
     match (workloads.first(), jobs.first()) {
-        (Some(_), None) => kueue_workloads::read(&workloads),
-        (None, Some(_)) => volcano_jobs::read(&jobs),
+        (Some(_), None) => workloads_reader(&workloads),
+        (None, Some(_)) => jobs_reader(&jobs),
         (Some(w), Some(j)) => Err(InputError::at_line(
             yaml::line(j.node).max(yaml::line(w.node)),
             "kind",

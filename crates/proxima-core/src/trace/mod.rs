@@ -193,7 +193,7 @@ pub(crate) fn from_rows(format: TraceFormat, jobs: Vec<TraceJob>, header_line: u
 pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if kube_history::looks_like_kubernetes(text) {
-        return kube_history::parse(text);
+        return kube_history::parse(text, kueue_workloads::read, volcano_jobs::read);
     }
     let first = text.trim_start();
     if first.starts_with('{') || first.starts_with('[') {
