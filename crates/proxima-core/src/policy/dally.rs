@@ -49,9 +49,8 @@
 //! remaining run time from the trace, for ablation only], `order=fifo|las` [fifo; `las`
 //! serves least attained service first, [`order`]], `queues` [3600/57600, with `order=las`],
 //! `service=exchange|priority` [exchange, with `order=las`: when service order may preempt,
-//! [`service`]], `patient_above=S|off` [2, with `order=las`: from this slowdown of the next
-//! looser tier on, a job waits as long as that tier would cost it, the timer no longer
-//! capping the wait, [`options::LAS_PATIENT_ABOVE`]].
+//! [`service`]], `patient_above=S|off` [2, with `order=las`: a job waits as long as a looser
+//! tier this much slower would cost it, [`options::LAS_PATIENT_ABOVE`]].
 
 mod learning;
 mod options;
