@@ -10,6 +10,7 @@ pub mod allow;
 pub mod layers;
 pub mod length;
 pub mod manifests;
+pub mod python;
 pub mod sources;
 
 use std::fmt;

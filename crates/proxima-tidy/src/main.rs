@@ -4,7 +4,7 @@
 //! item an allowance would name.
 
 use proxima_tidy::sources::{production_files, shown, source_dirs};
-use proxima_tidy::{allow, layers, length, manifests, Problem};
+use proxima_tidy::{allow, layers, length, manifests, python, Problem};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -79,6 +79,7 @@ fn main() -> ExitCode {
     problems.extend(layers::check_crate_graph(&root));
     problems.extend(layers::check_all_circles(&root));
     problems.extend(lengths(&root));
+    problems.extend(python::check(&root));
     problems.extend(manifest_problems(&root));
     let allowances =
         match std::fs::read_to_string(root.join(ALLOWLIST)).map_err(|e| e.to_string()).and_then(|t| allow::parse(&t)) {
