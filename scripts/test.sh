@@ -6,6 +6,8 @@
 #
 #   native lane (target/)
 #     0. style                           cargo fmt --check
+#        repository checks (layers, circles, lengths, manifests; tidy-allow.toml)
+#                                        cargo run -q -p proxima-tidy
 #     1. native tests, compiled with Clippy's lints as errors
 #                                        RUSTC_WORKSPACE_WRAPPER=scripts/rustc-with-clippy.sh cargo test --workspace
 #     2. the Python package, built in Cargo's dev profile and installed into .venv/, and
@@ -112,6 +114,10 @@ cargo fmt --all --check
 # lints and compiles, instead of `cargo clippy --workspace --all-targets -- -D warnings`
 # and then `cargo test --workspace` (scripts/rustc-with-clippy.sh says why).
 export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/rustc-with-clippy.sh"
+
+# After the wrapper's export, so that the test build below reuses this build of the crate.
+step "repository checks: cargo run -q -p proxima-tidy (layers, circles, lengths, manifests)"
+cargo run -q -p proxima-tidy
 
 check_web_lane
 step "style and native tests: cargo test --workspace, linted by Clippy (-D warnings)"

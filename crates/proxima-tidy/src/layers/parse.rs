@@ -222,6 +222,72 @@ fn use_tree(toks: &[(Tok, usize)], i: &mut usize, prefix: Vec<String>, out: &mut
     }
 }
 
+/// A path in code starting at `toks[i]`, the keyword `kw` (`crate::a::B`,
+/// `super::super::c()`), and the index after it.
+fn code_path(toks: &[(Tok, usize)], i: usize, kw: &str) -> (Vec<String>, usize) {
+    let mut path = vec![kw.to_string()];
+    let mut j = i + 1;
+    while matches!(toks.get(j).map(|t| &t.0), Some(Tok::Path)) {
+        match ident(toks.get(j + 1)) {
+            Some(s) => path.push(s.to_string()),
+            None => break,
+        }
+        j += 2;
+    }
+    (path, j)
+}
+
+impl Module {
+    /// Records what a `use` path binds here: a glob, or a name (`_` binds none).
+    fn bind(&mut self, path: &[String], glob: bool, name: String) {
+        if glob {
+            self.globs.push(path.to_vec());
+        } else if name != "_" {
+            self.bindings.insert(name, path.to_vec());
+        }
+    }
+}
+
+/// The file of module `name` declared in `file` (`mod name;`), whose children's files are
+/// in `dir`: at its `#[path]` if it has one, else `name.rs` or `name/mod.rs`.
+fn child_file(file: &Path, dir: &Path, name: &str, path_attribute: Option<String>) -> PathBuf {
+    match path_attribute {
+        Some(p) => file.parent().unwrap().join(p),
+        None if dir.join(format!("{name}.rs")).exists() => dir.join(format!("{name}.rs")),
+        None => dir.join(name).join("mod.rs"),
+    }
+}
+
+/// The attribute starting at `toks[i]` (`#[…]` or `#![…]`): where it ends, whether it is
+/// `cfg(test)` or `test`, and the file of a `path = "…"`.
+fn attribute(toks: &[(Tok, usize)], i: usize) -> (usize, bool, Option<String>) {
+    let mut j = i + if is(toks.get(i + 1), '!') { 2 } else { 1 };
+    let (start, mut d) = (j, 0);
+    loop {
+        match toks[j].0 {
+            Tok::Punct('[') | Tok::Punct('(') => d += 1,
+            Tok::Punct(']') | Tok::Punct(')') => d -= 1,
+            _ => {}
+        }
+        j += 1;
+        if d == 0 {
+            break;
+        }
+    }
+    let words: Vec<&Tok> = toks[start + 1..j - 1].iter().map(|t| &t.0).collect();
+    let word = |k: usize| match words.get(k) {
+        Some(Tok::Ident(s)) => s.as_str(),
+        _ => "",
+    };
+    let is_test =
+        (word(0) == "cfg" && word(2) == "test" && words.len() == 4) || (word(0) == "test" && words.len() == 1);
+    let path = match (words.first(), words.get(2)) {
+        (Some(Tok::Ident(p)), Some(Tok::Str(s))) if p == "path" => Some(s.clone()),
+        _ => None,
+    };
+    (j, is_test, path)
+}
+
 /// Reads one file of module `at` and, through its `mod` declarations, the files below it.
 /// `dir` is where its child modules' files are.
 fn read_file(krate: &mut Crate, file: &Path, at: &[String], dir: &Path, test: bool) {
@@ -241,36 +307,10 @@ fn read_file(krate: &mut Crate, file: &Path, at: &[String], dir: &Path, test: bo
         let here = scopes.last().unwrap().0.clone();
         match tok {
             Tok::Punct('#') if is(toks.get(i + 1), '[') || is(toks.get(i + 2), '[') => {
-                // An attribute: note `cfg(test)`, `test` and `path = "..."`, then go on after it.
-                let mut j = i + if is(toks.get(i + 1), '!') { 2 } else { 1 };
-                let (start, mut d) = (j, 0);
-                loop {
-                    match toks[j].0 {
-                        Tok::Punct('[') | Tok::Punct('(') => d += 1,
-                        Tok::Punct(']') | Tok::Punct(')') => d -= 1,
-                        _ => {}
-                    }
-                    j += 1;
-                    if d == 0 {
-                        break;
-                    }
-                }
-                let words: Vec<&Tok> = toks[start + 1..j - 1].iter().map(|t| &t.0).collect();
-                let word = |k: usize| match words.get(k) {
-                    Some(Tok::Ident(s)) => s.as_str(),
-                    _ => "",
-                };
-                if (word(0) == "cfg" && word(2) == "test" && words.len() == 4)
-                    || (word(0) == "test" && words.len() == 1)
-                {
-                    pending_test = true;
-                }
-                if let (Some(Tok::Ident(p)), Some(Tok::Str(s))) = (words.first(), words.get(2)) {
-                    if p == "path" {
-                        pending_path = Some(s.clone());
-                    }
-                }
-                i = j;
+                let (end, is_test, path) = attribute(&toks, i);
+                pending_test |= is_test;
+                pending_path = path.or(pending_path);
+                i = end;
                 continue;
             }
             Tok::Punct('{') | Tok::Punct('(') | Tok::Punct('[') => depth += 1,
@@ -302,12 +342,7 @@ fn read_file(krate: &mut Crate, file: &Path, at: &[String], dir: &Path, test: bo
                 module.children.insert(name.to_string());
                 let child_dir = scopes.last().unwrap().1.join(name);
                 if is(toks.get(i + 2), ';') {
-                    let parent_dir = &scopes.last().unwrap().1;
-                    let path = match pending_path.take() {
-                        Some(p) => file.parent().unwrap().join(p),
-                        None if parent_dir.join(format!("{name}.rs")).exists() => parent_dir.join(format!("{name}.rs")),
-                        None => parent_dir.join(name).join("mod.rs"),
-                    };
+                    let path = child_file(file, &scopes.last().unwrap().1, name, pending_path.take());
                     read_file(krate, &path, &child, &child_dir, in_test);
                 } else {
                     krate.modules.entry(child.clone()).or_default().test = in_test;
@@ -327,19 +362,13 @@ fn read_file(krate: &mut Crate, file: &Path, at: &[String], dir: &Path, test: bo
                 }
             }
             (Tok::Ident(kw), _) if kw == "use" => {
-                let mut j = i + 1;
                 let mut trees = Vec::new();
-                use_tree(&toks, &mut j, Vec::new(), &mut trees);
+                i += 1;
+                use_tree(&toks, &mut i, Vec::new(), &mut trees);
                 for (path, glob, name) in trees {
-                    if glob {
-                        module.globs.push(path.clone());
-                    } else if name != "_" {
-                        module.bindings.insert(name, path.clone());
-                    }
-                    let named = Named { from: here.clone(), path, file: file.to_path_buf(), line, test: in_test };
-                    krate.named.push(named);
+                    module.bind(&path, glob, name);
+                    krate.named.push(Named { from: here.clone(), path, file: file.to_path_buf(), line, test: in_test });
                 }
-                i = j;
                 continue;
             }
             (Tok::Ident(kw), _)
@@ -347,16 +376,7 @@ fn read_file(krate: &mut Crate, file: &Path, at: &[String], dir: &Path, test: bo
                     && matches!(toks.get(i + 1).map(|t| &t.0), Some(Tok::Path))
                     && !matches!(i.checked_sub(1).map(|k| &toks[k].0), Some(Tok::Path)) =>
             {
-                // A path in code: `crate::a::B`, `super::super::c()`.
-                let mut path = vec![kw.clone()];
-                let mut j = i + 1;
-                while matches!(toks.get(j).map(|t| &t.0), Some(Tok::Path)) {
-                    match ident(toks.get(j + 1)) {
-                        Some(s) => path.push(s.to_string()),
-                        None => break,
-                    }
-                    j += 2;
-                }
+                let (path, j) = code_path(&toks, i, kw);
                 krate.named.push(Named { from: here, path, file: file.to_path_buf(), line, test: in_test });
                 i = j;
                 continue;
