@@ -121,3 +121,16 @@ fn answers_to_a_what_if_given_up_on_are_ignored() {
     let s = s.apply(Action::SetSeeds("2".into()));
     assert_eq!(s.what_if, WhatIfState::NotRun, "a report on other inputs is dropped");
 }
+
+#[test]
+fn kubectl_json_goes_to_the_kubernetes_readers_and_a_topology_json_stays_one() {
+    use crate::editor::import::import_input;
+    use proxima_core::inputs::TopologyInput;
+    let nodes = r#"{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node"}]}"#;
+    assert!(matches!(import_input("nodes.json", nodes, ""), Ok(TopologyInput::Kueue { .. })));
+    let hypernodes =
+        r#"{"apiVersion": "v1", "items": [{"apiVersion": "topology.volcano.sh/v1alpha1", "kind": "HyperNode"}]}"#;
+    assert!(matches!(import_input("h.json", hypernodes, ""), Ok(TopologyInput::Volcano { .. })));
+    let topology = r#"{"version": 1, "name": "mine", "servers": []}"#;
+    assert!(matches!(import_input("mine.json", topology, ""), Ok(TopologyInput::File { .. })));
+}
