@@ -134,7 +134,8 @@ impl Default for YourCluster {
 /// What changes the section's state.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    ClusterRead(Result<ClusterSummary, SourcedError>),
+    /// A nodes file read (boxed: a cluster's summary is much larger than the other actions).
+    ClusterRead(Box<Result<ClusterSummary, SourcedError>>),
     /// A history was chosen and posted to the worker as request `id`.
     HistoryChosen {
         id: u32,
@@ -268,7 +269,7 @@ impl YourCluster {
             self.what_if = WhatIfState::NotRun;
         }
         match action {
-            Action::ClusterRead(result) => self.cluster = Some(result),
+            Action::ClusterRead(result) => self.cluster = Some(*result),
             Action::HistoryChosen { id, name, data } => {
                 self.history = Some(HistoryFile { name, data: Some(data), id, described: Described::Reading });
                 self.next_id = id + 1;

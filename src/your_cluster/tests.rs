@@ -24,7 +24,8 @@ fn bytes(text: &str) -> FileData {
 
 /// The state once the section has read both files (the history by the worker's function).
 fn loaded() -> YourCluster {
-    let s = YourCluster::default().apply(Action::ClusterRead(read_cluster("cluster.yaml", KUEUE.as_bytes(), "")));
+    let s =
+        YourCluster::default().apply(Action::ClusterRead(Box::new(read_cluster("cluster.yaml", KUEUE.as_bytes(), ""))));
     let id = s.next_id();
     let s = s.apply(Action::HistoryChosen { id, name: "seren.csv".into(), data: bytes(ACME) });
     assert_eq!(s.blocked(), vec!["the job history seren.csv is being read".to_string()]);
@@ -39,7 +40,7 @@ fn a_kueue_file_is_summarised_and_suggests_kueue() {
     let groups: Vec<u32> = c.tiers.iter().map(|t| t.1).collect();
     assert_eq!(groups, vec![4, 2, 1], "racks, blocks, the cluster: {:?}", c.tiers);
     assert_eq!(Scheduler::guess(c.format), Scheduler::KueueTas);
-    let s = YourCluster::default().apply(Action::ClusterRead(Ok(c)));
+    let s = YourCluster::default().apply(Action::ClusterRead(Box::new(Ok(c))));
     assert_eq!(s.scheduler(), Scheduler::KueueTas);
     let s = s.apply(Action::ChooseScheduler(Scheduler::Volcano)).apply(Action::SetOptions(" hard=1 ".into()));
     assert_eq!(s.scheduler_spec(), "volcano:hard=1", "a choice outranks the guess");
@@ -86,7 +87,7 @@ fn the_run_waits_for_both_files_valid_seeds_and_jobs_that_fit() {
     let s = s.apply(Action::SetSeeds("0".into()));
     assert_eq!(s.blocked(), vec![format!("seeds: expected a whole number from 1 to {MAX_SEEDS}, got '0'")]);
     let small = read_cluster("topology.conf", b"SwitchName=s1 Nodes=n[1-2]\n", "gpus=4").unwrap();
-    let s = loaded().apply(Action::ClusterRead(Ok(small)));
+    let s = loaded().apply(Action::ClusterRead(Box::new(Ok(small))));
     assert_eq!(s.blocked(), vec!["the history has a job of 16 GPUs, more than the cluster's 8".to_string()]);
 }
 

@@ -89,7 +89,7 @@ pub fn YourClusterSection() -> Html {
         Callback::from(move |file: File| {
             let options = format!("gpus={}", gpus.trim());
             read_then(file, dispatch.clone(), move |name, bytes| {
-                Action::ClusterRead(super::read_cluster(name, bytes, &options))
+                Action::ClusterRead(Box::new(super::read_cluster(name, bytes, &options)))
             });
         })
     };
