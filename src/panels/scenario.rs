@@ -146,6 +146,8 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                     { gpu("t4", " T4") }
                     { gpu("a100", " A100") }
                     { gpu("h100", " H100") }
+                    { gpu("b200", " B200") }
+                    { gpu("gb200", " GB200") }
                 </span>
                 <label title="GPU i of every server on rail switch i; needs two NICs per server or more">
                     <input type="checkbox" checked={p.rails == "on"} onchange={on_rails} data-testid="rails" />

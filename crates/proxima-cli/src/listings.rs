@@ -39,7 +39,7 @@ pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
             println!(
                 "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K]"
             );
-            println!("  [,fabric=ib|roce|tcp][,gpu=t4|a100|h100][,rails=on]. Defaults: oversub=1, nics=1, rails off.");
+            println!("  [,fabric=ib|roce|tcp][,gpu=t4|a100|h100|b200|gb200][,rails=on]. Defaults: oversub=1, nics=1, rails off.");
             println!("  fabric=ib (default; rdma is the same): InfiniBand NICs (nic_gbps=200, HDR); roce: RoCE NICs,");
             println!("    the same efficiency on a lossless fabric; ring efficiencies from nccl-tests (docs/CALIBRATION.md).");
             println!("    Default GPU A100 on NVSwitch (nvlink_gbps=2400); gpu=h100: NVLink4 (3600 per direction).");
@@ -74,12 +74,12 @@ pub fn policies() {
 pub fn models(gpu: Option<&str>) -> Result<(), UsageError> {
     let catalog = Catalog::for_gpu_or_built_in(gpu).map_err(|e| UsageError(e.to_string()))?;
     println!(
-        "{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5} {:>5} {:<13}  source",
-        "name", "model", "params M", "compute s", "batch", "GPU", "ov", "prec", "parallelism"
+        "{:<13} {:<22} {:>9} {:>10} {:>6} {:>5} {:>5} {:>5} {:<13} {:<9}  source",
+        "name", "model", "params M", "compute s", "batch", "GPU", "ov", "prec", "parallelism", "compute"
     );
     for (_, m) in catalog.models() {
         println!(
-            "{:<13} {:<22} {:>9.2} {:>10.3} {:>6} {:>5} {:>5.3} {:>5} {:<13}  {}",
+            "{:<13} {:<22} {:>9.2} {:>10.3} {:>6} {:>5} {:>5.3} {:>5} {:<13} {:<9}  {}",
             m.name,
             m.display,
             m.params_millions,
@@ -89,6 +89,7 @@ pub fn models(gpu: Option<&str>) -> Result<(), UsageError> {
             m.overlap,
             m.precision.label(),
             m.parallelism.label(),
+            if m.estimate.is_some() { "estimated" } else { "" },
             m.source
         );
     }
@@ -97,6 +98,8 @@ pub fn models(gpu: Option<&str>) -> Result<(), UsageError> {
     );
     println!("from published benchmarks (CNNs, BERT) or from 6 x params x tokens at a published MFU (LLMs); V100 ones");
     println!("are estimates. prec: what the job exchanges (fp32, bf16); FSDP exchanges 1.5 times data parallelism's");
-    println!("volume. ov: seconds of exchange hidden per second of compute (docs/CALIBRATION.md).");
+    println!("volume. ov: seconds of exchange hidden per second of compute (docs/CALIBRATION.md). compute");
+    println!("estimated: not measured on this GPU, scaled from the GPU the source names by a published throughput");
+    println!("ratio (docs/CALIBRATION.md, \"Models on every GPU\").");
     Ok(())
 }

@@ -35,7 +35,7 @@ use std::process::ExitCode;
     long_about = "Simulate network-sensitive scheduling of distributed deep-learning jobs on GPU clusters.\n\n\
 A topology is a preset name (see `proxima topologies`), a parametric spec\n\
 `racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]\n\
-[,gpu=t4|a100|h100][,rails=on]` (`rdma` means `ib`), a JSON file, or a Slurm topology.conf\n\
+[,gpu=t4|a100|h100|b200|gb200][,rails=on]` (`rdma` means `ib`), a JSON file, or a Slurm topology.conf\n\
 (tree form) as `slurm:PATH[,gpus=N][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp]` (GPUs per\n\
 node, default 8; link defaults as in the parametric form), the Lingjun dataset's topo.csv\n\
 (ip,DSW,PSW,ASW) as `lingjun:PATH[,...]` with the same options, or a Kueue Topology with its\n\

@@ -29,6 +29,13 @@
 //! ring's slowest step. `σ` (cluster-wide) is how much a synchronous step waits for
 //! stragglers; `ov` (per model) is how much exchange the backward pass hides.
 //!
+//! A multi-node NVLink domain (a GB200 NVL72 rack, a switch of role `nvlink` above its
+//! trays, [`crate::topology::NVLINK_ROLE`]) extends the server's GPU links across its trays:
+//! a tray's link into the domain counts as a GPU link (`intra_efficiency`, no NIC), so a
+//! ring inside one domain runs at NVLink speed however many trays it spans, and the domain's
+//! link up counts as NICs, the trays' together, of which a ring leaving the domain drives
+//! one per GPU it has there.
+//!
 //! Two cluster-wide terms describe what the GPUs of one server share, both in the job's GPUs
 //! on its busiest server `k` and both zero by default: `κ` ([`CommParams::server_compute`])
 //! slows every replica's compute by `κ` per extra GPU on the server (host contention: CPU
@@ -209,20 +216,27 @@ pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId]) -> PlacementS
         let link = topo.link(l);
         let child = topo.node(link.child);
         let c = link.bytes_per_s();
-        if child.kind != NodeKind::Server {
-            // A switch's link up: raw capacity, whatever the hosts' stack reaches.
-            switch_bw = switch_bw.min(c);
+        if child.kind == NodeKind::Server && topo.node(link.parent).is_nvlink_switch() {
+            // A tray's NVLink into its domain: a GPU link, reached at the GPU links'
+            // efficiency, never the NICs'.
+            gpu_bw = gpu_bw.min(c);
             continue;
         }
-        // A server's link up is the sum of its NICs; the ring's GPUs there drive at most as
-        // many of them as there are GPUs.
-        let mut driven = c;
-        if child.nics > 1 {
-            if let Ok(i) = servers.binary_search_by(|&(s, _)| s.cmp(&link.child)) {
-                driven = c * servers[i].1.min(child.nics) as f64 / child.nics as f64;
-            }
+        if child.kind == NodeKind::Server {
+            // A server's link up is the sum of its NICs; the ring's GPUs there drive at most
+            // as many of them as there are GPUs.
+            let on_server = servers.binary_search_by(|&(s, _)| s.cmp(&link.child)).map(|i| servers[i].1);
+            nic_bw = nic_bw.min(driven_nics(c, child.nics, on_server.ok()));
+        } else if child.is_nvlink_switch() {
+            // An NVLink domain's link up is its trays' NICs: the ring's GPUs in the domain
+            // drive as many of them.
+            let (first, end) = (GpuId(child.first_gpu), GpuId(child.first_gpu + child.gpu_count));
+            let inside = (gpus.partition_point(|&g| g < end) - gpus.partition_point(|&g| g < first)) as u32;
+            nic_bw = nic_bw.min(driven_nics(c, child.nics, Some(inside)));
+        } else {
+            // A switch's link up: raw capacity, whatever the hosts' stack reaches.
+            switch_bw = switch_bw.min(c);
         }
-        nic_bw = nic_bw.min(driven);
     }
     // A step inside a server crosses one GPU link; a step between servers crosses the
     // network path between them, which is the slowest step of a ring that has any.
@@ -246,6 +260,15 @@ pub fn shape_of(topo: &Topology, gpus: &[GpuId], links: &[LinkId]) -> PlacementS
         switch_link_bytes_per_s: switch_bw,
         net_share_bytes_per_s: f64::INFINITY,
         step_latency_s: step_latency,
+    }
+}
+
+/// The part of a link of `nics` NICs (`capacity` bytes/s together) that a ring with `gpus`
+/// GPUs behind it drives: one NIC per GPU, all of them when the count is unknown.
+fn driven_nics(capacity: f64, nics: u32, gpus: Option<u32>) -> f64 {
+    match gpus {
+        Some(k) if nics > 1 => capacity * k.min(nics) as f64 / nics as f64,
+        _ => capacity,
     }
 }
 

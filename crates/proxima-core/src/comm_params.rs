@@ -113,6 +113,24 @@ pub const H100_NVLINK_GBPS: f64 = 3600.0;
 /// figure is taken.
 pub const H100_NVSWITCH_RING_BUSBW_BYTES_PER_S: f64 = 370.0e9;
 
+/// Nominal per-direction bandwidth of one Blackwell GPU (B200 in an HGX B200 server, or
+/// GB200 in a GB200 NVL72 rack) into its NVLink domain, Gbit/s: eighteen fifth-generation
+/// NVLinks, 1.8 TB/s both ways, 900 GB/s each way (NVIDIA GB200 NVL72 and HGX B200
+/// datasheets: "1.8 TB/s" NVLink per GPU; "18x 5th Gen NVLink" in the MLPerf Inference v6.0
+/// system description of an 8 x B200-SXM-180GB server, mlcommons/inference_results_v6.0,
+/// closed/Nebius/systems/nebius_b200_n1.json).
+pub const BLACKWELL_NVLINK_GBPS: f64 = 7200.0;
+/// What one NCCL ring carries over a Blackwell GPU's eighteen NVLinks, bytes/s: NCCL's own
+/// model of the effective bandwidth, 40.1 GB/s per NVLink5 link on SM100
+/// (`SM100_NVLINK_BW` in NCCL 2.27's `src/graph/topo.h`), 721.8 GB/s over eighteen links
+/// ("maxBw 721.8", NVIDIA/nccl issue #1807, 2025-08-13). The same model gives the H100
+/// 20.6 GB/s a link, 370.8 GB/s over eighteen, the ring figure measured there
+/// ([`H100_NVSWITCH_RING_BUSBW_BYTES_PER_S`]); NVIDIA puts the application-level bandwidth
+/// of NVLink at "roughly 80% of the peak" (S. Jeaugey, NVIDIA/nccl issue #1054). The 830
+/// GB/s all-reduce bus bandwidth users report on eight B200 (same thread) is NVLink SHARP's,
+/// which, as on H100, exceeds what a ring puts on the wire and is not taken.
+pub const BLACKWELL_NVSWITCH_RING_BUSBW_BYTES_PER_S: f64 = 721.8e9;
+
 impl CommParams {
     /// Line-rate links, no stragglers: the model as a textbook computes it. Hand-computed
     /// tests use it so that their arithmetic stays a few divisions.
@@ -167,4 +185,9 @@ pub fn a100_nvswitch_efficiency() -> f64 {
 /// The fraction of an H100's NVSwitch line rate one ring reaches (370 of 450 GB/s).
 pub fn h100_nvswitch_efficiency() -> f64 {
     H100_NVSWITCH_RING_BUSBW_BYTES_PER_S / (H100_NVLINK_GBPS * 1.0e9 / 8.0)
+}
+
+/// The fraction of a Blackwell GPU's NVLink line rate one ring reaches (721.8 of 900 GB/s).
+pub fn blackwell_nvswitch_efficiency() -> f64 {
+    BLACKWELL_NVSWITCH_RING_BUSBW_BYTES_PER_S / (BLACKWELL_NVLINK_GBPS * 1.0e9 / 8.0)
 }

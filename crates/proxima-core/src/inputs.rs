@@ -206,7 +206,7 @@ pub fn kueue_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), Inp
     if gpus_given {
         return Some(Err(InputError::new(
             "gpus",
-            format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics and fabric"),
+            format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics, fabric and gpu"),
         )));
     }
     file_argument(KUEUE_PREFIX, argument)

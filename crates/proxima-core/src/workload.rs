@@ -85,8 +85,14 @@ pub const NAMED_MIXES: &[(&str, &str)] = &[("llm", "bert-large:1,gpt2-xl:1,llama
 
 impl ModelMix {
     pub fn default_for(catalog: &Catalog) -> ModelMix {
+        // Measured models only where the GPU has some, so that adding estimates to a GPU's
+        // catalogue leaves its default runs as they were; its estimates where it has none.
+        let named = || DEFAULT_MIX.iter().filter_map(|n| catalog.lookup(n));
         let mut entries: Vec<(ModelId, f64)> =
-            DEFAULT_MIX.iter().filter_map(|n| catalog.lookup(n)).map(|id| (id, 1.0)).collect();
+            named().filter(|&id| catalog.get(id).estimate.is_none()).map(|id| (id, 1.0)).collect();
+        if entries.is_empty() {
+            entries = named().map(|id| (id, 1.0)).collect();
+        }
         if entries.is_empty() {
             entries = catalog.models().map(|(id, _)| (id, 1.0)).collect();
         }
@@ -337,16 +343,7 @@ pub fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError
         .iter()
         .map(|&(id, w)| {
             let name = &built_in.get(id).name;
-            catalog.lookup(name).map(|id| (id, w)).ok_or_else(|| {
-                InputError::new(
-                    "mix",
-                    format!(
-                        "no compute time for '{name}' on a {} (measured there: {})",
-                        catalog.gpu().unwrap_or("?"),
-                        catalog.names().join(", ")
-                    ),
-                )
-            })
+            catalog.lookup(name).map(|id| (id, w)).ok_or_else(|| InputError::new("mix", catalog.why_missing(name)))
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(ModelMix { entries })

@@ -66,7 +66,8 @@ fn the_ideal_placement_splits_evenly_over_multi_nic_servers() {
 #[test]
 fn a_cluster_of_one_gpu_type_uses_its_catalogue_and_mix() {
     // The rdma fabric's GPU is the A100: the default mix becomes the four of its eight
-    // models measured on an A100; a mix naming a model without an A100 time is an error.
+    // models measured on an A100; a mix naming a model without an A100 measurement runs it
+    // estimated; one naming a model that cannot train on the GPU is an error saying why.
     let topo = resolve_topology_arg("teaching").unwrap();
     assert_eq!(topo.gpu(), Some("A100"));
     let trace = Trace {
@@ -82,9 +83,12 @@ fn a_cluster_of_one_gpu_type_uses_its_catalogue_and_mix() {
         sc.jobs.iter().map(|j| sc.catalog.get(j.model).name.as_str()).collect();
     assert_eq!(used.into_iter().collect::<Vec<_>>(), ["bert", "inception3", "resnet50", "vgg16"]);
     let gpt2 = WorkloadOptions { mix: ModelMix::parse("gpt2", &built_in).unwrap(), ..opts.clone() };
-    let e = build_scenario(topo, &trace, &gpt2, "t").unwrap_err();
+    let sc = build_scenario(topo, &trace, &gpt2, "t").unwrap();
+    assert!(sc.jobs.iter().all(|j| sc.catalog.get(j.model).estimate.as_ref().is_some_and(|e| e.from_gpu == "V100")));
+    let gpt2_xl = WorkloadOptions { mix: ModelMix::parse("gpt2-xl", &built_in).unwrap(), ..opts.clone() };
+    let e = build_scenario(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &gpt2_xl, "t").unwrap_err();
     assert_eq!(e.field, "mix");
-    assert!(e.message.contains("'gpt2'") && e.message.contains("A100"), "{e}");
+    assert!(e.message.starts_with("model 'gpt2-xl' does not run on a T4, this cluster's GPU: "), "{e}");
 }
 
 #[test]
@@ -155,9 +159,10 @@ fn unknown_model_names_the_line() {
 }
 
 #[test]
-fn a_trace_naming_a_listed_model_runs_where_it_was_measured_and_says_why_not_elsewhere() {
+fn a_trace_naming_a_listed_model_runs_everywhere_or_says_why_not() {
     // vgg16 and inception3 (names a Tiresias trace uses) are in the built-in catalogue
-    // and on A100, not on T4: a T4 cluster refuses them as not measured, not unknown.
+    // and measured on A100, not on T4: a T4 cluster runs them estimated. LLaMA 7B cannot
+    // train on a T4 (bf16): refused with that reason, not as unknown.
     let trace = Trace {
         format: TraceFormat::ProximaCsv,
         skipped: Vec::new(),
@@ -177,9 +182,16 @@ fn a_trace_naming_a_listed_model_runs_where_it_was_measured_and_says_why_not_els
     let mut t4 = Catalog::for_gpu("T4").unwrap();
     let topo = resolve_topology_arg("pollux-testbed").unwrap();
     let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&t4) };
-    let e = resolve(&trace, &topo, &mut t4, &CommParams::default(), &opts).unwrap_err();
+    let jobs = resolve(&trace, &topo, &mut t4, &CommParams::default(), &opts).unwrap();
+    let estimated: Vec<bool> = jobs.iter().map(|j| t4.get(j.model).estimate.is_some()).collect();
+    assert_eq!(estimated, [true, true], "vgg16 and inception3 run on T4, estimated");
+    let llama = Trace { jobs: vec![job("c", 0.0, 8, Some("llama-7b"), TraceWork::Iterations(1.0))], ..trace };
+    let e = resolve(&llama, &topo, &mut t4, &CommParams::default(), &opts).unwrap_err();
     assert_eq!((e.line, e.field.as_str()), (Some(2), "model"));
-    assert!(e.message.starts_with("model 'vgg16' has no compute time measured on a T4"), "{e}");
+    assert!(
+        e.message.starts_with("model 'llama-7b' does not run on a T4, this cluster's GPU: it trains in bf16"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -215,7 +215,22 @@ pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
                 s.first_line
             )
         })
+        .chain(estimate_notices(scenario))
         .collect()
+}
+
+/// One `note:` line per model the scenario's jobs train whose compute time on the cluster's
+/// GPU is an estimate scaled from another GPU (`model::estimate`), in name order.
+pub fn estimate_notices(scenario: &Scenario) -> Vec<String> {
+    let notes: std::collections::BTreeSet<String> = scenario
+        .jobs
+        .iter()
+        .map(|j| scenario.catalog.get(j.model))
+        .filter_map(|m| {
+            m.estimate.as_ref().map(|e| format!("note: {} on {}: compute time {}", m.name, m.gpu, e.label()))
+        })
+        .collect();
+    notes.into_iter().collect()
 }
 
 /// Where a run's jobs come from.

@@ -368,7 +368,7 @@ mod tests {
         );
         assert_eq!(
             plan("[grid]\ntopology = 'racks=2'\ntrace = 'synthetic:jobs=5'\npolicy = 'fifo'\n").unwrap_err().to_string(),
-            "s.toml:2: grid.topology[0]: servers: missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp][,gpu=t4|a100|h100][,rails=on])"
+            "s.toml:2: grid.topology[0]: servers: missing (the form is racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp][,gpu=t4|a100|h100|b200|gb200][,rails=on])"
         );
     }
 

@@ -10,6 +10,7 @@ mod kueue;
 mod network;
 mod policies;
 mod robust;
+mod sacct;
 mod slurm_yaml;
 mod sweep;
 mod volcano;

@@ -174,6 +174,7 @@ fn base_model(entry: &Entry) -> ModelProfile {
         max_local_batch: MAX_LOCAL_BATCH.iter().find(|(n, _)| n == name).map(|&(_, b)| b),
         precision: Precision::Fp32,
         parallelism: Parallelism::DataParallel,
+        estimate: None,
     };
     model.compute_s = match *compute {
         Compute::Estimate(s) => s,

@@ -28,9 +28,11 @@
 //! entry).
 
 mod built_in;
+pub mod estimate;
 pub mod per_gpu;
 
 pub use built_in::OV_UNKNOWN;
+pub use estimate::Estimate;
 
 use serde::Serialize;
 
@@ -182,6 +184,10 @@ pub struct ModelProfile {
     pub precision: Precision,
     /// Data parallel or sharded, which sets the exchange's volume.
     pub parallelism: Parallelism,
+    /// For a compute time not measured on `gpu`: the GPU it was scaled from, by what ratio,
+    /// on whose figures ([`estimate`]). `None` for measured rows and the built-in entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
 }
 
 impl ModelProfile {
@@ -263,11 +269,32 @@ impl Catalog {
     }
 
     /// The catalogue of a cluster of `gpu` GPUs: the built-in models with a compute time
-    /// for that GPU (the entries measured on T4 for T4, rows of [`per_gpu::ROWS`] for
-    /// others), in built-in order, each with that time; `None` if no model has one.
+    /// measured for that GPU (the entries measured on T4 for T4, rows of [`per_gpu::ROWS`]
+    /// for others), in built-in order, each with that time; then, for a GPU of
+    /// [`crate::topology::GpuKind::ALL`], every other built-in model that fits it, with a
+    /// compute time scaled from another GPU and marked as an estimate ([`estimate`]). The
+    /// measured models come first so that their ids do not depend on the estimates. `None`
+    /// if no model has a compute time there.
     pub fn for_gpu(gpu: &str) -> Option<Catalog> {
-        let models = built_in::built_in_models(Some(gpu));
+        let mut models = built_in::built_in_models(Some(gpu));
+        if let Some(kind) = crate::topology::GpuKind::named(gpu) {
+            let estimated = estimate::estimated_models(kind, &models);
+            models.extend(estimated);
+        }
         (!models.is_empty()).then(|| Catalog { models, gpu: Some(gpu.to_string()) })
+    }
+
+    /// The models of this catalogue whose compute time is an estimate, with how it was made:
+    /// `vgg16 on T4: compute time estimated from A100 x 0.20 (...)`, for a run's notices.
+    pub fn estimate_notes<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut notes: Vec<String> = names
+            .into_iter()
+            .filter_map(|n| self.lookup(n).map(|id| self.get(id)))
+            .filter_map(|m| m.estimate.as_ref().map(|e| format!("{} on {}: compute time {}", m.name, m.gpu, e.label())))
+            .collect();
+        notes.sort();
+        notes.dedup();
+        notes
     }
 
     /// The catalogue for a cluster: that of the GPU its description names, or the built-in
@@ -337,6 +364,9 @@ impl Catalog {
             return format!("unknown model '{name}' (known: {})", self.names().join(", "));
         };
         let canonical = &built_in.get(id).name;
+        if let Some(Err(why)) = crate::topology::GpuKind::named(gpu).map(|g| estimate::estimate_on(canonical, g)) {
+            return format!("model '{name}' does not run on a {gpu}, this cluster's GPU: {why}");
+        }
         let elsewhere: Vec<&str> = crate::topology::GpuKind::ALL
             .into_iter()
             .map(|g| g.name())

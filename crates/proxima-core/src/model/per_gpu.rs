@@ -20,8 +20,13 @@ use super::{ModelProfile, Parallelism, Precision};
 /// Dense bf16 tensor-core peak of a GPU, FLOP/s: A100 SXM4 312 TFLOPS (NVIDIA A100 Tensor
 /// Core GPU Architecture whitepaper, 2020: 312 TFLOPS bf16, 624 with sparsity);
 /// H100 SXM5 989 TFLOPS (NVIDIA H100 datasheet, 2023: 1,979 TFLOPS bf16 with sparsity,
-/// half of it dense).
-pub const PEAK_BF16_FLOPS: &[(&str, f64)] = &[("A100", 312.0e12), ("H100", 989.0e12)];
+/// half of it dense); HGX B200 2,250 TFLOPS (NVIDIA HGX B200 datasheet: 36 PFLOPS FP16/BF16
+/// with sparsity for eight GPUs, 2.25 dense each; `bf16_peak_tops: 2.25e15` for B200 in
+/// pytorch/ao's `torchao/testing/training/roofline_utils.py`); GB200 2,500 TFLOPS (NVIDIA
+/// GB200 NVL72 datasheet: 360 PFLOPS FP16/BF16 with sparsity for 72 GPUs, 180 dense, 2.5
+/// each: the GB200's Blackwell runs at 1,200 W against the HGX B200's 1,000 W).
+pub const PEAK_BF16_FLOPS: &[(&str, f64)] =
+    &[("A100", 312.0e12), ("H100", 989.0e12), ("B200", 2250.0e12), ("GB200", 2500.0e12)];
 
 /// Bytes of Adam training state per parameter in mixed precision: bf16/fp16 parameters and
 /// gradients (2 + 2) and fp32 master parameters, momentum and variance (4 + 4 + 4):

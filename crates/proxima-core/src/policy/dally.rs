@@ -49,7 +49,9 @@
 //! remaining run time from the trace, for ablation only], `order=fifo|las` [fifo; `las`
 //! serves least attained service first, [`order`]], `queues` [3600/57600, with `order=las`],
 //! `service=exchange|priority` [exchange, with `order=las`: when service order may preempt,
-//! [`service`]].
+//! [`service`]], `patient_above=S|off` [2, with `order=las`: from this slowdown of the next
+//! looser tier on, a job waits as long as that tier would cost it, the timer no longer
+//! capping the wait, [`options::LAS_PATIENT_ABOVE`]].
 
 mod learning;
 mod options;
@@ -61,6 +63,7 @@ mod waiting;
 
 pub use options::{
     DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
+    LAS_PATIENT_ABOVE,
 };
 
 use super::levels::LevelProfile;

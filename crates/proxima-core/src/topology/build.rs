@@ -160,9 +160,13 @@ impl Topology {
             1 + n.children.iter().map(|c| self.nodes[c.0 as usize].height).max().unwrap_or(0)
         };
         let count = self.gpu_nodes.len() as u32 - n.first_gpu;
+        // An NVLink switch's link up stands for its trays' NICs, so it has their sum.
+        let nics =
+            if n.is_nvlink_switch() { n.children.iter().map(|c| self.nodes[c.0 as usize].nics).sum() } else { n.nics };
         let n = &mut self.nodes[node.0 as usize];
         n.height = height;
         n.gpu_count = count;
+        n.nics = nics;
     }
 
     fn attach(&mut self, child: NodeId, parent: NodeId, bandwidth_gbps: f64, latency_us: f64) {

@@ -9,7 +9,8 @@
 //! 2. the description as a whole (some servers, not too many GPUs), the `collective` block;
 //! 3. each link (its ends, bandwidth, latency);
 //! 4. the shape: servers with more than one link, links that close cycles, pieces cut off
-//!    from the cluster, and, once nothing is cut off, switches with no server below them.
+//!    from the cluster, and, once nothing is cut off, switches below an NVLink switch (role
+//!    `nvlink`) and switches with no server below them.
 //!
 //! A problem found early does not hide later ones: a link to an unknown node is left out of
 //! the shape, a server's extra links and the links closing cycles are set aside, and the
@@ -204,7 +205,7 @@ pub(super) fn analyse(spec: &TopologySpec) -> Analysis<'_> {
     // Which switch has nothing below it depends on where the root is, which is not settled
     // while pieces are cut off: a loose rack can move the centre.
     if let (Some(root), true) = (graph.root, main.iter().all(|&m| m)) {
-        find_switches_without_servers(&graph, root, &mut problems);
+        find_switches_without_servers(spec, &graph, root, &mut problems);
     }
     Analysis { problems, graph }
 }

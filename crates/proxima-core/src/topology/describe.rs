@@ -48,7 +48,14 @@ impl Topology {
     fn describe_nics(&self, fabric: Option<Fabric>) -> String {
         let servers = self.servers().iter().map(|&s| self.node(s));
         let nics = range(servers.clone().map(|n| n.nics as f64));
-        let per_nic = range(servers.filter_map(|n| n.uplink.map(|l| self.link(l).bandwidth_gbps / n.nics as f64)));
+        // A tray's link into its NVLink domain is NVLink; its NICs are the domain's link up.
+        let per_nic = range(servers.filter_map(|n| {
+            let parent = self.node(n.parent?);
+            if parent.is_nvlink_switch() {
+                return parent.uplink.map(|l| self.link(l).bandwidth_gbps / parent.nics as f64);
+            }
+            n.uplink.map(|l| self.link(l).bandwidth_gbps / n.nics as f64)
+        }));
         let label = fabric.map(|f| format!("{} ", f.label())).unwrap_or_default();
         let plural = if nics.is_some_and(|(_, most)| most > 1.0) { "s" } else { "" };
         match per_nic {
@@ -73,6 +80,9 @@ impl Topology {
         (1..top)
             .map(|t| {
                 let tier = Tier(t);
+                if let Some(domains) = self.describe_nvlink_tier(tier) {
+                    return domains;
+                }
                 let switches = self.tier_nodes(tier).iter().map(|&n| (n, self.node(n)));
                 let ratios = range(switches.clone().filter_map(|(_, node)| {
                     let up = self.link(node.uplink?).bandwidth_gbps;
@@ -104,6 +114,20 @@ impl Topology {
                 }
             })
             .collect()
+    }
+}
+
+impl Topology {
+    /// `NVLink domains of 18 servers (72 GPUs)` for a tier of NVLink switches, whose links
+    /// up are their trays' NICs rather than an oversubscribed uplink; `None` for other tiers.
+    fn describe_nvlink_tier(&self, tier: Tier) -> Option<String> {
+        let nodes = self.tier_nodes(tier);
+        if nodes.is_empty() || !nodes.iter().all(|&n| self.node(n).is_nvlink_switch()) {
+            return None;
+        }
+        let servers = range(nodes.iter().map(|&n| self.node(n).children.len() as f64));
+        let gpus = range(nodes.iter().map(|&n| self.node(n).gpu_count as f64));
+        Some(format!("NVLink domains of {} servers ({} GPUs)", span(servers, count), span(gpus, count)))
     }
 }
 

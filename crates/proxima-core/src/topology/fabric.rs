@@ -1,12 +1,13 @@
 //! What a parametric cluster is made of: its network fabric (`fabric=ib|roce|tcp`, with
-//! `rdma` an older name of `ib`) and its GPU (`gpu=t4|a100|h100`). The fabric sets the
+//! `rdma` an older name of `ib`) and its GPU (`gpu=t4|a100|h100|b200|gb200`). The fabric sets the
 //! NICs' default speed and the fraction of it one NCCL ring reaches; the GPU sets the GPU
 //! links' default speed and the fraction of NVLink (or PCIe) one ring reaches. Each number
 //! is sourced in `comm.rs` and `docs/CALIBRATION.md`.
 
 use crate::comm_params::{
-    a100_nvswitch_efficiency, h100_nvswitch_efficiency, CommParams, A100_NVLINK_GBPS, H100_NVLINK_GBPS,
-    POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, RDMA_NIC_EFFICIENCY, ROCE_NIC_EFFICIENCY,
+    a100_nvswitch_efficiency, blackwell_nvswitch_efficiency, h100_nvswitch_efficiency, CommParams, A100_NVLINK_GBPS,
+    BLACKWELL_NVLINK_GBPS, H100_NVLINK_GBPS, POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, RDMA_NIC_EFFICIENCY,
+    ROCE_NIC_EFFICIENCY,
 };
 use crate::error::InputError;
 
@@ -123,8 +124,9 @@ impl Fabric {
 /// other way round.
 pub const FITTED_GPU: &str = "T4";
 
-/// The GPU of a parametric cluster (`gpu=t4|a100|h100`): its name in the description, its
-/// link into the server's GPU domain, and how much of that link one ring reaches.
+/// The GPU of a parametric cluster (`gpu=t4|a100|h100|b200|gb200`): its name in the
+/// description, its link into the server's GPU domain, how much of that link one ring
+/// reaches, and its memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GpuKind {
     /// NVIDIA T4 on PCIe 3.0 x16, as on the Pollux testbed.
@@ -133,17 +135,27 @@ pub enum GpuKind {
     A100,
     /// NVIDIA H100 SXM5 on NVSwitch (NVLink4, 450 GB/s each way).
     H100,
+    /// NVIDIA B200 (SXM, 180 GB) in an HGX B200 server: eight GPUs on NVLink5 switches,
+    /// 900 GB/s each way.
+    B200,
+    /// NVIDIA GB200: the Blackwell GPU of a GB200 superchip (one Grace CPU, two GPUs), as in a
+    /// GB200 NVL72 rack, whose 72 GPUs share one NVLink5 domain at 900 GB/s each way. It runs
+    /// at a higher power than the HGX B200, hence its higher peak
+    /// ([`crate::model::per_gpu::PEAK_BF16_FLOPS`]).
+    GB200,
 }
 
 impl GpuKind {
-    pub const ALL: [GpuKind; 3] = [GpuKind::T4, GpuKind::A100, GpuKind::H100];
+    pub const ALL: [GpuKind; 5] = [GpuKind::T4, GpuKind::A100, GpuKind::H100, GpuKind::B200, GpuKind::GB200];
 
-    /// The name in the parametric form (`t4`, `a100`, `h100`).
+    /// The name in the parametric form (`t4`, `a100`, `h100`, `b200`, `gb200`).
     pub fn key(self) -> &'static str {
         match self {
             GpuKind::T4 => "t4",
             GpuKind::A100 => "a100",
             GpuKind::H100 => "h100",
+            GpuKind::B200 => "b200",
+            GpuKind::GB200 => "gb200",
         }
     }
 
@@ -154,6 +166,8 @@ impl GpuKind {
             GpuKind::T4 => FITTED_GPU,
             GpuKind::A100 => "A100",
             GpuKind::H100 => "H100",
+            GpuKind::B200 => "B200",
+            GpuKind::GB200 => "GB200",
         }
     }
 
@@ -164,14 +178,15 @@ impl GpuKind {
 
     /// [`GpuKind::named`], with an error naming `key` for anything else.
     pub fn parse(key: &str, value: &str) -> Result<GpuKind, InputError> {
-        GpuKind::named(value).ok_or_else(|| InputError::new(key, format!("expected t4, a100 or h100, got '{value}'")))
+        GpuKind::named(value)
+            .ok_or_else(|| InputError::new(key, format!("expected t4, a100, h100, b200 or gb200, got '{value}'")))
     }
 
     /// What joins the GPUs of a server: `PCIe` or `NVSwitch`.
     pub fn interconnect(self) -> &'static str {
         match self {
             GpuKind::T4 => "PCIe",
-            GpuKind::A100 | GpuKind::H100 => "NVSwitch",
+            GpuKind::A100 | GpuKind::H100 | GpuKind::B200 | GpuKind::GB200 => "NVSwitch",
         }
     }
 
@@ -181,6 +196,7 @@ impl GpuKind {
             GpuKind::T4 => POLLUX_PCIE_GBPS,
             GpuKind::A100 => A100_NVLINK_GBPS,
             GpuKind::H100 => H100_NVLINK_GBPS,
+            GpuKind::B200 | GpuKind::GB200 => BLACKWELL_NVLINK_GBPS,
         }
     }
 
@@ -190,6 +206,24 @@ impl GpuKind {
             GpuKind::T4 => CommParams::default().intra_efficiency,
             GpuKind::A100 => a100_nvswitch_efficiency(),
             GpuKind::H100 => h100_nvswitch_efficiency(),
+            GpuKind::B200 | GpuKind::GB200 => blackwell_nvswitch_efficiency(),
+        }
+    }
+
+    /// Memory of one GPU, GB (10^9 bytes), which bounds what a data-parallel replica can
+    /// hold. T4: 16 GB GDDR6 (NVIDIA T4 datasheet). A100 and H100: the 80 GB SXM parts the
+    /// catalogue's mixed-precision and transformer rows were measured on (Lambda's A100 80GB
+    /// SXM4 and H100 80GB SXM5; llm-foundry's "A100 80GB" and "H100 80GB" tables). B200: 180
+    /// GB HBM3e (NVIDIA HGX B200 datasheet, 1,440 GB for eight GPUs; "NVIDIA B200-SXM-180GB"
+    /// in MLPerf Inference v6.0, mlcommons/inference_results_v6.0,
+    /// closed/Nebius/systems/nebius_b200_n1.json). GB200: 186 GB, the GB200 NVL72
+    /// datasheet's "up to 13.4 TB HBM3e" over its 72 GPUs.
+    pub fn memory_gb(self) -> f64 {
+        match self {
+            GpuKind::T4 => 16.0,
+            GpuKind::A100 | GpuKind::H100 => 80.0,
+            GpuKind::B200 => 180.0,
+            GpuKind::GB200 => 13_400.0 / 72.0,
         }
     }
 
@@ -198,6 +232,10 @@ impl GpuKind {
             GpuKind::T4 => "T4 on PCIe (fitted to the Pollux placement measurements)",
             GpuKind::A100 => "A100 on NVSwitch (NVIDIA/nccl-tests #149)",
             GpuKind::H100 => "H100 on NVSwitch, ring (NVIDIA/nccl-tests #212)",
+            GpuKind::B200 => "B200 on NVLink5 switches, ring (NCCL's SM100 NVLink model, NVIDIA/nccl #1807)",
+            GpuKind::GB200 => {
+                "GB200 on the NVL72's NVLink5 switches, ring (NCCL's SM100 NVLink model, NVIDIA/nccl #1807)"
+            }
         }
     }
 }
@@ -264,6 +302,20 @@ mod tests {
         assert!((p.intra_efficiency * H100_NVLINK_GBPS * 1e9 / 8.0 - 370e9).abs() < 1.0);
         assert!(p.intra_efficiency > CommParams::rdma().intra_efficiency, "NVLink4 rings lose less to protocol");
         assert_eq!(GpuKind::H100.default_link_gbps(), 3600.0);
+    }
+
+    #[test]
+    fn blackwell_rings_reach_721_8_of_900_gb_per_s() {
+        // NVLink5: 900 GB/s each way per GPU, twice NVLink4's; NCCL's model of a ring over it
+        // loses about the same fifth to protocol as on H100.
+        for g in [GpuKind::B200, GpuKind::GB200] {
+            assert_eq!(g.default_link_gbps(), 2.0 * GpuKind::H100.default_link_gbps());
+            let ring_bytes_per_s = g.intra_efficiency() * g.default_link_gbps() * 1e9 / 8.0;
+            assert!((ring_bytes_per_s - 721.8e9).abs() < 1.0, "{g:?}: {ring_bytes_per_s}");
+            assert_eq!(g.interconnect(), "NVSwitch");
+        }
+        assert!((GpuKind::GB200.memory_gb() - 186.1).abs() < 0.05, "13.4 TB over 72 GPUs");
+        assert_eq!(GpuKind::B200.memory_gb(), 180.0);
     }
 
     #[test]

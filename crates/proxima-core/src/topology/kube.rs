@@ -10,6 +10,9 @@ use std::collections::BTreeMap;
 /// The extended resource NVIDIA's device plugin gives a node's GPUs under.
 pub const GPU_RESOURCE: &str = "nvidia.com/gpu";
 
+/// The node label that names a node itself; as a level it is the server, not a switch.
+pub const HOSTNAME_LABEL: &str = "kubernetes.io/hostname";
+
 /// The objects of the kinds an importer reads, in the file's order, and a count of the others.
 pub(super) struct Objects<'n, 'a> {
     pub(super) of_kind: BTreeMap<&'static str, Vec<&'n Node<'a>>>,

@@ -37,15 +37,15 @@
 //!   GPUs), with full bisection as for a Slurm tree: a node's link is `nics × nic_gbps` and
 //!   a switch's uplink carries the links of every node below it.
 
-use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE};
+use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE, HOSTNAME_LABEL};
+use super::kube_nodes::{implied_levels, named_gpu, set_gpu, PRODUCT_LABEL};
 use super::slurm_options::SlurmOptions;
-use super::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec};
+use super::spec::{
+    default_link_latency_us, default_nvlink_latency_us, is_nvlink_role, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
+};
 use super::yaml::{self, Node};
 use crate::error::InputError;
 use std::collections::BTreeMap;
-
-/// The node label that names a node itself; as a level it is the server, not a switch.
-pub const HOSTNAME_LABEL: &str = "kubernetes.io/hostname";
 
 /// The most levels a `Topology` may have (the API's validation).
 const MAX_LEVELS: usize = 16;
@@ -69,6 +69,8 @@ struct UsedNode {
     gpus: u32,
     /// The label value of each switch level, widest first.
     path: Vec<String>,
+    /// Its `nvidia.com/gpu.product` label and that label's line, if it has one.
+    product: Option<(u32, String)>,
 }
 
 /// Nodes left out for one reason: the first one's line and every name.
@@ -105,29 +107,51 @@ impl LeftOut {
 pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTopology, InputError> {
     let documents = yaml::documents(text)?;
     let objects = Objects::of(&documents, &["Topology", "Node", "ResourceFlavor"], "Topology, Node, List")?;
-    let topology = the_topology(objects.get("Topology"))?.ok_or_else(|| {
-        let nodes = if objects.get("Node").is_empty() {
-            " and the nodes, as kind: Node objects or the List kubectl get nodes -o yaml prints"
-        } else {
-            ""
-        };
-        InputError::at_line(
+    let topology = the_topology(objects.get("Topology"))?;
+    if topology.is_none() && objects.get("Node").is_empty() {
+        return Err(InputError::at_line(
             1,
             "kind",
-            format!("no Topology in the file: it needs a kind: Topology object (apiVersion kueue.x-k8s.io/v1beta2) whose spec.levels name the node labels{nodes}"),
-        )
-    })?;
-    let levels = read_levels(topology)?;
+            "no Topology and no Node in the file: it needs the nodes, as kind: Node objects or the List kubectl get nodes -o yaml (or -o json) prints, and for Kueue a kind: Topology object (apiVersion kueue.x-k8s.io/v1beta2) whose spec.levels name the node labels",
+        ));
+    }
+    // A file of nodes alone is read with the levels its labels imply (`kube_nodes.rs`).
+    let (levels, optional_clique) = match topology {
+        Some(t) => (read_levels(t)?, false),
+        None => implied_levels(objects.get("Node"))?,
+    };
     let switch_levels = match levels.last().map(String::as_str) {
         Some(HOSTNAME_LABEL) => &levels[..levels.len() - 1],
         _ => &levels[..],
     };
-    let flavors = flavor_selectors(objects.get("ResourceFlavor"), topology)?;
+    let flavors = match topology {
+        Some(t) => flavor_selectors(objects.get("ResourceFlavor"), t)?,
+        None => Vec::new(),
+    };
     let mut warnings = Vec::new();
-    let nodes = used_nodes(objects.get("Node"), &levels, switch_levels, &flavors, &mut warnings)?;
+    let shape = Levels { all: &levels, switches: switch_levels, optional_last: optional_clique };
+    let nodes = used_nodes(objects.get("Node"), &shape, &flavors, &mut warnings)?;
     warnings.extend(objects.skipped_warning("the Topology, its ResourceFlavors and the Nodes"));
-    let spec = build_spec(&nodes, switch_levels, options);
+    let products: Vec<(u32, String)> = nodes.iter().filter_map(|n| n.product.clone()).collect();
+    // A GPU the options name wins over the nodes' labels.
+    let gpu = match options.gpu {
+        Some(kind) => Some((kind, options.nvlink_gbps)),
+        None => named_gpu(&products, options, &mut warnings),
+    };
+    let mut spec = build_spec(&nodes, switch_levels, options, gpu.map_or(options.nvlink_gbps, |(_, link)| link));
+    if let Some((kind, _)) = gpu {
+        set_gpu(&mut spec, kind, options);
+    }
     Ok(KueueTopology { spec, levels, warnings })
+}
+
+/// The levels nodes are read with: all of them, the switch levels (all but the hostname),
+/// and whether a node may lack the last switch level's label (a clique level implied by a
+/// file of nodes alone, which ordinary servers do not carry).
+struct Levels<'l> {
+    all: &'l [String],
+    switches: &'l [String],
+    optional_last: bool,
 }
 
 /// The file's one `Topology`, checked to be Kueue's; `None` if it has none.
@@ -220,8 +244,7 @@ fn read_levels(topology: &Node) -> Result<Vec<String>, InputError> {
 /// The nodes TAS would use, in the file's order; the others go into warnings.
 fn used_nodes(
     objects: &[&Node],
-    levels: &[String],
-    switch_levels: &[String],
+    levels: &Levels,
     flavors: &[BTreeMap<String, String>],
     warnings: &mut Vec<InputError>,
 ) -> Result<Vec<UsedNode>, InputError> {
@@ -258,13 +281,15 @@ fn used_nodes(
             outside.add(line, &name);
             continue;
         }
-        if let Some(missing) = levels.iter().find(|l| !labels.contains_key(*l)) {
+        let optional = levels.optional_last.then(|| levels.switches.last()).flatten();
+        if let Some(missing) = levels.all.iter().find(|l| !labels.contains_key(*l) && Some(*l) != optional) {
             unlabelled.add(line, &name);
             missing_labels.entry(missing.clone()).or_insert(name.clone());
             continue;
         }
-        let path = switch_levels.iter().map(|l| labels[l].clone()).collect();
-        used.push(UsedNode { name, gpus, path });
+        let path = levels.switches.iter().map_while(|l| labels.get(l).cloned()).collect();
+        let product = labels.get(PRODUCT_LABEL).map(|p| (product_line(metadata), p.clone()));
+        used.push(UsedNode { name, gpus, path, product });
     }
     let labels: Vec<String> = missing_labels.iter().map(|(label, node)| format!("{label} (first: {node})")).collect();
     let unlabelled_why = format!(
@@ -324,7 +349,7 @@ struct Switch {
 
 /// The description: the domains of each switch level as switches, walking down from the
 /// root; every uplink at full bisection.
-fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptions) -> TopologySpec {
+fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptions, gpu_link: f64) -> TopologySpec {
     let mut switches = vec![Switch { id: "cluster".to_string(), level: None, children: Vec::new(), nodes: Vec::new() }];
     let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
     for (n, node) in nodes.iter().enumerate() {
@@ -340,9 +365,10 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
         }
         switches[parent].nodes.push(n);
     }
-    // One domain at the widest level is the root itself.
+    // One domain at the widest level is the root itself, unless nodes without a clique
+    // hang beside it.
     let root = match switches[0].children[..] {
-        [only] => only,
+        [only] if switches[0].nodes.is_empty() => only,
         _ => 0,
     };
     let node_link = options.node_link_gbps();
@@ -352,16 +378,24 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
         let switch = &switches[s];
         let role = switch.level.map_or_else(|| "cluster".to_string(), |l| switch_levels[l].clone());
         spec.switches.push(SwitchSpec { id: switch.id.clone(), role: Some(role) });
+        // The trays of an NVLink domain join it by their GPUs' NVLink; its link up is their NICs.
+        let nvlink_domain = switch.level.is_some_and(|l| is_nvlink_role(&switch_levels[l]));
         for &n in &switch.nodes {
             let node = &nodes[n];
             spec.servers.push(ServerSpec {
                 id: node.name.clone(),
                 gpus: node.gpus,
-                nvlink_gbps: options.nvlink_gbps,
+                nvlink_gbps: gpu_link,
                 nvlink_latency_us: default_nvlink_latency_us(),
                 nics: options.nics,
             });
-            spec.links.push(link(&node.name, &switch.id, node_link));
+            if nvlink_domain {
+                let mut nvlink = link(&node.name, &switch.id, node.gpus as f64 * gpu_link);
+                nvlink.latency_us = default_nvlink_latency_us();
+                spec.links.push(nvlink);
+            } else {
+                spec.links.push(link(&node.name, &switch.id, node_link));
+            }
         }
         for &c in &switch.children {
             let below = nodes_below(&switches, c) as f64;
@@ -375,6 +409,12 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
 /// The nodes below a switch; the tree is at most 16 levels deep.
 fn nodes_below(switches: &[Switch], s: usize) -> usize {
     switches[s].nodes.len() + switches[s].children.iter().map(|&c| nodes_below(switches, c)).sum::<usize>()
+}
+
+/// The line of a node's `nvidia.com/gpu.product` label (its metadata's, if not found).
+fn product_line(metadata: &Node) -> u32 {
+    let labels = yaml::get(metadata, "labels");
+    yaml::line(labels.and_then(|l| yaml::get(l, PRODUCT_LABEL)).unwrap_or(metadata))
 }
 
 fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {

@@ -215,7 +215,8 @@ fn nodes_tas_would_not_use_are_left_out_and_counted() {
 fn errors_name_the_line_and_the_field() {
     let good = as_documents(&FOUR, "8");
     let cases: Vec<(String, u32, &str, &str)> = vec![
-        ("kind: Node\nmetadata: {name: n1}\n".to_string(), 1, "kind", "no Topology in the file"),
+        // Without a Topology the nodes are read alone (`kube_nodes.rs`), and this one has no GPU.
+        ("kind: Node\nmetadata: {name: n1}\n".to_string(), 1, "kind", "1 node left out (n1): no nvidia.com/gpu"),
         (good.replace("kueue.x-k8s.io/v1beta2", "topology.volcano.sh/v1alpha1"), 1, "apiVersion", "is not Kueue's"),
         (
             good.replace(

@@ -1,4 +1,5 @@
-//! The cluster as a graph: GPUs inside servers (each server one NVLink/NVSwitch domain),
+//! The cluster as a graph: GPUs inside servers (each server one NVLink/NVSwitch domain, or
+//! a tray of a multi-node NVLink domain under a switch of role `nvlink`, [`NVLINK_ROLE`]),
 //! servers under switches, links with bandwidth and latency.
 //!
 //! Users describe a topology as switches, servers (with their GPU count) and links between
@@ -36,8 +37,11 @@
 //!   in one YAML file), read by [`read_kueue_topology`] with the same [`SlurmOptions`] for
 //!   its links; `volcano.rs`: a Volcano cluster (its `HyperNode` objects), read by
 //!   [`read_volcano_topology`]; `kube.rs` the Kubernetes objects of a file and `yaml.rs`
-//!   the YAML they are read with;
+//!   the YAML they are read with; `kube_nodes.rs` what nodes say of themselves (their
+//!   NVLink clique, their GPU product) and the levels of a file of nodes alone, which
+//!   [`read_kueue_topology`] also reads;
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
+//!   `presets_gb200.rs` the GB200 NVL72 racks of `gb200-nvl72`;
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`]; the checks of the
 //!   shape (extra server links, cycles, cut-off pieces, the root) in `check/shape.rs`;
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -49,6 +53,7 @@ mod describe;
 mod fabric;
 mod hostlist;
 mod kube;
+mod kube_nodes;
 mod kueue;
 mod lingjun;
 mod nodes;
@@ -72,8 +77,8 @@ pub use check::{check, key_label, ElementRef, Problem};
 pub use fabric::{
     collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
 };
-pub use kube::GPU_RESOURCE;
-pub use kueue::{read_kueue_topology, KueueTopology, HOSTNAME_LABEL};
+pub use kube::{GPU_RESOURCE, HOSTNAME_LABEL};
+pub use kueue::{read_kueue_topology, KueueTopology};
 pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
@@ -83,7 +88,8 @@ pub use slurm::SlurmTopology;
 pub use slurm_file::read_slurm_topology;
 pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
-    CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
+    is_nvlink_role, CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL,
+    MAX_GPUS, NVLINK_ROLE, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
 };
 pub use volcano::{read_volcano_topology, VolcanoTopology};
 
@@ -92,9 +98,13 @@ mod check_tests;
 #[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
+mod kube_nodes_tests;
+#[cfg(test)]
 mod kueue_tests;
 #[cfg(test)]
 mod lingjun_tests;
+#[cfg(test)]
+mod nvlink_tests;
 #[cfg(test)]
 mod parametric_tests;
 #[cfg(test)]

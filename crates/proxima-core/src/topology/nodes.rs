@@ -49,8 +49,18 @@ pub struct Node {
     /// The GPUs below this node are `first_gpu .. first_gpu + gpu_count`.
     pub first_gpu: u32,
     pub gpu_count: u32,
-    /// For servers, how many NICs make up the link to the switch (1 for other nodes).
+    /// For servers, how many NICs make up the link to the switch; for an NVLink switch
+    /// (role `nvlink`), its trays' NICs together, which its link up stands for; 1 for other
+    /// nodes.
     pub nics: u32,
+}
+
+impl Node {
+    /// Whether this node is the NVLink switch of a multi-node NVLink domain (its role is
+    /// [`super::NVLINK_ROLE`] or a clique label, [`super::spec::is_nvlink_role`]).
+    pub fn is_nvlink_switch(&self) -> bool {
+        self.kind == NodeKind::Switch && self.role.as_deref().is_some_and(super::spec::is_nvlink_role)
+    }
 }
 
 /// A link between a node and its parent. Links are full duplex: the bandwidth is available

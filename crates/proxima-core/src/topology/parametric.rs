@@ -57,7 +57,7 @@ pub struct ParametricSpec {
 
 impl ParametricSpec {
     const KEYS: &'static str = "racks, servers, gpus, oversub, nic_gbps, nvlink_gbps, nics, fabric, gpu, rails";
-    const FORM: &'static str = "racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp][,gpu=t4|a100|h100][,rails=on]";
+    const FORM: &'static str = "racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K][,fabric=ib|roce|tcp][,gpu=t4|a100|h100|b200|gb200][,rails=on]";
 
     /// Parses the form (see the module's documentation); keys in any order, errors name the
     /// key at fault.

@@ -9,6 +9,8 @@ use crate::comm_params::{
 };
 use crate::error::InputError;
 
+#[path = "presets_gb200.rs"]
+pub(super) mod presets_gb200;
 #[path = "presets_sia.rs"]
 pub(super) mod presets_sia;
 
@@ -82,6 +84,12 @@ pub const PRESETS: &[Preset] = &[
         description: "1,024 H100: 4 scalable units x 32 DGX H100 (8 H100 on NVSwitch at 900 GB/s, 8 x 400 Gbit/s NDR InfiniBand each), rail-optimised, full fat tree (NVIDIA DGX SuperPOD reference architecture); runs need the H100 model catalogue",
         spec: DGX_H100_POD,
         build: None,
+    },
+    Preset {
+        name: "gb200-nvl72",
+        description: "576 GB200: 8 GB200 NVL72 racks (a DGX SuperPOD scalable unit), each one 72-GPU NVLink domain of 18 trays x 4 GPUs at 900 GB/s per GPU, 4 x 400 Gbit/s InfiniBand NICs per tray into a full fat tree; shows a job inside one rack paying NVLink, not the NICs; runs need the GB200 model catalogue",
+        spec: "",
+        build: Some(presets_gb200::gb200_nvl72),
     },
     Preset {
         name: "a100-roce-2048",

@@ -27,13 +27,19 @@
 //! `LinkSpeed`. The aggregated levels of `BlockSizes` are checked but not modelled as
 //! switches: the file says nothing of how they are wired, and at full bisection they would
 //! change no bandwidth.
+//!
+//! With `block_nvlink=on` (the default with `gpu=gb200`, whose Slurm blocks are its NVL72
+//! racks) each block is a multi-node NVLink domain instead: its switch has the role
+//! `nvlink`, its nodes join it at their GPUs' NVLink (`gpus × nvlink_gbps`), and its link up
+//! is still its nodes' NICs, so a job inside one block pays NVLink and one across blocks
+//! the NICs.
 
 use super::slurm::Reader;
 use super::slurm_form::{canonical, other_key};
 use super::slurm_tree::{build_spec, compress, Children, SwitchLine};
-use super::spec::TopologySpec;
+use super::spec::{default_nvlink_latency_us, TopologySpec, NVLINK_ROLE};
 use crate::error::InputError;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The largest power of two a block size may be of the base size (`block_record.c` line 131).
 const MAX_BLOCK_LEVEL: u32 = 15;
@@ -149,7 +155,29 @@ impl Reader<'_> {
             blocks.push(top);
         }
         let by_name: BTreeMap<String, usize> = blocks.iter().enumerate().map(|(i, b)| (b.name.clone(), i)).collect();
-        build_spec(&blocks, &by_name, self.options, &mut self.warnings)
+        let mut spec = build_spec(&blocks, &by_name, self.options, &mut self.warnings)?;
+        if self.options.block_nvlink() {
+            let leaves: BTreeSet<&str> =
+                blocks.iter().filter(|b| matches!(b.children, Children::Nodes(_))).map(|b| b.name.as_str()).collect();
+            nvlink_blocks(&mut spec, &leaves, self.options.nvlink_gbps);
+        }
+        Ok(spec)
+    }
+}
+
+/// Makes each block an NVLink domain (`block_nvlink`): its switch of role `nvlink`, its
+/// nodes joined to it by their GPUs' NVLink (`gpus × nvlink_gbps`, at NVLink latency); the
+/// block's link up keeps the NICs of its nodes.
+fn nvlink_blocks(spec: &mut TopologySpec, blocks: &BTreeSet<&str>, gpu_link_gbps: f64) {
+    for switch in spec.switches.iter_mut().filter(|s| blocks.contains(s.id.as_str())) {
+        switch.role = Some(NVLINK_ROLE.to_string());
+    }
+    let gpus: BTreeMap<&str, u32> = spec.servers.iter().map(|s| (s.id.as_str(), s.gpus)).collect();
+    for link in spec.links.iter_mut().filter(|l| blocks.contains(l.b.as_str())) {
+        if let Some(&n) = gpus.get(link.a.as_str()) {
+            link.bandwidth_gbps = n as f64 * gpu_link_gbps;
+            link.latency_us = default_nvlink_latency_us();
+        }
     }
 }
 

@@ -66,6 +66,29 @@ BlockSizes=16,32,64
 }
 
 #[test]
+fn gb200_blocks_are_nvlink_domains_whose_link_up_is_their_nics() {
+    // Two NVL72 racks of 18 trays, each tray 4 GB200 and 4 NICs of 400 Gbit/s.
+    let text = "BlockName=nvl1 Nodes=gb[001-018]\nBlockName=nvl2 Nodes=gb[019-036]\nBlockSizes=18,36\n";
+    let gb200 = SlurmOptions::parse("gpus=4,gpu=gb200,nics=4,nic_gbps=400").unwrap();
+    let read = read_slurm_topology(text, &gb200).unwrap();
+    let t = Topology::from_spec(&read.spec).unwrap();
+    assert_eq!((t.gpu_count(), t.gpu()), (144, Some("GB200")));
+    assert_eq!(t.tier_names(), &["server", "nvlink", "cluster"]);
+    assert_eq!(bandwidth(&read.spec, "gb001", "nvl1"), 4.0 * GpuKind::GB200.default_link_gbps());
+    assert_eq!(bandwidth(&read.spec, "nvl1", "nvl[1-2]"), 18.0 * 4.0 * 400.0, "the block's link up is its trays' NICs");
+    assert_eq!(t.node(t.tier_nodes(Tier(1))[0]).nics, 72);
+    // The example for operators says the same in a site's words.
+    let example = include_str!("../../../../examples/your-cluster/gb200-topology.conf");
+    let t = Topology::from_spec(&read_slurm_topology(example, &gb200).unwrap().spec).unwrap();
+    assert_eq!((t.gpu_count(), t.tier_nodes(Tier(1)).len(), t.tier_name(Tier(1))), (144, 2, "nvlink"));
+    // Without block_nvlink the same blocks are leaf switches over the trays' NICs.
+    let off = SlurmOptions { block_nvlink: Some(false), ..gb200 };
+    let plain = read_slurm_topology(text, &off).unwrap();
+    assert_eq!(bandwidth(&plain.spec, "gb001", "nvl1"), 1600.0);
+    assert_eq!(Topology::from_spec(&plain.spec).unwrap().tier_names(), &["server", "rack", "cluster"]);
+}
+
+#[test]
 fn what_slurm_accepts_and_proxima_does_not_use_is_a_warning() {
     let got = self::read(
         "BlockName=b1 Nodes=n[1-4]\nBlockName=b2\nBlockName=b3 Nodes=n[5-6]\nBlockSizes=2\nBlockSizes=4,8\n",

@@ -1,7 +1,7 @@
 //! What a Slurm `topology.conf` does not say, and the parametric form does:
-//! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp`.
+//! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp[,gpu=M][,block_nvlink=on|off]`.
 
-use super::fabric::{Fabric, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
+use super::fabric::{collective, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
 use super::spec::{TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 use crate::error::InputError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -32,6 +32,19 @@ pub struct SlurmOptions {
     /// and its link bandwidths are the defaults of `nic_gbps` and `nvlink_gbps`.
     #[serde(serialize_with = "fabric_name", deserialize_with = "fabric_from_name")]
     pub fabric: Fabric,
+    /// The GPU of every node (`gpu=gb200`): its catalogue, its ring efficiency and the
+    /// default of `nvlink_gbps`; absent, the fabric's default GPU.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "gpu_key",
+        deserialize_with = "gpu_from_key"
+    )]
+    pub gpu: Option<GpuKind>,
+    /// Whether each block of a topology/block file is a multi-node NVLink domain (an NVL72
+    /// rack): `block_nvlink=on|off`; absent, on for `gpu=gb200` and off otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_nvlink: Option<bool>,
 }
 
 impl Default for SlurmOptions {
@@ -42,12 +55,14 @@ impl Default for SlurmOptions {
             nvlink_gbps: DEFAULT_NVLINK_GBPS,
             nics: 1,
             fabric: Fabric::Ib,
+            gpu: None,
+            block_nvlink: None,
         }
     }
 }
 
 impl SlurmOptions {
-    const KEYS: &'static str = "gpus, nic_gbps, nvlink_gbps, nics, fabric";
+    const KEYS: &'static str = "gpus, nic_gbps, nvlink_gbps, nics, fabric, gpu, block_nvlink";
 
     /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp`, every key optional,
     /// in any order; an empty text gives the defaults. Bandwidths not given are the
@@ -66,13 +81,22 @@ impl SlurmOptions {
                 "nic_gbps" => nic = Some(parse_gbps(key, value)?),
                 "nvlink_gbps" => gpu_link = Some(parse_gbps(key, value)?),
                 "fabric" => options.fabric = Fabric::parse(key, value)?,
+                "gpu" => options.gpu = Some(GpuKind::parse(key, value)?),
+                "block_nvlink" => options.block_nvlink = Some(parse_switch(key, value)?),
                 _ => return Err(InputError::new(key, format!("unknown key (expected one of: {})", Self::KEYS))),
             }
         }
         let (default_nic, default_gpu_link) = options.fabric.default_links();
         options.nic_gbps = nic.unwrap_or(default_nic);
+        let default_gpu_link = options.gpu.map_or(default_gpu_link, GpuKind::default_link_gbps);
         options.nvlink_gbps = gpu_link.unwrap_or(default_gpu_link);
         Ok(options)
+    }
+
+    /// Whether the blocks of a topology/block file are NVLink domains: as `block_nvlink`
+    /// says, else for GB200 nodes, whose Slurm blocks are their NVL72 racks.
+    pub fn block_nvlink(&self) -> bool {
+        self.block_nvlink.unwrap_or(self.gpu == Some(GpuKind::GB200))
     }
 
     /// The bandwidth of a node's link to its leaf switch: all its NICs.
@@ -93,7 +117,35 @@ impl std::fmt::Display for SlurmOptions {
             self.nvlink_gbps,
             self.nics,
             self.fabric.name()
-        )
+        )?;
+        // The newer keys only when given, so that texts written before them keep their form.
+        if let Some(gpu) = self.gpu {
+            write!(f, ",gpu={}", gpu.key())?;
+        }
+        if let Some(on) = self.block_nvlink {
+            write!(f, ",block_nvlink={}", if on { "on" } else { "off" })?;
+        }
+        Ok(())
+    }
+}
+
+fn gpu_key<S: Serializer>(gpu: &Option<GpuKind>, s: S) -> Result<S::Ok, S::Error> {
+    match gpu {
+        Some(g) => s.serialize_str(g.key()),
+        None => s.serialize_none(),
+    }
+}
+
+fn gpu_from_key<'de, D: Deserializer<'de>>(d: D) -> Result<Option<GpuKind>, D::Error> {
+    let key = String::deserialize(d)?;
+    GpuKind::parse("gpu", &key).map(Some).map_err(|e| serde::de::Error::custom(e.message))
+}
+
+fn parse_switch(key: &str, value: &str) -> Result<bool, InputError> {
+    match value {
+        "on" | "true" | "yes" => Ok(true),
+        "off" | "false" | "no" => Ok(false),
+        _ => Err(InputError::new(key, format!("expected on or off, got '{value}'"))),
     }
 }
 
@@ -135,8 +187,8 @@ impl SlurmOptions {
             switches: Vec::new(),
             servers: Vec::new(),
             links: Vec::new(),
-            collective: Some(self.fabric.collective()),
-            gpu: Some(self.fabric.gpu().to_string()),
+            collective: Some(collective(self.fabric, self.gpu.unwrap_or(self.fabric.default_gpu()))),
+            gpu: Some(self.gpu.unwrap_or(self.fabric.default_gpu()).name().to_string()),
         }
     }
 }
@@ -151,12 +203,24 @@ mod tests {
         assert_eq!(SlurmOptions::parse("").unwrap(), SlurmOptions::default());
         assert_eq!(SlurmOptions::default().to_string(), "gpus=8,nic_gbps=200,nvlink_gbps=2400,nics=1,fabric=ib");
         let o = SlurmOptions::parse(" gpus=4, nic_gbps=400 ,nvlink_gbps=7200,nics=8").unwrap();
-        assert_eq!(o, SlurmOptions { gpus: 4, nic_gbps: 400.0, nvlink_gbps: 7200.0, nics: 8, fabric: Fabric::Ib });
+        assert_eq!(
+            o,
+            SlurmOptions { gpus: 4, nic_gbps: 400.0, nvlink_gbps: 7200.0, nics: 8, ..SlurmOptions::default() }
+        );
         assert_eq!(o.node_link_gbps(), 3200.0);
         assert_eq!(SlurmOptions::parse(&o.to_string()).unwrap(), o);
         // The fabric sets the bandwidths not given, wherever it is written.
         let tcp = SlurmOptions::parse("nic_gbps=25,fabric=tcp").unwrap();
         assert_eq!((tcp.nic_gbps, tcp.nvlink_gbps, tcp.fabric), (25.0, TCP_GPU_LINK_GBPS, Fabric::Tcp));
+        // A GPU sets the GPU links' default and, for GB200, makes blocks NVLink domains.
+        let gb200 = SlurmOptions::parse("gpu=gb200,nics=4,nic_gbps=400").unwrap();
+        assert_eq!((gb200.nvlink_gbps, gb200.block_nvlink()), (GpuKind::GB200.default_link_gbps(), true));
+        assert_eq!(gb200.empty_spec().gpu.as_deref(), Some("GB200"));
+        assert_eq!(SlurmOptions::parse(&gb200.to_string()).unwrap(), gb200);
+        assert!(!SlurmOptions::parse("gpu=gb200,block_nvlink=off").unwrap().block_nvlink());
+        assert!(SlurmOptions::parse("block_nvlink=on").unwrap().block_nvlink());
+        let json = serde_json::to_string(&gb200).unwrap();
+        assert_eq!(serde_json::from_str::<SlurmOptions>(&json).unwrap(), gb200);
         // Options cross a worker boundary as JSON, the fabric by its name.
         let json = serde_json::to_string(&tcp).unwrap();
         assert!(json.contains("\"fabric\":\"tcp\""), "{json}");
@@ -171,6 +235,8 @@ mod tests {
             ("nic_gbps=inf", "nic_gbps"),
             ("nvlink_gbps=1e9", "nvlink_gbps"),
             ("fabric=ethernet", "fabric"),
+            ("gpu=v100", "gpu"),
+            ("block_nvlink=maybe", "block_nvlink"),
             ("racks=2", "racks"),
             ("fast", "fast"),
         ] {

@@ -111,12 +111,37 @@ impl CollectiveSpec {
 /// Its rail count is its servers' NIC count ([`TopologySpec::rail_count`]).
 pub const RAILS_ROLE: &str = "rails";
 
+/// The role of a switch that stands for the NVLink switches of a multi-node NVLink domain
+/// (a GB200 NVL72 rack: 18 trays of 4 GPUs on one NVLink fabric). The servers below it are
+/// its trays, the unit Kubernetes and Slurm allocate; their links up are NVLink, as wide as
+/// their GPUs' NVLink together, and a ring between them is costed like one inside a server
+/// (the GPU links' efficiency, no NIC). The switch's own link up stands for its trays' NICs
+/// into the scale-out network, their sum, and is costed like a server's NICs: a ring leaving
+/// the domain drives as many of them as it has GPUs in the domain. Only servers may hang
+/// below it.
+pub const NVLINK_ROLE: &str = "nvlink";
+
+/// The node label NVIDIA's GPU operator (GPU feature discovery) gives every node of a
+/// multi-node NVLink domain: `<cluster UUID>.<clique id>`, the same on all of its trays.
+pub const CLIQUE_LABEL: &str = "nvidia.com/gpu.clique";
+
+/// The node label NVIDIA's Topograph gives the nodes of one accelerated (NVLink) domain.
+pub const ACCELERATOR_LABEL: &str = "network.topology.nvidia.com/accelerator";
+
+/// Whether a switch of this role bounds a multi-node NVLink domain: [`NVLINK_ROLE`], or a
+/// Kubernetes level named by [`CLIQUE_LABEL`] or [`ACCELERATOR_LABEL`], so that a Kueue or
+/// plain node file keeps its label as the tier's name and its cliques as NVLink domains.
+pub fn is_nvlink_role(role: &str) -> bool {
+    role == NVLINK_ROLE || role == CLIQUE_LABEL || role == ACCELERATOR_LABEL
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SwitchSpec {
     pub id: String,
-    /// `tor`, `agg`/`pod`, `spine`/`core`, `rails` (a rail group, bounding a rack), or any
-    /// word; it names the tier the switch bounds.
+    /// `tor`, `agg`/`pod`, `spine`/`core`, `rails` (a rail group, bounding a rack), `nvlink`
+    /// (a multi-node NVLink domain, [`NVLINK_ROLE`]), or any word; it names the tier the
+    /// switch bounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
 }

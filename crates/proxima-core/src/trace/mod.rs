@@ -13,6 +13,7 @@ pub mod native;
 mod outline;
 pub mod philly;
 pub mod pollux;
+pub mod sacct;
 pub mod synthetic;
 pub mod synthetic_shape;
 pub mod tenant_mix;
@@ -180,6 +181,11 @@ pub fn parse_trace(text: &str) -> Result<Trace, InputError> {
     let header = text.lines().map(|l| l.trim_end_matches('\r')).find(|l| !l.trim().is_empty()).unwrap_or("");
     if header.trim().is_empty() {
         return Err(InputError::at_line(1, "header", "the file is empty; expected a CSV header or a JSON document"));
+    }
+    // sacct --parsable2 separates its columns with '|'; a JobID column says it is sacct, and
+    // its reader names any other column that is missing.
+    if header.contains('|') && header.split('|').any(|c| c.trim().eq_ignore_ascii_case("jobid")) {
+        return sacct::parse(text);
     }
     // Spreadsheets may quote the column names.
     let columns: Vec<String> =

@@ -71,3 +71,36 @@ fn an_exchange_happens_only_when_the_waiter_saves_more_than_its_victim_loses() {
     let (_, log) = run("dally:order=las,queues=200,autotune=off,max_preempt=0", server_scenario());
     assert!(exchanges(&log).is_empty(), "{:?}", exchanges(&log));
 }
+
+/// Two racks of one 4-GPU server each, under a 20:1 uplink: a ring across the racks is
+/// several times slower than one inside a server. A (3 GPUs, 1,200 iterations) fills server
+/// 0 but one GPU; H (1 GPU, 1,000 iterations) and B (2 GPUs, very long) share server 1. H's
+/// completion near 1,000 s teaches the estimate that a job runs about 1,000 s, and leaves
+/// three GPUs free, one in each rack but two in server 1. C (3 GPUs, 1,000 iterations)
+/// arrives at 1,010 s.
+fn patience_scenario() -> proxima_core::scenario::Scenario {
+    scenario(cluster(2, 1, 4, 20.0), &[(0.0, 3, 1200.0), (0.0, 1, 1000.0), (0.0, 2, 1e6), (1010.0, 3, 1000.0)])
+}
+
+#[test]
+fn a_job_holds_out_for_a_server_while_spreading_would_cost_more_than_the_wait() {
+    let spec = "dally:order=las,queues=none,preempt=off,autotune=off,timers=5/5";
+    // With the timers alone C takes the spread placement when both 5 s timers (server, then
+    // rack) have run out.
+    let (timed, _) = run(&format!("{spec},patient_above=off"), patience_scenario());
+    let c = &timed.runs()[3];
+    assert!(close(secs(c.first_start), 1020.0), "{}", secs(c.first_start));
+    assert_eq!(c.tier.map(|t| t.0), Some(2));
+    // Spreading would make C at least twice as slow for an expected 1,000 s: it waits for A's
+    // server instead, free at about 1,218 s, and ends far sooner.
+    let (patient, log) = run(spec, patience_scenario());
+    let (a, c) = (&patient.runs()[0], &patient.runs()[3]);
+    assert_eq!(c.first_start, a.end);
+    assert_eq!(c.tier.map(|t| t.0), Some(0));
+    assert!(secs(c.end) < secs(timed.runs()[3].end) - 500.0, "{} vs {}", secs(c.end), secs(timed.runs()[3].end));
+    assert!(!log
+        .0
+        .borrow()
+        .iter()
+        .any(|(_, e)| matches!(e, SimEvent::Placed { job, reason: Reason::TimerExpired { .. }, .. } if job.0 == 3)));
+}

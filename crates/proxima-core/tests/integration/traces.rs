@@ -258,3 +258,35 @@ fn the_examples_in_formats_md_are_valid() {
     assert_eq!(t.jobs[2].name, "tune, small");
     assert_eq!(t.jobs[1].model, None);
 }
+
+#[test]
+fn tiresias_60_jobs_run_on_n32g4_with_their_vgg_and_resnet101_estimated() {
+    // The preset named after the Tiresias simulator's cluster (A100) runs the simulator's own
+    // trace: VGG-11, VGG-19 and ResNet-101 have no A100 measurement and run estimated, and
+    // the run's notices name them.
+    use proxima_core::engine::Simulation;
+    use proxima_core::model::{Catalog, ModelId};
+    use proxima_core::policy::resolve_policy;
+    use proxima_core::scenario::build_scenario;
+    use proxima_core::topology::resolve_topology_arg;
+    use proxima_core::workload::{ModelMix, WorkloadOptions};
+    let Some(text) = common::read_data("tiresias/60_job.csv") else { return };
+    let trace = parse_trace(&text).unwrap();
+    let topology = resolve_topology_arg("n32g4").unwrap();
+    assert_eq!(topology.gpu(), Some("A100"));
+    let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
+    let scenario = build_scenario(topology, &trace, &options, "60_job.csv").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scenario.jobs.len(), 60);
+    let estimated: std::collections::BTreeSet<&str> = scenario
+        .jobs
+        .iter()
+        .map(|j| scenario.catalog.get(j.model))
+        .filter(|m| m.estimate.is_some())
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(estimated.into_iter().collect::<Vec<_>>(), ["resnet101", "vgg11", "vgg19"]);
+    assert!(scenario.catalog.get(ModelId(0)).estimate.is_none());
+    let mut sim = Simulation::new(scenario, resolve_policy("fifo").unwrap());
+    let summary = sim.run();
+    assert_eq!((summary.jobs_completed, summary.jobs_unfinished), (60, 0), "every job finishes");
+}

@@ -26,6 +26,15 @@ pub const DEFAULT_MAX_PREEMPT: u32 = 2;
 /// development target of the robustness experiment but one cell (`docs/EXPERIMENTS.md`, "Robustness").
 pub const LAS_MAX_PREEMPT: u32 = 48;
 
+/// Under `order=las`, the slowdown from which a waiting job holds out for a tighter placement
+/// for as long as the looser one would cost it, not only for its tier's timer. Issue 31's
+/// first scenario (LLaMA 13B alone on a thin 16:1 network) is the case: a cross-rack ring is
+/// several times slower there, so taking it after a 300 s timer loses hours to save minutes,
+/// and `strict`, which never spreads, beat every delay timer. Waiting as long as the loss
+/// (ski rental) bounds the damage to twice the better choice's; below this slowdown the
+/// timers, which the tuner learns, keep deciding.
+pub const LAS_PATIENT_ABOVE: f64 = 2.0;
+
 /// Which jobs delay scheduling makes wait for a tighter placement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DelayMode {
@@ -88,6 +97,10 @@ pub struct DallyOptions {
     /// Where predicted slowdowns come from (`profile=table|exact`, `profile_error=E`,
     /// [`crate::policy::profile`]).
     pub profile: ProfileOptions,
+    /// Under `order=las`, the slowdown of the next looser tier from which a job's wait is
+    /// budgeted by what it can win alone, the timer no longer capping it
+    /// (`patient_above=S|off`, [`LAS_PATIENT_ABOVE`]); `None` under `order=fifo`.
+    pub patient_above: Option<f64>,
 }
 
 impl DallyOptions {
@@ -128,6 +141,21 @@ impl DallyOptions {
             (Order::Fifo, None) => ServiceRule::Exchange,
             (Order::Fifo, Some(_)) => return Err(InputError::new("service", "applies only with order=las")),
         };
+        let patient_above = match (order, spec.take("patient_above").as_deref()) {
+            (Order::Las, None) => Some(LAS_PATIENT_ABOVE),
+            (Order::Las, Some("off")) => None,
+            (Order::Las, Some(v)) => match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 1.0 => Some(x),
+                _ => {
+                    return Err(InputError::new(
+                        "patient_above",
+                        format!("expected a slowdown of 1 or more, or off, got '{v}'"),
+                    ))
+                }
+            },
+            (Order::Fifo, None) => None,
+            (Order::Fifo, Some(_)) => return Err(InputError::new("patient_above", "applies only with order=las")),
+        };
         let runtime = RuntimeKnowledge::from_spec(spec)?;
         let profile = ProfileOptions::from_spec(spec)?;
         let quota = spec.take_bool("quota", false)?;
@@ -165,6 +193,7 @@ impl DallyOptions {
             thresholds_gpu_s,
             service,
             profile,
+            patient_above,
         })
     }
 
@@ -193,9 +222,10 @@ impl DallyOptions {
             + &match self.order {
                 Order::Fifo => String::new(),
                 Order::Las => format!(
-                    ",order=las,queues={},service={}",
+                    ",order=las,queues={},service={},patient_above={}",
                     las::thresholds_name(&self.thresholds_gpu_s),
-                    self.service.name()
+                    self.service.name(),
+                    self.patient_above.map(|x| x.to_string()).unwrap_or_else(|| "off".into())
                 ),
             }
     }
@@ -220,15 +250,15 @@ mod tests {
         assert_eq!(resolve_policy("dally:order=fifo").unwrap().spec(), base);
         // Under order=las a job may be preempted up to 48 times, by every kind.
         let las_base = base.replace("max_preempt=2", "max_preempt=48");
-        let las = format!("{las_base},order=las,queues=3600/57600,service=exchange");
+        let las = format!("{las_base},order=las,queues=3600/57600,service=exchange,patient_above=2");
         assert_eq!(resolve_policy("dally:order=las").unwrap().spec(), las);
         assert_eq!(resolve_policy(&las).unwrap().spec(), las);
         let custom = resolve_policy("dally:queues=100/250.5,order=las,service=priority,max_preempt=3").unwrap().spec();
         let custom_base = base.replace("max_preempt=2", "max_preempt=3");
-        assert_eq!(custom, format!("{custom_base},order=las,queues=100/250.5,service=priority"));
+        assert_eq!(custom, format!("{custom_base},order=las,queues=100/250.5,service=priority,patient_above=2"));
         assert_eq!(resolve_policy(&custom).unwrap().spec(), custom);
         let single = resolve_policy("dally:order=las,queues=none").unwrap().spec();
-        assert!(single.ends_with(",order=las,queues=none,service=exchange"), "{single}");
+        assert!(single.ends_with(",order=las,queues=none,service=exchange,patient_above=2"), "{single}");
         assert_eq!(options("dally:order=las").unwrap().thresholds_gpu_s, vec![3600.0, 57600.0]);
     }
 
@@ -246,5 +276,10 @@ mod tests {
         assert_eq!(field("dally:order=las,runtime=oracle"), "runtime");
         assert_eq!(field("dally:order=las,quota=on"), "quota");
         assert_eq!(options("dally:order=lifo").unwrap_err().message, "expected fifo or las, got 'lifo'");
+        // Patience is part of the order that does not know run times, and a slowdown is 1 or more.
+        assert_eq!(field("dally:patient_above=2"), "patient_above");
+        assert_eq!(field("dally:order=las,patient_above=0.5"), "patient_above");
+        assert_eq!(options("dally:order=las,patient_above=off").unwrap().patient_above, None);
+        assert_eq!(options("dally:order=las,patient_above=3").unwrap().patient_above, Some(3.0));
     }
 }

@@ -25,7 +25,9 @@ impl Dally {
     }
 
     /// Budget for waiting at `tier`: the timer, capped by what waiting can win (the full
-    /// timer under `delay=all`).
+    /// timer under `delay=all`). When the next looser tier is at least `patient_above` times
+    /// slower, what waiting can win is the whole budget: the job waits as long as taking the
+    /// looser placement would cost it.
     fn budget(&self, w: &Waiter, tier: Tier) -> f64 {
         if self.options.delay == DelayMode::All {
             return self.timer(tier);
@@ -33,7 +35,14 @@ impl Dally {
         match (&w.sens, self.gain(w, tier)) {
             (None, _) => 0.0,
             (Some(_), None) => self.timer(tier),
-            (Some(_), Some(gain)) => self.timer(tier).min(gain.max(0.0)),
+            (Some(s), Some(gain)) => {
+                let looser = s.at(Tier(tier.0 + 1)) / s.at(tier);
+                if self.options.patient_above.is_some_and(|p| looser >= p) {
+                    gain.max(0.0)
+                } else {
+                    self.timer(tier).min(gain.max(0.0))
+                }
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 //! below it. Apart from `check.rs` because these judge the graph as a whole, not one element.
 
 use super::{ElementRef, Graph, Problem};
-use crate::topology::spec::TopologySpec;
+use crate::topology::spec::{is_nvlink_role, TopologySpec};
 
 /// Step 4a: a server is a leaf with one link. Each further link is a problem and is set
 /// aside, so that it is not reported again as closing a cycle. (A cluster of one server
@@ -168,7 +168,12 @@ pub(super) fn choose_root(adjacency: &[Vec<(usize, usize)>], is_server: &[bool],
 
 /// Step 4c: in the cluster hung from its root, every switch with no server below it
 /// (it would hold no GPUs and only confuse the tiers), in the order the tree is built.
-pub(super) fn find_switches_without_servers(graph: &Graph, root: usize, problems: &mut Vec<Problem>) {
+pub(super) fn find_switches_without_servers(
+    spec: &TopologySpec,
+    graph: &Graph,
+    root: usize,
+    problems: &mut Vec<Problem>,
+) {
     // Depth first from the root, children in the order their links are written: the
     // order in which the tree's nodes are created.
     let mut preorder = Vec::new();
@@ -189,6 +194,7 @@ pub(super) fn find_switches_without_servers(graph: &Graph, root: usize, problems
             has_server[parent[v]] = true;
         }
     }
+    find_switches_under_nvlink(spec, graph, &preorder, &parent, problems);
     for &v in &preorder {
         if !has_server[v] {
             let i = graph.spec_index[v];
@@ -197,6 +203,35 @@ pub(super) fn find_switches_without_servers(graph: &Graph, root: usize, problems
                 None,
                 format!("switches[{i}]"),
                 format!("switch '{}' has no servers below it", graph.names[v]),
+            ));
+        }
+    }
+}
+
+/// Step 4d: an NVLink switch (role `nvlink` or a clique label) joins the trays of one NVLink domain by NVLink,
+/// so only servers hang below it; a switch there would put a network inside the domain.
+fn find_switches_under_nvlink(
+    spec: &TopologySpec,
+    graph: &Graph,
+    preorder: &[usize],
+    parent: &[usize],
+    problems: &mut Vec<Problem>,
+) {
+    let is_nvlink = |v: usize| {
+        !graph.is_server[v] && spec.switches[graph.spec_index[v]].role.as_deref().is_some_and(is_nvlink_role)
+    };
+    for &v in preorder {
+        let p = parent[v];
+        if p != usize::MAX && !graph.is_server[v] && is_nvlink(p) {
+            let i = graph.spec_index[v];
+            problems.push(Problem::new(
+                graph.element(v),
+                None,
+                format!("switches[{i}]"),
+                format!(
+                    "switch '{}' hangs below NVLink switch '{}'; only servers (the trays of its NVLink domain) may",
+                    graph.names[v], graph.names[p]
+                ),
             ));
         }
     }

@@ -26,6 +26,7 @@ fn model(name: &str, params_millions: f64) -> ModelProfile {
         compute_points: Vec::new(),
         precision: Precision::Fp32,
         parallelism: Parallelism::DataParallel,
+        estimate: None,
     }
 }
 

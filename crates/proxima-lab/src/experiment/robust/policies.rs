@@ -74,6 +74,11 @@ const ROWS: &[(&str, Role, &str)] = &[
         "the recommended policy as version three had it: service order preempts whenever the queues say so, uncapped",
     ),
     (
+        "dally:order=las,patient_above=off",
+        Role::Ablation,
+        "the recommended policy as first frozen: every wait capped by its tier's timer, however slow the looser placement",
+    ),
+    (
         "dally:order=las,profile=exact",
         Role::Ablation,
         "the recommended policy reading the engine's own slowdowns with the live load instead of a measured profile",
