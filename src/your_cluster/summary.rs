@@ -1,5 +1,5 @@
 //! What a nodes file says, in the numbers an operator checks first: the cluster's GPUs,
-//! servers, GPU model and switch tiers. It is read on the page, through the topology
+//! servers, GPU model, switch tiers and multi-node NVLink domains. It is read on the page, through the topology
 //! editor's import path (the same readers, already in the page's module), so the section
 //! accepts and refuses exactly what the editor and `proxima` do. A job history is read by
 //! the worker ([`crate::worker::describe_history`]), as every trace file is.
@@ -55,6 +55,9 @@ pub struct ClusterSummary {
     /// Each tier above a server, tightest first: its name and how many groups it has
     /// (`rack`, 4). The whole cluster is the last.
     pub tiers: Vec<(String, u32)>,
+    /// The multi-node NVLink domains (GB200 NVL72 racks, Kubernetes cliques, Slurm NVLink
+    /// blocks): how many, and the fewest and most GPUs in one; `None` without any.
+    pub nvlink_domains: Option<(u32, (u32, u32))>,
     /// The network in one line, as the CLI's summary prints it.
     pub network: String,
     /// What the core read but does not use, as the CLI warns of it.
@@ -83,8 +86,14 @@ fn summarise_cluster(name: &str, input: TopologyInput, topology: &Topology, warn
             (topology.tier_name(tier).to_string(), topology.tier_nodes(tier).len() as u32)
         })
         .collect();
+    let domains: Vec<u32> = topology.nodes().iter().filter(|n| n.is_nvlink_switch()).map(|n| n.gpu_count).collect();
+    let nvlink_domains = (!domains.is_empty()).then(|| {
+        let (fewest, most) = (domains.iter().min().copied(), domains.iter().max().copied());
+        (domains.len() as u32, (fewest.unwrap_or(0), most.unwrap_or(0)))
+    });
     ClusterSummary {
         name: name.to_string(),
+        nvlink_domains,
         format: ClusterFormat::of(&input),
         gpus: topology.gpu_count(),
         servers: topology.server_count(),

@@ -135,3 +135,17 @@ fn kubectl_json_goes_to_the_kubernetes_readers_and_a_topology_json_stays_one() {
     let topology = r#"{"version": 1, "name": "mine", "servers": []}"#;
     assert!(matches!(import_input("mine.json", topology, ""), Ok(TopologyInput::File { .. })));
 }
+
+/// NVIDIA's GPU operator labels every tray of an NVL72 rack with the rack's clique: the
+/// example's trays become NVLink domains (examples/your-cluster/gb200-nodes.json).
+#[test]
+fn gb200_cliques_are_counted_as_nvlink_domains() {
+    let text = include_str!("../../examples/your-cluster/gb200-nodes.json");
+    let c = read_cluster("gb200-nodes.json", text.as_bytes(), "").unwrap();
+    // 8 trays of 4 GPUs in two cliques.
+    assert_eq!((c.gpus, c.servers, c.nvlink_domains), (32, 8, Some((2, (16, 16)))), "{c:?}");
+    assert_eq!(c.gpu_kind.as_deref(), Some("GB200"), "{c:?}");
+    assert_eq!(c.format, ClusterFormat::Kueue, "kubectl's JSON goes to the Kubernetes readers");
+    let k = read_cluster("cluster.yaml", KUEUE.as_bytes(), "").unwrap();
+    assert_eq!(k.nvlink_domains, None);
+}

@@ -245,6 +245,10 @@ fn cluster_summary(c: &ClusterSummary) -> Html {
                 { " on " }<strong data-testid="nodes-servers">{ c.servers.to_string() }</strong>{ " servers, read as " }{ c.format.label() }{ " from " }{ c.name.clone() }{ "." }
             </p>
             <p>{ "Tiers: " }<span data-testid="nodes-tiers" data-tiers={c.tiers.len().to_string()}>{ if tiers.is_empty() { "one server".to_string() } else { tiers } }</span>{ "." }</p>
+            if let Some((domains, (fewest, most))) = c.nvlink_domains {
+                <p>{ "NVLink domains: " }<strong data-testid="nodes-nvlink-domains">{ domains.to_string() }</strong>
+                    { if fewest == most { format!(" of {most} GPUs each.") } else { format!(" of {fewest} to {most} GPUs.") } }</p>
+            }
             <p class="hint" data-testid="nodes-network">{ c.network.clone() }</p>
             { for c.warnings.iter().map(|w| html! { <p class="field-warning">{ format!("Warning: {w}.") }</p> }) }
         </div>

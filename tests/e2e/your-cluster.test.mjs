@@ -157,6 +157,24 @@ describe('your cluster', () => {
     });
   }
 
+  test('a GB200 node list (kubectl -o json) shows its NVLink domains', { timeout: 60_000 }, async () => {
+    const { record, context, section } = await open();
+    try {
+      const file = join(repoRoot, 'examples/your-cluster/gb200-nodes.json');
+      await choose(section, 'nodes', 'gb200-nodes.json', await readFile(file, 'utf8'));
+      const nodes = section.getByTestId('nodes-summary');
+      await nodes.waitFor();
+      // 8 trays of 4 GB200 in two cliques of 4 trays.
+      assert.equal(await nodes.getByTestId('nodes-gpus-total').textContent(), '32');
+      assert.equal(await nodes.getByTestId('nodes-gpu-kind').textContent(), 'GB200');
+      assert.equal(await nodes.getByTestId('nodes-nvlink-domains').textContent(), '2');
+      assert.match(await nodes.textContent(), /NVLink domains: 2 of 16 GPUs each\./);
+      checkClean(record, { origin: site.origin, prefix: '/' });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a bad history names its file, line and field, and the run stays disabled with the reason', { timeout: 60_000 }, async () => {
     const { record, context, section } = await open();
     try {
