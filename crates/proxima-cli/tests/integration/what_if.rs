@@ -56,3 +56,58 @@ fn bad_arguments_exit_2_naming_them() {
     let typo = what_if("kueue-taz", &[]);
     assert_eq!(typo.status.code(), Some(2));
 }
+
+/// `--out DIR` writes the Markdown and the HTML of the same report, and the HTML stands alone:
+/// no network reference, no script, every source inline, one figure per tenant.
+#[test]
+fn out_writes_a_markdown_and_a_self_contained_html_report() {
+    let dir = std::env::temp_dir().join(format!("proxima-what-if-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let topology = topology();
+    let out = Command::new(env!("CARGO_BIN_EXE_proxima"))
+        .args(["what-if", "--topology", &topology, "--trace", "synthetic:jobs=120,load=1.5,tenants=2", "--mix", "llm"])
+        .args(["--tenants", "equal", "--scheduler", RACK, "--seeds", "2", "--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("what-if.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("what-if.html")).unwrap();
+    assert!(md.starts_with(&format!("# What if: {RACK}")), "{md}");
+    for section in
+        ["Mean JCT by policy", "Per tenant", "freed GPUs nobody used", "held for their topology", "quota admitted"]
+    {
+        assert!(md.contains(section) && html.contains(section), "{section}");
+    }
+    assert!(md.contains("| t1: mean JCT, ÷ configured | t2: mean JCT, ÷ configured |"), "{md}");
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
+    assert!(html.match_indices("src=").all(|(i, _)| html[i..].starts_with("src=\"data:")));
+    assert_eq!(html.matches("<svg").count(), html.matches("</svg>").count());
+    assert_eq!(html.matches("<svg").count(), 1 + 2 + 2, "JCT, one per tenant, preemptions, held time");
+    assert!(html.trim_end().ends_with("</html>"));
+    // The screen is printed as without --out.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("what if: kueue:"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same report from a Slurm block topology with tenants' quotas: the scheduler admits by
+/// quota, and the report says so.
+#[test]
+fn out_writes_the_report_from_a_slurm_cluster_with_quotas() {
+    let dir = std::env::temp_dir().join(format!("proxima-what-if-slurm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let conf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/slurm/topology-block.conf");
+    let topology = format!("slurm:{}", conf.to_str().unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_proxima"))
+        .args(["what-if", "--topology", &topology, "--trace", "synthetic:jobs=100,load=2,tenants=2", "--mix", "llm"])
+        .args(["--tenants", "equal", "--scheduler", "slurm:block=on,quota=on", "--seeds", "2"])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("what-if.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("what-if.html")).unwrap();
+    assert!(md.contains("| `slurm:block=on,quota=on` | yes |"), "the scheduler admits by quota: {md}");
+    assert!(md.contains("| `dally` | no |"), "{md}");
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,14 +12,18 @@
 //!   topology level, or behind a job ahead of it in a queue without backfill). Per wait
 //!   that ends in a placement, the held seconds, how the wait ended (the placement reason:
 //!   it got the level it waited for, or its timer ran out and it took a wider one), the
-//!   slowdown it got (iteration time over ideal) and, when the scheduler said so while it
-//!   waited (`WaitingForTier` with `best_now`), the slowdown of the best placement free then
-//!   and the run time the wait saved against it.
-//! - **Quota admitted, not placed.** For a policy that admits by quota (`quota=on`) on a
-//!   scenario with quotas: a wait in which the job was within its tenant's quota (its
-//!   tenant's running GPUs plus its own at most the quota: Kueue would admit it) with its
-//!   GPUs free for at least the window, and still not placed then: quota counted GPUs the
-//!   placement could not use (kueue #4329).
+//!   slowdown it got (its iteration time when placed, contention included, over its ideal)
+//!   and, when the scheduler said so while it waited (`WaitingForTier` with `best_now`, the
+//!   last such in the wait), the scheduler's estimate of the slowdown of the best placement
+//!   free then and the run time the wait saved against it: (that slowdown − the one got) ×
+//!   ideal iteration time × iterations left, negative when waiting bought nothing.
+//! - **Quota admitted, not placed.** On a scenario with quotas: a wait in which the job was
+//!   within its tenant's quota (its tenant's running GPUs plus its own at most the quota:
+//!   Kueue's quota arithmetic admits it) with its GPUs free, for at least the window in
+//!   all, and not placed then: quota counted GPUs the placement could not use (kueue
+//!   #4329). Counted for every policy, by the ledger's own quota arithmetic; whether the
+//!   policy itself admits by quota (`quota=on`) is recorded beside it, since one that does
+//!   not may also hold such a job for its order.
 
 use proxima_core::cluster::JobId;
 use proxima_core::event::{Observer, Reason, SimEvent};
@@ -54,6 +58,10 @@ pub struct RunAnalysis {
     /// Waits that ended in a placement after holding the job with its GPUs free.
     pub held_waits: u64,
     pub held_s: f64,
+    /// Waits still open when the run ended that had held their job, and their held seconds
+    /// (a required level that no domain can meet holds a job forever).
+    pub held_at_end: u64,
+    pub held_at_end_s: f64,
     /// How held waits ended: at the level waited for, after the timer ran out, otherwise.
     pub held_got_level: u64,
     pub held_timer_out: u64,
@@ -64,8 +72,13 @@ pub struct RunAnalysis {
     /// mean slowdown of those placements, and run time saved against them, summed.
     pub with_best_now: u64,
     pub best_now_slowdown: f64,
+    /// The mean slowdown got in those same waits, to compare with the line above.
+    pub best_now_got_slowdown: f64,
+    /// Negative when the placement got ran slower than the one free then (contention,
+    /// which the scheduler's estimate leaves out, or a wider placement after all).
     pub saved_s: f64,
-    /// Whether the policy admits by quota on a scenario with quotas; the admitted waits.
+    /// Whether the policy itself admits by quota on a scenario with quotas; the waits
+    /// admitted by quota (by the ledger's arithmetic) and not placed.
     pub admits_by_quota: bool,
     pub admitted_unplaced: Vec<Admitted>,
 }
@@ -129,37 +142,31 @@ impl<'a> RunLedger<'a> {
     /// The analyses of the run, once it has ended; `spec` is the policy's, which says whether
     /// it admits by quota.
     pub fn finish(mut self, spec: &str) -> RunAnalysis {
-        let pending = std::mem::take(&mut self.pending);
-        pending.into_iter().for_each(|p| self.settle(p));
+        for p in std::mem::take(&mut self.pending) {
+            settle(&mut self.out, p);
+        }
         let admits = self.quotas && spec.split([':', ',']).any(|o| o.trim() == "quota=on");
         let window = self.window.as_secs_f64();
-        let still: Vec<(u32, f64)> = self.waits.iter().map(|(&j, w)| (j, w.admitted_s)).collect();
-        for (job, admitted_s) in still {
+        let still: Vec<(u32, f64, f64)> = self.waits.iter().map(|(&j, w)| (j, w.held_s, w.admitted_s)).collect();
+        for (job, held_s, admitted_s) in still {
+            if held_s > 0.0 {
+                self.out.held_at_end += 1;
+                self.out.held_at_end_s += held_s;
+            }
             if admitted_s >= window {
                 self.record_admitted(job, admitted_s, false);
             }
         }
         let mut out = self.out;
         out.admits_by_quota = admits;
-        if !admits {
-            out.admitted_unplaced.clear();
-        }
         if out.held_waits > 0 {
             out.held_slowdown_got = self.slowdown_sum / out.held_waits as f64;
         }
         if out.with_best_now > 0 {
             out.best_now_slowdown /= out.with_best_now as f64;
+            out.best_now_got_slowdown /= out.with_best_now as f64;
         }
         out
-    }
-
-    fn gpus(&self, job: u32) -> u32 {
-        self.scenario.jobs[job as usize].gpus
-    }
-
-    fn within_quota(&self, job: u32) -> bool {
-        let j = &self.scenario.jobs[job as usize];
-        self.tenant_use[j.tenant.0 as usize] + j.gpus <= self.scenario.tenants.quota(j.tenant)
     }
 
     /// Time passes from the last instant to `now` with the state as it is.
@@ -169,30 +176,23 @@ impl<'a> RunLedger<'a> {
         }
         let dt = (now - self.now).as_secs_f64();
         self.now = now;
-        let jobs: Vec<u32> = self.waits.keys().copied().collect();
-        for job in jobs {
-            if self.gpus(job) > self.free {
+        // Fields apart, so that the waits are walked in place (no copy per instant).
+        let (scenario, free, quotas, tenant_use) = (self.scenario, self.free, self.quotas, &self.tenant_use);
+        for (&job, wait) in self.waits.iter_mut() {
+            let j = &scenario.jobs[job as usize];
+            if j.gpus > free {
                 continue;
             }
-            let admitted = self.quotas && self.within_quota(job);
-            let wait = self.waits.get_mut(&job).expect("a waiting job");
             wait.held_s += dt;
-            if admitted {
+            if quotas && tenant_use[j.tenant.0 as usize] + j.gpus <= scenario.tenants.quota(j.tenant) {
                 wait.admitted_s += dt;
             }
         }
+        // Preemptions are pending in time order: those older than the window are settled.
         let window = self.window;
-        let (old, young): (Vec<Pending>, Vec<Pending>) =
-            std::mem::take(&mut self.pending).into_iter().partition(|p| now > p.at + window);
-        self.pending = young;
-        old.into_iter().for_each(|p| self.settle(p));
-    }
-
-    fn settle(&mut self, p: Pending) {
-        self.out.freed_unused += u64::from(!p.used);
-        if p.for_job.is_some() {
-            self.out.with_beneficiary += 1;
-            self.out.beneficiary_waiting += u64::from(!p.beneficiary_placed);
+        let expired = self.pending.iter().take_while(|p| now > p.at + window).count();
+        for p in self.pending.drain(..expired) {
+            settle(&mut self.out, p);
         }
     }
 
@@ -248,6 +248,7 @@ impl<'a> RunLedger<'a> {
             let left = (j.iterations - self.done[job as usize]).max(0.0);
             self.out.with_best_now += 1;
             self.out.best_now_slowdown += best;
+            self.out.best_now_got_slowdown += got;
             self.out.saved_s += (best - got) * ideal * left;
         }
     }
@@ -269,6 +270,15 @@ impl<'a> RunLedger<'a> {
             used: false,
             beneficiary_placed: false,
         });
+    }
+}
+
+/// Counts a preemption once its window has passed (or the run ended).
+fn settle(out: &mut RunAnalysis, p: Pending) {
+    out.freed_unused += u64::from(!p.used);
+    if p.for_job.is_some() {
+        out.with_beneficiary += 1;
+        out.beneficiary_waiting += u64::from(!p.beneficiary_placed);
     }
 }
 

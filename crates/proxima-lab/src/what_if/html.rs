@@ -94,7 +94,7 @@ fn bar_chart(caption: &str, bars: &[Bar], reference: Option<f64>, value_text: &d
         );
     }
     svg.push_str("</svg>");
-    format!("<figure>{svg}<figcaption>{}</figcaption></figure>\n", inline(caption))
+    format!("<figure><figcaption>{}</figcaption>{svg}</figure>\n", inline(caption))
 }
 
 fn ratio_bar(label: &str, ratio: Option<&RatioCi>) -> Bar {
@@ -142,9 +142,9 @@ fn figures(r: &WhatIfReport) -> String {
         None,
         &|b| format!("{:.1}", b.value),
     ));
-    let held = count(&|p| p.holding.held_s.mean / 3600.0);
+    let held = count(&|p| (p.holding.held_s.mean + p.holding.held_at_end_s.mean) / 3600.0);
     out.push_str(&bar_chart(
-        "Hours per run jobs were held with their GPUs free (mean over seeds).",
+        "Hours per run jobs were held with their GPUs free, placed in the end or not (mean over seeds).",
         &held,
         None,
         &|b| format!("{:.1} h", b.value),

@@ -99,7 +99,8 @@ fn with_option(spec: &str, option: &str) -> String {
 
 /// The policies of a what-if: the scheduler; when it has a hard constraint without a time
 /// limit, the same with the limit fixed at `timer_s` and tuned (`auto`); when it can evict
-/// and does not, the same with eviction; and [`OURS`].
+/// and does not (and does not admit by quota, which the core refuses with eviction), the
+/// same with eviction; and [`OURS`].
 pub fn policies(scheduler: &str, timer_s: f64) -> Vec<String> {
     let mut out = vec![scheduler.to_string()];
     if let Some(key) = timer_key(scheduler).filter(|k| !scheduler.contains(&format!("{k}="))) {
@@ -111,7 +112,10 @@ pub fn policies(scheduler: &str, timer_s: f64) -> Vec<String> {
         out.push(with_option(scheduler, &format!("{key}=auto")));
     }
     let name = scheduler.split(':').next().unwrap_or("");
-    if matches!(name, "kueue-tas" | "volcano" | "slurm") && !scheduler.contains("evict=") {
+    if matches!(name, "kueue-tas" | "volcano" | "slurm")
+        && !scheduler.contains("evict=")
+        && !scheduler.contains("quota=on")
+    {
         out.push(with_option(scheduler, "evict=on"));
     }
     out.extend(OURS.iter().filter(|p| **p != scheduler).map(|p| p.to_string()));

@@ -180,22 +180,27 @@ fn fragmentation_section(r: &WhatIfReport) -> Section {
 
 fn holding_section(r: &WhatIfReport) -> Section {
     let prose = vec![
-        "Per run, mean over seeds. A job is *held* while at least as many GPUs as it asks for are free and it still waits: for its topology level, or behind a job ahead of it in a queue without backfill. Held waits: waits that held the job and ended in a placement; held time: their held seconds summed. How they ended: got the level it waited for (or a tighter one), timer ran out (took a wider placement), other. Slowdown got: the placement's iteration time over the job's ideal.".to_string(),
-        "What it bought: where the scheduler named the best placement free while the job waited (`WaitingForTier` with a best placement: Slurm, strict, Proxima's delay timers), that placement's slowdown and the run time saved against it (slowdown difference × ideal iteration time × iterations left, summed). Kueue's and Volcano's placement rules do not say what was free while they held a job: \"not in events\".".to_string(),
+        "Per run, mean over seeds. A job is *held* while at least as many GPUs as it asks for are free and it still waits: for its topology level, or behind a job ahead of it in a queue without backfill. Held waits: waits that held the job and ended in a placement; held time: their held seconds summed; still held at the end: jobs never placed that were held, with their held time. How they ended: got the level it waited for (or a tighter one), timer ran out (took a wider placement), other. Slowdown got: the placement's iteration time over the job's ideal.".to_string(),
+        "What it bought: where the scheduler named the best placement free while the job waited (`WaitingForTier` with a best placement: Slurm, strict, Proxima's delay timers), the scheduler's estimate of that placement's slowdown (no contention) against the slowdown those same jobs got (contention included), and the run time saved against it (slowdown difference × ideal iteration time × iterations left, summed; negative: waiting bought nothing). Kueue's and Volcano's placement rules do not say what was free while they held a job: \"not in events\".".to_string(),
     ];
     let header = strings(&[
         "policy",
         "held waits",
         "held time",
+        "still held at the end",
         "got level",
         "timer ran out",
         "other",
         "slowdown got",
-        "best free then",
+        "best free then → got",
         "run time saved",
     ]);
-    let opt = |s: &Option<Stat>, f: &dyn Fn(f64) -> String| {
-        s.as_ref().map_or_else(|| "not in events".to_string(), |s| f(s.mean))
+    // No held wait: nothing to say ("—"); held waits during which the scheduler did not say
+    // what was free: "not in events".
+    let opt = |held: bool, s: &Option<Stat>, f: &dyn Fn(f64) -> String| match s {
+        Some(s) => f(s.mean),
+        None if held => "not in events".to_string(),
+        None => "—".to_string(),
     };
     let rows = r
         .policies
@@ -207,12 +212,16 @@ fn holding_section(r: &WhatIfReport) -> Section {
                 format!("`{}`", p.spec),
                 count(&h.held_waits),
                 seconds(h.held_s.mean),
+                format!("{} ({})", count(&h.held_at_end), seconds(h.held_at_end_s.mean)),
                 count(&h.got_level),
                 count(&h.timer_out),
                 count(&h.other),
                 h.slowdown_got.as_ref().map_or_else(|| "—".to_string(), |s| slowdown(s.mean)),
-                opt(&h.best_now_slowdown, &slowdown),
-                opt(&h.saved_s, &|x| seconds(x)),
+                opt(h.slowdown_got.is_some(), &h.best_now_slowdown, &|best| {
+                    let got = h.best_now_got_slowdown.as_ref().map_or(f64::NAN, |s| s.mean);
+                    format!("{} → {}", slowdown(best), slowdown(got))
+                }),
+                opt(h.slowdown_got.is_some(), &h.saved_s, &|x| seconds(x)),
             ]
         })
         .collect();
@@ -221,21 +230,27 @@ fn holding_section(r: &WhatIfReport) -> Section {
 
 fn quota_section(r: &WhatIfReport) -> Section {
     let mut prose = vec![format!(
-        "For a policy that admits by quota (`quota=on`) on a cluster with quotas: a job *admitted and not placed* waited at least {} within its tenant's quota (its tenant's running GPUs plus its own at most the quota, as Kueue admits) with at least its GPUs free, and was still not placed (kueue #4329: quota counts GPUs a placement cannot use). Count per run, mean over seeds; seed 1's listed, the longest first.",
+        "On a cluster with quotas, a job *admitted and not placed* waited at least {} in all within its tenant's quota (its tenant's running GPUs plus its own at most the quota: Kueue's quota arithmetic admits it) with at least its GPUs free, and was still not placed then (kueue #4329: quota counts GPUs a placement cannot use). Counted for every policy by the report's own quota arithmetic; *admits by quota* says whether the policy itself does (`quota=on`): one that does not may also hold such a job behind borrowers or for its order. Count per run, mean over seeds; seed 1's listed, the longest wait first.",
         seconds(r.window_s)
     )];
     if !r.quotas {
-        prose.push("This scenario has no quotas (`--tenants` sets them): no policy admits by quota.".to_string());
+        prose.push("This scenario has no quotas (`--tenants` sets them): nothing is admitted by quota.".to_string());
     }
-    let header = strings(&["policy", "admitted, not placed", "jobs (seed 1): job, tenant, GPUs, admitted wait, then"]);
-    let rows = r.policies.iter().map(|p| quota_row(p)).collect();
+    let header = strings(&[
+        "policy",
+        "admits by quota",
+        "admitted, not placed",
+        "jobs (seed 1): job, tenant, GPUs, admitted wait, then",
+    ]);
+    let rows = r.policies.iter().map(|p| quota_row(p, r.quotas)).collect();
     Section { prose, header, rows }
 }
 
-fn quota_row(p: &PolicyRow) -> Vec<String> {
+fn quota_row(p: &PolicyRow, quotas: bool) -> Vec<String> {
     let q = &p.quota;
-    if !q.applies {
-        return vec![format!("`{}`", p.spec), "does not admit by quota".to_string(), "—".to_string()];
+    let admits = if q.policy_admits { "yes" } else { "no" }.to_string();
+    if !quotas {
+        return vec![format!("`{}`", p.spec), admits, "—".to_string(), "—".to_string()];
     }
     let listed = q
         .listed
@@ -246,5 +261,5 @@ fn quota_row(p: &PolicyRow) -> Vec<String> {
         })
         .collect::<Vec<_>>()
         .join("; ");
-    vec![format!("`{}`", p.spec), count(&q.count), if listed.is_empty() { "none".to_string() } else { listed }]
+    vec![format!("`{}`", p.spec), admits, count(&q.count), if listed.is_empty() { "none".to_string() } else { listed }]
 }

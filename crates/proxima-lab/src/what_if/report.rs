@@ -71,6 +71,9 @@ pub struct Fragmentation {
 pub struct Holding {
     pub held_waits: Stat,
     pub held_s: Stat,
+    /// Jobs still waiting at the end that were held, and their held seconds.
+    pub held_at_end: Stat,
+    pub held_at_end_s: Stat,
     pub got_level: Stat,
     pub timer_out: Stat,
     pub other: Stat,
@@ -80,14 +83,15 @@ pub struct Holding {
     /// mean slowdown and the run time saved against it (seeds where it named one).
     pub with_best_now: Stat,
     pub best_now_slowdown: Option<Stat>,
+    pub best_now_got_slowdown: Option<Stat>,
     pub saved_s: Option<Stat>,
 }
 
 /// Jobs admitted by quota and not placed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QuotaUnplaced {
-    /// Whether this policy admits by quota on this scenario; if not, nothing below applies.
-    pub applies: bool,
+    /// Whether this policy itself admits by quota (`quota=on`) on this scenario.
+    pub policy_admits: bool,
     pub count: Stat,
     /// Seed 1's, the longest waits first, at most [`LISTED`].
     pub listed: Vec<Admitted>,
@@ -167,16 +171,19 @@ fn policy_row(spec: &str, runs: &[RunResult], base: Option<&[&Summary]>, resampl
         holding: Holding {
             held_waits: n(|a| a.held_waits),
             held_s: stat_of(&analyses, |a| a.held_s),
+            held_at_end: n(|a| a.held_at_end),
+            held_at_end_s: stat_of(&analyses, |a| a.held_at_end_s),
             got_level: n(|a| a.held_got_level),
             timer_out: n(|a| a.held_timer_out),
             other: n(|a| a.held_other),
             slowdown_got: stat_where(&analyses, |a| a.held_waits > 0, |a| a.held_slowdown_got),
             with_best_now: n(|a| a.with_best_now),
             best_now_slowdown: stat_where(&analyses, |a| a.with_best_now > 0, |a| a.best_now_slowdown),
+            best_now_got_slowdown: stat_where(&analyses, |a| a.with_best_now > 0, |a| a.best_now_got_slowdown),
             saved_s: stat_where(&analyses, |a| a.with_best_now > 0, |a| a.saved_s),
         },
         quota: QuotaUnplaced {
-            applies: analyses[0].admits_by_quota,
+            policy_admits: analyses[0].admits_by_quota,
             count: stat_of(&analyses, |a| a.admitted_unplaced.len() as f64),
             listed,
         },
