@@ -19,6 +19,7 @@ use crate::protocol::{FromWorker, ToWorker};
 use crate::state::results::RunState;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
 use crate::tour::view::TourView;
+use crate::your_cluster::YourClusterSection;
 use effects::use_page_effects;
 use handlers::use_page_handlers;
 use std::cell::RefCell;
@@ -203,6 +204,7 @@ pub fn App() -> Html {
                     <a href="#scenario-panel">{ "1 Scenario" }</a>
                     <a href="#run-panel">{ "2 Run" }</a>
                     <a href="#results-panel">{ "3 Results" }</a>
+                    <a href="#your-cluster">{ "Your cluster" }</a>
                 </nav>
             </header>
             <ClassicRun dispatch={dispatch.clone()} />
@@ -226,6 +228,7 @@ pub fn App() -> Html {
                               on_export_scenario={h.on_export_scenario} scenario_json={h.scenario_json} on_error={h.on_error}
                               {lesson} {stale} />
             </main>
+            <YourClusterSection />
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>
             </footer>

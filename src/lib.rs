@@ -12,6 +12,8 @@
 //! - [`editor`]: the topology editor's document, history, checks and drawing.
 //! - [`playback`]: a run's state at any instant, derived from its event log, and the player.
 //! - [`tour`]: the guided introduction's runs, the facts it reads from them and its steps.
+//! - [`your_cluster`]: an operator's nodes file and job history, summarised, and the
+//!   what-if on them (its model, and its section of the page).
 //!
 //! The worker and its messages:
 //! - [`protocol`]: what crosses between page and worker, typed.
@@ -48,6 +50,8 @@ pub mod state;
 #[cfg(feature = "app")]
 pub mod tour;
 pub mod worker;
+#[cfg(feature = "app")]
+pub mod your_cluster;
 
 #[cfg(feature = "app")]
 pub use app::App;

@@ -1,7 +1,8 @@
 //! Importing a cluster into the editor: a Slurm `topology.conf` (the topology/tree or
 //! topology/block form), a Lingjun `topo.csv` (told by its header `ip,DSW,PSW,ASW`), a
 //! Kueue file (a `Topology` and the `Node` objects, YAML; told by its `kind:` or
-//! `apiVersion:` lines) or a Volcano one (the same, with `kind: HyperNode` objects), with what the file does not say (GPUs per node, NICs and their
+//! `apiVersion:` lines, or JSON objects with an `apiVersion`, as `kubectl -o json` prints
+//! them) or a Volcano one (the same, with `kind: HyperNode` objects), with what the file does not say (GPUs per node, NICs and their
 //! bandwidth, the fabric; a Kueue file gives each node's GPUs), or a topology JSON file,
 //! chosen or dropped on the editor. The core reads them, as the
 //! CLI's `--topology slurm:PATH,...` and `--topology FILE` do; a file it refuses changes
@@ -54,15 +55,18 @@ pub fn import_cluster(name: &str, text: &str, options: &str) -> Result<(Topology
 /// say. The editor's Open and drop read files through it, and so do lessons that carry one.
 pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInput, String> {
     let (name, text) = (name.to_string(), text.to_string());
-    if name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{') {
+    let json = name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{');
+    if json && !is_kubernetes_json(&text) {
         return Ok(TopologyInput::File { name, text });
     }
     let options = SlurmOptions::parse(options).map_err(|e| format!("Slurm options: {e}"))?;
     Ok(if is_lingjun(&text) {
         TopologyInput::Lingjun { name, text, options }
-    } else if is_kubernetes(&text) && text.contains("kind: HyperNode") {
+    } else if (is_kubernetes(&text) && text.contains("kind: HyperNode"))
+        || (is_kubernetes_json(&text) && text.contains("\"HyperNode\""))
+    {
         TopologyInput::Volcano { name, text, options }
-    } else if is_kubernetes(&text) {
+    } else if is_kubernetes(&text) || is_kubernetes_json(&text) {
         TopologyInput::Kueue { name, text, options }
     } else {
         TopologyInput::Slurm { name, text, options }
@@ -82,6 +86,13 @@ fn is_lingjun(text: &str) -> bool {
 /// `Key=Value` pairs and a Lingjun file starts with its header, so neither has such a line.
 fn is_kubernetes(text: &str) -> bool {
     text.lines().any(|line| line.starts_with("kind:") || line.starts_with("apiVersion:"))
+}
+
+/// Whether a JSON file holds Kubernetes objects, as `kubectl get nodes -o json` prints them
+/// (a `List` of `Node`s, or one object): each has an `apiVersion`, which a topology JSON
+/// never has. The Kueue reader takes them (YAML 1.2 reads JSON).
+fn is_kubernetes_json(text: &str) -> bool {
+    text.trim_start().starts_with('{') && text.contains("\"apiVersion\"")
 }
 
 #[derive(Properties, PartialEq)]

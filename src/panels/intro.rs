@@ -101,7 +101,7 @@ fn problem(p: &Problem) -> Html {
 
 /// An input's problem in words: the file (or argument) and line, the field, then what is
 /// wrong, each its own element, as the banner and the trace's drop zone show it.
-pub(super) fn where_and_what(e: &SourcedError) -> Html {
+pub fn where_and_what(e: &SourcedError) -> Html {
     let place = match e.line {
         Some(line) => format!("{}:{line}", e.source),
         None => e.source.clone(),

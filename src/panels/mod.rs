@@ -18,7 +18,7 @@ mod tenants;
 
 pub use challenge::ChallengeMode;
 pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
-pub use intro::{Banners, Intro};
+pub use intro::{where_and_what, Banners, Intro};
 pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
 pub use results::{Download, PlaybackSection, ResultsPanel};
 pub use run::RunPanel;

@@ -8,9 +8,11 @@
 //! memory is transferred with the message rather than copied ([`encode`]); a file the user
 //! chose crosses as the browser's own `Blob` ([`FileData`]).
 
+mod cluster;
 mod job_rows;
 mod wire;
 
+pub use cluster::{ClusterReport, ClusterWhatIf, HistorySummary, LeftOut, ReportRow};
 pub use job_rows::JobRows;
 pub use wire::{decode, encode, Bytes, FileData};
 
@@ -32,6 +34,11 @@ pub enum ToWorker {
     /// Re-run the request's one policy with one preemption forbidden: "had job `job` not
     /// been preempted at `at_us`" (`proxima_core::run::run_without_preemption`).
     WithoutPreemption(WithoutPreemption),
+    /// Run the what-if of "your cluster": the operator's scheduler, its variants and
+    /// Proxima's policies on their cluster and history, over seeds.
+    ClusterWhatIf(ClusterWhatIf),
+    /// Read a job history (any trace format) and summarise it, for "your cluster".
+    DescribeHistory { id: u32, name: String, data: FileData },
     /// Panic on purpose: lets the tests check that a crash in the worker reaches the page
     /// as a message and that the page recovers.
     Crash,
@@ -144,6 +151,12 @@ pub enum FromWorker {
     Checked { id: u32, result: Result<TracePreview, Problem> },
     /// The answer to a [`ToWorker::WithoutPreemption`].
     WhatIf { id: u32, result: Result<WhatIfOutcome, Problem> },
+    /// The answer to a [`ToWorker::DescribeHistory`].
+    HistoryDescribed { id: u32, result: Result<HistorySummary, Problem> },
+    /// A [`ToWorker::ClusterWhatIf`] has begun the runs of seed `done + 1` of `total`.
+    ClusterProgress { id: u32, done: u32, total: u32 },
+    /// The answer to a [`ToWorker::ClusterWhatIf`].
+    ClusterReport { id: u32, result: Result<Box<ClusterReport>, Problem> },
     /// The worker panicked; it is unusable now and the page replaces it.
     Panicked { message: String },
 }

@@ -429,8 +429,14 @@ impl State {
                     "The simulation crashed: {message}. Your scenario is intact and a fresh worker was started; please report this with the share link."
                 )));
             }
-            // Answers to a run the page gave up on.
-            FromWorker::PolicyDone { .. } | FromWorker::Finished { .. } | FromWorker::Failed { .. } => {}
+            // Answers to a run the page gave up on; the "your cluster" section's worker
+            // answers its own what-ifs.
+            FromWorker::PolicyDone { .. }
+            | FromWorker::Finished { .. }
+            | FromWorker::Failed { .. }
+            | FromWorker::HistoryDescribed { .. }
+            | FromWorker::ClusterProgress { .. }
+            | FromWorker::ClusterReport { .. } => {}
         }
     }
 

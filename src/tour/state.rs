@@ -60,6 +60,9 @@ impl Tour {
             FromWorker::Ready
             | FromWorker::Checked { .. }
             | FromWorker::WhatIf { .. }
+            | FromWorker::HistoryDescribed { .. }
+            | FromWorker::ClusterProgress { .. }
+            | FromWorker::ClusterReport { .. }
             | FromWorker::Panicked { .. } => false,
         }
     }

@@ -1,15 +1,20 @@
 //! What the workers do with each request: build the scenario exactly as the CLI does, run
 //! each policy, and turn each run into the CLI's files plus the numbers the page shows
-//! ([`run`]); describe and check traces ([`check`]).
+//! ([`run`]); describe and check traces ([`check`]); describe a job history
+//! ([`history`]) and run the operator's what-if on it ([`cluster`]).
 //!
 //! No web API here: the worker binary (`src/bin/worker.rs`) passes in a clock and a way to
 //! send messages, so the same code runs in the browser tests (and natively) to check that
 //! the page computes what the CLI computes.
 
 mod check;
+mod cluster;
+mod history;
 mod run;
 
 pub use check::{check_trace, preview_of, preview_synthetic, trace_hash};
+pub use cluster::cluster_what_if;
+pub use history::{describe_history, history_text};
 pub use run::{build_request_scenario, cdf_points, run_request};
 
 use crate::protocol::{FromWorker, ToWorker};
@@ -26,6 +31,13 @@ pub fn handle(request: ToWorker, now_ms: &dyn Fn() -> f64, send: &mut dyn FnMut(
             send(FromWorker::Checked { id, result: check_trace(&topology, &name, &data) });
         }
         ToWorker::WithoutPreemption(w) => send(FromWorker::WhatIf { id: w.id, result: run::without_preemption(&w) }),
+        ToWorker::DescribeHistory { id, name, data } => {
+            send(FromWorker::HistoryDescribed { id, result: describe_history(&name, &data) });
+        }
+        ToWorker::ClusterWhatIf(request) => {
+            let result = cluster_what_if(&request, send).map(Box::new);
+            send(FromWorker::ClusterReport { id: request.id, result });
+        }
         ToWorker::Crash => panic!("crash requested by the page (a self-test)"),
     }
 }
