@@ -49,7 +49,7 @@ pub fn screen(r: &WhatIfReport) -> String {
             "{:width$}  {:>18}  {:>22}  {:>10}  {:>10}  {:>10}  {:>10}",
             p.spec,
             format!("{} ± {}", seconds(p.jct.mean), seconds(p.jct.sd)),
-            ratio_cell(p.jct_ratio.as_ref(), r.seeds),
+            ratio_cell(p.jct_ratio.as_ref(), r.seeds) + incomplete_mark(r, p),
             seconds(p.p95_jct.mean),
             seconds(p.queue.mean),
             format!("{:.1}%", 100.0 * p.spread.mean),
@@ -57,6 +57,9 @@ pub fn screen(r: &WhatIfReport) -> String {
         );
     }
     let _ = writeln!(out);
+    if let Some(caution) = incomplete_caution(r) {
+        let _ = writeln!(out, "{caution}");
+    }
     let _ = writeln!(
         out,
         "queueing: mean wait per job; spread: share of placements over more than one server; unplaced: jobs never placed by the end (a required level no domain of which holds them waits forever, as in Kueue)."
@@ -107,12 +110,13 @@ pub(super) fn sections(r: &WhatIfReport) -> Vec<(String, Section)> {
 }
 
 fn policies_section(r: &WhatIfReport) -> Section {
-    let prose = vec![format!(
+    let mut prose = vec![format!(
         "Mean job completion time (JCT) over seeds 1-{}, and each policy's ÷ the scheduler as configured (`{}`): ratio of means with its {:.0}% bootstrap interval over seeds (≈: the interval holds 1, the seeds show no difference). Queueing: mean wait per job; spread: share of placements over more than one server; unplaced: jobs never placed by the end.",
         r.seeds,
         r.scheduler,
         100.0 * r.confidence
     )];
+    prose.extend(incomplete_caution(r));
     let header = strings(&["policy", "mean JCT", "÷ configured", "p95 JCT", "queueing", "spread", "unplaced"]);
     let rows = r
         .policies
@@ -121,7 +125,7 @@ fn policies_section(r: &WhatIfReport) -> Section {
             vec![
                 format!("`{}`", p.spec),
                 format!("{} ± {}", seconds(p.jct.mean), seconds(p.jct.sd)),
-                ratio_cell(p.jct_ratio.as_ref(), r.seeds),
+                ratio_cell(p.jct_ratio.as_ref(), r.seeds) + incomplete_mark(r, p),
                 seconds(p.p95_jct.mean),
                 seconds(p.queue.mean),
                 format!("{:.1}%", 100.0 * p.spread.mean),
@@ -130,6 +134,34 @@ fn policies_section(r: &WhatIfReport) -> Section {
         })
         .collect();
     Section { prose, header, rows }
+}
+
+/// ` †` on a ratio when this policy or the configured scheduler left jobs unplaced: the two
+/// means are then over different jobs.
+fn incomplete_mark(r: &WhatIfReport, p: &PolicyRow) -> &'static str {
+    let configured = r.policies.first().map_or(0.0, |c| c.unplaced.mean);
+    if p.unplaced.mean > 0.0 || configured > 0.0 {
+        " †"
+    } else {
+        ""
+    }
+}
+
+/// What a mean over finished jobs hides when some policy never placed some jobs.
+fn incomplete_caution(r: &WhatIfReport) -> Option<String> {
+    let left: Vec<String> = r
+        .policies
+        .iter()
+        .filter(|p| p.unplaced.mean > 0.0)
+        .map(|p| format!("`{}` ({:.1} a run)", p.spec, p.unplaced.mean))
+        .collect();
+    (!left.is_empty()).then(|| {
+        format!(
+            "† Not like for like: {} left jobs never placed, out of {} a run. A mean JCT is over the jobs a policy finished, so it leaves out the jobs that waited forever, and a ratio against a policy that left jobs out flatters that policy. Compare the unplaced column first.",
+            left.join(", "),
+            r.jobs
+        )
+    })
 }
 
 fn tenants_section(r: &WhatIfReport) -> Section {
