@@ -198,6 +198,9 @@ impl State {
         match action {
             Action::SelectPreset(name) => {
                 let result = self.cluster.make_mut().select_preset(&name);
+                if result.is_ok() {
+                    self.take_preset_workload(&name);
+                }
                 self.errors.extend(result.err().map(Problem::from));
             }
             Action::Edit(edit) => self.cluster.make_mut().edit(edit),

@@ -4,6 +4,7 @@
 
 use super::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
 use super::link::{parse_fragment, Link, PendingTrace};
+use super::trace::{suggested_jobs, DEFAULT_LOAD};
 use super::{Action, State, TraceMode};
 use crate::protocol::{Problem, RunRequest, TraceSource};
 use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
@@ -21,7 +22,7 @@ pub const DEFAULT_TOPOLOGY: &str = "racks=2,servers=4,gpus=4,oversub=32,fabric=t
 pub fn default_scenario() -> SharedScenario {
     SharedScenario {
         topology: TopologyChoice::Parametric(DEFAULT_TOPOLOGY.into()),
-        trace: TraceChoice::Synthetic { jobs: super::trace::DEFAULT_JOBS, load: 0.9, seed: 1, tenants: None },
+        trace: TraceChoice::Synthetic { jobs: super::trace::DEFAULT_JOBS, load: DEFAULT_LOAD, seed: 1, tenants: None },
         mix: None,
         policies: vec!["fifo".into(), "consolidate".into(), "dally".into()],
         seed: 1,
@@ -55,6 +56,32 @@ impl State {
         self.mix = Field::checked(scenario.mix.clone().unwrap_or_default(), |t| check_mix(t, gpu.as_deref()));
         self.policies = Field::new(scenario.policies.clone());
         self.seed = Field::new(scenario.seed.to_string());
+    }
+
+    /// A preset chosen in the form: the generator and the mix take the workload the preset
+    /// runs by default (`Preset::workload`: LLM-era jobs on the large A100 and H100
+    /// presets), or the general default (the jobs suggested for the cluster's size, load
+    /// 0.9, the default mix) for a preset without one, so that its first run shows what the
+    /// preset is there to show. A trace file in use stays, with the mix it was run with.
+    pub(super) fn take_preset_workload(&mut self, name: &str) {
+        if self.trace.mode == TraceMode::File {
+            return;
+        }
+        let generator = &mut self.trace.generator.value;
+        let mix = match proxima_core::topology::preset(name).and_then(|p| p.workload()) {
+            Some(w) => {
+                generator.jobs = w.jobs.to_string();
+                generator.load = w.load.to_string();
+                w.mix
+            }
+            None => {
+                generator.jobs = suggested_jobs(self.cluster.gpu_count()).to_string();
+                generator.load = DEFAULT_LOAD.to_string();
+                ""
+            }
+        };
+        self.set_mix(mix.to_string());
+        self.refresh_synthetic();
     }
 
     /// The scenario as a share link or local storage keeps it; `None` while a field is

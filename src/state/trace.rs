@@ -37,6 +37,10 @@ pub const JOBS_PER_GPU: u32 = 5;
 /// suggests for any cluster.
 pub const DEFAULT_JOBS: u32 = 1000;
 
+/// The offered load a fresh page's generator has, and a preset without a workload of its
+/// own sets.
+pub const DEFAULT_LOAD: f64 = 0.9;
+
 /// The jobs the generator suggests for a cluster of `gpus` GPUs: [`DEFAULT_JOBS`], or
 /// [`JOBS_PER_GPU`] per GPU to the nearest thousand on a cluster large enough to need more.
 pub fn suggested_jobs(gpus: u32) -> u32 {
@@ -315,23 +319,47 @@ mod tests {
     }
 
     #[test]
-    fn a_chosen_cluster_takes_the_suggested_jobs_unless_some_were_typed() {
+    fn a_chosen_preset_sets_its_default_workload() {
         let jobs = |s: &State| s.trace.generator.value.jobs.clone();
         let s = State::default();
         assert_eq!(jobs(&s), "1000");
         let big = s.apply(Action::SelectPreset("oversub-2048".into()));
         assert_eq!(jobs(&big), "10000");
         assert_eq!(big.trace.synthetic_wanted.as_ref().unwrap().spec, "synthetic:jobs=10000,load=0.9,seed=1");
-        let small = big.clone().apply(Action::SelectPreset("teaching".into()));
-        assert_eq!(jobs(&small), "1000");
-        // A count typed by hand stays.
+        // The large presets run LLM-era jobs (issue 32): the mix field shows it.
+        assert_eq!((big.mix.value.as_str(), big.mix.error.as_ref()), ("llm", None));
+        let rdma = big.clone().apply(Action::SelectPreset("rdma-2048".into()));
+        assert_eq!(rdma.mix.value, "llama-13b");
+        // A preset without a workload of its own takes the general default back.
+        let typed = big.clone().apply(Action::SetGenerator(GenField::Load, "1.5".into()));
+        let small = typed.apply(Action::SelectPreset("teaching".into()));
+        assert_eq!(
+            (jobs(&small).as_str(), small.trace.generator.value.load.as_str(), small.mix.value.as_str()),
+            ("1000", "0.9", "")
+        );
+        // The preset's workload replaces a count typed by hand: the choice is the workload.
         let typed = small.apply(Action::SetGenerator(GenField::Jobs, "3000".into()));
-        assert_eq!(jobs(&typed.apply(Action::SelectPreset("oversub-2048".into()))), "3000");
+        assert_eq!(jobs(&typed.apply(Action::SelectPreset("fat-tree-k8".into()))), "5000");
+        // A parametric form of another size keeps a typed count.
+        let typed = State::default().apply(Action::SetGenerator(GenField::Jobs, "3000".into()));
+        let wider = typed.apply(Action::SetParam(crate::state::ParamField::Racks, "4".into()));
+        assert_eq!(jobs(&wider), "3000");
         // A link says its own jobs: 1,000 on 2,048 GPUs stays 1,000 (and is warned of).
         let mut linked = big.shared_scenario().unwrap();
         linked.trace = proxima_core::share::TraceChoice::Synthetic { jobs: 1000, load: 0.9, seed: 1, tenants: None };
         let restored = State::default().apply(Action::Restore { scenario: linked, notice: None });
         assert_eq!(jobs(&restored), "1000");
+    }
+
+    #[test]
+    fn a_trace_file_in_use_keeps_its_mix_when_a_preset_is_chosen() {
+        const TRACE: &[u8] = b"id,submit_s,gpus,duration_s\na,0,8,600\nb,30,16,1200\n";
+        let s = State::default().apply(Action::SelectPreset("teaching".into()));
+        let s = s.apply(Action::SetMix("resnet50".into()));
+        let s = super::opened_and_checked(s, "mine.csv", TRACE);
+        assert_eq!(s.trace.mode, TraceMode::File);
+        let s = s.apply(Action::SelectPreset("oversub-2048".into()));
+        assert_eq!((s.trace.mode, s.mix.value.as_str()), (TraceMode::File, "resnet50"));
     }
 
     #[test]

@@ -321,8 +321,9 @@ describe('the app', () => {
       await page.getByTestId('trace-job-count').filter({ hasText: /^10000$/ }).waitFor();
       assert.match(await page.getByTestId('trace-preview').textContent(), /submitted over \d+(\.\d+)? h/);
       assert.equal(await warnings.count(), 0);
-      // The default run there: every policy equal on this network, and the headline says what
-      // to change without asking for the 4:1 uplinks to be oversubscribed.
+      // The default run there (LLM-era jobs, the preset's workload); if the policies come out
+      // equal, the headline says what to change without asking for the 4:1 uplinks to be
+      // oversubscribed.
       await choosePolicies(page, ['fifo', 'consolidate', 'dally']);
       const started = Date.now();
       await runAndWait(page, 3, 150_000);
@@ -343,12 +344,14 @@ describe('the app', () => {
       const load = page.locator('.generator input').nth(1);
       await load.fill('0.3');
       await page.locator('[data-testid=generator-warning][data-warning=low-load]').waitFor();
-      // A count typed by hand stays when the cluster changes.
+      // A preset's choice sets its workload: the general default on a small preset, the
+      // preset's own on a large one (tests/e2e/presets.test.mjs runs those), replacing a
+      // count typed by hand.
       await page.locator('#topology select').selectOption('teaching');
       assert.equal(await jobs.inputValue(), '1000');
       await jobs.fill('3000');
       await page.locator('#topology select').selectOption('flat-2048');
-      assert.equal(await jobs.inputValue(), '3000');
+      assert.equal(await jobs.inputValue(), '10000');
       checkClean(record, { origin, prefix: '/' });
     } finally {
       await opened.context.close();

@@ -36,6 +36,7 @@ pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
                 );
             }
             println!("\n(intra, inter: the fraction of a GPU link and of a network link one all-reduce ring reaches.)");
+            preset_workloads();
             println!(
                 "\nOr a parametric spec: racks=R,servers=S,gpus=G[,oversub=O][,nic_gbps=B][,nvlink_gbps=B][,nics=K]"
             );
@@ -53,6 +54,17 @@ pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
         }
     }
     Ok(())
+}
+
+/// The workloads the large presets run by default (the page's generator takes them when the
+/// preset is chosen), as `proxima compare` arguments.
+fn preset_workloads() {
+    println!("\nDefault workloads (the page's for each preset; the others take the general default):");
+    for p in all_presets() {
+        if let Some(w) = p.workload() {
+            println!("  {:<16} --trace {} --mix {}", p.name, w.trace(1), w.mix);
+        }
+    }
 }
 
 /// Each policy with what it does, its source and its options.

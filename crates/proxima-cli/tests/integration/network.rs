@@ -1,5 +1,6 @@
 //! `run` and `compare` name the network they ran on, in the core's one-line description
-//! (`Topology::describe_network`), for a parametric spec, a preset and a JSON file alike.
+//! (`Topology::describe_network`), for a parametric spec, a preset and a JSON file alike;
+//! `topologies` lists the large presets' default workloads.
 
 use std::process::Command;
 
@@ -50,4 +51,26 @@ fn run_and_compare_print_the_network_line() {
         line_after(&stdout_of(&compare), "network "),
         "4 × A100 per server (NVSwitch, 2,400 Gbit/s per GPU), 1 × 200 Gbit/s InfiniBand NIC per server, racks 2:1 oversubscribed (fabric=ib)"
     );
+}
+
+#[test]
+fn topologies_lists_the_large_presets_default_workloads() {
+    let text = stdout_of(&["topologies"]);
+    let workloads: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Default workloads"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(workloads.len(), 7, "{text}");
+    assert!(
+        workloads.contains(&"  rdma-2048        --trace synthetic:jobs=10000,load=0.9,seed=1 --mix llama-13b"),
+        "{workloads:?}"
+    );
+    assert!(
+        workloads.contains(&"  fat-tree-k8      --trace synthetic:jobs=5000,load=0.9,seed=1 --mix llm"),
+        "{workloads:?}"
+    );
+    // The descriptions say what each preset shows.
+    assert!(line_after(&text, "dgx-h100-pod").contains("a control: non-blocking"), "{text}");
 }

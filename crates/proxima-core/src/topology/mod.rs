@@ -41,7 +41,8 @@
 //!   NVLink clique, their GPU product) and the levels of a file of nodes alone, which
 //!   [`read_kueue_topology`] also reads;
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
-//!   `presets_gb200.rs` the GB200 NVL72 racks of `gb200-nvl72`;
+//!   `presets_gb200.rs` the GB200 NVL72 racks of `gb200-nvl72`; `presets_workload.rs` the
+//!   workload each large preset runs by default;
 //! - `check.rs`: [`check`], every [`Problem`] on its [`ElementRef`]; the checks of the
 //!   shape (extra server links, cycles, cut-off pieces, the root) in `check/shape.rs`;
 //! - `build.rs`: [`Topology`] and [`Topology::from_spec`], the tree built step by step;
@@ -83,6 +84,7 @@ pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
 pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
+pub use presets::presets_workload::PresetWorkload;
 pub use presets::{all_presets, preset, resolve_topology_arg, Preset, PRESETS};
 pub use slurm::SlurmTopology;
 pub use slurm_file::read_slurm_topology;

@@ -13,6 +13,8 @@ use crate::error::InputError;
 pub(super) mod presets_gb200;
 #[path = "presets_sia.rs"]
 pub(super) mod presets_sia;
+#[path = "presets_workload.rs"]
+pub(super) mod presets_workload;
 
 /// A preset: a name, a one-line description, and how to build it.
 pub struct Preset {
@@ -57,31 +59,31 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "flat-2048",
-        description: "2,048 GPUs: 16 racks x 16 servers x 8 GPUs, full-bisection uplinks (uncongested)",
+        description: "2,048 A100: 16 racks x 16 servers x 8 A100 on NVSwitch, one 200 Gbit/s NIC per server, full-bisection uplinks; shows that without congested uplinks leaving a server still costs: LLM-era jobs (default mix llm) crossing servers go through one NIC each, and waiting for a server of their own pays",
         spec: "racks=16,servers=16,gpus=8",
         build: None,
     },
     Preset {
         name: "oversub-2048",
-        description: "2,048 GPUs: 16 racks x 16 servers x 8 GPUs, rack uplinks 4:1 oversubscribed (congested)",
+        description: "2,048 A100: 16 racks x 16 servers x 8 A100 on NVSwitch, one 200 Gbit/s NIC per server, rack uplinks 4:1 oversubscribed; shows LLM-era jobs (default mix llm) paying for leaving a server and a rack: waiting for a good placement pays",
         spec: "racks=16,servers=16,gpus=8,oversub=4",
         build: None,
     },
     Preset {
         name: "rdma-2048",
-        description: "2,048 A100: 16 racks x 16 servers x 8 GPUs on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=ib",
+        description: "2,048 A100: 16 racks x 16 servers x 8 A100 on NVSwitch, 8 x 200 Gbit/s InfiniBand NICs per server (one per GPU), rack uplinks 4:1 oversubscribed; fabric=ib; shows that eight NICs a server leave only the largest rings to place well: LLaMA 13B jobs (the default mix) crossing racks fill the uplinks",
         spec: "racks=16,servers=16,gpus=8,nics=8,oversub=4",
         build: None,
     },
     Preset {
         name: "dgx-a100-pod",
-        description: "1,120 A100: 7 scalable units x 20 DGX A100 (8 A100 on NVSwitch, 8 x 200 Gbit/s HDR InfiniBand each), rail-optimised (a unit's eight rail switches drawn as one rail group), full fat tree (NVIDIA DGX SuperPOD reference architecture)",
+        description: "1,120 A100: 7 scalable units x 20 DGX A100 (8 A100 on NVSwitch, 8 x 200 Gbit/s HDR InfiniBand each), rail-optimised (a unit's eight rail switches drawn as one rail group), full fat tree (NVIDIA DGX SuperPOD reference architecture); a control: non-blocking with a NIC per GPU, so placement costs LLM-era jobs (default mix llm) almost nothing and the policies come out within 2%",
         spec: DGX_A100_SUPERPOD,
         build: None,
     },
     Preset {
         name: "dgx-h100-pod",
-        description: "1,024 H100: 4 scalable units x 32 DGX H100 (8 H100 on NVSwitch at 900 GB/s, 8 x 400 Gbit/s NDR InfiniBand each), rail-optimised, full fat tree (NVIDIA DGX SuperPOD reference architecture); runs need the H100 model catalogue",
+        description: "1,024 H100: 4 scalable units x 32 DGX H100 (8 H100 on NVSwitch at 900 GB/s, 8 x 400 Gbit/s NDR InfiniBand each), rail-optimised, full fat tree (NVIDIA DGX SuperPOD reference architecture); runs need the H100 model catalogue; a control: non-blocking with a NIC per GPU, so placement costs LLM-era jobs (default mix llm) almost nothing and the policies come out within 2%",
         spec: DGX_H100_POD,
         build: None,
     },
@@ -93,13 +95,13 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "a100-roce-2048",
-        description: "2,048 A100: 16 racks x 16 servers x 8 A100 on NVSwitch, one 100 GbE RoCE NIC per server, rack uplinks 16:1 oversubscribed: the cheapest RDMA network for A100 servers, where placement matters most",
+        description: "2,048 A100: 16 racks x 16 servers x 8 A100 on NVSwitch, one 100 GbE RoCE NIC per server, rack uplinks 16:1 oversubscribed: the cheapest RDMA network for A100 servers; shows placement mattering most: LLM-era jobs (default mix llm) spread over racks take several times as long, and waiting for a rack pays",
         spec: A100_ROCE_2048,
         build: None,
     },
     Preset {
         name: "fat-tree-k8",
-        description: "1,024 A100: a k=8 fat tree (8 pods x 4 edge switches x 4 servers, full bisection at every level, Al-Fares et al. 2008), each server 8 A100 on NVSwitch with one 200 Gbit/s HDR NIC",
+        description: "1,024 A100: a k=8 fat tree (8 pods x 4 edge switches x 4 servers, full bisection at every level, Al-Fares et al. 2008), each server 8 A100 on NVSwitch with one 200 Gbit/s HDR NIC; shows a non-blocking network where leaving a server still costs: LLM-era jobs (default mix llm) crossing servers go through one NIC each",
         spec: "",
         build: Some(fat_tree_k8),
     },

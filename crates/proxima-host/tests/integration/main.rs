@@ -2,4 +2,5 @@
 //! Run one with `cargo test -p proxima-host --test integration -- rho::`.
 
 mod paper;
+mod preset_workloads;
 mod rho;
