@@ -47,6 +47,8 @@ pub struct ClusterReport {
     pub seeds: u32,
     /// One row per policy, the configured scheduler first.
     pub rows: Vec<ReportRow>,
+    /// Why the ratios are not like for like, when some policy never placed some jobs.
+    pub caution: Option<String>,
     pub markdown: String,
     /// Self-contained: its figures and styles inline, no reference to the network.
     pub html: String,
@@ -67,6 +69,8 @@ pub struct ReportRow {
     /// Mean queueing delay over the seeds, in seconds.
     pub mean_queue_s: f64,
     pub preemptions: f64,
+    /// Jobs never placed by the end, mean over the seeds: its mean JCT leaves them out.
+    pub unplaced: f64,
 }
 
 /// A job history as the worker read it: what the section shows of it.

@@ -7,7 +7,7 @@ use super::history_text;
 use crate::protocol::{ClusterReport, ClusterWhatIf, FromWorker, Problem, ReportRow};
 use proxima_core::error::SourcedError;
 use proxima_core::inputs::{build_scenario, ScenarioInput, TraceInput};
-use proxima_lab::what_if::{html, markdown, run_what_if, WhatIfPlan, WhatIfReport};
+use proxima_lab::what_if::{html, incomplete_caution, markdown, run_what_if, WhatIfPlan, WhatIfReport};
 
 /// Seconds a required topology level holds in the scheduler's fixed timed variant: the
 /// default of `proxima what-if --timer` (Slurm's `max_switch_wait` default).
@@ -37,6 +37,7 @@ pub fn cluster_what_if(request: &ClusterWhatIf, send: &mut dyn FnMut(FromWorker)
         scheduler: report.scheduler.clone(),
         seeds: report.seeds as u32,
         rows: rows(&report),
+        caution: incomplete_caution(&report),
         markdown: markdown(&report),
         html: html(&report),
     })
@@ -55,6 +56,7 @@ fn rows(report: &WhatIfReport) -> Vec<ReportRow> {
             ratio_high: p.jct_ratio.as_ref().map_or(f64::NAN, |r| r.high),
             mean_queue_s: p.queue.mean,
             preemptions: p.fragmentation.preemptions.mean,
+            unplaced: p.unplaced.mean,
         })
         .collect()
 }

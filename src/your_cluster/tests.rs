@@ -106,7 +106,9 @@ fn answers_to_a_what_if_given_up_on_are_ignored() {
             ratio_high: 1.0,
             mean_queue_s: 0.0,
             preemptions: 0.0,
+            unplaced: 0.0,
         }],
+        caution: None,
         markdown: String::new(),
         html: String::new(),
     };

@@ -343,22 +343,26 @@ fn report_view(report: &ClusterReport) -> Html {
                                     report.history, report.topology, report.seeds, if report.seeds == 1 { "" } else { "s" }, report.scheduler) }</caption>
                 <thead><tr>
                     <th scope="col">{ "Policy" }</th><th scope="col">{ "Mean JCT" }</th><th scope="col">{ "vs configured (95% interval)" }</th>
-                    <th scope="col">{ "Mean queueing" }</th><th scope="col">{ "Preemptions" }</th>
+                    <th scope="col">{ "Mean queueing" }</th><th scope="col">{ "Preemptions" }</th><th scope="col">{ "Never placed" }</th>
                 </tr></thead>
                 <tbody>{ for report.rows.iter().enumerate().map(|(i, r)| html! {
                     <tr data-policy={r.policy.clone()} data-role={if i == 0 { "configured" } else { "alternative" }}>
                         <th scope="row"><code>{ r.policy.clone() }</code></th>
                         <td data-value={r.mean_jct_s.to_string()}>{ crate::charts::duration(r.mean_jct_s) }</td>
                         <td data-value={r.ratio.map(|x| x.to_string())}>{ match r.ratio {
+                            // † as in the report: a side left jobs never placed, so the means are over different jobs.
+                            Some(x) if r.unplaced > 0.0 || report.rows[0].unplaced > 0.0 => format!("{x:.3} ({:.3} – {:.3}) †", r.ratio_low, r.ratio_high),
                             Some(x) => format!("{x:.3} ({:.3} – {:.3})", r.ratio_low, r.ratio_high),
                             None if i == 0 => "baseline".to_string(),
                             None => "–".to_string(),
                         } }</td>
                         <td>{ crate::charts::duration(r.mean_queue_s) }</td>
                         <td>{ format!("{:.1}", r.preemptions) }</td>
+                        <td data-value={r.unplaced.to_string()}>{ format!("{:.1}", r.unplaced) }</td>
                     </tr>
                 }) }</tbody>
             </table>
+            { for report.caution.iter().map(|c| html! { <p class="caution" data-testid="what-if-caution">{ c.clone() }</p> }) }
             <p>
                 <button data-testid="export-what-if-html" onclick={export("what-if.html", "text/html", report.html.clone())}>{ "Export report (HTML)" }</button>
                 { " " }

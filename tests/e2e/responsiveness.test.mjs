@@ -124,7 +124,7 @@ test('dropping a 16 MiB trace never blocks the page', { timeout: 600_000 }, asyn
     await page.waitForTimeout(500);
     await startProbe(page);
     const started = Date.now();
-    await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer });
+    await page.locator('#trace .dropzone').dispatchEvent('drop', { dataTransfer });
     // While the worker reads and checks it, the page answers: a checkbox still toggles.
     const box = page.getByTestId('policy-select').locator('input[value=fifo]');
     await box.click();

@@ -20,7 +20,7 @@ mod tests;
 
 pub use analysis::{Admitted, RunAnalysis, RunLedger};
 pub use html::html;
-pub use render::{markdown, screen};
+pub use render::{incomplete_caution, markdown, screen};
 pub use report::{Fragmentation, Holding, PolicyRow, QuotaUnplaced, TenantRow, WhatIfReport};
 
 use proxima_core::error::InputError;

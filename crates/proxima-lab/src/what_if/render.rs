@@ -148,7 +148,7 @@ fn incomplete_mark(r: &WhatIfReport, p: &PolicyRow) -> &'static str {
 }
 
 /// What a mean over finished jobs hides when some policy never placed some jobs.
-fn incomplete_caution(r: &WhatIfReport) -> Option<String> {
+pub fn incomplete_caution(r: &WhatIfReport) -> Option<String> {
     let left: Vec<String> = r
         .policies
         .iter()
