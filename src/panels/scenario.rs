@@ -250,7 +250,7 @@ fn TraceSection(props: &TraceProps) -> Html {
                               data-testid="trace-mode-generator" />{ " synthetic (Philly-shaped)" }</label>
                 <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::File} onchange={mode(TraceMode::File)}
                               disabled={t.uploaded.is_none() && t.file_problem.is_none()} data-testid="trace-mode-file" />
-                    { format!(" file{}", t.uploaded.as_ref().map(|u| format!(": {}", u.name)).unwrap_or_default()) }</label>
+                    { file_label(t) }</label>
             </div>
             <fieldset class="generator">
                 <legend>{ "Synthetic generator" }</legend>
@@ -293,6 +293,16 @@ fn TraceSection(props: &TraceProps) -> Html {
             }
             <TracePreviewView preview={t.preview().cloned()} />
         </div>
+    }
+}
+
+/// The file choice's label: the file loaded, or that the last one chosen was refused (an
+/// earlier file's name would say it runs, and it does not: Run waits for a good file).
+fn file_label(t: &TraceForm) -> String {
+    match (&t.file_problem, &t.uploaded) {
+        (Some(_), _) => " file (refused: the reason is beside the drop zone)".to_string(),
+        (None, Some(u)) => format!(" file: {}", u.name),
+        (None, None) => " file".to_string(),
     }
 }
 
