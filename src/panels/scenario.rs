@@ -131,13 +131,7 @@ fn ClusterSection(props: &ClusterProps) -> Html {
             }
             <fieldset class={classes!("parametric", imported.then_some("not-in-use"))}>
                 <legend>{ "Parametric form" }</legend>
-                if imported {
-                    <p class="hint not-in-use-note" data-testid="parametric-not-in-use">
-                        { format!("Not in use: the cluster runs use is the imported or edited one ({} GPUs{}), set by the imported file or the editor, \
-                                   not by these fields. Changing a field builds a cluster from the fields instead.",
-                                  c.gpu_count(), c.topology.gpu().map(|g| format!(" of {g}")).unwrap_or_default()) }
-                    </p>
-                }
+                if imported { { not_in_use_note(c) } }
                 { param("racks", ParamField::Racks, &p.racks, "1", "1") }
                 { param("servers per rack", ParamField::Servers, &p.servers, "1", "1") }
                 { param("GPUs per server", ParamField::Gpus, &p.gpus, "1", "1") }
@@ -171,6 +165,18 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                 <TopologyEditor editor={c.editor.clone()} edit={props.on_edit.clone()} />
             </div>
         </div>
+    }
+}
+
+/// Says that the parametric fields, greyed, are not the cluster in use: an imported or
+/// edited one is, whose size and GPU it names.
+fn not_in_use_note(c: &Cluster) -> Html {
+    let gpu = c.topology.gpu().map(|g| format!(" of {g}")).unwrap_or_default();
+    html! {
+        <p class="hint not-in-use-note" data-testid="parametric-not-in-use">
+            { format!("Not in use: the cluster runs use is the imported or edited one ({} GPUs{gpu}), set by the imported file or the editor, \
+                       not by these fields. Changing a field builds a cluster from the fields instead.", c.gpu_count()) }
+        </p>
     }
 }
 
