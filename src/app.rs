@@ -173,7 +173,9 @@ pub fn App() -> Html {
     // What keeps Run disabled.
     let blocked = {
         let state = state.clone();
-        use_memo(scenario_key.clone(), move |_| state.problems())
+        // A trace file being read or refused blocks Run too, without changing the scenario.
+        let file = (state.trace.checking.clone(), state.trace.file_problem.clone());
+        use_memo((scenario_key.clone(), file), move |_| state.problems())
     };
     // Whether the results were run on the scenario in the form (remade when either changes).
     let stale = {

@@ -70,6 +70,9 @@ fn ClusterSection(props: &ClusterProps) -> Html {
         (None, TopologyChoice::Custom(_)) => "imported".into(),
         _ => "parametric".into(),
     };
+    // An imported or edited cluster is not what the parametric fields describe: they are
+    // greyed and say so rather than show another cluster's GPU, fabric and size as if in use.
+    let imported = matches!(c.choice, TopologyChoice::Custom(_));
     let on_preset = d.reform(|e: Event| Action::SelectPreset(e.target_unchecked_into::<HtmlSelectElement>().value()));
     let param = |label: &'static str, field: ParamField, value: &str, step: &'static str, min: &'static str| {
         let on = d.reform(move |e: Event| Action::SetParam(field, input_value(&e)));
@@ -126,8 +129,9 @@ fn ClusterSection(props: &ClusterProps) -> Html {
             if let Some(p) = c.preset.as_ref().and_then(|n| proxima_core::topology::preset(n)) {
                 <p class="hint">{ p.description }</p>
             }
-            <fieldset class="parametric">
+            <fieldset class={classes!("parametric", imported.then_some("not-in-use"))}>
                 <legend>{ "Parametric form" }</legend>
+                if imported { { not_in_use_note(c) } }
                 { param("racks", ParamField::Racks, &p.racks, "1", "1") }
                 { param("servers per rack", ParamField::Servers, &p.servers, "1", "1") }
                 { param("GPUs per server", ParamField::Gpus, &p.gpus, "1", "1") }
@@ -161,6 +165,18 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                 <TopologyEditor editor={c.editor.clone()} edit={props.on_edit.clone()} />
             </div>
         </div>
+    }
+}
+
+/// Says that the parametric fields, greyed, are not the cluster in use: an imported or
+/// edited one is, whose size and GPU it names.
+fn not_in_use_note(c: &Cluster) -> Html {
+    let gpu = c.topology.gpu().map(|g| format!(" of {g}")).unwrap_or_default();
+    html! {
+        <p class="hint not-in-use-note" data-testid="parametric-not-in-use">
+            { format!("Not in use: the cluster runs use is the imported or edited one ({} GPUs{gpu}), set by the imported file or the editor, \
+                       not by these fields. Changing a field builds a cluster from the fields instead.", c.gpu_count()) }
+        </p>
     }
 }
 
@@ -236,9 +252,11 @@ fn TraceSection(props: &TraceProps) -> Html {
         <div class="subpanel" id="trace">
             <h3>{ "Trace" }</h3>
             <div class="form-row" role="radiogroup" aria-label="Where the jobs come from">
-                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::Synthetic} onchange={mode(TraceMode::Synthetic)} />{ " synthetic (Philly-shaped)" }</label>
-                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::File} onchange={mode(TraceMode::File)} disabled={t.uploaded.is_none()} />
-                    { format!(" file{}", t.uploaded.as_ref().map(|u| format!(": {}", u.name)).unwrap_or_default()) }</label>
+                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::Synthetic} onchange={mode(TraceMode::Synthetic)}
+                              data-testid="trace-mode-generator" />{ " synthetic (Philly-shaped)" }</label>
+                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::File} onchange={mode(TraceMode::File)}
+                              disabled={t.uploaded.is_none() && t.file_problem.is_none()} data-testid="trace-mode-file" />
+                    { file_label(t) }</label>
             </div>
             <fieldset class="generator">
                 <legend>{ "Synthetic generator" }</legend>
@@ -281,6 +299,16 @@ fn TraceSection(props: &TraceProps) -> Html {
             }
             <TracePreviewView preview={t.preview().cloned()} />
         </div>
+    }
+}
+
+/// The file choice's label: the file loaded, or that the last one chosen was refused (an
+/// earlier file's name would say it runs, and it does not: Run waits for a good file).
+fn file_label(t: &TraceForm) -> String {
+    match (&t.file_problem, &t.uploaded) {
+        (Some(_), _) => " file (refused: the reason is beside the drop zone)".to_string(),
+        (None, Some(u)) => format!(" file: {}", u.name),
+        (None, None) => " file".to_string(),
     }
 }
 

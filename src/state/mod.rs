@@ -217,13 +217,16 @@ impl State {
                 self.refresh_synthetic();
             }
             Action::SetTraceMode(mode) => {
-                if mode == TraceMode::File && self.trace.uploaded.is_none() {
+                if mode == TraceMode::File && self.trace.uploaded.is_none() && self.trace.file_problem.is_none() {
                     self.errors.push("No trace file loaded yet: choose or drop a CSV or JSON file first.".into());
                 } else {
                     self.trace.mode = mode;
                 }
             }
             Action::TraceFileChosen { name, data } => {
+                // A file chosen is the trace the user means to run: Run waits for it (and
+                // stays blocked if it is refused) rather than running another trace.
+                self.trace.mode = TraceMode::File;
                 if data.size() > MAX_TRACE_BYTES {
                     self.trace.file_problem = Some(too_large(&name, data.size()).into());
                 } else {
@@ -233,7 +236,10 @@ impl State {
                     self.trace.checking = Some(Shared::new(FileCheck { id, name, data }));
                 }
             }
-            Action::TraceFileRefused { message } => self.trace.file_problem = Some(message.into()),
+            Action::TraceFileRefused { message } => {
+                self.trace.mode = TraceMode::File;
+                self.trace.file_problem = Some(message.into());
+            }
             Action::SetMix(text) => self.set_mix(text),
             Action::TogglePolicy(spec) => {
                 let list = &mut self.policies.value;

@@ -110,8 +110,9 @@ impl State {
         let mut problems = Vec::new();
         problems.extend(self.cluster.param.error.iter().map(|e| format!("topology: {e}")));
         problems.extend(self.cluster.editor.refusal());
-        if self.trace.mode == TraceMode::Synthetic {
-            problems.extend(self.trace.generator.error.iter().map(|e| format!("trace: {e}")));
+        match self.trace.mode {
+            TraceMode::Synthetic => problems.extend(self.trace.generator.error.iter().map(|e| format!("trace: {e}"))),
+            TraceMode::File => problems.extend(self.trace.file_blocker()),
         }
         problems.extend(self.mix.error.iter().map(|e| format!("model mix: {e}")));
         problems.extend(self.seed.error.iter().cloned());

@@ -194,6 +194,35 @@ impl TraceForm {
         }
     }
 
+    /// Why the trace file in use cannot run yet, while the trace comes from a file: it is
+    /// still being read, it was refused (the user meant that file, so neither the previous
+    /// file nor the generator runs in its place), or none is loaded.
+    pub fn file_blocker(&self) -> Option<String> {
+        if self.mode != TraceMode::File {
+            return None;
+        }
+        const WAY_OUT: &str = "fix the file or choose the generator";
+        if let Some(c) = &self.checking {
+            return Some(format!("trace: {} is still being read and checked", c.name));
+        }
+        match (&self.file_problem, &self.uploaded) {
+            (Some(Problem::Input(e)), _) => {
+                let at = match e.line {
+                    Some(line) if e.field.is_empty() => format!("line {line}"),
+                    Some(line) => format!("line {line}, {}", e.field),
+                    None if e.field.is_empty() => "its header or format".to_string(),
+                    None => e.field.clone(),
+                };
+                Some(format!("trace: {} was refused ({at}): {WAY_OUT}", e.source))
+            }
+            (Some(Problem::Message(_)), _) => {
+                Some(format!("trace: the trace file was refused (the reason is beside the drop zone): {WAY_OUT}"))
+            }
+            (None, None) => Some("trace: choose a trace file or the generator".to_string()),
+            (None, Some(_)) => None,
+        }
+    }
+
     /// The preview shown for the trace in use.
     pub fn preview(&self) -> Option<&TracePreview> {
         match self.mode {
@@ -266,6 +295,7 @@ pub(crate) fn opened_and_checked(state: super::State, name: &str, bytes: &[u8]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::{RunRequest, TraceSource};
     use crate::state::{Action, GenField, State};
     use crate::worker::preview_synthetic;
 
@@ -402,5 +432,42 @@ mod tests {
         let s = super::opened_and_checked(s, "good2.csv", GOOD);
         assert_eq!(s.trace.file_problem, None);
         assert_eq!(s.trace.uploaded.as_ref().unwrap().name, "good2.csv");
+    }
+
+    #[test]
+    fn a_refused_trace_file_blocks_run_until_fixed_or_the_generator_is_chosen() {
+        const GOOD: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\n";
+        const BAD: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,four,resnet50,1200\n";
+        let s = State::default().apply(Action::SelectPreset("teaching".into()));
+        assert_eq!(s.problems(), Vec::<String>::new());
+        // While the file is read, Run waits for it rather than running the generator's trace.
+        let data = FileData::Bytes(BAD.to_vec().into());
+        let reading = s.clone().apply(Action::TraceFileChosen { name: "trace.csv".into(), data });
+        assert_eq!(reading.problems(), ["trace: trace.csv is still being read and checked"]);
+        assert!(reading.run_request(1).is_err());
+        // Refused, it blocks Run with where the file is wrong and the two ways out.
+        let refused = super::opened_and_checked(s, "trace.csv", BAD);
+        assert_eq!(refused.trace.mode, TraceMode::File);
+        let blocked = ["trace: trace.csv was refused (line 3, gpus): fix the file or choose the generator"];
+        assert_eq!(refused.problems(), blocked);
+        assert_eq!(refused.run_request(1).err(), Some(blocked.map(String::from).to_vec()));
+        // Choosing the generator runs its trace; the file's problem stays beside the drop zone.
+        let generator = refused.clone().apply(Action::SetTraceMode(TraceMode::Synthetic));
+        assert_eq!(generator.problems(), Vec::<String>::new());
+        assert!(generator.trace.file_problem.is_some());
+        assert!(matches!(generator.run_request(1), Ok((RunRequest { trace: TraceSource::Synthetic(_), .. }, _))));
+        // Back to the file: blocked again until a good one loads.
+        let back = generator.apply(Action::SetTraceMode(TraceMode::File));
+        assert_eq!(back.problems(), blocked);
+        let fixed = super::opened_and_checked(back, "trace.csv", GOOD);
+        assert_eq!(fixed.problems(), Vec::<String>::new());
+        assert!(matches!(fixed.run_request(1), Ok((RunRequest { trace: TraceSource::File { .. }, .. }, _))));
+        // A file above the size limit blocks Run the same way, even over a good file.
+        let big = FileData::Bytes(vec![b'a'; MAX_TRACE_BYTES as usize + 1].into());
+        let huge = fixed.apply(Action::TraceFileChosen { name: "huge.csv".into(), data: big });
+        assert_eq!(
+            huge.problems(),
+            ["trace: the trace file was refused (the reason is beside the drop zone): fix the file or choose the generator"]
+        );
     }
 }

@@ -125,7 +125,7 @@ describe('no dead ends', () => {
     }
   });
 
-  test('a refused trace file is said beside the drop zone, with its line and field, not in the banner; the old trace stays', { timeout: 90_000 }, async () => {
+  test('a refused trace file is said beside the drop zone, with its line and field, not in the banner; Run waits for a good file', { timeout: 90_000 }, async () => {
     const { page, record, context } = await open({ width: 1280, height: 900 });
     try {
       await page.locator('#topology select').first().selectOption('teaching');
@@ -147,9 +147,11 @@ describe('no dead ends', () => {
       const colour = await problem.evaluate((el) => getComputedStyle(el).color);
       assert.equal(colour, 'rgb(198, 40, 40)', 'in the error colour');
       assert.equal(await page.getByTestId('error-banner').count(), 0, 'the banner does not carry it');
-      // Nothing half-applied: the previous trace is the one in use.
+      // Nothing half-applied: the previous file's preview stays, but Run waits for a file
+      // that loads rather than run another in its place (issue 32, point 8).
       assert.equal(await page.getByTestId('trace-job-count').textContent(), '3');
-      assert.match(await page.locator('#trace').textContent(), /file: good\.csv/);
+      assert.match(await page.locator('#trace').textContent(), /file \(refused/);
+      assert.equal(await page.getByTestId('run-button').isDisabled(), true);
       // A good file clears it.
       await drop('good2.csv', good);
       await page.getByTestId('trace-job-count').filter({ hasText: /^3$/ }).waitFor();

@@ -173,7 +173,7 @@ describe('the app', () => {
     }
   });
 
-  test('a malformed trace shows file, line and field, and the previous trace stays', { timeout: 60_000 }, async () => {
+  test('a malformed trace shows file, line and field, and blocks Run until a good file loads', { timeout: 60_000 }, async () => {
     const opened = await open();
     const { page, record } = opened;
     const dir = await mkdtemp(join(tmpdir(), 'proxima-traces-'));
@@ -192,9 +192,14 @@ describe('the app', () => {
       await problem.waitFor();
       const text = await problem.textContent();
       assert.match(text, /bad\.csv:3: submit_s: /, text);
-      assert.equal(await page.getByTestId('trace-job-count').textContent(), '3', 'the previous trace stays');
+      // Run waits for a file that loads (issue 32, point 8): disabled, with the reason beside it.
+      await page.waitForFunction(() => document.querySelector('[data-testid=run-button]').disabled);
+      assert.match(await page.getByTestId('run-blocked').textContent(), /bad\.csv was refused \(line 3, submit_s\): fix the file or choose the generator/);
+      assert.match(await page.locator('#trace').textContent(), /file \(refused/);
+      // The good file again: runs use it.
+      await page.getByTestId('trace-input').setInputFiles(good);
+      await problem.waitFor({ state: 'detached' });
       assert.match(await page.locator('#trace').textContent(), /file: good\.csv/);
-      // Runs use the trace that stayed.
       await choosePolicies(page, ['consolidate']);
       await runAndWait(page, 1);
       const table = await readSummaryTable(page);
