@@ -201,7 +201,8 @@ pub fn topology_notices(input: &TopologyInput) -> Vec<String> {
 }
 
 /// The trace rows a scenario left out (no error, but the trace shrank), one `note:` line
-/// per reason, for the front end to show apart from the results.
+/// per reason, the estimated models, and a `warning:` per submit time far beyond the rest
+/// (`workload::submit_outliers`), for the front end to show apart from the results.
 pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
     scenario
         .trace_skipped
@@ -215,6 +216,11 @@ pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
             )
         })
         .chain(estimate_notices(scenario))
+        .chain(
+            proxima_core::workload::submit_outliers(&scenario.jobs)
+                .into_iter()
+                .map(|w| format!("warning: {}", proxima_core::error::SourcedError::new(scenario.trace_label.as_str(), w))),
+        )
         .collect()
 }
 
