@@ -35,7 +35,16 @@ pub fn span_of(key: &str, s: &Summary) -> Option<String> {
 /// The metrics averaged or summed over completed jobs only (docs/METRICS.md): a policy that
 /// leaves jobs unfinished drops its slowest jobs from them, so they flatter it.
 pub fn completed_only(key: &str) -> bool {
-    matches!(key, "avg_jct_s" | "p50_jct_s" | "p95_jct_s" | "p99_jct_s" | "avg_queue_s" | "comm_overhead_s" | "comm_overhead_gpu_s")
+    matches!(
+        key,
+        "avg_jct_s"
+            | "p50_jct_s"
+            | "p95_jct_s"
+            | "p99_jct_s"
+            | "avg_queue_s"
+            | "comm_overhead_s"
+            | "comm_overhead_gpu_s"
+    )
 }
 
 /// Whether a comparison of `s` with `base` on this metric is between unlike sets of jobs:
@@ -51,7 +60,14 @@ pub fn unfinished_caveat(runs: &[(&str, &Summary)]) -> Option<String> {
     let left: Vec<String> = runs
         .iter()
         .filter(|r| r.1.jobs_unfinished > 0)
-        .map(|r| format!("{} left {} of {} jobs unfinished", r.0, count(r.1.jobs_unfinished as f64), count(r.1.jobs_total as f64)))
+        .map(|r| {
+            format!(
+                "{} left {} of {} jobs unfinished",
+                r.0,
+                count(r.1.jobs_unfinished as f64),
+                count(r.1.jobs_total as f64)
+            )
+        })
         .collect();
     if left.is_empty() {
         return None;

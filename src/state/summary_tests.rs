@@ -185,8 +185,12 @@ fn utilisation_states_its_span_and_unfinished_jobs_are_flagged() {
 #[test]
 fn variants_of_one_policy_that_come_out_equal_say_nothing_of_placement() {
     let (a, b) = (summary(10_000.0, 5.0, 0), summary(10_050.0, 5.0, 0));
-    let h = headline(&[("dally:timers=5/5,autotune=off", &a), ("dally:timers=5/5", &b)], "dally:timers=5/5,autotune=off", None)
-        .unwrap();
+    let h = headline(
+        &[("dally:timers=5/5,autotune=off", &a), ("dally:timers=5/5", &b)],
+        "dally:timers=5/5,autotune=off",
+        None,
+    )
+    .unwrap();
     assert!(h.all_equal);
     assert!(!h.text.contains("placement hardly matters"), "{}", h.text);
     assert!(h.text.contains("the options that set these dally variants apart hardly change it"), "{}", h.text);

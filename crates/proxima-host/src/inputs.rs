@@ -217,9 +217,9 @@ pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
         })
         .chain(estimate_notices(scenario))
         .chain(
-            proxima_core::workload::submit_outliers(&scenario.jobs)
-                .into_iter()
-                .map(|w| format!("warning: {}", proxima_core::error::SourcedError::new(scenario.trace_label.as_str(), w))),
+            proxima_core::workload::submit_outliers(&scenario.jobs).into_iter().map(|w| {
+                format!("warning: {}", proxima_core::error::SourcedError::new(scenario.trace_label.as_str(), w))
+            }),
         )
         .collect()
 }
