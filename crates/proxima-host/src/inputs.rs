@@ -379,4 +379,20 @@ mod tests {
         assert!(e.line.is_some() && e.message.starts_with("not a report: "), "{e}");
         std::fs::remove_file(&path).unwrap();
     }
+
+    #[test]
+    fn a_submit_time_far_beyond_the_rest_is_a_warning_naming_its_file_and_line() {
+        let text = "id,submit_s,gpus,model,duration_s\na,0,2,resnet50,60\nb,5,4,vgg16,30\nc,1e9,1,resnet50,60\n";
+        let trace = TraceInput::File { name: "jobs.csv".into(), text: text.into() };
+        let scenario =
+            inputs::build_scenario(&ScenarioInput::new(TopologyInput::Argument("teaching".into()), trace, 1)).unwrap();
+        let warnings: Vec<String> =
+            trace_notices(&scenario).into_iter().filter(|n| n.starts_with("warning:")).collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("warning: jobs.csv:4: submit: job c is submitted at 1000000000 s"),
+            "{}",
+            warnings[0]
+        );
+    }
 }
