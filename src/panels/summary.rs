@@ -7,6 +7,7 @@
 use crate::charts::human;
 use crate::protocol::PolicyResult;
 use crate::state::summary::{default_baseline, headline, ratio, Verdict, METRICS};
+use crate::state::summary_notes::{moved, partial, span_of};
 use crate::Shared;
 use proxima_core::metrics::Summary;
 use web_sys::HtmlSelectElement;
@@ -45,6 +46,9 @@ pub fn SummarySection(props: &SummaryProps) -> Html {
                 <div class={classes!("headline", h.all_equal.then_some("equal"))} data-testid="headline"
                      data-baseline={h.baseline.clone()} data-subject={h.subject.clone()} data-equal={h.all_equal.to_string()}>
                     <p class="sentence">{ h.text.clone() }</p>
+                    if let Some(caveat) = &h.caveat {
+                        <p class="caveat" data-testid="headline-caveat">{ caveat.clone() }</p>
+                    }
                     if !h.wins.is_empty() {
                         <p class="wins">{ format!("Each metric's best: {}.", h.wins.join("; ")) }</p>
                     }
@@ -83,24 +87,35 @@ fn Table(props: &TableProps) -> Html {
         let (verdict, against) = match base {
             Some(b) if o.policy != props.baseline => {
                 let c = m.compare(v, m.value(b));
+                // The arrow shows which way the value moved; the colour, better or worse.
                 let text = match c.ratio {
-                    Some(r) => ratio(r),
+                    Some(r) => format!("{}{}", moved(v, m.value(b)), ratio(r)),
                     None if c.verdict == Verdict::Same => "same".to_string(),
                     None if m.value(b) == 0.0 => "vs 0".to_string(),
                     None => "vs ≈0".to_string(),
                 };
-                (c.verdict, Some(text))
+                // Marked when either side left jobs unfinished that the figure leaves out.
+                let mark = if partial(m.key, &o.summary, b) { " *" } else { "" };
+                (c.verdict, Some(format!("{text}{mark}")))
             }
             _ => (Verdict::Same, None),
         };
+        let span = span_of(m.key, &o.summary);
+        let shown = match &span {
+            Some(span) => format!("{} {span}", m.format(v)),
+            None => m.format(v),
+        };
         let title = match &against {
-            Some(r) => format!("{}: {} ({r} {}; {})", o.policy, m.format(v), props.baseline, m.direction()),
-            None => format!("{}: {} (the baseline)", o.policy, m.format(v)),
+            Some(r) => format!("{}: {shown} ({r} {}; {})", o.policy, props.baseline, m.direction()),
+            None => format!("{}: {shown} (the baseline)", o.policy),
         };
         html! {
             <td data-metric={m.key} data-policy={o.policy.clone()} data-value={m.raw(&o.summary)}
                 data-verdict={verdict.class()} class={verdict.class()} title={title}>
                 <span class="value">{ m.format(v) }</span>
+                if let Some(span) = span {
+                    <span class="span">{ span }</span>
+                }
                 <span class="ratio">{ against.unwrap_or_else(|| "baseline".into()) }</span>
             </td>
         }

@@ -4,6 +4,7 @@
 //!
 //! Pure: the panels render what these functions return, and tests check them natively.
 
+use super::summary_notes::{common_policy, generated, unfinished_caveat, FLOAT_NOISE_S};
 use proxima_core::metrics::Summary;
 
 /// How a metric is written, in the summary table and in the per-tenant table alike.
@@ -24,7 +25,10 @@ pub enum Unit {
 impl Unit {
     /// `v` for people: three significant figures and the unit.
     pub fn format(self, v: f64) -> String {
+        let noise = v != 0.0 && v.abs() < FLOAT_NOISE_S;
         match self {
+            Unit::Duration if noise => "≈0 s".to_string(),
+            Unit::GpuTime if noise => "≈0 GPU-s".to_string(),
             Unit::Duration => duration(v),
             Unit::GpuTime => {
                 let (value, unit) = in_unit(v);
@@ -287,6 +291,8 @@ pub struct Headline {
     pub all_equal: bool,
     /// Which policy does best on each of the main metrics: "lowest mean JCT: tiresias".
     pub wins: Vec<String>,
+    /// Which policies left jobs unfinished, whose JCT figures then cover fewer jobs.
+    pub caveat: Option<String>,
 }
 
 /// The metrics whose winners the headline names.
@@ -304,6 +310,7 @@ pub fn headline(runs: &[(&str, &Summary)], baseline: &str, oversub: Option<f64>)
         baseline: baseline.to_string(),
         all_equal: false,
         wins: Vec::new(),
+        caveat: unfinished_caveat(runs),
     };
     if others.is_empty() {
         headline.text = format!(
@@ -317,13 +324,21 @@ pub fn headline(runs: &[(&str, &Summary)], baseline: &str, oversub: Option<f64>)
     if others.iter().all(|r| within(r.1.avg_jct_s, base.avg_jct_s, SAME_WITHIN)) {
         headline.all_equal = true;
         let names: Vec<&str> = runs.iter().map(|r| r.0).collect();
-        headline.text = format!(
-            "{} come out equal on mean JCT (within {:.0}% of {baseline}'s {}): placement hardly matters here. {}",
+        let equal = format!(
+            "{} come out equal on mean JCT (within {:.0}% of {baseline}'s {})",
             list(&names),
             SAME_WITHIN * 100.0,
-            duration(base.avg_jct_s),
-            what_to_change(base, oversub)
+            duration(base.avg_jct_s)
         );
+        // Variants of one policy may all place alike: their being equal is what this run
+        // shows of their options, and says nothing of placement.
+        headline.text = match common_policy(&names) {
+            Some(policy) => format!(
+                "{equal}: on this run, the options that set these {policy} variants apart hardly change it. \
+                 To see what placement does, compare {policy} with another policy."
+            ),
+            None => format!("{equal}: placement hardly matters here. {}", what_to_change(base, oversub)),
+        };
         return Some(headline);
     }
     let subject = subject_of(&others);
@@ -349,9 +364,15 @@ pub const IDLE_QUEUE_SHARE: f64 = 0.02;
 /// oversubscribe uplinks that already are (the `oversub-2048` preset's are 4:1).
 fn what_to_change(base: &Summary, oversub: Option<f64>) -> String {
     if base.avg_queue_s < IDLE_QUEUE_SHARE * base.avg_jct_s {
+        // An uploaded trace is what it is: the advice is to run it on fewer GPUs.
+        let more = if generated(base) {
+            "give the generator more jobs or a higher offered load"
+        } else {
+            "run this trace on a cluster with fewer GPUs"
+        };
         return format!(
             "Jobs hardly waited for GPUs (mean queueing {} against a mean JCT of {}), so each found a tight placement \
-             as it came: to see a difference, give the generator more jobs or a higher offered load.",
+             as it came: to see a difference, {more}.",
             duration(base.avg_queue_s),
             duration(base.avg_jct_s)
         );
@@ -442,7 +463,7 @@ fn winner(runs: &[(&str, &Summary)], m: &Metric) -> Option<String> {
 }
 
 /// "a", "a and b", "a, b and c".
-fn list(names: &[&str]) -> String {
+pub fn list(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [one] => one.to_string(),

@@ -127,6 +127,7 @@ fn equal_policies_are_called_equal_with_what_to_change() {
     // not the reason: the advice is more work.
     let (mut idle_a, mut idle_b) = (a.clone(), b.clone());
     (idle_a.avg_queue_s, idle_b.avg_queue_s) = (0.0, 0.0);
+    (idle_a.trace, idle_b.trace) = ("synthetic:jobs=1000,load=0.9".into(), "synthetic:jobs=1000,load=0.9".into());
     let h = headline(&[("fifo", &idle_b), ("consolidate", &idle_a)], "consolidate", Some(4.0)).unwrap();
     assert!(
         h.text.contains("Jobs hardly waited for GPUs (mean queueing 0 s against a mean JCT of 2.96 h)"),
@@ -135,7 +136,65 @@ fn equal_policies_are_called_equal_with_what_to_change() {
     );
     assert!(h.text.ends_with("give the generator more jobs or a higher offered load."), "{}", h.text);
     assert!(!h.text.contains("oversubscri"), "{}", h.text);
+    // An uploaded trace has no generator to give more jobs to.
+    (idle_a.trace, idle_b.trace) = ("philly.csv".into(), "philly.csv".into());
+    let h = headline(&[("fifo", &idle_b), ("consolidate", &idle_a)], "consolidate", Some(4.0)).unwrap();
+    assert!(!h.text.contains("generator"), "{}", h.text);
+    assert!(h.text.ends_with("run this trace on a cluster with fewer GPUs."), "{}", h.text);
     assert_eq!(headline(&[("fifo", &a)], "consolidate", None), None);
     assert_eq!(default_baseline(["fifo", "dally"]), Some("fifo"));
     assert_eq!(default_baseline(["fifo", "consolidate"]), Some("consolidate"));
+}
+
+#[test]
+fn noise_reads_as_zero_and_arrows_point_the_way_the_value_moved() {
+    use crate::state::summary_notes::moved;
+    // A summary's overhead of 7.11e-15 s is float noise: the headline calls it none.
+    assert_eq!(metric_of("comm_overhead_s").format(0.00000000000000711), "≈0 s");
+    assert_eq!(metric_of("comm_overhead_gpu_s").format(-2e-12), "≈0 GPU-s");
+    assert_eq!(metric_of("comm_overhead_s").format(0.0), "0 s");
+    assert_eq!(metric_of("comm_overhead_s").format(0.000153), "0.000153 s");
+    // A falling Jain's index: worse (it is higher-is-better) and down, not "▲ 0.97×".
+    let jain = metric_of("jain_slowdown");
+    assert_eq!(jain.compare(0.80, 0.825).verdict, Verdict::Worse);
+    assert_eq!(moved(0.80, 0.825), "▼ ");
+    assert_eq!(moved(130.0, 100.0), "▲ ");
+    assert_eq!(moved(101.0, 100.0), "");
+}
+
+#[test]
+fn utilisation_states_its_span_and_unfinished_jobs_are_flagged() {
+    use crate::state::summary_notes::{partial, span_of};
+    let mut s = summary(100.0, 0.0, 0);
+    s.makespan_s = 1e9;
+    assert_eq!(span_of("avg_gpu_util", &s).as_deref(), Some("over a makespan of 11,600 d"));
+    assert_eq!(span_of("avg_jct_s", &s), None);
+    // A baseline that left jobs unfinished: its means cover fewer jobs, and say so.
+    let (mut base, other) = (summary(100.0, 0.0, 0), summary(150.0, 0.0, 0));
+    (base.jobs_unfinished, base.jobs_completed) = (3, 7);
+    assert!(partial("avg_jct_s", &other, &base) && !partial("jobs_completed", &other, &base));
+    assert!(!partial("avg_jct_s", &other, &other));
+    let h = headline(&[("consolidate", &base), ("dally", &other)], "consolidate", None).unwrap();
+    assert_eq!(
+        h.caveat.as_deref(),
+        Some("consolidate left 3 of 10 jobs unfinished: JCT, queueing and overhead cover completed jobs only, so those comparisons (marked *) are between different sets of jobs. Compare jobs completed first.")
+    );
+    assert_eq!(headline(&[("consolidate", &other), ("dally", &other)], "consolidate", None).unwrap().caveat, None);
+}
+
+#[test]
+fn variants_of_one_policy_that_come_out_equal_say_nothing_of_placement() {
+    let (a, b) = (summary(10_000.0, 5.0, 0), summary(10_050.0, 5.0, 0));
+    let h = headline(
+        &[("dally:timers=5/5,autotune=off", &a), ("dally:timers=5/5", &b)],
+        "dally:timers=5/5,autotune=off",
+        None,
+    )
+    .unwrap();
+    assert!(h.all_equal);
+    assert!(!h.text.contains("placement hardly matters"), "{}", h.text);
+    assert!(h.text.contains("the options that set these dally variants apart hardly change it"), "{}", h.text);
+    // Different policies that come out equal still get the placement verdict.
+    let h = headline(&[("fifo", &a), ("consolidate", &b)], "consolidate", None).unwrap();
+    assert!(h.text.contains("placement hardly matters here"), "{}", h.text);
 }

@@ -115,10 +115,10 @@ describe('results for people', () => {
           assert.ok(c.metric in summary, `${c.metric} is a summary.json key`);
           assert.equal(Number(c.value), summary[c.metric], `${policy} ${c.metric}: data-value`);
           if (DURATIONS.includes(c.metric)) {
-            assert.match(c.text, /^-?[\d,.]+ (s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
+            assert.match(c.text, /^(-?[\d,.]+|≈0) (s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
             assert.ok(significant(c.text.split(' ')[0]) <= 3, `${policy} ${c.metric}: ${c.text} has more than three significant figures`);
           } else if (GPU_TIMES.includes(c.metric)) {
-            assert.match(c.text, /^-?[\d,.]+ GPU-(s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
+            assert.match(c.text, /^(-?[\d,.]+|≈0) GPU-(s|min|h|d)$/, `${policy} ${c.metric}: ${c.text}`);
             assert.ok(significant(c.text.split(' ')[0]) <= 3, `${policy} ${c.metric}: ${c.text} has more than three significant figures`);
           } else if (c.metric === 'jain_slowdown') {
             assert.ok(significant(c.text) <= 3 && Math.abs(Number(c.text) - summary.jain_slowdown) <= 0.005, `${policy} Jain's index: ${c.text}`);
@@ -135,9 +135,11 @@ describe('results for people', () => {
           const base = table.consolidate[c.metric];
           const v = summary[c.metric];
           const r = v / base;
-          if (base !== 0 && r >= 0.1 && r < 10) assert.equal(c.against, `${r.toFixed(2)}×`, `${policy} ${c.metric}`);
-          assert.match(c.against, /×$|^same$|^vs 0$/, c.against);
           const same = Math.abs(v - base) <= 0.02 * Math.max(Math.abs(v), Math.abs(base));
+          // The arrow points the way the value moved, whatever the colour says of it.
+          const arrow = same ? '' : v > base ? '▲ ' : '▼ ';
+          if (base !== 0 && r >= 0.1 && r < 10) assert.equal(c.against.replace(/ \*$/, ''), `${arrow}${r.toFixed(2)}×`, `${policy} ${c.metric}`);
+          assert.match(c.against, /×( \*)?$|^same$|^vs 0$/, c.against);
           const expected = c.metric === 'avg_gpu_util' || same ? 'same' : (v < base) === LOWER_IS_BETTER.includes(c.metric) ? 'better' : 'worse';
           assert.equal(c.verdict, expected, `${policy} ${c.metric}: ${v} against ${base}`);
           assert.equal(c.cls, expected);

@@ -349,6 +349,40 @@ pub fn mix_for(mix: &ModelMix, catalog: &Catalog) -> Result<ModelMix, InputError
     Ok(ModelMix { entries })
 }
 
+/// How far past the rest of the trace a submission must lie to be warned of: this many
+/// times the 99th percentile of the submit times (or of a day, whichever is later).
+pub const SUBMIT_OUTLIER_FACTOR: f64 = 10.0;
+
+/// Jobs submitted far beyond the rest of the trace (`1e9` where the others are within a
+/// week, most likely a typo), one warning each naming the job's line. They are kept, not
+/// refused: the run is still valid, but its makespan (and so its utilisation) stretches to
+/// reach them, so the front end shows these before the results.
+pub fn submit_outliers(jobs: &[Job]) -> Vec<InputError> {
+    let mut submits: Vec<f64> = jobs.iter().map(|j| j.submit.as_secs_f64()).collect();
+    submits.sort_by(f64::total_cmp);
+    let Some(last) = submits.len().checked_sub(1) else { return Vec::new() };
+    let p99 = submits[(0.99 * last as f64).floor() as usize];
+    let limit = SUBMIT_OUTLIER_FACTOR * p99.max(86_400.0);
+    jobs.iter()
+        .filter(|j| j.submit.as_secs_f64() > limit)
+        .map(|j| {
+            let message = format!(
+                "job {} is submitted at {} s, over {}x the 99th percentile of the trace's submit times ({} s): \
+                 kept, but the run's makespan stretches to reach it; is the time a typo?",
+                j.name,
+                j.submit.as_secs_f64(),
+                SUBMIT_OUTLIER_FACTOR,
+                p99
+            );
+            if j.line == 0 {
+                InputError::new("submit", message)
+            } else {
+                InputError::at_line(j.line, "submit", message)
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 #[path = "workload_tests.rs"]
 mod tests;

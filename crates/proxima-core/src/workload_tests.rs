@@ -231,3 +231,22 @@ fn model_assignment_is_seeded_and_independent_of_limit() {
         resolve(&trace, &topo, &mut catalog, &CommParams::default(), &WorkloadOptions { seed: 4, ..opts }).unwrap();
     assert!(all.iter().zip(&other).any(|(a, b)| a.model != b.model));
 }
+
+#[test]
+fn a_submit_time_far_beyond_the_rest_is_warned_of_with_its_line() {
+    let topo = resolve_topology_arg("teaching").unwrap();
+    let mut catalog = Catalog::built_in();
+    let mut jobs: Vec<TraceJob> = (0..20)
+        .map(|i| job(&format!("j{i}"), 600.0 * f64::from(i), 1, Some("resnet50"), TraceWork::DurationS(100.0)))
+        .collect();
+    let trace = |jobs: Vec<TraceJob>| Trace { format: TraceFormat::ProximaCsv, skipped: Vec::new(), jobs };
+    let opts = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
+    let resolved = resolve(&trace(jobs.clone()), &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+    assert!(submit_outliers(&resolved).is_empty(), "a trace of 3 h 10 min has no outlier");
+    jobs.push(TraceJob { line: 23, ..job("typo", 1e9, 1, Some("resnet50"), TraceWork::DurationS(100.0)) });
+    let resolved = resolve(&trace(jobs), &topo, &mut catalog, &CommParams::default(), &opts).unwrap();
+    let warnings = submit_outliers(&resolved);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!((warnings[0].line, warnings[0].field.as_str()), (Some(23), "submit"));
+    assert!(warnings[0].message.starts_with("job typo is submitted at 1000000000 s"), "{}", warnings[0].message);
+}

@@ -201,7 +201,8 @@ pub fn topology_notices(input: &TopologyInput) -> Vec<String> {
 }
 
 /// The trace rows a scenario left out (no error, but the trace shrank), one `note:` line
-/// per reason, for the front end to show apart from the results.
+/// per reason, the estimated models, and a `warning:` per submit time far beyond the rest
+/// (`workload::submit_outliers`), for the front end to show apart from the results.
 pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
     scenario
         .trace_skipped
@@ -215,6 +216,11 @@ pub fn trace_notices(scenario: &Scenario) -> Vec<String> {
             )
         })
         .chain(estimate_notices(scenario))
+        .chain(
+            proxima_core::workload::submit_outliers(&scenario.jobs).into_iter().map(|w| {
+                format!("warning: {}", proxima_core::error::SourcedError::new(scenario.trace_label.as_str(), w))
+            }),
+        )
         .collect()
 }
 
@@ -372,5 +378,21 @@ mod tests {
         assert_eq!((e.source.as_str(), e.field.as_str()), (name.as_str(), "report"));
         assert!(e.line.is_some() && e.message.starts_with("not a report: "), "{e}");
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_submit_time_far_beyond_the_rest_is_a_warning_naming_its_file_and_line() {
+        let text = "id,submit_s,gpus,model,duration_s\na,0,2,resnet50,60\nb,5,4,vgg16,30\nc,1e9,1,resnet50,60\n";
+        let trace = TraceInput::File { name: "jobs.csv".into(), text: text.into() };
+        let scenario =
+            inputs::build_scenario(&ScenarioInput::new(TopologyInput::Argument("teaching".into()), trace, 1)).unwrap();
+        let warnings: Vec<String> =
+            trace_notices(&scenario).into_iter().filter(|n| n.starts_with("warning:")).collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("warning: jobs.csv:4: submit: job c is submitted at 1000000000 s"),
+            "{}",
+            warnings[0]
+        );
     }
 }
