@@ -6,8 +6,8 @@
 
 use crate::charts::human;
 use crate::protocol::PolicyResult;
+use crate::state::summary::notes::{moved, partial, span_of};
 use crate::state::summary::{default_baseline, headline, ratio, Verdict, METRICS};
-use crate::state::summary_notes::{moved, partial, span_of};
 use crate::Shared;
 use proxima_core::metrics::Summary;
 use web_sys::HtmlSelectElement;

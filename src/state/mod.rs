@@ -30,7 +30,6 @@ pub mod problems;
 pub mod results;
 pub mod scenario;
 pub mod summary;
-pub mod summary_notes;
 pub mod tenants;
 pub mod trace;
 pub mod what_if;

@@ -4,7 +4,7 @@
 //!
 //! Pure, like `summary`: the panels render what these functions return.
 
-use super::summary::{count, duration, list, SAME_WITHIN};
+use super::{count, duration, list, SAME_WITHIN};
 use proxima_core::metrics::Summary;
 
 /// Durations below this are floating-point noise, not time: a run's communication overhead

@@ -148,7 +148,7 @@ fn equal_policies_are_called_equal_with_what_to_change() {
 
 #[test]
 fn noise_reads_as_zero_and_arrows_point_the_way_the_value_moved() {
-    use crate::state::summary_notes::moved;
+    use crate::state::summary::notes::moved;
     // A summary's overhead of 7.11e-15 s is float noise: the headline calls it none.
     assert_eq!(metric_of("comm_overhead_s").format(0.00000000000000711), "≈0 s");
     assert_eq!(metric_of("comm_overhead_gpu_s").format(-2e-12), "≈0 GPU-s");
@@ -164,7 +164,7 @@ fn noise_reads_as_zero_and_arrows_point_the_way_the_value_moved() {
 
 #[test]
 fn utilisation_states_its_span_and_unfinished_jobs_are_flagged() {
-    use crate::state::summary_notes::{partial, span_of};
+    use crate::state::summary::notes::{partial, span_of};
     let mut s = summary(100.0, 0.0, 0);
     s.makespan_s = 1e9;
     assert_eq!(span_of("avg_gpu_util", &s).as_deref(), Some("over a makespan of 11,600 d"));
