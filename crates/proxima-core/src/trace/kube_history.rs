@@ -329,6 +329,25 @@ pub(super) fn gpu_total(total: u64, line: u32, field: &str) -> Result<u32, Input
     Ok(total as u32)
 }
 
+/// How a reader reads one object: its job, or why it makes none; `seen` counts the names
+/// met so far, so that a name given twice is told apart.
+pub(super) type ReadOne = fn(&Object, &mut BTreeMap<String, u32>) -> Result<Result<TraceJob, SkipReason>, InputError>;
+
+/// Every object read by `read_one`, in the file's order: the jobs, and the tally of those
+/// left out. The walk both history readers share.
+pub(super) fn read_each(objects: &[Object], read_one: ReadOne) -> Result<(Vec<TraceJob>, Tally), InputError> {
+    let mut seen = BTreeMap::new();
+    let mut tally = Tally::default();
+    let mut jobs = Vec::new();
+    for object in objects {
+        match read_one(object, &mut seen)? {
+            Ok(job) => jobs.push(job),
+            Err(reason) => tally.skip(reason, yaml::line(object.node)),
+        }
+    }
+    Ok((jobs, tally))
+}
+
 /// The objects that made no job, by reason, in the order the reasons first appear.
 #[derive(Default)]
 pub(super) struct Tally {

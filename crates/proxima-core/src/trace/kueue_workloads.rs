@@ -30,7 +30,7 @@
 //!   A workload that finished with reason `Failed` held its GPUs all the same: it is kept.
 
 use super::kube_history::{
-    child, gpu_total, object_name, pod_gpus, required, timestamp, timestamp_at, whole, Object, Tally,
+    child, gpu_total, object_name, pod_gpus, read_each, required, timestamp, timestamp_at, whole, Object,
 };
 use super::{SkipReason, Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
@@ -39,15 +39,7 @@ use std::collections::BTreeMap;
 
 /// The jobs of the Workloads of a file, in the file's order.
 pub(super) fn read(objects: &[Object]) -> Result<Trace, InputError> {
-    let mut seen = BTreeMap::new();
-    let mut tally = Tally::default();
-    let mut jobs = Vec::new();
-    for object in objects {
-        match read_one(object, &mut seen)? {
-            Ok(job) => jobs.push(job),
-            Err(reason) => tally.skip(reason, yaml::line(object.node)),
-        }
-    }
+    let (mut jobs, tally) = read_each(objects, read_one)?;
     qualify_shared_queue_names(&mut jobs);
     tally.finish(TraceFormat::KueueWorkloads, jobs, "Workloads")
 }

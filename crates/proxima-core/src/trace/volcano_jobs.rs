@@ -24,7 +24,7 @@
 //!   A `Failed` or `Aborted` job that ran held its GPUs all the same: it is kept.
 
 use super::kube_history::{
-    child, gpu_total, object_name, pod_gpus, required, timestamp, timestamp_at, whole, Object, Tally,
+    child, gpu_total, object_name, pod_gpus, read_each, required, timestamp, timestamp_at, whole, Object,
 };
 use super::{SkipReason, Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
@@ -37,15 +37,7 @@ const OTHER_PHASES: [&str; 6] = ["Pending", "Running", "Restarting", "Completing
 
 /// The jobs of the Volcano Jobs of a file, in the file's order.
 pub(super) fn read(objects: &[Object]) -> Result<Trace, InputError> {
-    let mut seen = BTreeMap::new();
-    let mut tally = Tally::default();
-    let mut jobs = Vec::new();
-    for object in objects {
-        match read_one(object, &mut seen)? {
-            Ok(job) => jobs.push(job),
-            Err(reason) => tally.skip(reason, yaml::line(object.node)),
-        }
-    }
+    let (jobs, tally) = read_each(objects, read_one)?;
     tally.finish(TraceFormat::VolcanoJobs, jobs, "Volcano Jobs")
 }
 
