@@ -44,16 +44,11 @@ pub fn screen(r: &WhatIfReport) -> String {
         "policy", "mean JCT", "÷ configured", "p95 JCT", "queueing", "spread", "unplaced"
     );
     for p in &r.policies {
+        let [jct, ratio, p95, queue, spread, unplaced] = value_cells(r, p);
         let _ = writeln!(
             out,
-            "{:width$}  {:>18}  {:>22}  {:>10}  {:>10}  {:>10}  {:>10}",
+            "{:width$}  {jct:>18}  {ratio:>22}  {p95:>10}  {queue:>10}  {spread:>10}  {unplaced:>10}",
             p.spec,
-            format!("{} ± {}", seconds(p.jct.mean), seconds(p.jct.sd)),
-            ratio_cell(p.jct_ratio.as_ref(), r.seeds) + incomplete_mark(r, p),
-            seconds(p.p95_jct.mean),
-            seconds(p.queue.mean),
-            format!("{:.1}%", 100.0 * p.spread.mean),
-            count(&p.unplaced),
         );
     }
     let _ = writeln!(out);
@@ -121,19 +116,22 @@ fn policies_section(r: &WhatIfReport) -> Section {
     let rows = r
         .policies
         .iter()
-        .map(|p| {
-            vec![
-                format!("`{}`", p.spec),
-                format!("{} ± {}", seconds(p.jct.mean), seconds(p.jct.sd)),
-                ratio_cell(p.jct_ratio.as_ref(), r.seeds) + incomplete_mark(r, p),
-                seconds(p.p95_jct.mean),
-                seconds(p.queue.mean),
-                format!("{:.1}%", 100.0 * p.spread.mean),
-                count(&p.unplaced),
-            ]
-        })
+        .map(|p| std::iter::once(format!("`{}`", p.spec)).chain(value_cells(r, p)).collect())
         .collect();
     Section { prose, header, rows }
+}
+
+/// A policy's figures in the JCT table, as the screen and the report both show them: mean
+/// JCT, its ratio to the configured scheduler's, p95, queueing, spread, unplaced.
+fn value_cells(r: &WhatIfReport, p: &PolicyRow) -> [String; 6] {
+    [
+        format!("{} ± {}", seconds(p.jct.mean), seconds(p.jct.sd)),
+        ratio_cell(p.jct_ratio.as_ref(), r.seeds) + incomplete_mark(r, p),
+        seconds(p.p95_jct.mean),
+        seconds(p.queue.mean),
+        format!("{:.1}%", 100.0 * p.spread.mean),
+        count(&p.unplaced),
+    ]
 }
 
 /// ` †` on a ratio when this policy or the configured scheduler left jobs unplaced: the two
