@@ -267,7 +267,8 @@ fn share_codes_round_trip_and_restore_the_scenario() {
     assert_eq!(restored.shared_scenario(), Some(shared));
     assert_eq!(restored.cluster.preset.as_deref(), Some("oversub-2048"));
     assert_eq!(restored.trace.generator.value.jobs, "1234");
-    assert!(restored.notices[0].contains("Restored the scenario from the link"));
+    // Its notice (with "Run it") is the link's own.
+    assert_eq!(restored.from_link.as_ref().map(|l| &l.scenario), Some(&shared));
     // A damaged link: an error, and the saved scenario (here none: the defaults) stands in.
     let damaged = startup(Some(&code[..code.len() - 4]), None);
     assert!(damaged.errors[0].to_string().contains("share link could not be read"), "{:?}", damaged.errors);

@@ -63,6 +63,16 @@ pub fn use_page_effects<K: PartialEq + 'static>(
         });
     }
 
+    // A tour step a link asked for: the tour's runs, which open at that step.
+    {
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+        use_effect_with(state.tour_link.is_some(), move |&wanted| {
+            if wanted {
+                super::handlers::start_tour(&current(&latest), &sim, &dispatch);
+            }
+        });
+    }
+
     // Describe the generator's trace, a moment after the last key: a small one here, in
     // the page (so that the first visit, whose default trace is small, does not download
     // the worker's module before anything is run: docs/PERFORMANCE.md, page weight), a

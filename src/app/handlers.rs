@@ -29,6 +29,16 @@ pub struct PageHandlers {
     pub on_download: Callback<Download>,
 }
 
+/// Starts the tour's runs in the simulation worker and brings the tour into view (at the
+/// step a link asked for, if one did: [`crate::state::State::tour_link`]).
+pub(super) fn start_tour(state: &crate::state::State, sim: &SimWorker, dispatch: &Callback<Action>) {
+    let run_id = state.next_id;
+    sim.post(&ToWorker::Run(tour::request(run_id)));
+    dispatch.emit(Action::Tour(TourAction::Started { run_id }));
+    // Bring the tour into view once it has rendered.
+    wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
+}
+
 #[hook]
 pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<Action>) -> PageHandlers {
     let on_run = {
@@ -41,7 +51,8 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
     };
     let on_share = {
         let (latest, dispatch) = (latest.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| match current(&latest).share_fragment() {
+        // During the tour its step is what is on screen, and what is shared.
+        use_callback((), move |_: (), _| match current(&latest).page_fragment() {
             Some(fragment) => {
                 let url = browser::set_fragment(&fragment);
                 // The clipboard may be refused (permissions, no focus); the link is shown
@@ -97,13 +108,7 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
     };
     let on_tour = {
         let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| {
-            let run_id = current(&latest).next_id;
-            sim.post(&ToWorker::Run(tour::request(run_id)));
-            dispatch.emit(Action::Tour(TourAction::Started { run_id }));
-            // Bring the tour into view once it has rendered.
-            wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
-        })
+        use_callback((), move |_: (), _| start_tour(&current(&latest), &sim, &dispatch))
     };
     let on_edit = {
         let dispatch = dispatch.clone();

@@ -16,13 +16,15 @@
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
 //! - [`view`], [`controls`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
 //!   components that show it; [`record`]: the playback exported as a WebM clip;
-//!   [`what_if`]: "had it not been preempted" on a preemption of the run.
+//!   [`what_if`]: "had it not been preempted" on a preemption of the run; [`moment_link`]:
+//!   "Link to this moment".
 
 pub mod canvas;
 pub mod cluster;
 pub mod colours;
 pub mod controls;
 pub mod grid;
+pub mod moment_link;
 pub mod narrate;
 pub mod panes;
 pub mod player;

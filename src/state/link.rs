@@ -1,16 +1,20 @@
 //! The page's links, as the URL's fragment carries them, parsed and written without any
 //! web API (so they are tested natively):
 //!
-//! - `#s=CODE[&trace=NAME&hash=H]`: a scenario (a share code); a scenario whose jobs come
-//!   from a trace file names the file and a short hash of its contents, since the link
-//!   cannot carry the file: whoever opens it is asked for that file, and the hash tells
-//!   them whether the file they chose is the author's;
-//! - `#lesson=ID[&autoplay][&t=SECONDS][&job=N]`: a lesson of the gallery, run at once
-//!   with `autoplay`, its playback opened at `t` with job `N` selected.
+//! - `#s=CODE[&trace=NAME&hash=H][&policy=P][&t=SECONDS][&job=N]`: a scenario (a share
+//!   code); a scenario whose jobs come from a trace file names the file and a short hash
+//!   of its contents, since the link cannot carry the file: whoever opens it is asked for
+//!   that file, and the hash tells them whether the file they chose is the author's. With
+//!   a moment (`policy`, `t`, `job`: "Link to this moment" in the playback) it runs at
+//!   once and its playback opens there;
+//! - `#lesson=ID[&autoplay][&policy=P][&t=SECONDS][&job=N]`: a lesson of the gallery, run
+//!   at once with `autoplay`, its playback opened on policy `P` at `t` with job `N`
+//!   selected;
+//! - `#tour=N`: step `N` (from 1) of the guided introduction.
 
 use super::lessons::{Lesson, LESSONS};
 use super::State;
-use proxima_core::share::TraceChoice;
+use proxima_core::share::{SharedScenario, TraceChoice};
 
 /// A trace file as a link names it.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,11 +24,39 @@ pub struct TraceRef {
     pub hash: String,
 }
 
+/// A moment of a run's playback as a link names it: the policy watched, the time and the
+/// job selected (each may be left out).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkMoment {
+    pub policy: Option<String>,
+    pub t: Option<f64>,
+    pub job: Option<u32>,
+}
+
+impl LinkMoment {
+    pub fn is_empty(&self) -> bool {
+        self.policy.is_none() && self.t.is_none() && self.job.is_none()
+    }
+
+    /// Where the next run's playback opens for this moment (`None` for no moment).
+    pub fn focus(&self) -> Option<Focus> {
+        (!self.is_empty()).then(|| Focus {
+            run_id: None,
+            policy: self.policy.clone(),
+            at: FocusAt::Seconds(self.t.unwrap_or(0.0)),
+            job: self.job,
+            scroll: true,
+        })
+    }
+}
+
 /// What a fragment asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Link {
-    Share { code: String, trace: Option<TraceRef> },
-    Lesson { id: String, autoplay: bool, t: Option<f64>, job: Option<u32> },
+    Share { code: String, trace: Option<TraceRef>, moment: LinkMoment },
+    Lesson { id: String, autoplay: bool, moment: LinkMoment },
+    /// A step of the guided introduction, counted from 0 (the link counts from 1).
+    Tour { step: usize },
 }
 
 // The checks worker hashes a trace file as it checks it (the page never reads the file);
@@ -50,9 +82,22 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<Link>, String> {
             (None, None) => None,
             _ => return Err("it names a trace file without its hash, or a hash without its file".into()),
         };
-        return Ok(Some(Link::Share { code, trace }));
+        return Ok(Some(Link::Share { code, trace, moment: parse_moment(&get)? }));
+    }
+    if let Some(step) = get("tour") {
+        let steps = crate::tour::STEPS;
+        return match step.parse::<usize>() {
+            Ok(n) if (1..=steps).contains(&n) => Ok(Some(Link::Tour { step: n - 1 })),
+            _ => Err(format!("tour must be a step of the introduction, 1 to {steps}, not '{step}'")),
+        };
     }
     let Some(id) = get("lesson") else { return Ok(None) };
+    let moment = parse_moment(&get)?;
+    Ok(Some(Link::Lesson { id, autoplay: pairs.iter().any(|(k, _)| *k == "autoplay"), moment }))
+}
+
+/// The moment a link names (`policy`, `t`, `job`), from its fields as `get` reads them.
+fn parse_moment(get: &dyn Fn(&str) -> Option<String>) -> Result<LinkMoment, String> {
     let t = match get("t") {
         Some(text) => match text.parse::<f64>() {
             Ok(t) if t.is_finite() && t >= 0.0 => Some(t),
@@ -64,33 +109,43 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<Link>, String> {
         Some(text) => Some(text.parse::<u32>().map_err(|_| format!("job must be a job number, not '{text}'"))?),
         None => None,
     };
-    Ok(Some(Link::Lesson { id, autoplay: pairs.iter().any(|(k, _)| *k == "autoplay"), t, job }))
+    let policy = match get("policy") {
+        Some(p) if p.trim().is_empty() => return Err("policy must name a policy of the run, not be empty".into()),
+        p => p,
+    };
+    Ok(LinkMoment { policy, t, job })
 }
 
 /// The fragment (with its `#`) of a link.
 pub fn format_fragment(link: &Link) -> String {
-    match link {
-        Link::Share { code, trace } => {
+    let (mut out, moment) = match link {
+        Link::Share { code, trace, moment } => {
             let mut out = format!("#s={code}");
             if let Some(t) = trace {
                 out += &format!("&trace={}&hash={}", percent_encode(&t.name), percent_encode(&t.hash));
             }
-            out
+            (out, moment)
         }
-        Link::Lesson { id, autoplay, t, job } => {
+        Link::Lesson { id, autoplay, moment } => {
             let mut out = format!("#lesson={}", percent_encode(id));
             if *autoplay {
                 out += "&autoplay";
             }
-            if let Some(t) = t {
-                out += &format!("&t={t}");
-            }
-            if let Some(j) = job {
-                out += &format!("&job={j}");
-            }
-            out
+            (out, moment)
         }
+        Link::Tour { step } => return format!("#tour={}", step + 1),
+    };
+    if let Some(p) = &moment.policy {
+        out += &format!("&policy={}", percent_encode(p));
     }
+    if let Some(t) = moment.t {
+        // To the millisecond: the playback's clock shows no finer, and a link stays short.
+        out += &format!("&t={}", (t * 1000.0).round() / 1000.0);
+    }
+    if let Some(j) = moment.job {
+        out += &format!("&job={j}");
+    }
+    out
 }
 
 /// The lesson of this id.
@@ -164,6 +219,25 @@ pub struct PendingTrace {
     pub hash: Option<String>,
 }
 
+/// A scenario a link opened, until it is run: the page offers to run it (at the top, in
+/// the notice that says where it came from), and says so when something replaces it
+/// before it ran (the classic comparison, a lesson) with a way back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FromLink {
+    pub scenario: SharedScenario,
+    pub trace: Option<TraceRef>,
+    /// What replaced it since (the lesson's title), if anything did.
+    pub replaced_by: Option<String>,
+}
+
+/// What the notice of a scenario from a link can do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkNoticeAction {
+    /// Run the link's scenario (restoring it first if something replaced it).
+    Run,
+    Dismiss,
+}
+
 impl State {
     /// Loads a lesson, to run at once if `run` (with its playback opening at `focus`).
     pub(super) fn open_lesson(&mut self, id: &str, run: bool, focus: Option<Focus>) {
@@ -177,32 +251,81 @@ impl State {
         } else {
             format!("Loaded the lesson \u{201c}{}\u{201d}: press Run to see it.", l.title)
         });
+        // A link's scenario not run yet is replaced: said in its notice, which offers it back.
+        if let Some(linked) = &mut self.from_link {
+            if linked.scenario != l.scenario() {
+                linked.replaced_by = Some(l.title.to_string());
+            }
+        }
         self.autorun = run;
         self.focus = focus;
     }
 
     /// Opens a link (one followed in this tab; a page opened on a link starts from
-    /// [`super::startup`]).
+    /// [`super::startup`], which comes here for all but a plain share link).
     pub(super) fn open_link(&mut self, link: Link) {
         match link {
-            Link::Share { code, trace } => match proxima_core::share::decode(&code) {
-                Ok(scenario) => {
-                    self.restore(&scenario);
-                    self.notices.push("Restored the scenario from the link.".into());
-                    self.link_trace(trace);
-                }
+            Link::Share { code, trace, moment } => match proxima_core::share::decode(&code) {
+                Ok(scenario) => self.open_shared(scenario, trace, moment),
                 Err(e) => self.errors.push(format!("This share link could not be read: {e}.").into()),
             },
-            Link::Lesson { id, autoplay, t, job } => {
-                let focus = (t.is_some() || job.is_some()).then(|| Focus {
-                    run_id: None,
-                    policy: None,
-                    at: FocusAt::Seconds(t.unwrap_or(0.0)),
-                    job,
-                    scroll: true,
-                });
-                self.open_lesson(&id, autoplay, focus);
+            Link::Lesson { id, autoplay, moment } => self.open_lesson(&id, autoplay, moment.focus()),
+            Link::Tour { step } => match &mut self.tour {
+                Some(tour) if tour.error.is_none() => tour.make_mut().go_to(step),
+                // The app starts the tour's runs, then opens this step.
+                _ => self.tour_link = Some(step),
+            },
+        }
+    }
+
+    /// A scenario from a link: restored, and offered to run (the notice's "Run it"), or
+    /// run at once when the link names a moment of its playback.
+    pub(super) fn open_shared(&mut self, scenario: SharedScenario, trace: Option<TraceRef>, moment: LinkMoment) {
+        self.restore(&scenario);
+        self.from_link = Some(FromLink { scenario, trace: None, replaced_by: None });
+        self.link_details(trace, moment);
+    }
+
+    /// The rest of a share link, once its scenario is restored (and in
+    /// [`State::from_link`]): the trace file it names, and the moment to open its playback
+    /// at, if it names one (it then runs at once).
+    pub(super) fn link_details(&mut self, trace: Option<TraceRef>, moment: LinkMoment) {
+        self.link_trace(trace.clone());
+        if let Some(linked) = &mut self.from_link {
+            linked.trace = trace;
+        }
+        if let Some(focus) = moment.focus() {
+            self.focus = Some(focus);
+            // A trace file still awaited runs once it is opened (`pending_trace_loaded`).
+            self.autorun = self.pending_trace.is_none();
+        }
+    }
+
+    /// The notice of a scenario from a link was used.
+    pub(super) fn link_notice(&mut self, action: LinkNoticeAction) {
+        match action {
+            LinkNoticeAction::Dismiss => self.from_link = None,
+            LinkNoticeAction::Run => {
+                let Some(linked) = self.from_link.clone() else { return };
+                if linked.replaced_by.is_some() || self.shared_scenario().as_ref() != Some(&linked.scenario) {
+                    self.restore(&linked.scenario);
+                    self.link_trace(linked.trace.clone());
+                    // A focus asked for by what replaced it is not this run's.
+                    self.focus = None;
+                }
+                if let Some(l) = &mut self.from_link {
+                    l.replaced_by = None;
+                }
+                // Without its trace file it cannot run: the page asks for the file.
+                self.autorun = self.pending_trace.is_none();
             }
+        }
+    }
+
+    /// A run started on `scenario`: a link's scenario, once run, needs no notice.
+    pub(super) fn link_ran(&mut self, scenario: &SharedScenario) {
+        if self.from_link.as_ref().is_some_and(|l| l.scenario == *scenario) {
+            self.from_link = None;
         }
     }
 
@@ -242,168 +365,78 @@ impl State {
     /// a trace file is named with its hash.
     pub fn share_fragment(&self) -> Option<String> {
         let scenario = self.shared_scenario()?;
-        let trace = match (&scenario.trace, &self.trace.uploaded) {
-            (TraceChoice::Uploaded { .. }, Some(u)) => {
+        let trace = self.trace_ref(&scenario);
+        Some(format_fragment(&Link::Share { code: proxima_core::share::encode(&scenario), trace, moment: LinkMoment::default() }))
+    }
+
+    /// What the Share button links to: the tour's step while the tour is open (that is
+    /// what is on screen), else the scenario ([`State::share_fragment`]).
+    pub fn page_fragment(&self) -> Option<String> {
+        match &self.tour {
+            Some(tour) if tour.error.is_none() => Some(format_fragment(&Link::Tour { step: tour.step })),
+            _ => self.share_fragment(),
+        }
+    }
+
+    /// The link that reruns the results on screen, without a moment: their lesson's, if
+    /// they are a lesson's unchanged, else their scenario's (`None` before any run).
+    pub fn results_link(&self) -> Option<Link> {
+        let scenario = self.results.scenario.as_ref()?;
+        Some(match self.results.lesson {
+            Some(id) => Link::Lesson { id: id.to_string(), autoplay: true, moment: LinkMoment::default() },
+            None => Link::Share {
+                code: proxima_core::share::encode(scenario),
+                trace: self.trace_ref(scenario),
+                moment: LinkMoment::default(),
+            },
+        })
+    }
+
+    /// The trace file a scenario runs, as a link names it (the page's file, if it is the
+    /// one the scenario names and it was hashed).
+    fn trace_ref(&self, scenario: &SharedScenario) -> Option<TraceRef> {
+        match (&scenario.trace, &self.trace.uploaded) {
+            (TraceChoice::Uploaded { name }, Some(u)) if u.name == *name => {
                 u.preview.hash.clone().map(|hash| TraceRef { name: u.name.clone(), hash })
             }
             _ => None,
-        };
-        Some(format_fragment(&Link::Share { code: proxima_core::share::encode(&scenario), trace }))
+        }
     }
 
     /// What the URL's fragment should become now that the scenario changed: `None` to
     /// leave it (it has no link of ours, or its link still shows this scenario, or a
-    /// link's trace file is still awaited), `Some("")` to clear it (a field is invalid),
-    /// else the current scenario's link. So the address bar never shows an old scenario.
+    /// link's trace file is still awaited, or it is the open tour's), `Some("")` to clear
+    /// it (a field is invalid), else the current scenario's link. So the address bar
+    /// never shows an old scenario.
     pub fn fragment_after_edit(&self, fragment: &str) -> Option<String> {
         if self.pending_trace.is_some() {
             return None;
         }
-        let linked = match parse_fragment(fragment) {
-            Ok(Some(Link::Share { code, .. })) => proxima_core::share::decode(&code).ok(),
-            Ok(Some(Link::Lesson { id, .. })) => lesson(&id).map(Lesson::scenario),
+        let link = match parse_fragment(fragment) {
+            Ok(Some(link)) => link,
             Ok(None) | Err(_) => return None,
+        };
+        let linked = match &link {
+            Link::Share { code, .. } => proxima_core::share::decode(code).ok(),
+            Link::Lesson { id, .. } => lesson(id).map(Lesson::scenario),
+            Link::Tour { .. } if self.tour.is_some() || self.tour_link.is_some() => return None,
+            Link::Tour { .. } => None,
         };
         let current = self.shared_scenario();
         if current.is_some() && linked == current {
-            // Unchanged; but a trace link made before the file was hashed gains its hash.
-            return self.share_fragment().filter(|f| f != fragment && fragment.starts_with("#s="));
+            // Unchanged; but a trace link made before the file was hashed gains its hash
+            // (and keeps its moment).
+            return match (link, current.and_then(|c| self.trace_ref(&c))) {
+                (Link::Share { code, trace: None, moment }, Some(trace)) => {
+                    Some(format_fragment(&Link::Share { code, trace: Some(trace), moment }))
+                }
+                _ => None,
+            };
         }
         Some(self.share_fragment().unwrap_or_default())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn share_links_name_their_trace_file_and_read_back() {
-        let link = Link::Share {
-            code: "1.eyJhIjoxfQ".into(),
-            trace: Some(TraceRef { name: "philly week 1 & more#.csv".into(), hash: "0a1b2c3d".into() }),
-        };
-        let text = format_fragment(&link);
-        assert_eq!(text, "#s=1.eyJhIjoxfQ&trace=philly%20week%201%20%26%20more%23.csv&hash=0a1b2c3d");
-        assert_eq!(parse_fragment(&text), Ok(Some(link)));
-        // Links made before trace names were added still read.
-        assert_eq!(parse_fragment("#s=1.abc"), Ok(Some(Link::Share { code: "1.abc".into(), trace: None })));
-        assert!(parse_fragment("#s=1.abc&trace=a.csv").is_err());
-        // Other encoders' escapes, and a stray %.
-        assert_eq!(percent_decode("a+b%2Fc%zz%e2%82%AC"), "a+b/c%zz€");
-    }
-
-    #[test]
-    fn lesson_links_read_autoplay_time_and_job() {
-        assert_eq!(
-            parse_fragment("#lesson=light-load&autoplay&t=120.5&job=7"),
-            Ok(Some(Link::Lesson { id: "light-load".into(), autoplay: true, t: Some(120.5), job: Some(7) }))
-        );
-        let plain = Link::Lesson { id: "first-run".into(), autoplay: false, t: None, job: None };
-        assert_eq!(parse_fragment("lesson=first-run"), Ok(Some(plain.clone())));
-        assert_eq!(format_fragment(&plain), "#lesson=first-run");
-        let full = Link::Lesson { id: "wait-preempt".into(), autoplay: true, t: Some(30.0), job: Some(12) };
-        assert_eq!(format_fragment(&full), "#lesson=wait-preempt&autoplay&t=30&job=12");
-        assert_eq!(parse_fragment(&format_fragment(&full)), Ok(Some(full)));
-        assert!(parse_fragment("#lesson=x&t=-1").unwrap_err().contains("'-1'"));
-        assert!(parse_fragment("#lesson=x&job=one").unwrap_err().contains("'one'"));
-        // Fragments that are not the page's links: ordinary anchors.
-        assert_eq!(parse_fragment("#run-panel"), Ok(None));
-        assert_eq!(parse_fragment(""), Ok(None));
-    }
-
-    #[test]
-    fn the_trace_hash_is_short_stable_and_tells_files_apart() {
-        // FNV-1a 64 of "" is the offset basis: its first 32 bits.
-        assert_eq!(trace_hash(b""), "cbf29ce4");
-        assert_eq!(trace_hash(b"job,gpus\n1,4\n").len(), 8);
-        assert_ne!(trace_hash(b"job,gpus\n1,4\n"), trace_hash(b"job,gpus\n1,8\n"));
-        assert!(lesson("light-load").is_some());
-        assert!(lesson("no-such-lesson").is_none());
-    }
-
-    #[test]
-    fn a_trace_link_waits_for_its_file_and_runs_it_once_the_hash_matches() {
-        use super::super::{startup_from, Action};
-        const TRACE: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\n";
-        let s = State::default().apply(Action::SelectPreset("teaching".into()));
-        let s = crate::state::trace::opened_and_checked(s, "t.csv", TRACE);
-        assert_eq!(s.trace.uploaded.as_ref().unwrap().preview.hash.as_deref(), Some(trace_hash(TRACE).as_str()));
-        let fragment = s.share_fragment().unwrap();
-        assert!(fragment.ends_with(&format!("&trace=t.csv&hash={}", trace_hash(TRACE))), "{fragment}");
-        // Opened elsewhere: the file is asked for by name and hash; nothing runs.
-        let opened = startup_from(&fragment, None);
-        assert_eq!(opened.pending_trace, Some(PendingTrace { name: "t.csv".into(), hash: Some(trace_hash(TRACE)) }));
-        assert!(!opened.autorun);
-        // While the file is awaited the address bar keeps the link.
-        assert_eq!(opened.fragment_after_edit(&fragment), None);
-        // Another file: said so, kept waiting, not run.
-        let other = crate::state::trace::opened_and_checked(opened.clone(), "t.csv", &TRACE[..TRACE.len() - 1]);
-        assert!(!other.autorun);
-        assert!(other.pending_trace.is_some());
-        assert!(other.errors.iter().any(|e| e.to_string().contains("is not the link's trace")), "{:?}", other.errors);
-        // The link's file: loaded and run.
-        let right = crate::state::trace::opened_and_checked(opened, "renamed.csv", TRACE);
-        assert!(right.autorun);
-        assert_eq!(right.pending_trace, None);
-        assert_eq!(right.trace.mode, super::super::TraceMode::File);
-        assert!(!right.apply(Action::AutorunTaken).autorun);
-    }
-
-    #[test]
-    fn a_lesson_link_loads_runs_and_focuses_the_next_run() {
-        use super::super::{startup_from, Action};
-        let s = startup_from("#lesson=light-load&autoplay&t=90&job=4", None);
-        assert!(s.autorun);
-        assert_eq!(s.shared_scenario(), Some(lesson("light-load").unwrap().scenario()));
-        let focus = s.focus.clone().unwrap();
-        assert_eq!((focus.run_id, focus.at, focus.job), (None, FocusAt::Seconds(90.0), Some(4)));
-        // The run it asked for takes the focus, and is known to be the lesson's.
-        let (_, scenario) = s.run_request(9).unwrap();
-        let s = s.apply(Action::AutorunTaken).apply(Action::RunStarted { run_id: 9, scenario });
-        assert_eq!(s.focus.as_ref().unwrap().run_id, Some(9));
-        assert_eq!(s.results.lesson, Some("light-load"));
-        // A later run does not.
-        let (_, scenario) = s.run_request(10).unwrap();
-        assert_eq!(s.clone().apply(Action::RunStarted { run_id: 10, scenario }).focus, None);
-        // The link is left while the scenario is the lesson's, and follows an edit.
-        assert_eq!(s.fragment_after_edit("#lesson=light-load&autoplay"), None);
-        let edited = s.apply(Action::SetSeed("2".into()));
-        let f = edited.fragment_after_edit("#lesson=light-load&autoplay").unwrap();
-        assert_eq!(f, edited.share_fragment().unwrap());
-        assert_eq!(edited.fragment_after_edit(&f), None);
-        // An invalid field clears it; a fragment that is no link of ours is left.
-        let invalid = edited.apply(Action::SetSeed("x".into()));
-        assert_eq!(invalid.fragment_after_edit(&f), Some(String::new()));
-        assert_eq!(invalid.fragment_after_edit("#run-panel"), None);
-        // An unknown lesson says so.
-        let unknown = startup_from("#lesson=nope", None);
-        assert!(unknown.errors[0].to_string().contains("no lesson"), "{:?}", unknown.errors);
-        assert!(!unknown.autorun);
-    }
-
-    #[test]
-    fn results_go_stale_when_the_scenario_is_edited_and_back_when_undone() {
-        use super::super::Action;
-        use crate::Shared;
-        let s = State::default().apply(Action::Lesson { id: "shared-uplink".into(), run: true, focus: None });
-        assert!(s.autorun);
-        let (_, scenario) = s.run_request(3).unwrap();
-        let mut s = s.apply(Action::RunStarted { run_id: 3, scenario });
-        assert!(!s.results_stale(), "no outcomes yet");
-        // Any outcome will do: staleness is about the scenario.
-        let mut outcome = None;
-        crate::worker::run_request(&crate::tour::request(1), &|| 0.0, &mut |m| {
-            if let crate::protocol::FromWorker::PolicyDone { result, .. } = m {
-                outcome.get_or_insert(Shared::new(*result));
-            }
-        });
-        s.results.make_mut().outcomes.push(outcome.unwrap());
-        assert!(!s.results_stale());
-        assert_eq!(s.results.lesson, Some("shared-uplink"));
-        let edited = s.clone().apply(Action::TogglePolicy("dally".into()));
-        assert!(edited.results_stale());
-        assert!(!edited.apply(Action::TogglePolicy("dally".into())).results_stale());
-        assert!(s.apply(Action::SetSeed("".into())).results_stale(), "an invalid field");
-    }
-}
+#[path = "link_tests.rs"]
+mod tests;

@@ -45,7 +45,7 @@ use crate::protocol::{FileData, FromWorker, Problem};
 use crate::tour::{Tour, TourAction};
 use crate::Shared;
 use fields::{check_mix, check_seed};
-use link::{Focus, Link, PendingTrace};
+use link::{Focus, FromLink, Link, LinkNoticeAction, PendingTrace};
 use problems::Problems;
 use proxima_core::policy::resolve_policy;
 use proxima_core::share::SharedScenario;
@@ -83,6 +83,10 @@ pub struct State {
     pub pending_trace: Option<PendingTrace>,
     /// The what-if asked on a preemption of the run played back.
     pub what_if: Option<Shared<what_if::PreemptWhatIf>>,
+    /// A scenario a link opened, not run yet: its notice offers to run it.
+    pub from_link: Option<FromLink>,
+    /// A step of the tour a link asked for: the app starts the tour's runs, which open it.
+    pub tour_link: Option<usize>,
 }
 
 /// Everything that can happen to the state.
@@ -142,6 +146,8 @@ pub enum Action {
     },
     /// A link followed in this tab.
     OpenLink(Link),
+    /// The notice of a scenario from a link was used.
+    LinkNotice(LinkNoticeAction),
     /// The app took the run asked for in [`State::autorun`].
     AutorunTaken,
     /// A what-if on a preemption of the run played back.
@@ -179,6 +185,8 @@ impl State {
             focus: None,
             pending_trace: None,
             what_if: None,
+            from_link: None,
+            tour_link: None,
         };
         state.restore(scenario);
         // A fresh page has nothing to undo.
@@ -261,6 +269,7 @@ impl State {
                 self.run = RunState::Running { run_id, policies: policies.clone(), current: 0, done: 0, total: 0 };
                 self.next_id = self.next_id.max(run_id + 1);
                 self.errors.clear();
+                self.link_ran(&scenario);
                 // A focus asked for before the run is this run's; an older run's is gone.
                 self.focus =
                     self.focus.take().filter(|f| f.run_id.is_none()).map(|f| Focus { run_id: Some(run_id), ..f });
@@ -294,7 +303,10 @@ impl State {
             }
             Action::Tour(TourAction::Started { run_id }) => {
                 self.next_id = self.next_id.max(run_id + 1);
-                self.tour = Some(Shared::new(Tour::new(run_id)));
+                let mut tour = Tour::new(run_id);
+                // A link's step, if a link started it.
+                tour.go_to(self.tour_link.take().unwrap_or(0));
+                self.tour = Some(Shared::new(tour));
             }
             Action::Tour(TourAction::Step(step)) => {
                 if let Some(tour) = &mut self.tour {
@@ -305,6 +317,7 @@ impl State {
             Action::ShareLinkMade(url) => self.share_link = Some(url),
             Action::Lesson { id, run, focus } => self.open_lesson(&id, run, focus),
             Action::OpenLink(link) => self.open_link(link),
+            Action::LinkNotice(action) => self.link_notice(action),
             Action::AutorunTaken => self.autorun = false,
             Action::WhatIf(act) => self.what_if(act),
             Action::Error(text) => self.errors.push(text.into()),

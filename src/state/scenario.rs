@@ -3,7 +3,7 @@
 //! command, and `scenario.json`.
 
 use super::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
-use super::link::{parse_fragment, Link, PendingTrace};
+use super::link::{parse_fragment, FromLink, Link, PendingTrace};
 use super::trace::{suggested_jobs, DEFAULT_LOAD};
 use super::{Action, State, TraceMode};
 use crate::protocol::{Problem, RunRequest, TraceSource};
@@ -223,7 +223,8 @@ pub fn startup(link: Option<&str>, saved: Option<Result<String, String>>) -> Sta
     match link.map(decode) {
         Some(Ok(s)) => {
             let mut state = State::from_scenario(&s);
-            state.notices.insert(0, "Restored the scenario from the link.".into());
+            // Said, with its "Run it", by the notice of a scenario from a link.
+            state.from_link = Some(FromLink { scenario: s, trace: None, replaced_by: None });
             state
         }
         Some(Err(e)) => {
@@ -239,12 +240,13 @@ pub fn startup(link: Option<&str>, saved: Option<Result<String, String>>) -> Sta
 
 /// The state to start with on a page opened with this URL fragment: a share link's scenario
 /// (waiting for its trace file, named with its hash, if it has one), a lesson (run at once
-/// with `autoplay`), else as [`startup`] without a link.
+/// with `autoplay`), a tour step (opened once the tour has run), else as [`startup`]
+/// without a link.
 pub fn startup_from(fragment: &str, saved: Option<Result<String, String>>) -> State {
     match parse_fragment(fragment) {
-        Ok(Some(Link::Share { code, trace })) => {
+        Ok(Some(Link::Share { code, trace, moment })) => {
             let mut state = startup(Some(&code), saved);
-            state.link_trace(trace);
+            state.link_details(trace, moment);
             state
         }
         Ok(Some(lesson)) => startup(None, saved).apply(Action::OpenLink(lesson)),

@@ -245,7 +245,7 @@ describe('the app', () => {
       assert.equal(await page.getByTestId('seed-input').inputValue(), '9');
       const checked = await page.getByTestId('policy-select').locator('input:checked').evaluateAll((els) => els.map((e) => e.value));
       assert.deepEqual(checked, ['consolidate', 'dally:timers=120/60']);
-      assert.match(await page.getByTestId('notice-banner').textContent(), /Restored the scenario from the link/);
+      assert.match(await page.getByTestId('link-notice').textContent(), /Restored the scenario from the link/);
       assert.equal(await page.getByTestId('topology-view').locator('[data-gpu]').count(), 128);
       checkClean(record, { origin, prefix: '/' });
     } finally {

@@ -1,0 +1,65 @@
+//! The notice of a scenario a link opened, at the top of the page: where the scenario came
+//! from and "Run it", so a shared link runs without scrolling to Run (far below the fold);
+//! or, once the classic comparison or a lesson replaced it before it ran, what replaced it
+//! and the way back.
+
+use crate::state::link::{FromLink, LinkNoticeAction};
+use crate::state::Action;
+use proxima_core::share::{TopologyChoice, TraceChoice};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LinkNoticeProps {
+    pub linked: FromLink,
+    /// The form's scenario is no longer the link's (edited since, or replaced).
+    pub edited: bool,
+    /// The link's trace file is still awaited (the page asks for it below).
+    pub awaiting_trace: bool,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
+    let run = props.dispatch.reform(|_: MouseEvent| Action::LinkNotice(LinkNoticeAction::Run));
+    let dismiss = props.dispatch.reform(|_: MouseEvent| Action::LinkNotice(LinkNoticeAction::Dismiss));
+    let s = &props.linked.scenario;
+    let what = format!(
+        "{} on {}, {} polic{}",
+        match &s.trace {
+            TraceChoice::Synthetic { jobs, .. } => format!("{jobs} generated jobs"),
+            TraceChoice::Uploaded { name } => format!("the jobs of {name}"),
+        },
+        match &s.topology {
+            TopologyChoice::Preset(name) => format!("the {name} cluster"),
+            TopologyChoice::Parametric(text) => format!("the cluster {text}"),
+            TopologyChoice::Custom(spec) => format!("the cluster {}", spec.name),
+        },
+        s.policies.len(),
+        if s.policies.len() == 1 { "y" } else { "ies" }
+    );
+    let (text, label) = match (&props.linked.replaced_by, props.edited) {
+        (Some(by), _) => (
+            format!("\u{201c}{by}\u{201d} replaced the scenario of the link you opened ({what}), before it ran."),
+            "▶ Back to the link's scenario and run it",
+        ),
+        (None, true) => (
+            format!("You opened a link to a scenario ({what}) and edited it since."),
+            "▶ Run the link's scenario as it was",
+        ),
+        (None, false) => (format!("Restored the scenario from the link: {what}."), "▶ Run it"),
+    };
+    html! {
+        <div class="banner notice link-notice" role="status" data-testid="link-notice"
+             data-replaced={props.linked.replaced_by.is_some().to_string()}>
+            <p>
+                { text }{ " " }
+                if props.awaiting_trace && props.linked.replaced_by.is_none() {
+                    { "Open its trace file below to run it." }
+                } else {
+                    <button type="button" class="primary" data-testid="link-run" onclick={run}>{ label }</button>
+                }
+            </p>
+            <button type="button" onclick={dismiss} aria-label="Dismiss the link's notice">{ "Dismiss" }</button>
+        </div>
+    }
+}
