@@ -12,13 +12,13 @@ mod handlers;
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::panels::{
-    use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkNotice, LinkTrace, PlaybackSection, ResultsPanel,
-    RunPanel, ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
+    use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkNotice, LinkTrace, PlaybackSection,
+    ResultsPanel, RunPanel, ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
 };
 use crate::playback::moment_link::MomentBase;
 use crate::protocol::{FromWorker, ToWorker};
-use crate::state::results::RunState;
 use crate::state::link::Link;
+use crate::state::results::RunState;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
 use crate::tour::view::TourView;
 use crate::your_cluster::YourClusterSection;

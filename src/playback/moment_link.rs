@@ -92,7 +92,10 @@ mod tests {
         assert_eq!(moment, LinkMoment { policy: Some("dally:timers=120/60".into()), t: Some(1234.568), job: Some(7) });
         // A lesson's run: its lesson link, run at once.
         let lesson = Link::Lesson { id: "light-load".into(), autoplay: false, moment: LinkMoment::default() };
-        assert_eq!(moment_fragment(&lesson, Some("fifo"), 600.0, None), "#lesson=light-load&autoplay&policy=fifo&t=600");
+        assert_eq!(
+            moment_fragment(&lesson, Some("fifo"), 600.0, None),
+            "#lesson=light-load&autoplay&policy=fifo&t=600"
+        );
         // The tour: its step.
         assert_eq!(moment_fragment(&Link::Tour { step: 2 }, None, 55.0, Some(4)), "#tour=3");
     }

@@ -53,10 +53,20 @@ impl LinkMoment {
 /// What a fragment asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Link {
-    Share { code: String, trace: Option<TraceRef>, moment: LinkMoment },
-    Lesson { id: String, autoplay: bool, moment: LinkMoment },
+    Share {
+        code: String,
+        trace: Option<TraceRef>,
+        moment: LinkMoment,
+    },
+    Lesson {
+        id: String,
+        autoplay: bool,
+        moment: LinkMoment,
+    },
     /// A step of the guided introduction, counted from 0 (the link counts from 1).
-    Tour { step: usize },
+    Tour {
+        step: usize,
+    },
 }
 
 // The checks worker hashes a trace file as it checks it (the page never reads the file);
@@ -366,7 +376,11 @@ impl State {
     pub fn share_fragment(&self) -> Option<String> {
         let scenario = self.shared_scenario()?;
         let trace = self.trace_ref(&scenario);
-        Some(format_fragment(&Link::Share { code: proxima_core::share::encode(&scenario), trace, moment: LinkMoment::default() }))
+        Some(format_fragment(&Link::Share {
+            code: proxima_core::share::encode(&scenario),
+            trace,
+            moment: LinkMoment::default(),
+        }))
     }
 
     /// What the Share button links to: the tour's step while the tour is open (that is

@@ -17,7 +17,10 @@ fn share_links_name_their_trace_file_and_read_back() {
     assert_eq!(text, "#s=1.eyJhIjoxfQ&trace=philly%20week%201%20%26%20more%23.csv&hash=0a1b2c3d");
     assert_eq!(parse_fragment(&text), Ok(Some(link)));
     // Links made before trace names were added still read.
-    assert_eq!(parse_fragment("#s=1.abc"), Ok(Some(Link::Share { code: "1.abc".into(), trace: None, moment: LinkMoment::default() })));
+    assert_eq!(
+        parse_fragment("#s=1.abc"),
+        Ok(Some(Link::Share { code: "1.abc".into(), trace: None, moment: LinkMoment::default() }))
+    );
     assert!(parse_fragment("#s=1.abc&trace=a.csv").is_err());
     // Other encoders' escapes, and a stray %.
     assert_eq!(percent_decode("a+b%2Fc%zz%e2%82%AC"), "a+b/c%zz€");
@@ -142,7 +145,10 @@ fn moment_and_tour_links_read_back_and_refuse_what_they_cannot_open() {
     let link = "#s=1.abc&policy=consolidate&t=90.5&job=3";
     let Ok(Some(Link::Share { moment, .. })) = parse_fragment(link) else { panic!("{link}") };
     assert_eq!(moment, at(Some("consolidate"), Some(90.5), Some(3)));
-    assert_eq!(moment.focus().map(|f| (f.policy, f.at, f.job, f.scroll)), Some((Some("consolidate".into()), FocusAt::Seconds(90.5), Some(3), true)));
+    assert_eq!(
+        moment.focus().map(|f| (f.policy, f.at, f.job, f.scroll)),
+        Some((Some("consolidate".into()), FocusAt::Seconds(90.5), Some(3), true))
+    );
     assert_eq!(LinkMoment::default().focus(), None);
     assert!(parse_fragment("#s=1.abc&policy=").unwrap_err().contains("policy"));
     assert!(parse_fragment("#s=1.abc&t=soon").unwrap_err().contains("'soon'"));
@@ -191,7 +197,8 @@ fn a_shared_link_waits_for_run_it_and_a_moment_link_runs_at_its_moment() {
 fn the_results_link_to_their_lesson_or_scenario_and_the_tour_shares_its_step() {
     use super::super::{startup_from, Action};
     use crate::tour::TourAction;
-    let s = State::default();
+    // The default scenario is the first lesson's: another seed makes it no lesson's.
+    let s = State::default().apply(Action::SetSeed("2".into()));
     assert_eq!(s.results_link(), None, "nothing run yet");
     let (_, scenario) = s.run_request(1).unwrap();
     let s = s.apply(Action::RunStarted { run_id: 1, scenario: scenario.clone() });
@@ -200,9 +207,13 @@ fn the_results_link_to_their_lesson_or_scenario_and_the_tour_shares_its_step() {
     let lesson = startup_from("#lesson=light-load&autoplay", None);
     let (_, scenario) = lesson.run_request(2).unwrap();
     let lesson = lesson.apply(Action::RunStarted { run_id: 2, scenario });
-    assert_eq!(lesson.results_link(), Some(Link::Lesson { id: "light-load".into(), autoplay: true, moment: LinkMoment::default() }));
+    assert_eq!(
+        lesson.results_link(),
+        Some(Link::Lesson { id: "light-load".into(), autoplay: true, moment: LinkMoment::default() })
+    );
     // The tour open: Share links to its step.
-    let touring = s.clone().apply(Action::Tour(TourAction::Started { run_id: 7 })).apply(Action::Tour(TourAction::Step(2)));
+    let touring =
+        s.clone().apply(Action::Tour(TourAction::Started { run_id: 7 })).apply(Action::Tour(TourAction::Step(2)));
     assert_eq!(touring.page_fragment().as_deref(), Some("#tour=3"));
     assert_eq!(s.page_fragment(), s.share_fragment());
     // A tour link asks for the tour; its runs open at the step; the address bar keeps it.
