@@ -12,10 +12,10 @@ mod handlers;
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::panels::{
-    use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkNotice, LinkTrace, PlaybackSection,
+    link_notice, use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection,
     ResultsPanel, RunPanel, ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
 };
-use crate::playback::moment_link::MomentBase;
+use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::state::link::Link;
 use crate::state::results::RunState;
@@ -211,19 +211,13 @@ pub fn App() -> Html {
                     <a href="#your-cluster">{ "Your cluster" }</a>
                 </nav>
             </header>
-            // A link's scenario, with its Run, above the first screen's own button.
-            if let Some(linked) = &s.from_link {
-                <LinkNotice linked={linked.clone()} edited={s.shared_scenario().as_ref() != Some(&linked.scenario)}
-                            awaiting_trace={s.pending_trace.is_some()} dispatch={dispatch.clone()} />
-            }
+            { link_notice(s, &dispatch) }
             <ClassicRun dispatch={dispatch.clone()} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
             <Lessons dispatch={dispatch.clone()} />
             <ChallengeMode />
             if let Some(tour) = &s.tour {
-                <ContextProvider<Option<MomentBase>> context={Some(MomentBase(Link::Tour { step: tour.step }))}>
-                    <TourView tour={tour.clone()} act={h.on_tour_action} />
-                </ContextProvider<Option<MomentBase>>>
+                <MomentScope context={Some(MomentBase(Link::Tour { step: tour.step }))}><TourView tour={tour.clone()} act={h.on_tour_action} /></MomentScope>
             }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
             if let Some(pending) = &s.pending_trace {
@@ -234,9 +228,8 @@ pub fn App() -> Html {
                                dispatch={dispatch.clone()} on_edit={h.on_edit} on_topology_file={h.on_topology_file} on_trace_file={h.on_trace_file} on_export_topology={h.on_export_topology} />
                 <RunPanel policies={s.policies.clone()} seed={s.seed.clone()} run={s.run.clone()} share_link={s.share_link.clone()}
                           cli_command={(*cli_command).clone()} blocked={(*blocked).clone()} {done} dispatch={dispatch.clone()} on_run={h.on_run} on_cancel={h.on_cancel} on_share={h.on_share} />
-                <ContextProvider<Option<MomentBase>> context={s.results_link().map(MomentBase)}>
-                    <PlaybackSection results={s.results.clone()} focus={s.focus.clone()} what_if={s.what_if.clone()} dispatch={dispatch.clone()} />
-                </ContextProvider<Option<MomentBase>>>
+                <MomentScope context={s.results_link().map(MomentBase)}>
+                    <PlaybackSection results={s.results.clone()} focus={s.focus.clone()} what_if={s.what_if.clone()} dispatch={dispatch.clone()} /></MomentScope>
                 <ResultsPanel results={s.results.clone()} running={matches!(s.run, RunState::Running { .. })} {done} on_download={h.on_download}
                               on_export_scenario={h.on_export_scenario} scenario_json={h.scenario_json} on_error={h.on_error}
                               {lesson} {stale} />

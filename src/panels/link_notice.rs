@@ -4,7 +4,7 @@
 //! and the way back.
 
 use crate::state::link::{FromLink, LinkNoticeAction};
-use crate::state::Action;
+use crate::state::{Action, State};
 use proxima_core::share::{TopologyChoice, TraceChoice};
 use yew::prelude::*;
 
@@ -61,5 +61,17 @@ pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
             </p>
             <button type="button" onclick={dismiss} aria-label="Dismiss the link's notice">{ "Dismiss" }</button>
         </div>
+    }
+}
+
+/// The notice of the scenario a link opened, while it waits to run (nothing otherwise):
+/// placed above the first screen's own button, the classic comparison.
+pub fn link_notice(state: &State, dispatch: &Callback<Action>) -> Html {
+    match &state.from_link {
+        Some(linked) => html! {
+            <LinkNotice linked={linked.clone()} edited={state.shared_scenario().as_ref() != Some(&linked.scenario)}
+                        awaiting_trace={state.pending_trace.is_some()} dispatch={dispatch.clone()} />
+        },
+        None => html! {},
     }
 }

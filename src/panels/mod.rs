@@ -21,7 +21,7 @@ pub use challenge::ChallengeMode;
 pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
 pub use intro::{where_and_what, Banners, Intro};
 pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
-pub use link_notice::LinkNotice;
+pub use link_notice::{link_notice, LinkNotice};
 pub use results::{Download, PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;

@@ -18,6 +18,9 @@ use yew::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub struct MomentBase(pub Link);
 
+/// Where the page provides a [`MomentBase`] to the players inside (`None`: no button).
+pub type MomentScope = ContextProvider<Option<MomentBase>>;
+
 /// The link to this moment of the run `base` links to.
 pub fn moment_fragment(base: &Link, policy: Option<&str>, time_s: f64, job: Option<u32>) -> String {
     let moment = LinkMoment { policy: policy.map(str::to_string), t: Some(time_s), job };
