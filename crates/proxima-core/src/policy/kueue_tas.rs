@@ -62,7 +62,8 @@ use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
-use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology, HOSTNAME_LABEL};
+use crate::topology::formats::HOSTNAME_LABEL;
+use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology};
 use std::cmp::Reverse;
 
 /// What a job asks of the topology.
