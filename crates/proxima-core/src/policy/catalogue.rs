@@ -107,7 +107,7 @@ use OptionKind::*;
 const BACKFILL: PolicyOption = opt("backfill", Switch, "on", "off: a job that cannot start blocks the jobs behind it");
 const QUOTA: PolicyOption = opt("quota", Switch, "off", "on: tenants' quotas, with jobs beyond them reclaimable");
 const RESTORE: PolicyOption = opt("restore_s", Seconds, "30", "checkpoint and restore cost a preempted job pays");
-/// Where a policy that predicts slowdowns reads them ([`super::profile`]); `requires` is
+/// Where a policy that predicts slowdowns reads them ([`super::mechanisms::profile`]); `requires` is
 /// what the policy needs set for it to predict any.
 const fn profile(requires: Option<&'static str>) -> PolicyOption {
     PolicyOption {

@@ -4,15 +4,15 @@
 //! jobs but do not model the network; `dally` is compared with it.
 //!
 //! `migrate=on` lets it checkpoint and move running jobs to defragment, as Gandiva does
-//! ([`super::migrate`]), at the restore cost and under the guard rails `dally` uses
+//! ([`super::mechanisms::migrate`]), at the restore cost and under the guard rails `dally` uses
 //! (`restore_s=30`, `min_run_s=600`, `max_preempt=2`), so that a comparison with `dally`
 //! isolates what knowing the network is worth. Off by default.
 //!
-//! `quota=on` respects the tenants' quotas ([`super::quota`]); a reclaimed job pays
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]); a reclaimed job pays
 //! `restore_s`.
 
-use super::migrate::{MigrateOptions, Migrator};
-use super::quota::{self, next_step, FcfsQuota, QuotaStep};
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
+use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};

@@ -1,8 +1,8 @@
 //! `fifo`: first come, first served, topology-oblivious. A job takes the first free GPUs in
 //! index order, wherever they are; this is what a scheduler that only counts GPUs does.
-//! `quota=on` respects the tenants' quotas ([`super::quota`]).
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]).
 
-use super::quota::FcfsQuota;
+use super::mechanisms::quota::FcfsQuota;
 use super::{fcfs_step, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};

@@ -34,12 +34,12 @@
 //!
 //! `required_for_s=T|auto` (with `required`) keeps the requirement for T seconds of waiting,
 //! then treats the level as preferred: Proxima's timer, not a Kueue field, fixed or tuned
-//! online as `dally`'s timers are ([`super::level_timer`]).
+//! online as `dally`'s timers are ([`super::mechanisms::level_timer`]).
 //!
 //! `evict=on` (with `restore_s`, `min_run_s`, `max_preempt`, the defaults of
 //! `consolidate:migrate=on`) adds the defragmentation Kueue users ask for (kubernetes-sigs/kueue
 //! #9711: re-admit a workload to find it a better placement; #11078: move pods to free a node;
-//! #4329: fragmentation blocking admissions) through [`super::migrate`]: a job running wider
+//! #4329: fragmentation blocking admissions) through [`super::mechanisms::migrate`]: a job running wider
 //! than its level is checkpointed and moved back inside one domain of it once one has room,
 //! and a job that does not fit its level although enough GPUs are free has server-local jobs
 //! moved out of the way. Queued jobs come first; every moved job pays `restore_s`.
@@ -55,8 +55,8 @@
 //! Not modelled: Kueue's own preemption and node replacement, TAS balanced placement (an alpha gate, off
 //! by default), slices, leaders and PodSet groups, quotas and cohorts, and priorities.
 
-use super::level_timer::{HoldNotes, LevelTimer};
-use super::migrate::{MigrateOptions, Migrator};
+use super::mechanisms::level_timer::{HoldNotes, LevelTimer};
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;

@@ -11,24 +11,13 @@ pub mod consolidate;
 pub mod dally;
 pub mod fifo;
 pub mod kueue_tas;
-pub mod las;
-pub mod level_timer;
-pub mod levels;
-pub mod migrate;
-pub mod placement;
-pub mod profile;
-pub mod quota;
+pub mod mechanisms;
 pub mod random;
 pub mod replay;
-pub mod runtime;
-pub mod sensitivity;
 pub mod slurm;
-pub mod slurm_block;
-mod slurm_rule;
 pub mod srtf;
 pub mod strict;
 pub mod tiresias;
-pub mod tuner;
 pub mod volcano;
 
 pub use catalogue::{
@@ -81,7 +70,7 @@ pub struct View<'a> {
     /// The run's seed, for policies that draw at random (`random`): the same seed that
     /// assigned the models, so one number reproduces the whole run.
     pub seed: u64,
-    /// The tenants and their quotas (policies with `quota=on` use them, [`quota`]).
+    /// The tenants and their quotas (policies with `quota=on` use them, [`mechanisms::quota`]).
     pub tenants: &'a Tenants,
 }
 
@@ -345,7 +334,7 @@ pub(crate) fn on_off(b: bool) -> &'static str {
 /// The remaining ideal run time of a job at `now`, in whole microseconds (rounded up): the
 /// work left times the iteration time at its tightest placement. What `srtf` orders by. It
 /// reads the job's true iterations from the trace: clairvoyant, for `srtf` only (other
-/// policies ask [`runtime::RemainingTime`]).
+/// policies ask [`mechanisms::runtime::RemainingTime`]).
 pub(crate) fn remaining_ideal(view: &View, job: JobId) -> SimTime {
     let j = view.job(job);
     let left = (j.iterations - view.run(job).progress_at(view.now)).max(0.0);

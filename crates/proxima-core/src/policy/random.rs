@@ -9,10 +9,10 @@
 //! WebAssembly and one job's draw does not depend on how many others came before it.
 //! `seed=run` (the default) uses the run's seed, the one that also assigns models; a number
 //! fixes the placement draws on their own. `quota=on` respects the tenants' quotas
-//! ([`super::quota`]; `restore_s`, default 30, is what a reclaimed job pays).
+//! ([`super::mechanisms::quota`]; `restore_s`, default 30, is what a reclaimed job pays).
 
-use super::placement::random_free;
-use super::quota::FcfsQuota;
+use super::mechanisms::placement::random_free;
+use super::mechanisms::quota::FcfsQuota;
 use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};

@@ -3,7 +3,7 @@
 //! the same reason; its simulator's `shortest` scheme, SymbioticLab/Tiresias
 //! `simulator/run_sim.py`). It is clairvoyant by definition: it reads each job's true
 //! iterations from the trace, and has no `runtime=estimate` as `dally` has
-//! ([`super::runtime`]).
+//! ([`super::mechanisms::runtime`]).
 //!
 //! A job's remaining time is its remaining work at its ideal iteration time (tightest
 //! placement, no contention). Jobs are ordered by it, shortest first (ties: a running job
@@ -18,12 +18,12 @@
 //! A running job's remaining time only shrinks, and a waiting job's stays put, so a job is
 //! preempted only for one strictly shorter than itself, never the other way round: runs end.
 //!
-//! **Quotas** (`quota=on`, [`super::quota`]): the walk admits in two passes, first each
+//! **Quotas** (`quota=on`, [`super::mechanisms::quota`]): the walk admits in two passes, first each
 //! tenant's jobs within its quota, then everyone's in what is left
 //! ([`quota::admit_two_phase`]), in the order above (with `preempt=off`, running jobs first,
 //! so that only a reclaim displaces them).
 
-use super::quota::{self, QuotaBook};
+use super::mechanisms::quota::{self, QuotaBook};
 use super::{on_off, remaining_ideal, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;

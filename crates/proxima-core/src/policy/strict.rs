@@ -15,13 +15,13 @@
 //! and every job's tightest tier is free, so whenever jobs are queued either something runs
 //! (and will end) or the first job in the queue starts. A run under `strict` always ends.
 //!
-//! `quota=on` respects the tenants' quotas ([`super::quota`]): jobs within quota first, a job
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]): jobs within quota first, a job
 //! within quota short of free GPUs takes them back from borrowers (then waits for its tier as
 //! any job does), and no job borrows GPUs a waiting job within quota needs; `restore_s`
 //! (default 30) is what a reclaimed job pays.
 
-use super::placement::TierCapacity;
-use super::quota::{self, next_step, FcfsQuota, QuotaStep};
+use super::mechanisms::placement::TierCapacity;
+use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::cluster::JobId;
 use crate::error::InputError;

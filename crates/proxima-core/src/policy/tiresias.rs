@@ -53,9 +53,9 @@
 //! node first, queues in entry order, rounds of 60 s) is
 //! `tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60` ([`POLLUX_SPEC`]).
 //!
-//! **Quotas** (`quota=on`, [`super::quota`]): admission walks the same priority order twice,
+//! **Quotas** (`quota=on`, [`super::mechanisms::quota`]): admission walks the same priority order twice,
 //! first each tenant's jobs within its quota, then everyone's in what is left
-//! ([`quota::admit_two_phase`](super::quota::admit_two_phase)); a borrower's running job
+//! ([`quota::admit_two_phase`](super::mechanisms::quota::admit_two_phase)); a borrower's running job
 //! that loses its place is checkpointed for the jobs within quota (a reclaim). With
 //! `round_s`, quotas hold at the rounds.
 
@@ -64,9 +64,9 @@ mod options;
 
 pub use options::{PlaceRule, TiresiasOptions};
 
-use super::las;
-use super::placement::{spread_slowdown, TierCapacity};
-use super::quota::QuotaBook;
+use super::mechanisms::las;
+use super::mechanisms::placement::{spread_slowdown, TierCapacity};
+use super::mechanisms::quota::QuotaBook;
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -80,7 +80,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// The Pollux artifact's Tiresias as one spec (see the module documentation).
 pub const POLLUX_SPEC: &str = "tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60";
 
-pub use super::las::DEFAULT_THRESHOLDS_GPU_S;
+pub use super::mechanisms::las::DEFAULT_THRESHOLDS_GPU_S;
 
 /// A job in the system, as the policy tracks it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -258,7 +258,7 @@ impl Tiresias {
         let placed = match self.options.place {
             PlaceRule::Tightest => tightest(view),
             PlaceRule::MostFree => {
-                super::placement::most_free(view.cluster, view.topo, n).map(|g| (g, Reason::FirstFit))
+                super::mechanisms::placement::most_free(view.cluster, view.topo, n).map(|g| (g, Reason::FirstFit))
             }
             PlaceRule::FirstFit => view.cluster.first_free(n).map(|g| (g, Reason::FirstFit)),
             PlaceRule::Skew => {

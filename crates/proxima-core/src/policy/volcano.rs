@@ -39,7 +39,7 @@
 //!
 //! Proxima's additions, not Volcano's: `hard_for_s=T` keeps the hard constraint for T seconds
 //! of waiting, then places the job as soft; `hard_for_s=auto` tunes T online as `dally`'s
-//! timers are ([`super::level_timer`]). `evict=on` moves running jobs with the
+//! timers are ([`super::mechanisms::level_timer`]). `evict=on` moves running jobs with the
 //! [`Migrator`] as `consolidate:migrate=on` does (re-consolidating spread jobs when room
 //! appears, and clearing a HyperNode for a hard job that fits nowhere), queued jobs first;
 //! with a hard tier, only jobs running wider than it are moved, and only into it.
@@ -51,9 +51,9 @@
 //! Not modelled: sub-groups (`partitionPolicy`), queues and their shares, the `enqueue` action,
 //! resources other than GPUs, and HyperNode-level binpacking of jobs without a topology.
 
-use super::level_timer::{HoldNotes, LevelTimer};
-use super::migrate::{MigrateOptions, Migrator};
-use super::placement::inside;
+use super::mechanisms::level_timer::{HoldNotes, LevelTimer};
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
+use super::mechanisms::placement::inside;
 use super::{on_off, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;

@@ -1,9 +1,9 @@
 //! The options of `dally`, parsed from its spec and printed back in canonical form.
 
 use crate::error::InputError;
-use crate::policy::las::{self, DALLY_LAS_THRESHOLDS_GPU_S};
-use crate::policy::profile::ProfileOptions;
-use crate::policy::runtime::RuntimeKnowledge;
+use crate::policy::mechanisms::las::{self, DALLY_LAS_THRESHOLDS_GPU_S};
+use crate::policy::mechanisms::profile::ProfileOptions;
+use crate::policy::mechanisms::runtime::RuntimeKnowledge;
 use crate::policy::PolicySpec;
 
 pub use super::service::ServiceRule;
@@ -85,7 +85,7 @@ pub struct DallyOptions {
     /// Tenants' quotas respected (`quota=on`, [`super::quotas`]).
     pub quota: bool,
     /// Where remaining run times come from (`runtime=estimate|oracle`,
-    /// [`crate::policy::runtime`]).
+    /// [`crate::policy::mechanisms::runtime`]).
     pub runtime: RuntimeKnowledge,
     pub order: Order,
     /// Under `order=las`, the attained GPU-seconds at which a job drops a queue (empty
@@ -95,7 +95,7 @@ pub struct DallyOptions {
     /// [`super::service`]); unused under `order=fifo`.
     pub service: ServiceRule,
     /// Where predicted slowdowns come from (`profile=table|exact`, `profile_error=E`,
-    /// [`crate::policy::profile`]).
+    /// [`crate::policy::mechanisms::profile`]).
     pub profile: ProfileOptions,
     /// Under `order=las`, the slowdown of the next looser tier from which a job's wait is
     /// budgeted by what it can win alone, the timer no longer capping it
