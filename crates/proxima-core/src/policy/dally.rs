@@ -61,7 +61,7 @@ mod service;
 mod waiting;
 
 pub use options::{
-    DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
+    DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, INFO, LAS_MAX_PREEMPT,
     LAS_PATIENT_ABOVE,
 };
 

@@ -10,6 +10,7 @@ mod catalogue;
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
+mod info;
 pub mod kueue_tas;
 pub mod mechanisms;
 pub mod random;
@@ -20,9 +21,8 @@ pub mod strict;
 pub mod tiresias;
 pub mod volcano;
 
-pub use catalogue::{
-    markdown_table, policy_info, OptionKind, PolicyInfo, PolicyOption, Recommended, POLICIES, RECOMMENDED,
-};
+pub use catalogue::{markdown_table, policy_info, POLICIES, RECOMMENDED};
+pub use info::{OptionKind, PolicyInfo, PolicyOption, Recommended};
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::shape_of;
@@ -212,22 +212,14 @@ impl PolicySpec {
 /// Builds a policy from its spec, e.g. `fifo`, `consolidate:backfill=off`.
 pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
     let mut spec = PolicySpec::parse(text)?;
-    let policy: Box<dyn Policy> = match spec.name.as_str() {
-        "fifo" => Box::new(fifo::Fifo::from_spec(&mut spec)?),
-        "consolidate" => Box::new(consolidate::Consolidate::from_spec(&mut spec)?),
-        "strict" => Box::new(strict::Strict::from_spec(&mut spec)?),
-        "slurm" => Box::new(slurm::Slurm::from_spec(&mut spec)?),
-        "tiresias" => Box::new(tiresias::Tiresias::from_spec(&mut spec)?),
-        "srtf" => Box::new(srtf::Srtf::from_spec(&mut spec)?),
-        "random" => Box::new(random::RandomPlacement::from_spec(&mut spec)?),
-        "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
-        "kueue-tas" => Box::new(kueue_tas::KueueTas::from_spec(&mut spec)?),
-        "volcano" => Box::new(volcano::Volcano::from_spec(&mut spec)?),
-        other => {
-            let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
-            return Err(InputError::new("policy", format!("unknown policy '{other}' (known: {})", names.join(", "))));
-        }
+    // One table names the policies and builds them: a policy is known by its `INFO` in
+    // `POLICIES`, never by a second list here.
+    let Some(info) = policy_info(&spec.name) else {
+        let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
+        let message = format!("unknown policy '{}' (known: {})", spec.name, names.join(", "));
+        return Err(InputError::new("policy", message));
     };
+    let policy = (info.build)(&mut spec)?;
     spec.finish()?;
     Ok(policy)
 }

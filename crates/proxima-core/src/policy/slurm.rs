@@ -45,6 +45,11 @@
 //! requeued in Slurm is pending anew. It is not combined with `evict=on`: both checkpoint
 //! jobs, and room made for a waiting job would pass over the quota's order.
 
+use super::info::{
+    opt, opt_with, profile, profile_error,
+    OptionKind::{BlockSizes, Seconds, SecondsAutoOrOff, Switch, Whole},
+    PolicyInfo,
+};
 use super::mechanisms::level_timer::LevelTimer;
 use super::mechanisms::migrate::{MigrateOptions, Migrator};
 use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
@@ -60,6 +65,28 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub mod block;
 mod rule;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "slurm",
+    summary: "A job waits up to `wait_s` for a placement under at most `switches` leaf switches, then takes the tightest free. With `block=on`, Slurm's topology/block placement instead: the leaf switches are the blocks, and a job goes to the best-fitting aligned run of 2^k blocks of the smallest size in `block_sizes` that holds it, waiting (by default as long as it takes) when none does. With `evict=on`, running jobs are checkpointed and moved to defragment, as `consolidate:migrate=on` does.",
+    source: "Slurm `--switches=N@max-time` (sbatch(1)); `max_switch_wait` default 300 s (SchedMD/slurm `src/slurmctld/job_mgr.c`); `src/plugins/topology/block/eval_nodes_block.c`, `block_record.c` (default block sizes)",
+    options: &[
+        opt("switches", Whole, "1", "leaf switches a placement may span while the job waits (not with block=on)"),
+        opt("wait_s", SecondsAutoOrOff, "300", "how long a job waits for that; with block=on the default is off (as long as it takes, as Slurm's block plugin) and a number is Proxima's timer; auto: tuned online as dally's timers (Proxima's)"),
+        profile(Some("wait_s=auto")),
+        profile_error("wait_s=auto"),
+        opt("block", Switch, "off", "on: Slurm's topology/block placement, the leaf switches as blocks"),
+        opt_with("block_sizes", BlockSizes, "1/2/4/8/16", "aggregated block sizes a job may be confined to, in blocks, from 1 up in powers of two", "block=on"),
+        opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of the way"),
+        opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved (evict=on) or reclaimed (quota=on) job pays", "evict=on"),
+        opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
+        opt_with("max_preempt", Whole, "2", "moves per job at most", "evict=on"),
+        opt("quota", Switch, "off", "on: tenants' quotas, with jobs beyond them reclaimable (not with evict=on)"),
+    ],
+    build: |spec| Ok(Box::new(Slurm::from_spec(spec)?)),
+};
 
 pub struct Slurm {
     rule: Rule,

@@ -23,6 +23,7 @@
 //! ([`quota::admit_two_phase`]), in the order above (with `preempt=off`, running jobs first,
 //! so that only a reclaim displaces them).
 
+use super::info::{opt, OptionKind::Switch, PolicyInfo, QUOTA, RESTORE};
 use super::mechanisms::quota::{self, QuotaBook};
 use super::{on_off, remaining_ideal, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
@@ -31,6 +32,16 @@ use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Bound;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "srtf",
+    summary: "Shortest remaining ideal time first, preemptive (`preempt=off`: shortest job first), tightest placement free now. Clairvoyant: it reads every job's true remaining run time from the trace, which no real scheduler knows. A reference, not a baseline.",
+    source: "the Tiresias simulator's `shortest` scheme",
+    options: &[opt("preempt", Switch, "on", "off: shortest job first, no preemption"), RESTORE, QUOTA],
+    build: |spec| Ok(Box::new(Srtf::from_spec(spec)?)),
+};
 
 pub struct Srtf {
     preempt: bool,

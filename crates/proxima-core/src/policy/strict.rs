@@ -20,6 +20,7 @@
 //! any job does), and no job borrows GPUs a waiting job within quota needs; `restore_s`
 //! (default 30) is what a reclaimed job pays.
 
+use super::info::{PolicyInfo, BACKFILL, QUOTA, RESTORE_QUOTA};
 use super::mechanisms::placement::TierCapacity;
 use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
@@ -27,6 +28,16 @@ use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use std::collections::BTreeSet;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "strict",
+    summary: "First come, first served with backfill; every job waits, without limit, for its tightest tier.",
+    source: "the consolidation constraint Tiresias (Gu et al., NSDI 2019) describes",
+    options: &[BACKFILL, QUOTA, RESTORE_QUOTA],
+    build: |spec| Ok(Box::new(Strict::from_spec(spec)?)),
+};
 
 pub struct Strict {
     queue: SizeClassQueue,

@@ -64,6 +64,11 @@ mod options;
 
 pub use options::{PlaceRule, TiresiasOptions};
 
+use super::info::{
+    opt,
+    OptionKind::{Choice, Number, SecondsOrOff, Switch, Thresholds},
+    PolicyInfo, QUOTA, RESTORE,
+};
 use super::mechanisms::las;
 use super::mechanisms::placement::{spread_slowdown, TierCapacity};
 use super::mechanisms::quota::QuotaBook;
@@ -109,6 +114,25 @@ struct Plan {
     preempt: Vec<JobId>,
     place: VecDeque<JobId>,
 }
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "tiresias",
+    summary: "Discretised 2D-LAS: queues by attained GPU-time, preemptive, optional PromoteKnob starvation rule, consolidates only placement-sensitive jobs. `tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60` is the Pollux artifact's `tiresias.py`.",
+    source: "Gu et al., NSDI 2019; SymbioticLab/Tiresias `simulator/`; petuum/adaptdl `osdi21-artifact` `simulator/tiresias.py`",
+    options: &[
+        opt("queues", Thresholds, "3250/7200", "attained GPU-seconds at which a job drops a queue"),
+        opt("starve", Switch, "off", "on: PromoteKnob, a job starved for long is promoted"),
+        opt("place", Choice(&["skew", "tightest", "most_free", "first_fit"]), "skew", "skew: consolidate only placement-sensitive jobs; tightest: every job"),
+        opt("skew", Number, "1.05", "the model skew above which a job is placement-sensitive"),
+        opt("running_first", Switch, "on", "within a queue, running jobs before waiting ones"),
+        RESTORE,
+        opt("round_s", SecondsOrOff, "off", "reschedule only every this many seconds"),
+        QUOTA,
+    ],
+    build: |spec| Ok(Box::new(Tiresias::from_spec(spec)?)),
+};
 
 pub struct Tiresias {
     options: TiresiasOptions,
