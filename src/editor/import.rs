@@ -14,7 +14,8 @@ use super::{EditAction, Editor};
 use crate::Shared;
 use proxima_core::inputs::{build_topology, topology_warnings, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::{SlurmOptions, Topology, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
+use proxima_core::topology::formats::{SlurmOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
+use proxima_core::topology::Topology;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

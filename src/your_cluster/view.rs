@@ -8,7 +8,7 @@ use crate::browser::worker::use_sim_worker;
 use crate::protocol::{ClusterReport, FileData, FromWorker, HistorySummary, Problem, ToWorker};
 use crate::state::MAX_TRACE_BYTES;
 use proxima_core::error::SourcedError;
-use proxima_core::topology::DEFAULT_SLURM_GPUS;
+use proxima_core::topology::formats::DEFAULT_SLURM_GPUS;
 use std::rc::Rc;
 use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;

@@ -13,7 +13,7 @@
 //!
 //! It is on the ground floor, beside the errors, because more than the trace readers read
 //! CSV: the efficiency fits' progress traces (`efficiency.rs`), the calibration tables
-//! (`proxima-lab`'s `calibrate/`) and the Lingjun topology (`topology/lingjun.rs`). The one check that
+//! (`proxima-lab`'s `calibrate/`) and the Lingjun topology (`topology/formats/lingjun.rs`). The one check that
 //! needs to know the cluster's limits, a GPU count, is the trace readers' own
 //! (`trace::gpu_count`).
 

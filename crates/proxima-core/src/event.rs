@@ -48,7 +48,7 @@ pub enum Reason {
     /// tier to make room for another job.
     Reconsolidated { from: Tier, to: Tier },
     /// Checkpointed to give back GPUs its tenant borrowed: `for_job`'s tenant is within its
-    /// quota and needs them (`quota=on`, [`crate::policy::quota`]). Pays `cost_s` to restore.
+    /// quota and needs them (`quota=on`, [`crate::policy::mechanisms::quota`]). Pays `cost_s` to restore.
     Reclaimed { for_job: JobId, cost_s: f64 },
 }
 
@@ -165,7 +165,7 @@ pub enum PolicyNote {
     TimerChanged { tier: Tier, old_s: f64, new_s: f64, why: TimerEvidence },
 }
 
-/// What the timer tuner saw when it moved a timer (`policy/tuner.rs`): of its recent
+/// What the timer tuner saw when it moved a timer (`policy/mechanisms/tuner.rs`): of its recent
 /// waits at the tier, how many found a placement and how fast, what a placement gained,
 /// how crowded the queue is, and the cap it found best. Written out (JSON, the event log)
 /// as its sentence, so that files and event hashes read the same as a plain message.

@@ -5,7 +5,8 @@
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
 use crate::scenario::build_scenario;
-use crate::topology::{read_slurm_topology, resolve_topology_arg, SlurmOptions, Topology, TopologySpec};
+use crate::topology::formats::{read_slurm_topology, SlurmOptions};
+use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
 use crate::trace::parse_trace;
 use crate::workload::{ModelMix, WorkloadOptions};
 

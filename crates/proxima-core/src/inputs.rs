@@ -12,10 +12,10 @@ use crate::model::Catalog;
 use crate::scenario::{apply_tenant_spec, Scenario};
 use crate::share::TopologyChoice;
 use crate::tenants::TenantSpec;
-use crate::topology::{
-    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, resolve_topology_arg,
-    SlurmOptions, Topology, TopologySpec, GPU_RESOURCE,
+use crate::topology::formats::{
+    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, SlurmOptions, GPU_RESOURCE,
 };
+use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
 use crate::trace::synthetic::{self, SyntheticSpec};
 use crate::trace::synthetic_shape;
 use crate::trace::tenant_mix;

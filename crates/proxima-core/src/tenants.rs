@@ -13,7 +13,7 @@
 //! quotas come from a [`TenantSpec`] (`equal`, the default, `demand`, `weights:...` or
 //! explicit `NAME=GPUS,...`) and never add up to more than the cluster. Quotas matter in two
 //! places: policies run with `quota=on` put jobs within their tenant's quota first and take
-//! back GPUs lent to others ([`crate::policy::quota`]), and the finish-time fairness ρ
+//! back GPUs lent to others ([`crate::policy::mechanisms::quota`]), and the finish-time fairness ρ
 //! compares each tenant's jobs with a run of them alone on a cluster of its quota's size
 //! ([`crate::fairness`]).
 

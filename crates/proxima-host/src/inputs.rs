@@ -23,6 +23,7 @@ use proxima_core::workload::WorkloadOptions;
 use proxima_lab::calibrate::{parse_placements, Sample};
 use proxima_lab::experiment::robust::RobustReport;
 use proxima_lab::experiment::Report;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub(crate) const NAMES: ArgumentNames = ArgumentNames::Flags;
@@ -154,16 +155,34 @@ pub fn placements(path: &str) -> Result<Vec<Sample>, SourcedError> {
     parse_placements(&read_text(path)?).map_err(|e| SourcedError::new(path, e))
 }
 
-/// The `report.json` an earlier experiment wrote, to redraw its report and figures.
+/// The text of a report, `report.json` as an experiment wrote it or gzipped
+/// (`report.json.gz`, recognised by gzip's magic bytes rather than the name): the paper
+/// experiment's record is kept in git gzipped, a tenth of its size.
+fn read_report_text(path: &str) -> Result<String, SourcedError> {
+    let bytes = std::fs::read(path).map_err(|e| problem(path, None, "cannot read", e.to_string()))?;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        utf8_text(path, &bytes)?;
+        return Ok(String::from_utf8(bytes).expect("checked above"));
+    }
+    let mut unpacked = Vec::new();
+    flate2::read::GzDecoder::new(bytes.as_slice())
+        .read_to_end(&mut unpacked)
+        .map_err(|e| problem(path, None, "gzip", format!("cannot unpack: {e}")))?;
+    utf8_text(path, &unpacked)?;
+    Ok(String::from_utf8(unpacked).expect("checked above"))
+}
+
+/// The `report.json` an earlier experiment wrote (or its gzip), to redraw its report and
+/// figures.
 pub fn report(path: &str) -> Result<Report, SourcedError> {
-    let text = read_text(path)?;
+    let text = read_report_text(path)?;
     Report::from_json(&text)
         .map_err(|e| problem(path, u32::try_from(e.line()).ok(), "report", format!("not a report: {e}")))
 }
 
-/// The `report.json` an earlier `proxima experiment robust` wrote, to redraw it.
+/// The `report.json` an earlier `proxima experiment robust` wrote (or its gzip), to redraw it.
 pub fn robust_report(path: &str) -> Result<RobustReport, SourcedError> {
-    let text = read_text(path)?;
+    let text = read_report_text(path)?;
     RobustReport::from_json(&text)
         .map_err(|e| problem(path, u32::try_from(e.line()).ok(), "report", format!("not a robustness report: {e}")))
 }
@@ -377,6 +396,10 @@ mod tests {
         let e = report(&name).unwrap_err();
         assert_eq!((e.source.as_str(), e.field.as_str()), (name.as_str(), "report"));
         assert!(e.line.is_some() && e.message.starts_with("not a report: "), "{e}");
+        // A gzip cut short names the file and what failed, not the JSON it never reached.
+        std::fs::write(&path, [0x1f, 0x8b, 0x08, 0x00]).unwrap();
+        let e = report(&name).unwrap_err();
+        assert_eq!((e.source.as_str(), e.field.as_str()), (name.as_str(), "gzip"), "{e}");
         std::fs::remove_file(&path).unwrap();
     }
 

@@ -152,5 +152,15 @@ fn quick_paper_experiment_writes_report_and_figures_and_redraws_them_from_its_js
     let json = two.join("report.json");
     proxima(&[&os("experiment"), &os("paper"), &os("--from"), json.as_os_str(), &os("--out"), redrawn.as_os_str()]);
     assert_eq!(files(&redrawn), files(&two));
+
+    // Gzipped, as docs/experiment keeps it in git, it redraws the same files (report.json
+    // among them, unpacked byte for byte).
+    let gz = base.join("report.json.gz");
+    let mut packer = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut packer, &std::fs::read(&json).unwrap()).unwrap();
+    std::fs::write(&gz, packer.finish().unwrap()).unwrap();
+    let from_gz = base.join("from-gz");
+    proxima(&[&os("experiment"), &os("paper"), &os("--from"), gz.as_os_str(), &os("--out"), from_gz.as_os_str()]);
+    assert_eq!(files(&from_gz), files(&two));
     let _ = std::fs::remove_dir_all(&base);
 }

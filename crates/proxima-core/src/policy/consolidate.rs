@@ -4,18 +4,40 @@
 //! jobs but do not model the network; `dally` is compared with it.
 //!
 //! `migrate=on` lets it checkpoint and move running jobs to defragment, as Gandiva does
-//! ([`super::migrate`]), at the restore cost and under the guard rails `dally` uses
+//! ([`super::mechanisms::migrate`]), at the restore cost and under the guard rails `dally` uses
 //! (`restore_s=30`, `min_run_s=600`, `max_preempt=2`), so that a comparison with `dally`
 //! isolates what knowing the network is worth. Off by default.
 //!
-//! `quota=on` respects the tenants' quotas ([`super::quota`]); a reclaimed job pays
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]); a reclaimed job pays
 //! `restore_s`.
 
-use super::migrate::{MigrateOptions, Migrator};
-use super::quota::{self, next_step, FcfsQuota, QuotaStep};
+use super::info::{
+    opt, opt_with,
+    OptionKind::{Seconds, Switch, Whole},
+    PolicyInfo, BACKFILL, QUOTA,
+};
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
+use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "consolidate",
+    summary: "First come, first served; a job takes the tightest placement free now (one server if it can, else one rack, ...), best fit within that tier, and never waits for a better one. With `migrate=on`, running jobs are checkpointed and moved to defragment, network-blind, at `dally`'s restore cost and guard rails.",
+    source: "\"tighter is better\" packing; migration as in Gandiva (Xiao et al., OSDI 2018)",
+    options: &[
+        BACKFILL,
+        opt("migrate", Switch, "off", "on: move running jobs to tighter placements and out of the way"),
+        opt("restore_s", Seconds, "30", "checkpoint and restore cost a moved or reclaimed job pays"),
+        opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "migrate=on"),
+        opt_with("max_preempt", Whole, "2", "moves per job at most", "migrate=on"),
+        QUOTA,
+    ],
+    build: |spec| Ok(Box::new(Consolidate::from_spec(spec)?)),
+};
 
 pub struct Consolidate {
     queue: SizeClassQueue,

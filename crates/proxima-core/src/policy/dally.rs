@@ -7,9 +7,9 @@
 //!    to the whole cluster. Its budget at tier `t` is the tier's timer capped by what waiting
 //!    can win: its remaining ideal run time × (slowdown at `t+1` − slowdown at `t`), the
 //!    slowdowns computed by the communication model on the cluster as loaded now, on the
-//!    links the placement it would get now would cross ([`super::sensitivity`]). The
+//!    links the placement it would get now would cross ([`super::mechanisms::sensitivity`]). The
 //!    remaining run time is estimated from the jobs completed so far and the service the job
-//!    has attained ([`super::runtime`]); while nothing is known (no job has completed yet),
+//!    has attained ([`super::mechanisms::runtime`]); while nothing is known (no job has completed yet),
 //!    the budget is the tier's full timer, as in classical delay scheduling. A job whose
 //!    loss (its worst slowdown spread beyond its tightest tier, over its slowdown there) is
 //!    below `threshold` is insensitive and takes what is free at once. Waiting jobs never
@@ -28,15 +28,15 @@
 //! 2. **Network-sensitive preemption** ([`preempt`]): less sensitive running jobs are
 //!    checkpointed when that gets a sensitive waiting job its tightest tier and the gain
 //!    exceeds the cost; scattered jobs move to a tighter placement when room appears.
-//! 3. **Auto-tuned timers** ([`super::tuner`]): every `tune_every_s` the per-tier timers are
+//! 3. **Auto-tuned timers** ([`super::mechanisms::tuner`]): every `tune_every_s` the per-tier timers are
 //!    re-estimated from the run's own history.
 //!
 //! Within a tier, a job spanning servers goes where the links it would cross are coolest
-//! ([`super::sensitivity::cool_placement`]); on an idle network that is the baseline's best
+//! ([`super::mechanisms::sensitivity::cool_placement`]); on an idle network that is the baseline's best
 //! fit.
 //!
 //! With `quota=on` the tenants' quotas hold as under every other policy's `quota=on`
-//! ([`super::quota`], [`quotas`]): jobs within their tenant's quota go first and take GPUs
+//! ([`super::mechanisms::quota`], [`quotas`]): jobs within their tenant's quota go first and take GPUs
 //! back from borrowers, a borrower never starts on GPUs a waiting job within quota needs,
 //! and the network-sensitive preemption never checkpoints another tenant's job unless that
 //! tenant borrows and the job it serves is within its quota.
@@ -61,16 +61,16 @@ mod service;
 mod waiting;
 
 pub use options::{
-    DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, LAS_MAX_PREEMPT,
+    DallyOptions, DelayMode, Order, ServiceRule, DEFAULT_MAX_PREEMPT, DEFAULT_TIMERS_S, INFO, LAS_MAX_PREEMPT,
     LAS_PATIENT_ABOVE,
 };
 
-use super::levels::LevelProfile;
-use super::profile::Profile;
-use super::quota::QuotaBook;
-use super::runtime::RemainingTime;
-use super::sensitivity::{cool_placement, Sensitivity};
-use super::tuner::{TimerTuner, WaitSample};
+use super::mechanisms::levels::LevelProfile;
+use super::mechanisms::profile::Profile;
+use super::mechanisms::quota::QuotaBook;
+use super::mechanisms::runtime::RemainingTime;
+use super::mechanisms::sensitivity::{cool_placement, Sensitivity};
+use super::mechanisms::tuner::{TimerTuner, WaitSample};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;

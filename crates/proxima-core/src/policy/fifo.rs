@@ -1,11 +1,22 @@
 //! `fifo`: first come, first served, topology-oblivious. A job takes the first free GPUs in
 //! index order, wherever they are; this is what a scheduler that only counts GPUs does.
-//! `quota=on` respects the tenants' quotas ([`super::quota`]).
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]).
 
-use super::quota::FcfsQuota;
+use super::info::{PolicyInfo, BACKFILL, QUOTA, RESTORE_QUOTA};
+use super::mechanisms::quota::FcfsQuota;
 use super::{fcfs_step, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "fifo",
+    summary: "First come, first served; a job takes the first free GPUs in index order, wherever they are. The topology-oblivious baseline.",
+    source: "a scheduler that only counts GPUs",
+    options: &[BACKFILL, QUOTA, RESTORE_QUOTA],
+    build: |spec| Ok(Box::new(Fifo::from_spec(spec)?)),
+};
 
 pub struct Fifo {
     queue: SizeClassQueue,

@@ -34,12 +34,12 @@
 //!
 //! `required_for_s=T|auto` (with `required`) keeps the requirement for T seconds of waiting,
 //! then treats the level as preferred: Proxima's timer, not a Kueue field, fixed or tuned
-//! online as `dally`'s timers are ([`super::level_timer`]).
+//! online as `dally`'s timers are ([`super::mechanisms::level_timer`]).
 //!
 //! `evict=on` (with `restore_s`, `min_run_s`, `max_preempt`, the defaults of
 //! `consolidate:migrate=on`) adds the defragmentation Kueue users ask for (kubernetes-sigs/kueue
 //! #9711: re-admit a workload to find it a better placement; #11078: move pods to free a node;
-//! #4329: fragmentation blocking admissions) through [`super::migrate`]: a job running wider
+//! #4329: fragmentation blocking admissions) through [`super::mechanisms::migrate`]: a job running wider
 //! than its level is checkpointed and moved back inside one domain of it once one has room,
 //! and a job that does not fit its level although enough GPUs are free has server-local jobs
 //! moved out of the way. Queued jobs come first; every moved job pays `restore_s`.
@@ -55,14 +55,20 @@
 //! Not modelled: Kueue's own preemption and node replacement, TAS balanced placement (an alpha gate, off
 //! by default), slices, leaders and PodSet groups, quotas and cohorts, and priorities.
 
-use super::level_timer::{HoldNotes, LevelTimer};
-use super::migrate::{MigrateOptions, Migrator};
+use super::info::{
+    opt, opt_with, profile, profile_error,
+    OptionKind::{Choice, Seconds, SecondsAutoOrOff, Switch, Whole},
+    PolicyInfo,
+};
+use super::mechanisms::level_timer::{HoldNotes, LevelTimer};
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
-use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology, HOSTNAME_LABEL};
+use crate::topology::formats::HOSTNAME_LABEL;
+use crate::topology::{GpuId, NodeId, NodeKind, Tier, Topology};
 use std::cmp::Reverse;
 
 /// What a job asks of the topology.
@@ -72,6 +78,28 @@ enum Mode {
     Preferred,
     Unconstrained,
 }
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "kueue-tas",
+    summary: "Kueue's Topology Aware Scheduling: jobs admitted in submission order, each within one domain of a topology level. `required`: never across the level, waiting as long as it takes; `preferred` (the default, at the tightest switch tier): the next level up at once when no domain of it holds the job; `unconstrained=on`: anywhere, fullest nodes first (LeastFreeCapacity). Among domains that hold a job, the one with the fewest free GPUs (BestFit). A level is a tier name of the cluster (a Kueue file's node labels), `kubernetes.io/hostname`, `server`, `rack`, `cluster` or `tightest`.",
+    source: "kubernetes-sigs/kueue `pkg/cache/scheduler/tas_flavor_snapshot.go` (`findLevelWithFitDomains`, `findBestFitDomainBy`, `sortedDomains`), `site/content/en/docs/concepts/topology_aware_scheduling.md`, `apis/kueue/v1beta2/clusterqueue_types.go` (queueing strategies)",
+    options: &[
+        opt("preferred", Choice(&["LEVEL", "tightest"]), "tightest", "the level a job prefers, widened level by level at once when no domain holds it"),
+        opt("required", Choice(&["LEVEL", "off"]), "off", "the level a job must stay within, however long it waits"),
+        opt("unconstrained", Switch, "off", "on: anywhere, fullest servers first (LeastFreeCapacity)"),
+        opt("queue", Choice(&["besteffort", "strict"]), "besteffort", "BestEffortFIFO: a job that fits passes a head that does not; strict: StrictFIFO, the head blocks"),
+        opt("required_for_s", SecondsAutoOrOff, "off", "with required: the level is required for this long of waiting, then preferred (Proxima's, not Kueue's); auto: tuned online as dally's timers, each job waiting at most what it stands to gain"),
+        profile(Some("required=tightest,required_for_s=auto")),
+        profile_error("required=tightest,required_for_s=auto"),
+        opt("evict", Switch, "off", "on: defragment (not Kueue's): move jobs running wider than their level back into one domain, and server-local jobs out of the way of a job that does not fit"),
+        opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved job pays", "evict=on"),
+        opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
+        opt_with("max_preempt", Whole, "2", "moves per job at most", "evict=on"),
+    ],
+    build: |spec| Ok(Box::new(KueueTas::from_spec(spec)?)),
+};
 
 pub struct KueueTas {
     mode: Mode,

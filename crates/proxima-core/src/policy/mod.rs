@@ -10,30 +10,19 @@ mod catalogue;
 pub mod consolidate;
 pub mod dally;
 pub mod fifo;
+mod info;
 pub mod kueue_tas;
-pub mod las;
-pub mod level_timer;
-pub mod levels;
-pub mod migrate;
-pub mod placement;
-pub mod profile;
-pub mod quota;
+pub mod mechanisms;
 pub mod random;
 pub mod replay;
-pub mod runtime;
-pub mod sensitivity;
 pub mod slurm;
-pub mod slurm_block;
-mod slurm_rule;
 pub mod srtf;
 pub mod strict;
 pub mod tiresias;
-pub mod tuner;
 pub mod volcano;
 
-pub use catalogue::{
-    markdown_table, policy_info, OptionKind, PolicyInfo, PolicyOption, Recommended, POLICIES, RECOMMENDED,
-};
+pub use catalogue::{markdown_table, policy_info, POLICIES, RECOMMENDED};
+pub use info::{OptionKind, PolicyInfo, PolicyOption, Recommended};
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::shape_of;
@@ -81,7 +70,7 @@ pub struct View<'a> {
     /// The run's seed, for policies that draw at random (`random`): the same seed that
     /// assigned the models, so one number reproduces the whole run.
     pub seed: u64,
-    /// The tenants and their quotas (policies with `quota=on` use them, [`quota`]).
+    /// The tenants and their quotas (policies with `quota=on` use them, [`mechanisms::quota`]).
     pub tenants: &'a Tenants,
 }
 
@@ -223,22 +212,14 @@ impl PolicySpec {
 /// Builds a policy from its spec, e.g. `fifo`, `consolidate:backfill=off`.
 pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
     let mut spec = PolicySpec::parse(text)?;
-    let policy: Box<dyn Policy> = match spec.name.as_str() {
-        "fifo" => Box::new(fifo::Fifo::from_spec(&mut spec)?),
-        "consolidate" => Box::new(consolidate::Consolidate::from_spec(&mut spec)?),
-        "strict" => Box::new(strict::Strict::from_spec(&mut spec)?),
-        "slurm" => Box::new(slurm::Slurm::from_spec(&mut spec)?),
-        "tiresias" => Box::new(tiresias::Tiresias::from_spec(&mut spec)?),
-        "srtf" => Box::new(srtf::Srtf::from_spec(&mut spec)?),
-        "random" => Box::new(random::RandomPlacement::from_spec(&mut spec)?),
-        "dally" => Box::new(dally::Dally::from_spec(&mut spec)?),
-        "kueue-tas" => Box::new(kueue_tas::KueueTas::from_spec(&mut spec)?),
-        "volcano" => Box::new(volcano::Volcano::from_spec(&mut spec)?),
-        other => {
-            let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
-            return Err(InputError::new("policy", format!("unknown policy '{other}' (known: {})", names.join(", "))));
-        }
+    // One table names the policies and builds them: a policy is known by its `INFO` in
+    // `POLICIES`, never by a second list here.
+    let Some(info) = policy_info(&spec.name) else {
+        let names: Vec<&str> = POLICIES.iter().map(|p| p.name).collect();
+        let message = format!("unknown policy '{}' (known: {})", spec.name, names.join(", "));
+        return Err(InputError::new("policy", message));
     };
+    let policy = (info.build)(&mut spec)?;
     spec.finish()?;
     Ok(policy)
 }
@@ -345,7 +326,7 @@ pub(crate) fn on_off(b: bool) -> &'static str {
 /// The remaining ideal run time of a job at `now`, in whole microseconds (rounded up): the
 /// work left times the iteration time at its tightest placement. What `srtf` orders by. It
 /// reads the job's true iterations from the trace: clairvoyant, for `srtf` only (other
-/// policies ask [`runtime::RemainingTime`]).
+/// policies ask [`mechanisms::runtime::RemainingTime`]).
 pub(crate) fn remaining_ideal(view: &View, job: JobId) -> SimTime {
     let j = view.job(job);
     let left = (j.iterations - view.run(job).progress_at(view.now)).max(0.0);

@@ -9,10 +9,11 @@
 //! WebAssembly and one job's draw does not depend on how many others came before it.
 //! `seed=run` (the default) uses the run's seed, the one that also assigns models; a number
 //! fixes the placement draws on their own. `quota=on` respects the tenants' quotas
-//! ([`super::quota`]; `restore_s`, default 30, is what a reclaimed job pays).
+//! ([`super::mechanisms::quota`]; `restore_s`, default 30, is what a reclaimed job pays).
 
-use super::placement::random_free;
-use super::quota::FcfsQuota;
+use super::info::{opt, OptionKind::Seed, PolicyInfo, BACKFILL, QUOTA, RESTORE_QUOTA};
+use super::mechanisms::placement::random_free;
+use super::mechanisms::quota::FcfsQuota;
 use super::{fcfs_next, on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
@@ -20,6 +21,16 @@ use crate::rng::Rng;
 
 /// The stream of [`Rng::for_item`] for placement draws ("place" in ASCII).
 const PLACE_STREAM: u64 = 0x70_6c61_6365;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "random",
+    summary: "First come, first served with backfill; GPUs drawn uniformly at random among the free ones, from the run's seed.",
+    source: "the Tiresias simulator's `random` placement",
+    options: &[BACKFILL, opt("seed", Seed, "run", "the draws' seed: the run's, or this number"), QUOTA, RESTORE_QUOTA],
+    build: |spec| Ok(Box::new(RandomPlacement::from_spec(spec)?)),
+};
 
 pub struct RandomPlacement {
     queue: SizeClassQueue,

@@ -21,34 +21,38 @@
 //! suggests `--switches 1` (`cloud_bursting/slurm-23.11.9-1/scheduler/slurm-scheduler-builder.sh`);
 //! `wait_s=86400` models that, `wait_s=0` is `consolidate`.
 //!
-//! `block=on` places as Slurm's `topology/block` plugin does ([`super::slurm_block`]): the
+//! `block=on` places as Slurm's `topology/block` plugin does ([`block`]): the
 //! blocks are the leaf switches, and a job is confined to the best-fitting aggregated block
 //! of the smallest level of `block_sizes` that holds it. `switches` is topology/tree's and
 //! is refused with it. The block plugin has no wait limit, so `wait_s` defaults to `off`
 //! there (a job waits until a block holds it); a number of seconds is Proxima's timer, after
 //! which the job takes the tightest placement free, as under the tree.
 //!
-//! `wait_s=auto` tunes the wait online as `dally` tunes its timers ([`super::level_timer`]):
+//! `wait_s=auto` tunes the wait online as `dally` tunes its timers ([`super::mechanisms::level_timer`]):
 //! each job waits at most what it stands to gain from the tier its rule wants (a leaf switch
 //! or a block; a job its rule spreads wider gets no tuned wait). Neither plugin has it.
 //!
-//! `evict=on` defragments through the [`super::migrate`] Migrator, as `consolidate:migrate=on`
+//! `evict=on` defragments through the [`super::mechanisms::migrate`] Migrator, as `consolidate:migrate=on`
 //! does: queued jobs first (room is made for the job about to start looser than its tightest
 //! tier, then for a waiting job no rule-abiding placement is free for), then a job running
 //! looser than its tightest tier moves when room for it appears. Every moved job pays
 //! `restore_s` (default 30), under the guard rails `min_run_s` (600) and `max_preempt` (2).
 //!
-//! `quota=on` respects the tenants' quotas ([`super::quota`]): jobs within quota first (each
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]): jobs within quota first (each
 //! class in submission order, timers as above), a job within quota short of free GPUs takes
 //! them back from borrowers, and no job borrows GPUs a waiting job within quota needs; a
 //! reclaimed job pays `restore_s` (default 30) and waits again from its requeue, as a job
 //! requeued in Slurm is pending anew. It is not combined with `evict=on`: both checkpoint
 //! jobs, and room made for a waiting job would pass over the quota's order.
 
-use super::level_timer::LevelTimer;
-use super::migrate::{MigrateOptions, Migrator};
-use super::quota::{self, next_step, FcfsQuota, QuotaStep};
-use super::slurm_rule::Rule;
+use super::info::{
+    opt, opt_with, profile, profile_error,
+    OptionKind::{BlockSizes, Seconds, SecondsAutoOrOff, Switch, Whole},
+    PolicyInfo,
+};
+use super::mechanisms::level_timer::LevelTimer;
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
+use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -56,7 +60,33 @@ use crate::event::{Reason, SimEvent};
 use crate::tenants::TenantId;
 use crate::time::SimTime;
 use crate::topology::Tier;
+use rule::Rule;
 use std::collections::{BTreeMap, BTreeSet};
+
+pub mod block;
+mod rule;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "slurm",
+    summary: "A job waits up to `wait_s` for a placement under at most `switches` leaf switches, then takes the tightest free. With `block=on`, Slurm's topology/block placement instead: the leaf switches are the blocks, and a job goes to the best-fitting aligned run of 2^k blocks of the smallest size in `block_sizes` that holds it, waiting (by default as long as it takes) when none does. With `evict=on`, running jobs are checkpointed and moved to defragment, as `consolidate:migrate=on` does.",
+    source: "Slurm `--switches=N@max-time` (sbatch(1)); `max_switch_wait` default 300 s (SchedMD/slurm `src/slurmctld/job_mgr.c`); `src/plugins/topology/block/eval_nodes_block.c`, `block_record.c` (default block sizes)",
+    options: &[
+        opt("switches", Whole, "1", "leaf switches a placement may span while the job waits (not with block=on)"),
+        opt("wait_s", SecondsAutoOrOff, "300", "how long a job waits for that; with block=on the default is off (as long as it takes, as Slurm's block plugin) and a number is Proxima's timer; auto: tuned online as dally's timers (Proxima's)"),
+        profile(Some("wait_s=auto")),
+        profile_error("wait_s=auto"),
+        opt("block", Switch, "off", "on: Slurm's topology/block placement, the leaf switches as blocks"),
+        opt_with("block_sizes", BlockSizes, "1/2/4/8/16", "aggregated block sizes a job may be confined to, in blocks, from 1 up in powers of two", "block=on"),
+        opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of the way"),
+        opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved (evict=on) or reclaimed (quota=on) job pays", "evict=on"),
+        opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
+        opt_with("max_preempt", Whole, "2", "moves per job at most", "evict=on"),
+        opt("quota", Switch, "off", "on: tenants' quotas, with jobs beyond them reclaimable (not with evict=on)"),
+    ],
+    build: |spec| Ok(Box::new(Slurm::from_spec(spec)?)),
+};
 
 pub struct Slurm {
     rule: Rule,

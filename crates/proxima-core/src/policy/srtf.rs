@@ -3,7 +3,7 @@
 //! the same reason; its simulator's `shortest` scheme, SymbioticLab/Tiresias
 //! `simulator/run_sim.py`). It is clairvoyant by definition: it reads each job's true
 //! iterations from the trace, and has no `runtime=estimate` as `dally` has
-//! ([`super::runtime`]).
+//! ([`super::mechanisms::runtime`]).
 //!
 //! A job's remaining time is its remaining work at its ideal iteration time (tightest
 //! placement, no contention). Jobs are ordered by it, shortest first (ties: a running job
@@ -18,12 +18,13 @@
 //! A running job's remaining time only shrinks, and a waiting job's stays put, so a job is
 //! preempted only for one strictly shorter than itself, never the other way round: runs end.
 //!
-//! **Quotas** (`quota=on`, [`super::quota`]): the walk admits in two passes, first each
+//! **Quotas** (`quota=on`, [`super::mechanisms::quota`]): the walk admits in two passes, first each
 //! tenant's jobs within its quota, then everyone's in what is left
 //! ([`quota::admit_two_phase`]), in the order above (with `preempt=off`, running jobs first,
 //! so that only a reclaim displaces them).
 
-use super::quota::{self, QuotaBook};
+use super::info::{opt, OptionKind::Switch, PolicyInfo, QUOTA, RESTORE};
+use super::mechanisms::quota::{self, QuotaBook};
 use super::{on_off, remaining_ideal, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -31,6 +32,16 @@ use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Bound;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "srtf",
+    summary: "Shortest remaining ideal time first, preemptive (`preempt=off`: shortest job first), tightest placement free now. Clairvoyant: it reads every job's true remaining run time from the trace, which no real scheduler knows. A reference, not a baseline.",
+    source: "the Tiresias simulator's `shortest` scheme",
+    options: &[opt("preempt", Switch, "on", "off: shortest job first, no preemption"), RESTORE, QUOTA],
+    build: |spec| Ok(Box::new(Srtf::from_spec(spec)?)),
+};
 
 pub struct Srtf {
     preempt: bool,

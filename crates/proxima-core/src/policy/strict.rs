@@ -15,18 +15,29 @@
 //! and every job's tightest tier is free, so whenever jobs are queued either something runs
 //! (and will end) or the first job in the queue starts. A run under `strict` always ends.
 //!
-//! `quota=on` respects the tenants' quotas ([`super::quota`]): jobs within quota first, a job
+//! `quota=on` respects the tenants' quotas ([`super::mechanisms::quota`]): jobs within quota first, a job
 //! within quota short of free GPUs takes them back from borrowers (then waits for its tier as
 //! any job does), and no job borrows GPUs a waiting job within quota needs; `restore_s`
 //! (default 30) is what a reclaimed job pays.
 
-use super::placement::TierCapacity;
-use super::quota::{self, next_step, FcfsQuota, QuotaStep};
+use super::info::{PolicyInfo, BACKFILL, QUOTA, RESTORE_QUOTA};
+use super::mechanisms::placement::TierCapacity;
+use super::mechanisms::quota::{self, next_step, FcfsQuota, QuotaStep};
 use super::{on_off, Decision, Policy, PolicySpec, SizeClassQueue, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use std::collections::BTreeSet;
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "strict",
+    summary: "First come, first served with backfill; every job waits, without limit, for its tightest tier.",
+    source: "the consolidation constraint Tiresias (Gu et al., NSDI 2019) describes",
+    options: &[BACKFILL, QUOTA, RESTORE_QUOTA],
+    build: |spec| Ok(Box::new(Strict::from_spec(spec)?)),
+};
 
 pub struct Strict {
     queue: SizeClassQueue,

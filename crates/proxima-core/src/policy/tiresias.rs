@@ -53,9 +53,9 @@
 //! node first, queues in entry order, rounds of 60 s) is
 //! `tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60` ([`POLLUX_SPEC`]).
 //!
-//! **Quotas** (`quota=on`, [`super::quota`]): admission walks the same priority order twice,
+//! **Quotas** (`quota=on`, [`super::mechanisms::quota`]): admission walks the same priority order twice,
 //! first each tenant's jobs within its quota, then everyone's in what is left
-//! ([`quota::admit_two_phase`](super::quota::admit_two_phase)); a borrower's running job
+//! ([`quota::admit_two_phase`](super::mechanisms::quota::admit_two_phase)); a borrower's running job
 //! that loses its place is checkpointed for the jobs within quota (a reclaim). With
 //! `round_s`, quotas hold at the rounds.
 
@@ -64,9 +64,14 @@ mod options;
 
 pub use options::{PlaceRule, TiresiasOptions};
 
-use super::las;
-use super::placement::{spread_slowdown, TierCapacity};
-use super::quota::QuotaBook;
+use super::info::{
+    opt,
+    OptionKind::{Choice, Number, SecondsOrOff, Switch, Thresholds},
+    PolicyInfo, QUOTA, RESTORE,
+};
+use super::mechanisms::las;
+use super::mechanisms::placement::{spread_slowdown, TierCapacity};
+use super::mechanisms::quota::QuotaBook;
 use super::{Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
@@ -80,7 +85,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// The Pollux artifact's Tiresias as one spec (see the module documentation).
 pub const POLLUX_SPEC: &str = "tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60";
 
-pub use super::las::DEFAULT_THRESHOLDS_GPU_S;
+pub use super::mechanisms::las::DEFAULT_THRESHOLDS_GPU_S;
 
 /// A job in the system, as the policy tracks it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -109,6 +114,25 @@ struct Plan {
     preempt: Vec<JobId>,
     place: VecDeque<JobId>,
 }
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "tiresias",
+    summary: "Discretised 2D-LAS: queues by attained GPU-time, preemptive, optional PromoteKnob starvation rule, consolidates only placement-sensitive jobs. `tiresias:queues=57600,starve=off,place=most_free,running_first=off,round_s=60` is the Pollux artifact's `tiresias.py`.",
+    source: "Gu et al., NSDI 2019; SymbioticLab/Tiresias `simulator/`; petuum/adaptdl `osdi21-artifact` `simulator/tiresias.py`",
+    options: &[
+        opt("queues", Thresholds, "3250/7200", "attained GPU-seconds at which a job drops a queue"),
+        opt("starve", Switch, "off", "on: PromoteKnob, a job starved for long is promoted"),
+        opt("place", Choice(&["skew", "tightest", "most_free", "first_fit"]), "skew", "skew: consolidate only placement-sensitive jobs; tightest: every job"),
+        opt("skew", Number, "1.05", "the model skew above which a job is placement-sensitive"),
+        opt("running_first", Switch, "on", "within a queue, running jobs before waiting ones"),
+        RESTORE,
+        opt("round_s", SecondsOrOff, "off", "reschedule only every this many seconds"),
+        QUOTA,
+    ],
+    build: |spec| Ok(Box::new(Tiresias::from_spec(spec)?)),
+};
 
 pub struct Tiresias {
     options: TiresiasOptions,
@@ -258,7 +282,7 @@ impl Tiresias {
         let placed = match self.options.place {
             PlaceRule::Tightest => tightest(view),
             PlaceRule::MostFree => {
-                super::placement::most_free(view.cluster, view.topo, n).map(|g| (g, Reason::FirstFit))
+                super::mechanisms::placement::most_free(view.cluster, view.topo, n).map(|g| (g, Reason::FirstFit))
             }
             PlaceRule::FirstFit => view.cluster.first_free(n).map(|g| (g, Reason::FirstFit)),
             PlaceRule::Skew => {

@@ -39,7 +39,7 @@
 //!
 //! Proxima's additions, not Volcano's: `hard_for_s=T` keeps the hard constraint for T seconds
 //! of waiting, then places the job as soft; `hard_for_s=auto` tunes T online as `dally`'s
-//! timers are ([`super::level_timer`]). `evict=on` moves running jobs with the
+//! timers are ([`super::mechanisms::level_timer`]). `evict=on` moves running jobs with the
 //! [`Migrator`] as `consolidate:migrate=on` does (re-consolidating spread jobs when room
 //! appears, and clearing a HyperNode for a hard job that fits nowhere), queued jobs first;
 //! with a hard tier, only jobs running wider than it are moved, and only into it.
@@ -51,15 +51,40 @@
 //! Not modelled: sub-groups (`partitionPolicy`), queues and their shares, the `enqueue` action,
 //! resources other than GPUs, and HyperNode-level binpacking of jobs without a topology.
 
-use super::level_timer::{HoldNotes, LevelTimer};
-use super::migrate::{MigrateOptions, Migrator};
-use super::placement::inside;
+use super::info::{
+    opt, opt_with, profile, profile_error,
+    OptionKind::{Choice, Seconds, SecondsAutoOrOff, Switch, Whole},
+    PolicyInfo,
+};
+use super::mechanisms::level_timer::{HoldNotes, LevelTimer};
+use super::mechanisms::migrate::{MigrateOptions, Migrator};
+use super::mechanisms::placement::inside;
 use super::{on_off, Decision, Policy, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Tier, Topology};
+
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "volcano",
+    summary: "Volcano's network-topology-aware scheduling: jobs in submission order (one that does not fit blocks no one), all of a job's GPUs or none. `hard=TIER`: inside one HyperNode of that tier or lower, waiting as long as it takes; `soft=on` (the default): the lowest tier with a HyperNode that holds the job, else anywhere, at once. Among the HyperNodes of that tier that hold it, the fullest after placing it (HyperNode binpack); inside it, servers closest to the job's other GPUs, fullest first. A tier is a number from the servers up or a tier name of the cluster (a Volcano file's `tierName`s).",
+    source: "volcano-sh/volcano `pkg/scheduler/plugins/network-topology-aware/network_topology_aware.go` (`hyperNodeGradientFn`, `getSubJobHyperNodeBinPackingScore`), `pkg/scheduler/actions/allocate/allocate.go` (`allocateForJob`), `pkg/scheduler/framework/session.go` (soft as hard at the top), `docs/user-guide/how_to_use_network_topology_aware_scheduling.md`",
+    options: &[
+        opt("soft", Switch, "on", "the lowest tier with a HyperNode that holds the job, else anywhere, at once"),
+        opt("hard", Choice(&["TIER", "off"]), "off", "the highest HyperNode tier a job may use, however long it waits"),
+        opt("hard_for_s", SecondsAutoOrOff, "off", "with hard: the tier holds for this long of waiting, then the job is placed as soft (Proxima's, not Volcano's); auto: tuned online as dally's timers"),
+        profile(Some("hard=1,hard_for_s=auto")),
+        profile_error("hard=1,hard_for_s=auto"),
+        opt("evict", Switch, "off", "on: move running jobs to tighter placements and out of a hard job's way, as consolidate:migrate=on (Proxima's; Volcano does not preempt for topology jobs)"),
+        opt_with("restore_s", Seconds, "30", "checkpoint and restore cost a moved job pays", "evict=on"),
+        opt_with("min_run_s", Seconds, "600", "a job runs this long before it may be moved", "evict=on"),
+        opt_with("max_preempt", Whole, "2", "moves per job at most", "evict=on"),
+    ],
+    build: |spec| Ok(Box::new(Volcano::from_spec(spec)?)),
+};
 
 pub struct Volcano {
     /// The hard tier as the user named it; `None` for soft.

@@ -1,6 +1,7 @@
 //! Tests of [`super::Topology::describe_network`]: one line naming the network of any
 //! topology, parametric or not.
 
+use super::formats::{read_slurm_topology, SlurmOptions};
 use super::*;
 
 fn line(arg: &str) -> String {

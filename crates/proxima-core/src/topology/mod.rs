@@ -25,21 +25,9 @@
 //!   with their collective efficiencies;
 //! - `describe.rs`: [`Topology::describe_network`], the one-line description of a
 //!   cluster's network that every output prints;
-//! - `slurm.rs`, `slurm_form.rs`, `slurm_tree.rs`, `slurm_block.rs`, `hostlist.rs`,
-//!   `slurm_options.rs`: Slurm's `topology.conf` (tree and block forms) with its host-list
-//!   ranges, read by [`read_slurm_topology`] with [`SlurmOptions`], which also reads a
-//!   `topology.yaml` (`slurm_yaml.rs`, `slurm_yaml_switches.rs`) into the same switches
-//!   and blocks;
-//! - `lingjun.rs`: the production topology of Alibaba's Lingjun dataset (`topo.csv`: each
-//!   host's ToR, aggregation and core switch), read by [`read_lingjun_topology`] with the
-//!   same [`SlurmOptions`];
-//! - `kueue.rs`: a Kueue cluster (a `Topology` of node-label levels and the `Node` objects
-//!   in one YAML file), read by [`read_kueue_topology`] with the same [`SlurmOptions`] for
-//!   its links; `volcano.rs`: a Volcano cluster (its `HyperNode` objects), read by
-//!   [`read_volcano_topology`]; `kube.rs` the Kubernetes objects of a file and `yaml.rs`
-//!   the YAML they are read with; `kube_nodes.rs` what nodes say of themselves (their
-//!   NVLink clique, their GPU product) and the levels of a file of nodes alone, which
-//!   [`read_kueue_topology`] also reads;
+//! - `formats/`: the readers of schedulers' and datasets' cluster files (Slurm's
+//!   `topology.conf` and `topology.yaml`, Lingjun's `topo.csv`, Kueue and Volcano objects),
+//!   each into a [`TopologySpec`] ([`formats::read_slurm_topology`] and its siblings);
 //! - `presets.rs`: the built-in clusters ([`PRESETS`]) and [`resolve_topology_arg`];
 //!   `presets_gb200.rs` the GB200 NVL72 racks of `gb200-nvl72`; `presets_workload.rs` the
 //!   workload each large preset runs by default;
@@ -52,68 +40,33 @@ mod build;
 mod check;
 mod describe;
 mod fabric;
-mod hostlist;
-mod kube;
-mod kube_nodes;
-mod kueue;
-mod lingjun;
+pub mod formats;
 mod nodes;
 mod parametric;
 mod presets;
 mod queries;
-mod slurm;
-mod slurm_block;
-mod slurm_file;
-mod slurm_form;
-mod slurm_options;
-mod slurm_tree;
-mod slurm_yaml;
-mod slurm_yaml_switches;
 mod spec;
-mod volcano;
-pub(crate) mod yaml;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
 pub use fabric::{
     collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
 };
-pub use kube::{GPU_RESOURCE, HOSTNAME_LABEL};
-pub use kueue::{read_kueue_topology, KueueTopology};
-pub use lingjun::{read_lingjun_topology, LINGJUN_HEADER};
 pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
 pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
 pub use presets::presets_workload::PresetWorkload;
 pub use presets::{all_presets, preset, resolve_topology_arg, Preset, PRESETS};
-pub use slurm::SlurmTopology;
-pub use slurm_file::read_slurm_topology;
-pub use slurm_options::{SlurmOptions, DEFAULT_SLURM_GPUS};
 pub use spec::{
     is_nvlink_role, CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL,
     MAX_GPUS, NVLINK_ROLE, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
 };
-pub use volcano::{read_volcano_topology, VolcanoTopology};
 
 #[cfg(test)]
 mod check_tests;
 #[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
-mod kube_nodes_tests;
-#[cfg(test)]
-mod kueue_tests;
-#[cfg(test)]
-mod lingjun_tests;
-#[cfg(test)]
 mod nvlink_tests;
 #[cfg(test)]
 mod parametric_tests;
-#[cfg(test)]
-mod slurm_block_tests;
-#[cfg(test)]
-mod slurm_tests;
-#[cfg(test)]
-mod slurm_yaml_tests;
-#[cfg(test)]
-mod volcano_tests;

@@ -4,13 +4,14 @@
 //! object's path (`items[3].`) for errors, RFC 3339 timestamps, the GPUs of a pod template
 //! as Kubernetes counts them, and the tally of objects that make no job.
 //!
-//! The YAML layer is the topology importers' (`topology/yaml.rs`, the `saphyr` crate), which
+//! The YAML layer is the topology importers' (`topology/formats/yaml.rs`, the `saphyr` crate), which
 //! reads JSON as well, since JSON is YAML, and keeps every node's line.
 
 use super::{SkipReason, Skipped, Trace, TraceFormat, TraceJob};
 use crate::error::InputError;
-use crate::topology::yaml::{self, Node};
-use crate::topology::{GPU_RESOURCE, MAX_GPUS};
+use crate::topology::formats::yaml::{self, Node};
+use crate::topology::formats::GPU_RESOURCE;
+use crate::topology::MAX_GPUS;
 use std::collections::BTreeMap;
 
 /// The API group of Kueue's objects.

@@ -34,7 +34,7 @@ use super::kube_history::{
 };
 use super::{SkipReason, Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
-use crate::topology::yaml::{self, Node};
+use crate::topology::formats::yaml::{self, Node};
 use std::collections::BTreeMap;
 
 /// The jobs of the Workloads of a file, in the file's order.

@@ -28,7 +28,7 @@ use super::kube_history::{
 };
 use super::{SkipReason, Trace, TraceFormat, TraceJob, TraceWork};
 use crate::error::InputError;
-use crate::topology::yaml::{self, Node};
+use crate::topology::formats::yaml::{self, Node};
 use std::collections::BTreeMap;
 
 /// Volcano's job phases: the final ones first.

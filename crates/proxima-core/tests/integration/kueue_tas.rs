@@ -12,7 +12,8 @@ use proxima_core::engine::Simulation;
 use proxima_core::event::SimEvent;
 use proxima_core::policy::kueue_tas::resolve_level;
 use proxima_core::policy::resolve_policy;
-use proxima_core::topology::{read_kueue_topology, SlurmOptions, Tier, Topology};
+use proxima_core::topology::formats::{read_kueue_topology, SlurmOptions};
+use proxima_core::topology::{Tier, Topology};
 
 const KUEUE_CLUSTER: &str = include_str!("../../../../tests/fixtures/kueue/cluster.yaml");
 

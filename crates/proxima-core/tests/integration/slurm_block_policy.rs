@@ -12,7 +12,8 @@ use common::record::{close, run_logged as run, Log};
 use proxima_core::event::{Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
 use proxima_core::scenario::Scenario;
-use proxima_core::topology::{read_slurm_topology, SlurmOptions, Topology};
+use proxima_core::topology::formats::{read_slurm_topology, SlurmOptions};
+use proxima_core::topology::Topology;
 use std::collections::BTreeSet;
 
 const BLOCK_EXAMPLE: &str = include_str!("../../../../tests/fixtures/slurm/topology-block.conf");

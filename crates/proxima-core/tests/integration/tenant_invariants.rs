@@ -9,7 +9,7 @@
 //!   instant, for every queued job of `g` GPUs whose tenant uses `u` of its quota `q` with
 //!   `u + g ≤ q`, either `g` GPUs are free or no tenant uses more than its quota. That is: no
 //!   job within its tenant's guarantee waits for GPUs while another tenant holds borrowed
-//!   ones (`policy::quota`);
+//!   ones (`policy::mechanisms::quota`);
 //! - finish-time fairness is defined for every job completed in both runs, and positive.
 //!
 //! `PROXIMA_PROPTEST_CASES` sets the number of cases (default 300).
@@ -108,7 +108,7 @@ fn build(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), seed: u64
     sc
 }
 
-/// Checks the quota invariant on the state after an instant (`policy/quota.rs`): no job
+/// Checks the quota invariant on the state after an instant (`policy/mechanisms/quota.rs`): no job
 /// within its tenant's quota waits for free GPUs while another tenant borrows. Without
 /// backfill only the first such job in submission order is guaranteed: the others queue
 /// behind it, and it may wait, with its GPUs free, for a tighter placement.

@@ -5,7 +5,8 @@
 use crate::common;
 
 use proxima_core::inputs::read_lingjun_file;
-use proxima_core::topology::{SlurmOptions, Topology};
+use proxima_core::topology::formats::SlurmOptions;
+use proxima_core::topology::Topology;
 
 #[test]
 fn lingjun_builds_the_production_clos() {

@@ -14,7 +14,8 @@ use proxima_core::event::{Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
 use proxima_core::policy::volcano::resolve_tier;
 use proxima_core::scenario::Scenario;
-use proxima_core::topology::{read_volcano_topology, SlurmOptions, Tier, Topology};
+use proxima_core::topology::formats::{read_volcano_topology, SlurmOptions};
+use proxima_core::topology::{Tier, Topology};
 
 const GUIDE_CLUSTER: &str = include_str!("../../../../tests/fixtures/volcano/hypernodes.yaml");
 

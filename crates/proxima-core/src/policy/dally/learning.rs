@@ -1,6 +1,6 @@
 //! How `dally` learns from its own run: the realised ratio of iteration times to the
 //! representative estimate per tier, and the auto-tuner's revisions of the delay timers
-//! ([`crate::policy::tuner`]).
+//! ([`crate::policy::mechanisms::tuner`]).
 
 use super::{Dally, REALISED_WINDOW};
 use crate::event::PolicyNote;

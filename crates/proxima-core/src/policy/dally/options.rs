@@ -1,9 +1,14 @@
 //! The options of `dally`, parsed from its spec and printed back in canonical form.
 
 use crate::error::InputError;
-use crate::policy::las::{self, DALLY_LAS_THRESHOLDS_GPU_S};
-use crate::policy::profile::ProfileOptions;
-use crate::policy::runtime::RuntimeKnowledge;
+use crate::policy::info::{
+    opt, opt_with, profile, profile_error,
+    OptionKind::{Choice, Number, PerTier, Seconds, SecondsOrOff, Switch, Thresholds, Whole},
+    PolicyInfo, RESTORE,
+};
+use crate::policy::mechanisms::las::{self, DALLY_LAS_THRESHOLDS_GPU_S};
+use crate::policy::mechanisms::profile::ProfileOptions;
+use crate::policy::mechanisms::runtime::RuntimeKnowledge;
 use crate::policy::PolicySpec;
 
 pub use super::service::ServiceRule;
@@ -69,6 +74,34 @@ pub enum Order {
     Las,
 }
 
+/// This policy in the catalogue ([`crate::policy::POLICIES`]): its name, what it does, where it
+/// comes from and its options with their defaults, and how it is built from a spec.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "dally",
+    summary: "The network-sensitive scheduler of arXiv:2401.16492 (v2: \"Dally\"): delay scheduling for consolidation, network-sensitive preemption and auto-tuned delay timers. Ablations: `preempt=off`, `autotune=off` (static timers), `preempt=off,autotune=off` (delay scheduling alone), `delay=off` (preemption without delay), `delay=all` (every job waits its tier's full timer, sensitive or not), `runtime=oracle` (what knowing the future is worth). `order=las` serves jobs least attained service first, in `tiresias`'s queues, and preempts jobs of lower queues for a placement within the tier a job accepts when the exchange pays: Dally's network awareness without its first-come order, knowing no run times.",
+    source: "arXiv:2401.16492",
+    options: &[
+        opt("delay", Choice(&["on", "off", "all"]), "on", "off: no delay timers; all: every job waits its tier's full timer"),
+        opt("preempt", Switch, "on", "network-sensitive preemption and re-consolidation"),
+        opt("autotune", Switch, "on", "off: the timers stay as given"),
+        opt("timers", PerTier, "300/150", "delay timers per tier, tightest first: static, or the tuner's start"),
+        opt("threshold", Number, "1.05", "slowdown above which a job is network-sensitive"),
+        opt("starve_s", SecondsOrOff, "off", "a job waiting this long gets the cluster reserved for it"),
+        RESTORE,
+        opt("min_run_s", Seconds, "600", "a job runs this long before it may be preempted"),
+        opt("max_preempt", Whole, "2", "preemptions per job at most, of every kind (48 with order=las)"),
+        opt("tune_every_s", Seconds, "600", "how often the tuner revises the timers"),
+        opt("quota", Switch, "off", "on: tenants' quotas; preemption takes another tenant's job only from a borrower"),
+        opt("runtime", Choice(&["estimate", "oracle"]), "estimate", "remaining run times estimated from completed jobs and attained service; oracle: read from the trace, for ablation only (not with order=las)"),
+        profile(None),
+        profile_error("profile=table"),
+        opt("order", Choice(&["fifo", "las"]), "fifo", "the order waiting jobs are served in; las: least attained GPU-time first, lower queues preempted"),
+        opt_with("queues", Thresholds, "3600/57600", "attained GPU-seconds at which a job drops a queue", "order=las"),
+        opt_with("service", Choice(&["exchange", "priority"]), "exchange", "when a higher queue preempts: exchange, only when the waiter saves more than its victims lose (their slower resume included); priority: always, as tiresias", "order=las"),
+    ],
+    build: |spec| Ok(Box::new(super::Dally::from_spec(spec)?)),
+};
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct DallyOptions {
     pub delay: DelayMode,
@@ -85,7 +118,7 @@ pub struct DallyOptions {
     /// Tenants' quotas respected (`quota=on`, [`super::quotas`]).
     pub quota: bool,
     /// Where remaining run times come from (`runtime=estimate|oracle`,
-    /// [`crate::policy::runtime`]).
+    /// [`crate::policy::mechanisms::runtime`]).
     pub runtime: RuntimeKnowledge,
     pub order: Order,
     /// Under `order=las`, the attained GPU-seconds at which a job drops a queue (empty
@@ -95,7 +128,7 @@ pub struct DallyOptions {
     /// [`super::service`]); unused under `order=fifo`.
     pub service: ServiceRule,
     /// Where predicted slowdowns come from (`profile=table|exact`, `profile_error=E`,
-    /// [`crate::policy::profile`]).
+    /// [`crate::policy::mechanisms::profile`]).
     pub profile: ProfileOptions,
     /// Under `order=las`, the slowdown of the next looser tier from which a job's wait is
     /// budgeted by what it can win alone, the timer no longer capping it

@@ -2,9 +2,9 @@
 //! jobs in least-attained-service order instead of first come, first served.
 //!
 //! **Queues.** Attained service is GPUs × time making progress, as under `tiresias`
-//! ([`crate::policy::las`]): a job enters queue 0 at its arrival and drops a queue each time
+//! ([`crate::policy::mechanisms::las`]): a job enters queue 0 at its arrival and drops a queue each time
 //! its attained service reaches the next threshold (`queues=3600/57600` GPU-seconds by
-//! default, [`crate::policy::las::DALLY_LAS_THRESHOLDS_GPU_S`]). Within a queue, jobs keep the order in which they entered it. A waiting job's
+//! default, [`crate::policy::mechanisms::las::DALLY_LAS_THRESHOLDS_GPU_S`]). Within a queue, jobs keep the order in which they entered it. A waiting job's
 //! rank is (queue, entry into it); under `order=fifo` it is the submission order, so that
 //! both orders share one queue index.
 //!
@@ -31,13 +31,13 @@
 //! than the job it serves, and is not bounded by `min_run_s`.
 //!
 //! **Nothing of the future.** Under `order=las` the only remaining run times are the online
-//! estimate from attained service and completed jobs ([`crate::policy::runtime`]);
+//! estimate from attained service and completed jobs ([`crate::policy::mechanisms::runtime`]);
 //! `runtime=oracle` is refused.
 
 use super::Dally;
 use crate::cluster::JobId;
 use crate::event::SimEvent;
-use crate::policy::las;
+use crate::policy::mechanisms::las;
 use crate::policy::{Decision, View};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet};

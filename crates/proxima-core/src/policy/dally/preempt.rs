@@ -5,7 +5,7 @@
 //! run time × the slowdown it would suffer otherwise minus the one it would get there)
 //! exceeds the cost, those jobs are preempted; they requeue with their progress and pay
 //! `restore_s` when they restart. The remaining run time is the one the policy knows
-//! ([`crate::policy::runtime`]); while it has no estimate yet, nobody is preempted or moved,
+//! ([`crate::policy::mechanisms::runtime`]); while it has no estimate yet, nobody is preempted or moved,
 //! since the cost is certain and the gain unknown. The cost is `restore_s` per preempted job, plus, for a job
 //! that will not fit in the GPUs still free, the queueing delay jobs have recently seen (it
 //! will wait too). Victims must be less sensitive than the waiting job by a margin, both
@@ -18,8 +18,8 @@
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
 use crate::event::Reason;
-use crate::policy::placement::holders_under;
-use crate::policy::sensitivity::{cool_placement, representative_loss};
+use crate::policy::mechanisms::placement::holders_under;
+use crate::policy::mechanisms::sensitivity::{cool_placement, representative_loss};
 use crate::policy::{Decision, View};
 use crate::scenario::JobStatus;
 use crate::time::SimTime;

@@ -21,7 +21,7 @@
 
 use super::Dally;
 use crate::cluster::JobId;
-use crate::policy::quota;
+use crate::policy::mechanisms::quota;
 use crate::policy::{Decision, View};
 
 impl Dally {

@@ -31,7 +31,7 @@ use super::order::Rank;
 use super::{Dally, WaitKind};
 use crate::cluster::JobId;
 use crate::event::Reason;
-use crate::policy::placement::holders_under;
+use crate::policy::mechanisms::placement::holders_under;
 use crate::policy::{Decision, View};
 use crate::scenario::JobStatus;
 use crate::topology::{GpuId, NodeId, Tier};

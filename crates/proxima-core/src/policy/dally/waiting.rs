@@ -5,8 +5,8 @@
 
 use super::{Dally, DelayMode, WaitKind, Waiter};
 use crate::cluster::JobId;
-use crate::policy::sensitivity::sensitivity;
-use crate::policy::tuner::WaitSample;
+use crate::policy::mechanisms::sensitivity::sensitivity;
+use crate::policy::mechanisms::tuner::WaitSample;
 use crate::policy::View;
 use crate::time::SimTime;
 use crate::topology::Tier;

@@ -3,7 +3,8 @@
 
 use super::Tiresias;
 use crate::cluster::JobId;
-use crate::policy::{quota, View};
+use crate::policy::mechanisms::quota;
+use crate::policy::View;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One queue's jobs of one kind (running, waiting, or both in entry order), indexed by GPU

@@ -3,7 +3,8 @@
 
 use super::DEFAULT_THRESHOLDS_GPU_S;
 use crate::error::InputError;
-use crate::policy::{las, on_off, take_optional_secs, PolicySpec};
+use crate::policy::mechanisms::las;
+use crate::policy::{on_off, take_optional_secs, PolicySpec};
 
 /// Where an admitted job goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

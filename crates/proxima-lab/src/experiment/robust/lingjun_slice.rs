@@ -14,7 +14,8 @@ use crate::experiment::robust::sizing::GPUS_PER_SERVER;
 use proxima_core::csv::Table;
 use proxima_core::error::{InputError, SourcedError};
 use proxima_core::inputs::read_lingjun_file;
-use proxima_core::topology::{SlurmOptions, Topology, LINGJUN_HEADER};
+use proxima_core::topology::formats::{SlurmOptions, LINGJUN_HEADER};
+use proxima_core::topology::Topology;
 use std::collections::BTreeMap;
 
 /// A top-of-rack switch's name and its hosts' rows (1-based line numbers).

@@ -3,6 +3,7 @@
 //! Proxima does not use, and every refusal with its line, key and words.
 
 use super::*;
+use crate::topology::*;
 
 fn options(gpus: u32, nic_gbps: f64) -> SlurmOptions {
     SlurmOptions { gpus, nic_gbps, ..SlurmOptions::default() }
@@ -78,7 +79,7 @@ fn gb200_blocks_are_nvlink_domains_whose_link_up_is_their_nics() {
     assert_eq!(bandwidth(&read.spec, "nvl1", "nvl[1-2]"), 18.0 * 4.0 * 400.0, "the block's link up is its trays' NICs");
     assert_eq!(t.node(t.tier_nodes(Tier(1))[0]).nics, 72);
     // The example for operators says the same in a site's words.
-    let example = include_str!("../../../../examples/your-cluster/gb200-topology.conf");
+    let example = include_str!("../../../../../examples/your-cluster/gb200-topology.conf");
     let t = Topology::from_spec(&read_slurm_topology(example, &gb200).unwrap().spec).unwrap();
     assert_eq!((t.gpu_count(), t.tier_nodes(Tier(1)).len(), t.tier_name(Tier(1))), (144, 2, "nvlink"));
     // Without block_nvlink the same blocks are leaf switches over the trays' NICs.

@@ -37,8 +37,8 @@
 use super::slurm::Reader;
 use super::slurm_form::{canonical, other_key};
 use super::slurm_tree::{build_spec, compress, Children, SwitchLine};
-use super::spec::{default_nvlink_latency_us, TopologySpec, NVLINK_ROLE};
 use crate::error::InputError;
+use crate::topology::spec::{default_nvlink_latency_us, TopologySpec, NVLINK_ROLE};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The largest power of two a block size may be of the base size (`block_record.c` line 131).

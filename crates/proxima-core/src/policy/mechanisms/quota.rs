@@ -51,9 +51,9 @@
 //! order, admit in two passes ([`admit_two_phase`]): first each tenant's jobs in that order
 //! within its quota, then everyone's in that order in what is left.
 
-use super::{Decision, View};
 use crate::cluster::JobId;
 use crate::event::{Reason, SimEvent};
+use crate::policy::{Decision, View};
 use crate::tenants::TenantId;
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet};
@@ -378,7 +378,7 @@ impl FcfsQuota {
     /// (`own_restore_s` is `None`), `restore_s` (default [`DEFAULT_RESTORE_S`]; accepted and
     /// unused with `quota=off`, so that a sweep can name every policy alike).
     pub fn from_spec(
-        spec: &mut super::PolicySpec,
+        spec: &mut crate::policy::PolicySpec,
         own_restore_s: Option<f64>,
     ) -> Result<Option<FcfsQuota>, crate::error::InputError> {
         let on = spec.take_bool("quota", false)?;

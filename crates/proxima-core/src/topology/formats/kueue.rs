@@ -40,11 +40,11 @@
 use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE, HOSTNAME_LABEL};
 use super::kube_nodes::{implied_levels, named_gpu, set_gpu, PRODUCT_LABEL};
 use super::slurm_options::SlurmOptions;
-use super::spec::{
-    default_link_latency_us, default_nvlink_latency_us, is_nvlink_role, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
-};
 use super::yaml::{self, Node};
 use crate::error::InputError;
+use crate::topology::spec::{
+    default_link_latency_us, default_nvlink_latency_us, is_nvlink_role, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
+};
 use std::collections::BTreeMap;
 
 /// The most levels a `Topology` may have (the API's validation).

@@ -1,6 +1,7 @@
 use super::volcano::{read_volcano_topology, VolcanoTopology};
-use super::{SlurmOptions, Topology};
+use super::SlurmOptions;
 use crate::error::InputError;
+use crate::topology::Topology;
 
 fn read(text: &str) -> Result<VolcanoTopology, InputError> {
     read_volcano_topology(text, &SlurmOptions::default())

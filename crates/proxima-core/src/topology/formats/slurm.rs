@@ -51,8 +51,8 @@ use super::hostlist::{self, HostlistError};
 use super::slurm_form::{canonical, foreign_key, Form};
 use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{build_spec, Children, SwitchLine};
-use super::spec::{TopologySpec, MAX_GPUS};
 use crate::error::InputError;
+use crate::topology::spec::{TopologySpec, MAX_GPUS};
 use std::collections::BTreeMap;
 
 /// Slurm's limit on a switch name (`HOST_NAME_MAX` in `switch_record.c`).

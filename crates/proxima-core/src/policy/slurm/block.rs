@@ -52,7 +52,7 @@ use crate::cluster::ClusterState;
 use crate::error::InputError;
 use crate::topology::{GpuId, NodeId, Tier, Topology};
 
-use super::PolicySpec;
+use crate::policy::PolicySpec;
 
 /// The largest level Slurm accepts, 2^15 base blocks (`block_record.c:131`).
 const MAX_LEVEL: u32 = 15;

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::error::InputError;
+use crate::topology::*;
 
 fn options(gpus: u32, nic_gbps: f64) -> SlurmOptions {
     SlurmOptions { gpus, nic_gbps, ..SlurmOptions::default() }

@@ -2,7 +2,7 @@
 
 use super::lingjun::read_lingjun_topology;
 use super::slurm_options::SlurmOptions;
-use super::Topology;
+use crate::topology::Topology;
 
 /// Two aggregation switches under one core; the ToR name S1 appears under both, as names
 /// repeat across pods in the real file.

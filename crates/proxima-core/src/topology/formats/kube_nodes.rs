@@ -3,12 +3,12 @@
 //! and their GPU (`nvidia.com/gpu.product`), and the levels a file of nodes alone (no Kueue
 //! `Topology`) is read with.
 
-use super::fabric::{collective, GpuKind};
 use super::kube::HOSTNAME_LABEL;
 use super::slurm_options::SlurmOptions;
-use super::spec::{TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL};
 use super::yaml::{self, Node};
 use crate::error::InputError;
+use crate::topology::fabric::{collective, GpuKind};
+use crate::topology::spec::{TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL};
 
 /// The label NVIDIA's GPU feature discovery gives a node's GPU model (`NVIDIA-GB200`,
 /// `NVIDIA-H100-80GB-HBM3`, `NVIDIA-A100-SXM4-80GB`, `Tesla-T4`).

@@ -1,11 +1,11 @@
 //! The placement rule a `slurm` job waits for: topology/tree's `--switches` (at most so many
-//! leaf switches) or topology/block's aggregated blocks ([`super::slurm_block`]). The
+//! leaf switches) or topology/block's aggregated blocks ([`super::block`]). The
 //! policy ([`super::slurm`]) keeps the queue and the timers; a rule only says whether a job
 //! fits now and where it goes.
 
-use super::slurm_block::{BlockRule, Blocks};
-use super::{PolicySpec, View};
+use super::block::{BlockRule, Blocks};
 use crate::error::InputError;
+use crate::policy::{PolicySpec, View};
 use crate::topology::{GpuId, NodeId, Tier};
 
 pub enum Rule {

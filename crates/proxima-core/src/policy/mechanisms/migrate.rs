@@ -25,18 +25,18 @@
 //! the jobs asked for. Then only jobs running wider than it are re-consolidated, and only
 //! into it, because a Kueue user asked for that level and no tighter one.
 
+use super::placement::holders_under;
 use super::placement::{free_on_server, inside, TierCapacity};
-use super::{Decision, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{Reason, SimEvent};
-use crate::policy::placement::holders_under;
+use crate::policy::{Decision, View};
 use crate::scenario::JobStatus;
 use crate::time::SimTime;
 use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::PolicySpec;
+use crate::policy::PolicySpec;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MigrateOptions {

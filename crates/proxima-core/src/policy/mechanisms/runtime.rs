@@ -32,10 +32,10 @@
 //! **The oracle** reads the remaining iterations from the trace, as `dally` always did. It is
 //! for ablation only: it measures what knowing the future is worth.
 
-use super::{PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::SimEvent;
+use crate::policy::{PolicySpec, View};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Completions remembered per pool: recent enough to follow a workload that drifts, many

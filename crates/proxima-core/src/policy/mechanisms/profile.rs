@@ -27,12 +27,12 @@
 //! never a shared random stream, so the same run gives the same results.
 
 use super::levels::LevelProfile;
-use super::{PolicySpec, View};
 use crate::cluster::JobId;
 use crate::comm::{combine, server_factor, step_time, straggler_growth};
 use crate::comm_params::CommParams;
 use crate::error::InputError;
 use crate::model::{ModelId, ModelProfile};
+use crate::policy::{PolicySpec, View};
 use crate::rng::Rng;
 use crate::topology::{GpuId, NodeId, Tier};
 use std::collections::BTreeMap;

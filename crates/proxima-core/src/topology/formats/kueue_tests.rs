@@ -1,10 +1,11 @@
 use super::kueue::{read_kueue_topology, KueueTopology};
-use super::{Fabric, SlurmOptions, Topology};
+use super::SlurmOptions;
 use crate::error::InputError;
+use crate::topology::{Fabric, Topology};
 
 /// The cluster of Kueue's TAS guide (2 blocks, 4 racks, 8 workers, a control plane),
 /// with 8 GPUs per worker, as `kubectl get nodes -o yaml` prints it after the Topology.
-const DOCUMENTED: &str = include_str!("../../../../tests/fixtures/kueue/cluster.yaml");
+const DOCUMENTED: &str = include_str!("../../../../../tests/fixtures/kueue/cluster.yaml");
 
 const BLOCK: &str = "cloud.provider.com/topology-block";
 const RACK: &str = "cloud.provider.com/topology-rack";

@@ -3,8 +3,10 @@
 //! `slurm.rs` for the rules and `docs/FORMATS.md` for the reasons).
 
 use super::slurm_options::SlurmOptions;
-use super::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec};
 use crate::error::InputError;
+use crate::topology::spec::{
+    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One `SwitchName=...` line.

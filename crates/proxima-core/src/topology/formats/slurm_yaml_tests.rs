@@ -4,6 +4,7 @@
 //! with its line and key.
 
 use super::*;
+use crate::topology::*;
 
 fn options() -> SlurmOptions {
     SlurmOptions { gpus: 4, nic_gbps: 100.0, ..SlurmOptions::default() }

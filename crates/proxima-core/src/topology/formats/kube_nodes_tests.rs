@@ -3,11 +3,12 @@
 
 use super::kube_nodes::gpu_of_product;
 use super::kueue::read_kueue_topology;
-use super::{GpuId, GpuKind, SlurmOptions, Tier, Topology, CLIQUE_LABEL};
+use super::SlurmOptions;
 use crate::comm::shape_of;
+use crate::topology::{GpuId, GpuKind, Tier, Topology, CLIQUE_LABEL};
 
 /// Eight GB200 trays in two cliques, as `kubectl get nodes -o json` prints them.
-const GB200_JSON: &str = include_str!("../../../../examples/your-cluster/gb200-nodes.json");
+const GB200_JSON: &str = include_str!("../../../../../examples/your-cluster/gb200-nodes.json");
 
 /// A node's labels besides its hostname.
 type Labels<'a> = &'a [(&'a str, &'a str)];

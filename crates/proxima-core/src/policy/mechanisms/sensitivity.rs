@@ -23,8 +23,8 @@
 //! their loss from representative placements only ([`representative_loss`]), all on the
 //! network as it is at the moment of the decision.
 
+use super::profile::Profile;
 use crate::cluster::JobId;
-use crate::policy::profile::Profile;
 use crate::policy::View;
 use crate::topology::{GpuId, NodeId, Tier};
 

@@ -19,10 +19,10 @@ use super::profile::{Profile, ProfileOptions};
 use super::runtime::{RemainingTime, RuntimeKnowledge};
 use super::sensitivity::sensitivity;
 use super::tuner::{TimerTuner, WaitSample};
-use super::{Decision, PolicySpec, View};
 use crate::cluster::JobId;
 use crate::error::InputError;
 use crate::event::{PolicyNote, Reason, SimEvent};
+use crate::policy::{Decision, PolicySpec, View};
 use crate::time::SimTime;
 use crate::topology::Tier;
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,7 +66,7 @@ impl LevelTimer {
             spec.take(key);
             None
         } else {
-            match super::take_optional_secs(spec, key, 0.0) {
+            match crate::policy::take_optional_secs(spec, key, 0.0) {
                 Ok(None) => return Ok(None),
                 Ok(fixed) => fixed,
                 Err(e) => return Err(InputError::new(key, format!("{}; or auto to tune it", e.message))),

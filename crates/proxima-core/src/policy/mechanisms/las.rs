@@ -6,8 +6,8 @@
 //! simulator (SymbioticLab/Tiresias `simulator/jobs.py`: `queue_limit = [3250, 7200, 18000]`
 //! with `num_queue = 3`, the last unused), given as `queues=3250/7200` GPU-seconds.
 
-use super::PolicySpec;
 use crate::error::InputError;
+use crate::policy::PolicySpec;
 use crate::time::SimTime;
 
 /// Queue thresholds of the Tiresias simulator, in GPU-seconds: `tiresias`'s default.

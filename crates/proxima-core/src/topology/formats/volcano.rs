@@ -30,9 +30,11 @@
 
 use super::kube::{node_labels, Objects};
 use super::slurm_options::SlurmOptions;
-use super::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec};
 use super::yaml::{self, Node};
 use crate::error::InputError;
+use crate::topology::spec::{
+    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
+};
 use std::collections::BTreeMap;
 
 /// What a Volcano file reads into: the cluster, and what was left out or not read, each on

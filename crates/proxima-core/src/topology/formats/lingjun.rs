@@ -25,11 +25,11 @@
 //!   left out, the aggregation switch becoming the root.
 
 use super::slurm_options::SlurmOptions;
-use super::spec::{
-    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS,
-};
 use crate::csv::Table;
 use crate::error::InputError;
+use crate::topology::spec::{
+    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS,
+};
 use std::collections::BTreeMap;
 
 /// The header of the file, as the dataset writes it.

@@ -1,9 +1,9 @@
 //! What a Slurm `topology.conf` does not say, and the parametric form does:
 //! `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp[,gpu=M][,block_nvlink=on|off]`.
 
-use super::fabric::{collective, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
-use super::spec::{TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 use crate::error::InputError;
+use crate::topology::fabric::{collective, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS};
+use crate::topology::spec::{TopologySpec, MAX_GPUS, TOPOLOGY_FORMAT_VERSION};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// GPUs per node when the options give none: eight, as in DGX/HGX-class servers.
