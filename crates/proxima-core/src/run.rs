@@ -47,23 +47,23 @@ impl<E> Default for RunOptions<'_, E> {
 }
 
 /// Why a run failed: its policy does not fit the scenario, or ρ could not be made.
+#[derive(Debug)]
 pub enum RunError<E> {
     Policy(InputError),
-    /// ρ could not be made (an isolated scenario the core cannot build, say); the run
-    /// itself finished, and `without` is it, with its record and without ρ, for a caller
-    /// that shows a run without ρ rather than none (the web worker does; the CLI fails).
-    Fairness {
-        problem: E,
-        without: Box<Finished>,
-    },
+    Fairness(RhoFailed<E>),
 }
 
-impl<E: std::fmt::Debug> std::fmt::Debug for RunError<E> {
+/// ρ could not be made (an isolated scenario the core cannot build, say); the run itself
+/// finished, and `without` is it, with its record and without ρ, for a caller that shows a
+/// run without ρ rather than none (the web worker does; the CLI fails).
+pub struct RhoFailed<E> {
+    pub problem: E,
+    pub without: Box<Finished>,
+}
+
+impl<E: std::fmt::Debug> std::fmt::Debug for RhoFailed<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RunError::Policy(e) => f.debug_tuple("Policy").field(e).finish(),
-            RunError::Fairness { problem, .. } => f.debug_tuple("Fairness").field(problem).finish(),
-        }
+        f.debug_tuple("RhoFailed").field(&self.problem).finish()
     }
 }
 
@@ -76,7 +76,7 @@ impl<E> RunError<E> {
     {
         match self {
             RunError::Policy(e) => policy(e),
-            RunError::Fairness { problem, .. } => problem.into(),
+            RunError::Fairness(failed) => failed.problem.into(),
         }
     }
 }
@@ -115,13 +115,13 @@ impl Finished {
 /// cluster first, and returns the run with its record and ρ as `options` ask.
 pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
     let simulation = Simulation::for_spec(scenario, spec).map_err(RunError::Policy)?;
-    run_simulation(simulation, options)
+    run_simulation(simulation, options).map_err(RunError::Fairness)
 }
 
 /// Runs a simulation already built with its policy to its end, with the record and ρ as
 /// `options` ask: the one loop every run of a front end takes ([`run_policy`] builds the
 /// policy from a spec; [`run_without_preemption`] wraps it first).
-pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
+pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>) -> Result<Finished, RhoFailed<E>> {
     let RunOptions { rho, record, mut observers, mut on_step, clock } = options;
     let now = || clock.map(|c| c());
     let started = now();
@@ -145,7 +145,7 @@ pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>)
         Ok(fairness) => fairness.apply(&mut full),
         Err(problem) => {
             let without = Finished { simulation, record: Some(full), summary: None, simulation_ms, fairness_ms: None };
-            return Err(RunError::Fairness { problem, without: Box::new(without) });
+            return Err(RhoFailed { problem, without: Box::new(without) });
         }
     }
     let fairness_ms = simulated.zip(now()).map(|(a, b)| b - a);
@@ -244,8 +244,7 @@ pub fn run_without_preemption(
     // Without ρ nothing can fail once the policy is built.
     let finished = match run_simulation::<std::convert::Infallible>(simulation, RunOptions::default()) {
         Ok(finished) => finished,
-        Err(RunError::Policy(e)) => return Err(e),
-        Err(RunError::Fairness { problem, .. }) => match problem {},
+        Err(RhoFailed { problem, .. }) => match problem {},
     };
     let refused = *refused.borrow();
     Ok(WithoutPreemption { simulation: finished.simulation, refused })
@@ -310,7 +309,7 @@ mod tests {
         let refuse =
             |_: &Simulation| -> Result<FinishTimeFairness, InputError> { Err(InputError::new("rho", "no share")) };
         let options = RunOptions { rho: Some(&refuse), ..RunOptions::default() };
-        let Err(RunError::Fairness { problem, without }) = run_policy(scenario(), "fifo", options) else {
+        let Err(RunError::Fairness(RhoFailed { problem, without })) = run_policy(scenario(), "fifo", options) else {
             panic!("expected the fairness error");
         };
         assert_eq!(problem.field, "rho");
