@@ -9,11 +9,11 @@ use crate::protocol::{
 };
 use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
-use proxima_core::error::{InputError, SourcedError};
+use proxima_core::error::InputError;
 use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
-use proxima_core::run::{run_without_preemption, sequential_rho, RunOptions};
+use proxima_core::run::{sequential_rho, RunOptions};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::session::{self, parse_policies, PolicyNames, Session};
@@ -47,15 +47,16 @@ pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem>
 }
 
 /// "Had this job not been preempted then": the request's one policy re-run with that
-/// preemption forbidden, on the scenario built as for the run.
+/// preemption forbidden, on the scenario built as for the run, through its session.
 pub fn without_preemption(w: &WithoutPreemption) -> Result<WhatIfOutcome, Problem> {
-    let scenario = build_request_scenario(&w.request)?;
-    let policy = w.request.policies.first().ok_or_else(|| Problem::from("the what-if names no policy"))?;
-    if w.job as usize >= scenario.jobs.len() {
+    if w.request.policies.is_empty() {
+        return Err(Problem::from("the what-if names no policy"));
+    }
+    let session = request_session(&w.request)?;
+    if w.job as usize >= session.scenario().jobs.len() {
         return Err(format!("the run has no job {}", w.job).into());
     }
-    let run = run_without_preemption(scenario, policy, JobId(w.job), SimTime(w.at_us))
-        .map_err(|e| Problem::from(SourcedError::new(policy.as_str(), e)))?;
+    let run = session.without_preemption(0, JobId(w.job), SimTime(w.at_us));
     let summary = run.simulation.summary();
     Ok(WhatIfOutcome {
         refused: run.refused,

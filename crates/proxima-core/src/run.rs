@@ -9,8 +9,7 @@ use crate::error::InputError;
 use crate::event::Observer;
 use crate::fairness::isolated::{self, FinishTimeFairness};
 use crate::metrics::Summary;
-use crate::policy::policy_for;
-use crate::policy::replay::{check_place, AfterChoices, Choice, ForbidPreemption, Replay, ReplayError};
+use crate::policy::replay::{check_place, AfterChoices, Choice, Replay, ReplayError};
 use crate::policy::View;
 use crate::run_files::RunRecord;
 use crate::scenario::{JobStatus, Scenario};
@@ -120,7 +119,7 @@ pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>)
 
 /// Runs a simulation already built with its policy to its end, with the record and ρ as
 /// `options` ask: the one loop every run of a front end takes ([`run_policy`] builds the
-/// policy from a spec; [`run_without_preemption`] wraps it first).
+/// policy from a spec; `session::Session::without_preemption` wraps it first).
 pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>) -> Result<Finished, RhoFailed<E>> {
     let RunOptions { rho, record, mut observers, mut on_step, clock } = options;
     let now = || clock.map(|c| c());
@@ -221,40 +220,14 @@ pub fn slowdown_now(sim: &Simulation, job: JobId, gpus: &[GpuId]) -> f64 {
     }
 }
 
-/// A policy's run re-made with one preemption forbidden ([`run_without_preemption`]).
-pub struct WithoutPreemption {
-    pub simulation: Simulation,
-    /// Whether the policy did try to preempt the job at that instant (and was refused): if
-    /// not, the run is the original one.
-    pub refused: bool,
-}
-
-/// Runs the policy `spec` names on `scenario` as itself, except that at `at` it may not
-/// preempt `job` ([`ForbidPreemption`]): "had job 4 not been preempted". Its decisions
-/// before `at` are the original run's, since the policy is deterministic.
-pub fn run_without_preemption(
-    scenario: Scenario,
-    spec: &str,
-    job: JobId,
-    at: SimTime,
-) -> Result<WithoutPreemption, InputError> {
-    let inner = policy_for(spec, &scenario.topology)?;
-    let (policy, refused) = ForbidPreemption::new(inner, job, at);
-    let simulation = Simulation::new(scenario, Box::new(policy));
-    // Without ρ nothing can fail once the policy is built.
-    let finished = match run_simulation::<std::convert::Infallible>(simulation, RunOptions::default()) {
-        Ok(finished) => finished,
-        Err(RhoFailed { problem, .. }) => match problem {},
-    };
-    let refused = *refused.borrow();
-    Ok(WithoutPreemption { simulation: finished.simulation, refused })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::event::{EventHasher, SimEvent};
     use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+    use crate::policy::policy_for;
+    use crate::policy::replay::ForbidPreemption;
+    use crate::session::Session;
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -344,7 +317,7 @@ mod tests {
                 _ => None,
             })
             .expect("dally preempts on this cluster");
-        let without = run_without_preemption(scenario.clone(), "dally", job, at).unwrap();
+        let without = Session::of_one(scenario.clone(), "dally").unwrap().without_preemption(0, job, at);
         assert!(without.refused);
         // Every event before the instant is the original's; at it, the job is not preempted.
         let mut again = Log::default();
@@ -361,7 +334,7 @@ mod tests {
         let (done, all) = (without.simulation.summary().jobs_completed, original.summary().jobs_completed);
         assert_eq!((done, without.simulation.summary().jobs_unfinished), (all, 0));
         // Forbidding a preemption that never happened changes nothing.
-        let none = run_without_preemption(scenario, "dally", job, SimTime(1)).unwrap();
+        let none = Session::of_one(scenario, "dally").unwrap().without_preemption(0, job, SimTime(1));
         assert!(!none.refused);
         assert_eq!(none.simulation.summary(), *original.summary());
     }
@@ -400,7 +373,7 @@ mod tests {
             for &(at, job) in
                 [preemptions[0], preemptions[preemptions.len() / 2], preemptions[preemptions.len() - 1]].iter()
             {
-                let without = run_without_preemption(scenario.clone(), spec, job, at).unwrap();
+                let without = Session::of_one(scenario.clone(), spec).unwrap().without_preemption(0, job, at);
                 assert!(without.refused, "{spec}: job {} at {at:?}", job.0);
                 let summary = without.simulation.summary();
                 assert_eq!(

@@ -14,10 +14,14 @@ mod problem;
 
 pub use problem::{PolicyNames, Problem};
 
+use crate::cluster::JobId;
 use crate::engine::Simulation;
+use crate::policy::replay::ForbidPreemption;
 use crate::policy::{build_policy, Policy, PolicySpec};
 use crate::run::{run_simulation, Finished, RhoFailed, RunOptions};
 use crate::scenario::Scenario;
+use crate::time::SimTime;
+use std::convert::Infallible;
 
 /// A policy as a person typed it and as parsed: the text names the run (its result folder,
 /// its progress bar, its problems), the spec builds its policy.
@@ -55,6 +59,14 @@ impl PolicyChoice {
 /// Every spec parsed and built, in order; the first that fails is the problem.
 pub fn parse_policies<S: AsRef<str>>(texts: &[S]) -> Result<Vec<PolicyChoice>, Problem> {
     texts.iter().map(|t| PolicyChoice::parse(t.as_ref())).collect()
+}
+
+/// A policy's run re-made with one preemption forbidden ([`Session::without_preemption`]).
+pub struct WithoutPreemption {
+    pub simulation: Simulation,
+    /// Whether the policy did try to preempt the job at that instant (and was refused): if
+    /// not, the run is the original one.
+    pub refused: bool,
 }
 
 /// A scenario and the policies to run on it, every one checked against its cluster.
@@ -98,6 +110,21 @@ impl Session {
     /// ([`run_simulation`]): nothing but ρ can fail, since the policy was checked.
     pub fn run<E>(&self, index: usize, options: RunOptions<'_, E>) -> Result<Finished, RhoFailed<E>> {
         run_simulation(self.simulation(index), options)
+    }
+
+    /// Policy `index` run as itself, except that at `at` it may not preempt `job`
+    /// ([`ForbidPreemption`]): "had job 4 not been preempted". Its decisions before `at` are
+    /// the original run's, since the policy is deterministic.
+    pub fn without_preemption(&self, index: usize, job: JobId, at: SimTime) -> WithoutPreemption {
+        let (policy, refused) = ForbidPreemption::new(self.policies[index].build(), job, at);
+        let simulation = Simulation::new(self.scenario.clone(), Box::new(policy));
+        // Without ρ nothing can fail once the policy is checked.
+        let finished = match run_simulation::<Infallible>(simulation, RunOptions::default()) {
+            Ok(finished) => finished,
+            Err(RhoFailed { problem, .. }) => match problem {},
+        };
+        let refused = *refused.borrow();
+        WithoutPreemption { simulation: finished.simulation, refused }
     }
 
     /// The simulation of policy `index` on the scenario itself, for the last run of a
