@@ -13,7 +13,6 @@ use crate::policy::replay::{check_place, AfterChoices, Choice, Replay, ReplayErr
 use crate::policy::View;
 use crate::run_files::RunRecord;
 use crate::scenario::{JobStatus, Scenario};
-use crate::time::SimTime;
 use crate::topology::GpuId;
 use std::collections::BTreeSet;
 
@@ -228,6 +227,7 @@ mod tests {
     use crate::policy::policy_for;
     use crate::policy::replay::ForbidPreemption;
     use crate::session::Session;
+    use crate::time::SimTime;
     use std::cell::RefCell;
     use std::rc::Rc;
 
