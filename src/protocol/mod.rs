@@ -32,7 +32,7 @@ pub enum ToWorker {
     /// Check a trace file as a run would read it, against this cluster, and describe it.
     CheckTrace { id: u32, topology: TopologyInput, name: String, data: FileData },
     /// Re-run the request's one policy with one preemption forbidden: "had job `job` not
-    /// been preempted at `at_us`" (`proxima_core::run::run_without_preemption`).
+    /// been preempted at `at_us`" (`proxima_core::session::Session::without_preemption`).
     WithoutPreemption(WithoutPreemption),
     /// Run the what-if of "your cluster": the operator's scheduler, its variants and
     /// Proxima's policies on their cluster and history, over seeds.

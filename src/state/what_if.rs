@@ -1,6 +1,6 @@
 //! "Had it not been preempted" (issue 24, item 9): a what-if on a preemption a policy made
 //! in the run played back. The policy is re-run in the worker with that one preemption
-//! forbidden (`proxima_core::run::run_without_preemption`: identical decisions before it,
+//! forbidden (`proxima_core::session::Session::without_preemption`: identical decisions before it,
 //! the policy's own after), and its mean JCT is shown beside the original's, as the
 //! challenge's what-ifs are, after the reader has predicted which way it goes.
 

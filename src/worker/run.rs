@@ -9,14 +9,14 @@ use crate::protocol::{
 };
 use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
-use proxima_core::error::{InputError, SourcedError};
+use proxima_core::error::InputError;
 use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
-use proxima_core::policy::{policy_for, resolve_policy};
-use proxima_core::run::{run_policy, run_without_preemption, sequential_rho, RunError, RunOptions};
+use proxima_core::run::{sequential_rho, RunOptions};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
+use proxima_core::session::{self, parse_policies, PolicyNames, Session};
 use proxima_core::time::SimTime;
 
 /// Steps between looks at the clock: reading it every step would cost more than the step.
@@ -47,15 +47,16 @@ pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem>
 }
 
 /// "Had this job not been preempted then": the request's one policy re-run with that
-/// preemption forbidden, on the scenario built as for the run.
+/// preemption forbidden, on the scenario built as for the run, through its session.
 pub fn without_preemption(w: &WithoutPreemption) -> Result<WhatIfOutcome, Problem> {
-    let scenario = build_request_scenario(&w.request)?;
-    let policy = w.request.policies.first().ok_or_else(|| Problem::from("the what-if names no policy"))?;
-    if w.job as usize >= scenario.jobs.len() {
+    if w.request.policies.is_empty() {
+        return Err(Problem::from("the what-if names no policy"));
+    }
+    let session = request_session(&w.request)?;
+    if w.job as usize >= session.scenario().jobs.len() {
         return Err(format!("the run has no job {}", w.job).into());
     }
-    let run = run_without_preemption(scenario, policy, JobId(w.job), SimTime(w.at_us))
-        .map_err(|e| Problem::from(SourcedError::new(policy.as_str(), e)))?;
+    let run = session.without_preemption(0, JobId(w.job), SimTime(w.at_us));
     let summary = run.simulation.summary();
     Ok(WhatIfOutcome {
         refused: run.refused,
@@ -66,81 +67,83 @@ pub fn without_preemption(w: &WithoutPreemption) -> Result<WhatIfOutcome, Proble
     })
 }
 
+/// The session of a request (`proxima_core::session`): its policies parsed and built
+/// first, as the CLI does, so that a typo fails at once; then its scenario; then every
+/// policy checked against the cluster, so that a missing `kueue-tas` level is a message,
+/// not a stop mid-run. Policies are named as typed, since a request holds several.
+pub fn request_session(request: &RunRequest) -> Result<Session, Problem> {
+    let named = |p: session::Problem| Problem::from(p.sourced(PolicyNames::AsTyped));
+    let policies = parse_policies(&request.policies).map_err(named)?;
+    Session::new(build_request_scenario(request)?, policies).map_err(named)
+}
+
 /// Runs a whole request, sending progress and results through `send`. `now_ms` is a clock
 /// in milliseconds (only used to pace progress messages and to time runs).
 pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dyn FnMut(FromWorker)) {
     let run_id = request.run_id;
-    // Check every policy before running any, as the CLI does, so a typo fails at once.
-    for p in &request.policies {
-        if let Err(e) = resolve_policy(p) {
-            send(FromWorker::Failed { run_id, problem: SourcedError::new(p.as_str(), e).into() });
-            return;
-        }
-    }
-    let scenario = match build_request_scenario(request) {
-        Ok(s) => s,
+    let session = match request_session(request) {
+        Ok(session) => session,
         Err(problem) => {
             send(FromWorker::Failed { run_id, problem });
             return;
         }
     };
-    // A policy that names parts of the cluster (a kueue-tas level) is checked against this
-    // cluster before any run, so a missing level is a message, not a stop mid-run.
-    for p in &request.policies {
-        if let Err(e) = policy_for(p, &scenario.topology) {
-            send(FromWorker::Failed { run_id, problem: SourcedError::new(p.as_str(), e).into() });
-            return;
-        }
-    }
-    for (index, policy) in request.policies.iter().enumerate() {
-        let index = index as u32;
-        let mut hasher = EventHasher::default();
-        let mut recorder = Recorder::default();
-        let mut last_sent = f64::NEG_INFINITY;
-        let mut steps: u64 = 0;
-        let mut on_step = |sim: &Simulation| {
-            steps += 1;
-            if steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) {
-                let t = now_ms();
-                if t - last_sent >= PROGRESS_EVERY_MS {
-                    last_sent = t;
-                    let (done, total) = sim.progress();
-                    send(FromWorker::Progress { run_id, policy: index, done, total });
-                }
-            }
-        };
-        // ρ from the isolated runs one after another (the CLI runs them on threads; the
-        // result is the same bit for bit), so that the page's `summary.json` and `jobs.csv`
-        // equal the CLI's.
-        let options = RunOptions::<InputError> {
-            rho: Some(&sequential_rho),
-            record: true,
-            observers: vec![&mut hasher, &mut recorder],
-            on_step: Some(&mut on_step),
-            clock: Some(now_ms),
-        };
-        let finished = match run_policy(scenario.clone(), policy, options) {
-            Ok(finished) => finished,
-            // An isolated scenario the core cannot build: the run stands without ρ, as the
-            // CLI's `--no-rho` gives it, where the CLI fails.
-            Err(RunError::Fairness { without, .. }) => *without,
-            Err(RunError::Policy(e)) => {
-                send(FromWorker::Failed { run_id, problem: SourcedError::new(policy.as_str(), e).into() });
-                return;
-            }
-        };
-        let sim = &finished.simulation;
-        let (done, total) = sim.progress();
-        send(FromWorker::Progress { run_id, policy: index, done, total });
-        let record = finished.record.expect("asked for");
-        let mut result = policy_result(policy, sim, record, finished.simulation_ms.expect("timed"));
-        result.fairness_ms = finished.fairness_ms;
-        result.event_hash = hash_hex(&hasher);
-        result.event_count = hasher.count();
-        result.playback = recorder.finish(sim, sim.now()).into();
-        send(FromWorker::PolicyDone { run_id, policy: index, result: Box::new(result) });
+    for index in 0..session.policies().len() {
+        let result = run_session_policy(&session, index, now_ms, &mut |done, total| {
+            send(FromWorker::Progress { run_id, policy: index as u32, done, total })
+        });
+        send(FromWorker::PolicyDone { run_id, policy: index as u32, result: Box::new(result) });
     }
     send(FromWorker::Finished { run_id });
+}
+
+/// One policy of a session run to its end, with ρ, its event hash and its playback log,
+/// as the page gets it. `progress` is told `(done, total)` now and then, and at the end.
+pub fn run_session_policy(
+    session: &Session,
+    index: usize,
+    now_ms: &dyn Fn() -> f64,
+    progress: &mut dyn FnMut(u32, u32),
+) -> PolicyResult {
+    let mut hasher = EventHasher::default();
+    let mut recorder = Recorder::default();
+    let mut last_sent = f64::NEG_INFINITY;
+    let mut steps: u64 = 0;
+    let mut on_step = |sim: &Simulation| {
+        steps += 1;
+        if steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) {
+            let t = now_ms();
+            if t - last_sent >= PROGRESS_EVERY_MS {
+                last_sent = t;
+                let (done, total) = sim.progress();
+                progress(done, total);
+            }
+        }
+    };
+    // ρ from the isolated runs one after another (the CLI runs them on threads; the
+    // result is the same bit for bit), so that the page's `summary.json` and `jobs.csv`
+    // equal the CLI's.
+    let options = RunOptions::<InputError> {
+        rho: Some(&sequential_rho),
+        record: true,
+        observers: vec![&mut hasher, &mut recorder],
+        on_step: Some(&mut on_step),
+        clock: Some(now_ms),
+    };
+    // An isolated scenario the core cannot build: the run stands without ρ, as the CLI's
+    // `--no-rho` gives it, where the CLI fails.
+    let finished = session.run(index, options).unwrap_or_else(|failed| *failed.without);
+    let sim = &finished.simulation;
+    let (done, total) = sim.progress();
+    progress(done, total);
+    let record = finished.record.expect("asked for");
+    let policy = session.policies()[index].text();
+    let mut result = policy_result(policy, sim, record, finished.simulation_ms.expect("timed"));
+    result.fairness_ms = finished.fairness_ms;
+    result.event_hash = hash_hex(&hasher);
+    result.event_count = hasher.count();
+    result.playback = recorder.finish(sim, sim.now()).into();
+    result
 }
 
 /// What the page gets of one finished run: its record (summary, packed job rows, time
@@ -210,6 +213,7 @@ mod tests {
     use super::*;
     use crate::protocol::FileData;
     use proxima_core::inputs::TopologyInput;
+    use proxima_core::policy::resolve_policy;
 
     fn request(policies: &[&str]) -> RunRequest {
         RunRequest {

@@ -5,6 +5,7 @@
 use proxima_core::error::SourcedError;
 use proxima_core::inputs::{build_scenario, ArgumentNames, ScenarioInput};
 use proxima_core::scenario::Scenario;
+use proxima_core::session::{PolicyNames, Problem};
 use proxima_core::InputError;
 use proxima_host::inputs::{self as host, ScenarioArgs};
 
@@ -21,6 +22,13 @@ impl std::fmt::Display for UsageError {
 impl From<SourcedError> for UsageError {
     fn from(e: SourcedError) -> UsageError {
         UsageError(e.to_string())
+    }
+}
+
+/// A session's problem, its policy named as the flag it was given in (`--policy`).
+impl From<Problem> for UsageError {
+    fn from(p: Problem) -> UsageError {
+        p.sourced(PolicyNames::Argument(ArgumentNames::Flags)).into()
     }
 }
 

@@ -21,9 +21,8 @@ use inputs::{load_scenario, UsageError};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer};
 use proxima_core::metrics::Summary;
-use proxima_core::policy::{policy_for, resolve_policy};
 use proxima_core::run::{Fairness, Finished, RunOptions};
-use proxima_core::scenario::Scenario;
+use proxima_core::session::{parse_policies, Session};
 use proxima_host::inputs::{ScenarioArgs, WorkloadArgs};
 use std::process::ExitCode;
 
@@ -336,9 +335,9 @@ fn run_one(
     events: Option<String>,
     no_rho: bool,
 ) -> Result<(), Failure> {
-    let sc = load_scenario(&scenario.as_args())?;
-    // Checked before the event log is created, so that a wrong policy leaves no file.
-    policy_for(policy, &sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
+    // The session is made (the policy checked against the cluster) before the event log is
+    // created, so that a wrong policy leaves no file.
+    let session = session(scenario, &[policy])?;
     // With --events, also hash the event stream as the web app does, so the two
     // can be compared (the determinism test does).
     let mut hasher = EventHasher::default();
@@ -352,7 +351,7 @@ fn run_one(
         Some(log) => vec![log, &mut hasher],
         None => Vec::new(),
     };
-    let finished = run_policy(sc, policy, no_rho, observers)?;
+    let finished = run_simulation(session.into_simulation(0), policy, no_rho, observers)?;
     drop(log);
     output::print_summary(finished.summary(), &finished.simulation);
     if events.is_some() {
@@ -369,14 +368,23 @@ fn run_one(
     Ok(())
 }
 
-/// One policy through the core's run path, with the progress bar, and ρ unless `no_rho`.
-fn run_policy(
-    sc: Scenario,
-    policy: &str,
+/// The session of the command line's scenario and policies: every policy parsed and built
+/// before the scenario is read, so that a typo fails at once, then each checked against the
+/// cluster (`proxima_core::session`).
+fn session<S: AsRef<str>>(scenario: &ScenarioFlags, policies: &[S]) -> Result<Session, UsageError> {
+    let policies = parse_policies(policies)?;
+    Ok(Session::new(load_scenario(&scenario.as_args())?, policies)?)
+}
+
+/// One policy's simulation to its end through the core's run loop, with the progress bar,
+/// and ρ unless `no_rho`.
+fn run_simulation(
+    simulation: Simulation,
+    label: &str,
     no_rho: bool,
     observers: Vec<&mut dyn Observer>,
 ) -> Result<Finished, UsageError> {
-    let mut progress = progress::Progress::new(policy);
+    let mut progress = progress::Progress::new(label);
     let mut on_step = |sim: &Simulation| progress.step(sim);
     let options = RunOptions {
         rho: (!no_rho).then_some(&fairness::finish_time_fairness as Fairness<'_, UsageError>),
@@ -386,30 +394,22 @@ fn run_policy(
         on_step: Some(&mut on_step),
         clock: None,
     };
-    proxima_core::run::run_policy(sc, policy, options)
-        .map_err(|e| e.into_error(|e| UsageError::in_argument("policy", e)))
+    proxima_core::run::run_simulation(simulation, options).map_err(|failed| failed.problem)
 }
 
 /// `proxima compare`: several policies on one scenario, side by side.
 fn compare(scenario: &ScenarioFlags, policies: &[String], out: Option<String>, no_rho: bool) -> Result<(), Failure> {
-    // Check every policy before running any, so a typo fails at once.
-    for p in policies {
-        resolve_policy(p).map_err(|e| UsageError::in_argument("policy", e))?;
-    }
-    let sc = load_scenario(&scenario.as_args())?;
-    for p in policies {
-        policy_for(p, &sc.topology).map_err(|e| UsageError::in_argument("policy", e))?;
-    }
+    let session = session(scenario, policies)?;
     let mut summaries: Vec<Summary> = Vec::new();
-    for p in policies {
-        let record = run_policy(sc.clone(), p, no_rho, Vec::new())?.into_record();
+    for (index, p) in policies.iter().enumerate() {
+        let record = run_simulation(session.simulation(index), p, no_rho, Vec::new())?.into_record();
         if let Some(dir) = &out {
             let sub = format!("{dir}/{}", output::result_dir_name(p));
             output::write_run(&sub, &record).map_err(Failure::Io)?;
         }
         summaries.push(record.summary);
     }
-    output::print_comparison(&summaries, policies, &sc.topology);
+    output::print_comparison(&summaries, policies, &session.scenario().topology);
     if let Some(dir) = out {
         output::write_compare(&dir, &summaries).map_err(Failure::Io)?;
         eprintln!("wrote {dir}/compare.json and one directory of result files per policy");

@@ -32,6 +32,7 @@ pub mod rng;
 pub mod run;
 pub mod run_files;
 pub mod scenario;
+pub mod session;
 pub mod share;
 pub mod tenants;
 pub mod tier_counts;

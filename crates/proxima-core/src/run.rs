@@ -9,12 +9,10 @@ use crate::error::InputError;
 use crate::event::Observer;
 use crate::fairness::isolated::{self, FinishTimeFairness};
 use crate::metrics::Summary;
-use crate::policy::policy_for;
-use crate::policy::replay::{check_place, AfterChoices, Choice, ForbidPreemption, Replay, ReplayError};
+use crate::policy::replay::{check_place, AfterChoices, Choice, Replay, ReplayError};
 use crate::policy::View;
 use crate::run_files::RunRecord;
 use crate::scenario::{JobStatus, Scenario};
-use crate::time::SimTime;
 use crate::topology::GpuId;
 use std::collections::BTreeSet;
 
@@ -47,23 +45,23 @@ impl<E> Default for RunOptions<'_, E> {
 }
 
 /// Why a run failed: its policy does not fit the scenario, or ρ could not be made.
+#[derive(Debug)]
 pub enum RunError<E> {
     Policy(InputError),
-    /// ρ could not be made (an isolated scenario the core cannot build, say); the run
-    /// itself finished, and `without` is it, with its record and without ρ, for a caller
-    /// that shows a run without ρ rather than none (the web worker does; the CLI fails).
-    Fairness {
-        problem: E,
-        without: Box<Finished>,
-    },
+    Fairness(RhoFailed<E>),
 }
 
-impl<E: std::fmt::Debug> std::fmt::Debug for RunError<E> {
+/// ρ could not be made (an isolated scenario the core cannot build, say); the run itself
+/// finished, and `without` is it, with its record and without ρ, for a caller that shows a
+/// run without ρ rather than none (the web worker does; the CLI fails).
+pub struct RhoFailed<E> {
+    pub problem: E,
+    pub without: Box<Finished>,
+}
+
+impl<E: std::fmt::Debug> std::fmt::Debug for RhoFailed<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RunError::Policy(e) => f.debug_tuple("Policy").field(e).finish(),
-            RunError::Fairness { problem, .. } => f.debug_tuple("Fairness").field(problem).finish(),
-        }
+        f.debug_tuple("RhoFailed").field(&self.problem).finish()
     }
 }
 
@@ -76,7 +74,7 @@ impl<E> RunError<E> {
     {
         match self {
             RunError::Policy(e) => policy(e),
-            RunError::Fairness { problem, .. } => problem.into(),
+            RunError::Fairness(failed) => failed.problem.into(),
         }
     }
 }
@@ -115,13 +113,13 @@ impl Finished {
 /// cluster first, and returns the run with its record and ρ as `options` ask.
 pub fn run_policy<E>(scenario: Scenario, spec: &str, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
     let simulation = Simulation::for_spec(scenario, spec).map_err(RunError::Policy)?;
-    run_simulation(simulation, options)
+    run_simulation(simulation, options).map_err(RunError::Fairness)
 }
 
 /// Runs a simulation already built with its policy to its end, with the record and ρ as
 /// `options` ask: the one loop every run of a front end takes ([`run_policy`] builds the
-/// policy from a spec; [`run_without_preemption`] wraps it first).
-pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>) -> Result<Finished, RunError<E>> {
+/// policy from a spec; `session::Session::without_preemption` wraps it first).
+pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>) -> Result<Finished, RhoFailed<E>> {
     let RunOptions { rho, record, mut observers, mut on_step, clock } = options;
     let now = || clock.map(|c| c());
     let started = now();
@@ -145,7 +143,7 @@ pub fn run_simulation<E>(mut simulation: Simulation, options: RunOptions<'_, E>)
         Ok(fairness) => fairness.apply(&mut full),
         Err(problem) => {
             let without = Finished { simulation, record: Some(full), summary: None, simulation_ms, fairness_ms: None };
-            return Err(RunError::Fairness { problem, without: Box::new(without) });
+            return Err(RhoFailed { problem, without: Box::new(without) });
         }
     }
     let fairness_ms = simulated.zip(now()).map(|(a, b)| b - a);
@@ -221,41 +219,15 @@ pub fn slowdown_now(sim: &Simulation, job: JobId, gpus: &[GpuId]) -> f64 {
     }
 }
 
-/// A policy's run re-made with one preemption forbidden ([`run_without_preemption`]).
-pub struct WithoutPreemption {
-    pub simulation: Simulation,
-    /// Whether the policy did try to preempt the job at that instant (and was refused): if
-    /// not, the run is the original one.
-    pub refused: bool,
-}
-
-/// Runs the policy `spec` names on `scenario` as itself, except that at `at` it may not
-/// preempt `job` ([`ForbidPreemption`]): "had job 4 not been preempted". Its decisions
-/// before `at` are the original run's, since the policy is deterministic.
-pub fn run_without_preemption(
-    scenario: Scenario,
-    spec: &str,
-    job: JobId,
-    at: SimTime,
-) -> Result<WithoutPreemption, InputError> {
-    let inner = policy_for(spec, &scenario.topology)?;
-    let (policy, refused) = ForbidPreemption::new(inner, job, at);
-    let simulation = Simulation::new(scenario, Box::new(policy));
-    // Without ρ nothing can fail once the policy is built.
-    let finished = match run_simulation::<std::convert::Infallible>(simulation, RunOptions::default()) {
-        Ok(finished) => finished,
-        Err(RunError::Policy(e)) => return Err(e),
-        Err(RunError::Fairness { problem, .. }) => match problem {},
-    };
-    let refused = *refused.borrow();
-    Ok(WithoutPreemption { simulation: finished.simulation, refused })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::event::{EventHasher, SimEvent};
     use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+    use crate::policy::policy_for;
+    use crate::policy::replay::ForbidPreemption;
+    use crate::session::Session;
+    use crate::time::SimTime;
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -310,7 +282,7 @@ mod tests {
         let refuse =
             |_: &Simulation| -> Result<FinishTimeFairness, InputError> { Err(InputError::new("rho", "no share")) };
         let options = RunOptions { rho: Some(&refuse), ..RunOptions::default() };
-        let Err(RunError::Fairness { problem, without }) = run_policy(scenario(), "fifo", options) else {
+        let Err(RunError::Fairness(RhoFailed { problem, without })) = run_policy(scenario(), "fifo", options) else {
             panic!("expected the fairness error");
         };
         assert_eq!(problem.field, "rho");
@@ -345,7 +317,7 @@ mod tests {
                 _ => None,
             })
             .expect("dally preempts on this cluster");
-        let without = run_without_preemption(scenario.clone(), "dally", job, at).unwrap();
+        let without = Session::of_one(scenario.clone(), "dally").unwrap().without_preemption(0, job, at);
         assert!(without.refused);
         // Every event before the instant is the original's; at it, the job is not preempted.
         let mut again = Log::default();
@@ -362,7 +334,7 @@ mod tests {
         let (done, all) = (without.simulation.summary().jobs_completed, original.summary().jobs_completed);
         assert_eq!((done, without.simulation.summary().jobs_unfinished), (all, 0));
         // Forbidding a preemption that never happened changes nothing.
-        let none = run_without_preemption(scenario, "dally", job, SimTime(1)).unwrap();
+        let none = Session::of_one(scenario, "dally").unwrap().without_preemption(0, job, SimTime(1));
         assert!(!none.refused);
         assert_eq!(none.simulation.summary(), *original.summary());
     }
@@ -401,7 +373,7 @@ mod tests {
             for &(at, job) in
                 [preemptions[0], preemptions[preemptions.len() / 2], preemptions[preemptions.len() - 1]].iter()
             {
-                let without = run_without_preemption(scenario.clone(), spec, job, at).unwrap();
+                let without = Session::of_one(scenario.clone(), spec).unwrap().without_preemption(0, job, at);
                 assert!(without.refused, "{spec}: job {} at {at:?}", job.0);
                 let summary = without.simulation.summary();
                 assert_eq!(

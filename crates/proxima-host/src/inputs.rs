@@ -15,8 +15,8 @@ use crate::spec::Spec;
 use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentNames, ScenarioInput};
 pub use proxima_core::inputs::{TopologyInput, TraceInput};
 use proxima_core::model::Catalog;
-use proxima_core::policy::{resolve_policy, Policy};
 use proxima_core::scenario::{self, Scenario};
+use proxima_core::session::{parse_policies, PolicyChoice, PolicyNames, Problem, Session};
 use proxima_core::topology::Topology;
 use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::WorkloadOptions;
@@ -303,14 +303,27 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
     }
 }
 
-pub fn policy(spec: &str) -> Result<Box<dyn Policy>, SourcedError> {
-    resolve_policy(spec).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+/// The policies of a run or a comparison, each parsed and built once
+/// (`proxima_core::session`), a problem naming the argument as the CLI's flag.
+pub fn policies<S: AsRef<str>>(texts: &[S]) -> Result<Vec<PolicyChoice>, SourcedError> {
+    parse_policies(texts).map_err(sourced)
 }
 
-/// The policy of a spec, checked against the cluster it is to run on (a `kueue-tas` level
-/// the cluster lacks is an error here, not a stop in the middle of the run).
-pub fn policy_for(spec: &str, topology: &Topology) -> Result<Box<dyn Policy>, SourcedError> {
-    proxima_core::policy::policy_for(spec, topology).map_err(|e| SourcedError::new(NAMES.name("policy"), e))
+/// The session of a scenario and its policies: the scenario built once, every policy
+/// checked against its cluster (a `kueue-tas` level the cluster lacks is an error here,
+/// not a stop in the middle of the run).
+pub fn session(
+    topology: &TopologyInput,
+    jobs: Jobs,
+    args: &WorkloadArgs,
+    policies: Vec<PolicyChoice>,
+) -> Result<Session, SourcedError> {
+    Session::new(scenario(topology, jobs, args)?, policies).map_err(sourced)
+}
+
+/// A session's problem as the native front ends show it, the policy named `--policy`.
+pub fn sourced(problem: Problem) -> SourcedError {
+    problem.sourced(PolicyNames::Argument(NAMES))
 }
 
 #[cfg(test)]

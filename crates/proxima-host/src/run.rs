@@ -7,9 +7,8 @@ use crate::fairness;
 use crate::inputs::{self, Jobs, TopologyInput, WorkloadArgs};
 use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
-use proxima_core::run::{run_policy, Fairness, RunOptions};
+use proxima_core::run::{run_simulation, Fairness, RunOptions};
 use proxima_core::run_files::{summary_json, RunRecord};
-use proxima_core::scenario::Scenario;
 
 /// What a run produced.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,8 +37,9 @@ pub struct Want {
     pub rho_threads: Option<usize>,
 }
 
-/// Runs `policy` on the scenario of the inputs. As in the CLI, the scenario is checked
-/// before the policy.
+/// Runs `policy` on the scenario of the inputs, through a session of one
+/// (`proxima_core::session`): the policy parsed and built first, then the scenario, then
+/// the policy checked against its cluster.
 pub fn execute(
     topology: &TopologyInput,
     jobs: Jobs,
@@ -47,12 +47,13 @@ pub fn execute(
     policy: &str,
     want: Want,
 ) -> Result<RunOutput, SourcedError> {
-    simulate(inputs::scenario(topology, jobs, args)?, policy, want)
+    let policies = inputs::policies(&[policy])?;
+    simulate(inputs::session(topology, jobs, args, policies)?.into_simulation(0), want)
 }
 
-/// Runs `policy` on a scenario already built (a sweep builds one for all the runs that
-/// differ only in their policy), through the core's one run path.
-pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutput, SourcedError> {
+/// Runs a simulation of a session's policy to its end (a sweep builds one scenario for all
+/// the runs that differ only in their policy), through the core's one run loop.
+pub fn simulate(simulation: Simulation, want: Want) -> Result<RunOutput, SourcedError> {
     let mut hasher = EventHasher::default();
     let rho = |sim: &Simulation| fairness::finish_time_fairness(sim, want.rho_threads.unwrap_or(1), &|_, _| {});
     let started = std::time::Instant::now();
@@ -64,8 +65,7 @@ pub fn simulate(scenario: Scenario, policy: &str, want: Want) -> Result<RunOutpu
         on_step: None,
         clock: Some(&clock),
     };
-    let finished = run_policy(scenario, policy, options)
-        .map_err(|e| e.into_error(|e| SourcedError::new(inputs::NAMES.name("policy"), e)))?;
+    let finished = run_simulation(simulation, options).map_err(|failed| failed.problem)?;
     let simulation_s = finished.simulation_ms.expect("timed") / 1000.0;
     let summary_json = summary_json(finished.summary());
     let record = if want.record { finished.record } else { None };

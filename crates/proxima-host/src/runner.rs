@@ -4,12 +4,15 @@
 //! finished), and the table is written at the end.
 
 use crate::error::SourcedError;
-use crate::inputs::{read_text, scenario, topology, trace_file, Jobs, TopologyInput, TraceInput, WorkloadArgs};
+use crate::inputs::{
+    read_text, scenario, sourced, topology, trace_file, Jobs, TopologyInput, TraceInput, WorkloadArgs,
+};
 use crate::plan::{Plan, PlannedRun};
 use crate::run::{simulate, RunOutput, Want};
 use crate::store::Store;
 use crate::table::Table;
 use proxima_core::scenario::Scenario;
+use proxima_core::session::Session;
 use proxima_core::trace::Trace;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -123,7 +126,8 @@ impl Loaded {
                 built
             }
         };
-        simulate(scenario, &run.inputs.policy, sweep_want(run.inputs.rho, files))
+        let session = Session::of_one(scenario, &run.inputs.policy).map_err(sourced)?;
+        simulate(session.into_simulation(0), sweep_want(run.inputs.rho, files))
     }
 }
 

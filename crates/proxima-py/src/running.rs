@@ -1,11 +1,12 @@
-//! `proxima.run` and `proxima.compare` (through `proxima_host::run::execute`, the path
-//! the sweep runner takes too), and parsed traces that can be reused across runs.
+//! `proxima.run` and `proxima.compare` (through a session, `proxima_core::session`, as
+//! the CLI's run and compare; each run by `proxima_host::run::simulate`, the sweep
+//! runner's), and parsed traces that can be reused across runs.
 
 use crate::errors::{detached, input_error};
 use proxima_core::run_files::{compare_json, RunRecord};
 use proxima_host::fairness;
 use proxima_host::inputs::{self, Jobs, TopologyInput, TraceInput, WorkloadArgs};
-use proxima_host::run::{execute, simulate, RunOutput, Want};
+use proxima_host::run::{simulate, RunOutput, Want};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
@@ -157,10 +158,10 @@ pub fn run<'py>(
     event_hash: bool,
     rho: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix, tenants })?;
     let want = Want { record: true, event_hash, rho_threads: rho.then(fairness::threads) };
-    let result = detached(py, "the run", || execute(&inputs.topology, inputs.jobs(), &inputs.args, &policy, want))?;
-    output_dict(py, result.map_err(|e| input_error(py, &e))?)
+    let args = WorkloadArgs { seed, skip, limit, mix, tenants };
+    let mut results = run_session(py, "the run", (topology, trace), &[policy], args, want)?;
+    output_dict(py, results.pop().expect("one policy, one run"))
 }
 
 /// Several policies on the same inputs; returns each run's files and `compare.json`.
@@ -179,22 +180,33 @@ pub fn compare<'py>(
     tenants: Option<String>,
     rho: bool,
 ) -> PyResult<(Vec<Bound<'py, PyDict>>, String)> {
-    // Check every policy before running any, as the CLI does.
-    for p in &policies {
-        inputs::policy(p).map_err(|e| input_error(py, &e))?;
-    }
-    let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed, skip, limit, mix, tenants })?;
     let want = Want { record: true, event_hash: false, rho_threads: rho.then(fairness::threads) };
-    let results = detached(py, "the comparison", || {
-        policies
-            .iter()
-            .map(|p| execute(&inputs.topology, inputs.jobs(), &inputs.args, p, want))
-            .collect::<Result<Vec<_>, _>>()
-    })?
-    .map_err(|e| input_error(py, &e))?;
+    let args = WorkloadArgs { seed, skip, limit, mix, tenants };
+    let results = run_session(py, "the comparison", (topology, trace), &policies, args, want)?;
     let summaries: Vec<_> = results.iter().map(|r| r.record.as_ref().expect("asked for").summary.clone()).collect();
     let dicts = results.into_iter().map(|r| output_dict(py, r)).collect::<PyResult<Vec<_>>>()?;
     Ok((dicts, compare_json(&summaries)))
+}
+
+/// The session of Python's run and compare (`proxima_core::session`, as the CLI's): every
+/// policy parsed and built before the inputs are read, the scenario built once, every
+/// policy checked against its cluster, then each run, one after another.
+/// `what` names the work in the message of a panic.
+fn run_session(
+    py: Python<'_>,
+    what: &str,
+    (topology, trace): (&Bound<'_, PyAny>, &Bound<'_, PyAny>),
+    policies: &[String],
+    args: WorkloadArgs,
+    want: Want,
+) -> PyResult<Vec<RunOutput>> {
+    let policies = inputs::policies(policies).map_err(|e| input_error(py, &e))?;
+    let inputs = Inputs::extract(py, topology, trace, args)?;
+    let results = detached(py, what, || {
+        let session = inputs::session(&inputs.topology, inputs.jobs(), &inputs.args, policies)?;
+        (0..session.policies().len()).map(|i| simulate(session.simulation(i), want)).collect::<Result<Vec<_>, _>>()
+    })?;
+    results.map_err(|e| input_error(py, &e))
 }
 
 /// The CLI's `proxima bench` loop inside this module (scenario built once, then each repeat
@@ -208,12 +220,13 @@ pub fn _bench_simulation(
     policy: String,
     repeats: u32,
 ) -> PyResult<Vec<f64>> {
+    let policies = inputs::policies(&[policy]).map_err(|e| input_error(py, &e))?;
     let inputs = Inputs::extract(py, topology, trace, WorkloadArgs { seed: 1, ..Default::default() })?;
     let result = detached(py, "the benchmark", || -> Result<Vec<f64>, proxima_host::SourcedError> {
-        let scenario = inputs::scenario(&inputs.topology, inputs.jobs(), &inputs.args)?;
+        let session = inputs::session(&inputs.topology, inputs.jobs(), &inputs.args, policies)?;
         let mut times = Vec::new();
         for _ in 0..repeats.max(1) {
-            let output = simulate(scenario.clone(), &policy, Want::default())?;
+            let output = simulate(session.simulation(0), Want::default())?;
             times.push(std::hint::black_box(output).simulation_s);
         }
         Ok(times)

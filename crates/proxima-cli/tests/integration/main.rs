@@ -4,6 +4,7 @@
 mod calibrate_cluster;
 mod closed_output;
 mod experiment;
+mod front_ends;
 mod generated;
 mod inputs;
 mod kube_history;

@@ -211,7 +211,12 @@ impl PolicySpec {
 
 /// Builds a policy from its spec, e.g. `fifo`, `consolidate:backfill=off`.
 pub fn resolve_policy(text: &str) -> Result<Box<dyn Policy>, InputError> {
-    let mut spec = PolicySpec::parse(text)?;
+    build_policy(PolicySpec::parse(text)?)
+}
+
+/// Builds a policy from a spec already parsed (`proxima_core::session` parses each spec
+/// once, at the edge, and builds from it as often as it runs).
+pub fn build_policy(mut spec: PolicySpec) -> Result<Box<dyn Policy>, InputError> {
     // One table names the policies and builds them: a policy is known by its `INFO` in
     // `POLICIES`, never by a second list here.
     let Some(info) = policy_info(&spec.name) else {

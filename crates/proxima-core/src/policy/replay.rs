@@ -236,7 +236,7 @@ impl Policy for Replay {
 
 /// "Had this job not been preempted then": a policy run as itself, except that at one
 /// instant it may not preempt one job. The app's what-if on a preemption shown in a
-/// playback re-runs the policy with it (`run::run_without_preemption`). The policy is
+/// playback re-runs the policy with it (`session::Session::without_preemption`). The policy is
 /// deterministic, so every decision before that instant is the original run's; at the
 /// instant the preemption is dropped, with the decisions that needed it (the other victims
 /// freeing GPUs for the same job, and that job's placement), and after it the policy

@@ -18,12 +18,11 @@
 //! bytes a parameter in mixed precision (ZeRO, Rajbhandari et al. 2020, §3.1): a model
 //! whose copy exceeds the GPU's 80 GB is shown only sharded (FSDP).
 
-use proxima_core::engine::Simulation;
 use proxima_core::error::InputError;
 use proxima_core::error::SourcedError;
-use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
+use proxima_core::inputs::{build_scenario, ArgumentNames, ScenarioInput, TopologyInput, TraceInput};
 use proxima_core::model::{Catalog, ModelProfile, Parallelism, Precision};
-use proxima_core::policy::resolve_policy;
+use proxima_core::session::{parse_policies, PolicyNames, Problem, Session};
 use proxima_core::topology::{resolve_topology_arg, GpuId, Topology};
 use proxima_core::workload::{ideal_placement, uncontended_shape};
 use serde::Serialize;
@@ -280,17 +279,19 @@ fn spread_placements(topo: &Topology, n: u32) -> Vec<Vec<GpuId>> {
 }
 
 /// Mean JCT of each of [`MAP_POLICIES`] on the map's workload on `topology`, over the
-/// seeds: each seed's scenario is built once and run under every policy.
+/// seeds, through a session (`proxima_core::session`): the policies parsed once, each
+/// seed's scenario built once, every policy checked against its cluster, then run.
 fn mean_jcts(spec: &MapSpec, topology: &str) -> Result<Vec<f64>, SourcedError> {
+    let named = |p: Problem| p.sourced(PolicyNames::Argument(ArgumentNames::Words));
+    let policies = parse_policies(&MAP_POLICIES).map_err(named)?;
     let mut sums = vec![0.0; MAP_POLICIES.len()];
     for &seed in &spec.seeds {
         let mut input =
             ScenarioInput::new(TopologyInput::Argument(topology.into()), TraceInput::Synthetic(spec.trace()), seed);
         input.mix = Some("llm".into());
-        let scenario = build_scenario(&input)?;
-        for (sum, p) in sums.iter_mut().zip(MAP_POLICIES) {
-            let policy = resolve_policy(p).map_err(|e| SourcedError::new("policy", e))?;
-            *sum += Simulation::new(scenario.clone(), policy).run().avg_jct_s;
+        let session = Session::new(build_scenario(&input)?, policies.clone()).map_err(named)?;
+        for (index, sum) in sums.iter_mut().enumerate() {
+            *sum += session.simulation(index).run().avg_jct_s;
         }
     }
     Ok(sums.into_iter().map(|s| s / spec.seeds.len().max(1) as f64).collect())
