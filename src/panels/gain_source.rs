@@ -88,7 +88,7 @@ pub fn GainSourceLine(props: &GainSourceLineProps) -> Html {
         },
         Some(Err(e)) => html! {
             <p class="hint gain-source" data-testid="gain-source" data-state="failed">
-                { format!("Where dally's gain comes from could not be measured: {e}") }
+                { format!("Where dally's gain comes from: {e}") }
             </p>
         },
     }
