@@ -52,8 +52,9 @@ pub struct ClassicRunProps {
 }
 
 /// The first screen's way in: runs the first lesson and opens dally's playback, paused at
-/// its first delay-timer wait or preemption, so a first visit sees the point without
-/// scrolling to Run (far below the fold) or reading the form.
+/// its first delay decision (a job declining free scattered GPUs to wait for one server),
+/// so a first visit sees the point without scrolling to Run (far below the fold) or
+/// reading the form.
 #[component]
 pub fn ClassicRun(props: &ClassicRunProps) -> Html {
     let onclick = props.dispatch.reform(|_| Action::Lesson {
@@ -72,7 +73,7 @@ pub fn ClassicRun(props: &ClassicRunProps) -> Html {
             <button type="button" class="primary" {onclick} data-testid="classic-run">
                 { "▶ Run the classic comparison" }
             </button>
-            <span class="hint">{ " fifo, consolidate and dally on a congested 32-GPU cluster; opens the playback where dally first waits or preempts." }</span>
+            <span class="hint">{ " fifo, consolidate and dally on a congested 32-GPU cluster; opens the playback where dally first declines free GPUs to wait for one server." }</span>
         </p>
     }
 }

@@ -8,6 +8,7 @@ mod challenge;
 mod challenge_end;
 mod exports;
 mod feedback;
+mod gain_source;
 mod intro;
 mod lessons;
 mod link_notice;

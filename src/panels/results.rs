@@ -3,6 +3,7 @@
 
 use super::exports::Exports;
 use super::feedback::RunDone;
+use super::gain_source::GainSourceLine;
 use super::lessons::LessonWatch;
 use super::summary::SummarySection;
 use super::tenants::TenantsSection;
@@ -70,6 +71,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             if !outcomes.is_empty() {
                 <SummarySection outcomes={outcomes.clone()}
                                 oversub={r.topology.as_deref().and_then(crate::state::cluster::max_oversubscription)} />
+                <GainSourceLine results={r.clone()} />
                 <TenantsSection outcomes={outcomes.clone()} />
             }
             <Exports results={r.clone()} on_download={props.on_download.clone()} scenario_json={props.scenario_json.clone()}

@@ -106,6 +106,10 @@ pub struct ControlsProps {
     pub projector: bool,
     #[prop_or_default]
     pub on_projector: Callback<MouseEvent>,
+    /// Why "Next wait" has nowhere to go from this time (`Playback::next_wait`), if so:
+    /// the button is then disabled with the reason beside it, never silently idle.
+    #[prop_or_default]
+    pub next_wait_why: Option<&'static str>,
 }
 
 /// Play, step, speed, colour, the clock, full screen, projector mode and "Job #".
@@ -147,7 +151,11 @@ pub fn PlayerControls(props: &ControlsProps) -> Html {
             <button type="button" onclick={act(PlayerAction::StepBack)} aria-keyshortcuts="ArrowLeft" title="Previous event (←)">{ "◀ Step" }</button>
             <button type="button" data-testid="step-button" onclick={act(PlayerAction::StepNext)} aria-keyshortcuts="ArrowRight" title="Next event (→)">{ "Step ▶" }</button>
             <button type="button" data-testid="next-wait-button" onclick={act(PlayerAction::NextWait)} aria-keyshortcuts="W"
-                    title="The next time a job declines the GPUs free and waits under a delay timer (W)">{ "Next wait ▶" }</button>
+                    disabled={props.next_wait_why.is_some()} aria-describedby="next-wait-why"
+                    title={props.next_wait_why.unwrap_or("The next time a job declines the GPUs free and waits under a delay timer (W)")}>{ "Next wait ▶" }</button>
+            if let Some(why) = props.next_wait_why {
+                <span class="hint" id="next-wait-why" data-testid="next-wait-why">{ format!("({why})") }</span>
+            }
             <label>{ "Speed " }
                 <select onchange={on_speed} data-testid="speed-select">
                     { for SPEEDS.iter().map(|(s, label)| html! { <option value={s.to_string()} selected={*s == props.speed}>{ *label }</option> }) }

@@ -141,6 +141,9 @@ pub struct Playback {
     pub timer_tiers: usize,
     /// Jobs in the log per tenant, by the tenant's index in [`PlaybackLog::tenants`].
     pub tenant_jobs: Vec<u32>,
+    /// The instants a waiting job starts to decline free GPUs ([`Playback::declines`]),
+    /// found on first use: the player's "Next wait" and the first screen's first moment.
+    declines: std::cell::OnceCell<Vec<narrate::Decline>>,
 }
 
 impl Playback {
@@ -168,6 +171,7 @@ impl Playback {
             marks: Vec::new(),
             timer_tiers: log.initial_timers.len(),
             tenant_jobs: vec![0; log.tenants.len()],
+            declines: std::cell::OnceCell::new(),
             log,
         };
         for j in &playback.log.jobs {

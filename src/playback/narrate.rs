@@ -57,8 +57,17 @@ pub struct Subtitle {
 const SUBTITLE_DECISIONS: usize = 2;
 /// How far back (in events) a subtitle looks for a decision.
 const SUBTITLE_LOOKBACK: usize = 20_000;
-/// How far ahead (in events) "Next wait" looks.
-pub const NEXT_WAIT_LOOKAHEAD: usize = 50_000;
+/// Why "Next wait" has nowhere to go from the frame's time (the button's reason).
+pub const NO_WAIT_IN_RUN: &str = "no job declines free GPUs to wait in this run";
+pub const NO_LATER_WAIT: &str = "no later wait in this run";
+
+/// An instant a job waiting under a delay timer starts to decline free GPUs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decline {
+    pub time_us: u64,
+    /// The first job that starts to decline GPUs at that instant.
+    pub job: u32,
+}
 
 /// What the subtitle says: what a waiting job declines now, and the latest decisions.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,34 +80,77 @@ pub struct Narration {
 }
 
 impl Playback {
-    /// The next instant after `time_us` at which a job waiting under a delay timer starts
-    /// to decline free GPUs: a ghost appears (the player's "Next wait"). A job often starts
-    /// waiting when nothing fits, and declines GPUs only once some free up, which no event
-    /// says: so this replays the log and asks each instant with a timer running. Looks at
-    /// most [`NEXT_WAIT_LOOKAHEAD`] events ahead.
-    pub fn next_wait_after(&self, time_us: u64) -> Option<u64> {
-        let mut frame = self.state_at(time_us);
-        let mut before: Vec<u32> = self.ghosts(&frame).iter().map(|g| g.job).collect();
-        let n = self.log.events.len();
-        let end = (frame.applied + NEXT_WAIT_LOOKAHEAD).min(n);
-        let mut i = frame.applied;
-        while i < end {
-            let t = self.log.times[i];
-            while i < n && self.log.times[i] == t {
-                self.apply(&mut frame, i);
-                i += 1;
+    /// Every instant at which a job waiting under a delay timer starts to decline free
+    /// GPUs: a ghost appears for it. A job often starts waiting when nothing fits, and
+    /// declines GPUs only once some free up, which no event says: so this replays the log
+    /// once and asks each instant with a timer running. Found on first use and kept (one
+    /// pass over the log, as indexing it takes).
+    pub fn declines(&self) -> &[Decline] {
+        self.declines.get_or_init(|| {
+            let mut frame = self.empty_frame();
+            // The jobs whose latest event is a wait under a delay timer: only they can have
+            // a ghost, and on most runs they are few or none.
+            let mut timed = std::collections::BTreeSet::new();
+            let mut before: Vec<u32> = Vec::new();
+            let mut out = Vec::new();
+            let n = self.log.events.len();
+            let mut i = 0;
+            while i < n {
+                let t = self.log.times[i];
+                while i < n && self.log.times[i] == t {
+                    self.apply(&mut frame, i);
+                    let event = &self.log.events[i];
+                    if let Some(job) = super::job_of(event) {
+                        match event {
+                            SimEvent::Waiting { reason: Reason::WaitingForTier { .. }, .. } => timed.insert(job),
+                            _ => timed.remove(&job),
+                        };
+                    }
+                    i += 1;
+                }
+                let now: Vec<u32> = if self.may_have_ghost(&frame, &timed) {
+                    self.ghosts(&frame).iter().map(|g| g.job).collect()
+                } else {
+                    Vec::new()
+                };
+                if let Some(&job) = now.iter().find(|j| !before.contains(j)) {
+                    out.push(Decline { time_us: t, job });
+                }
+                before = now;
             }
-            let now: Vec<u32> = if frame.queue.values().any(|q| q.wait.is_some()) {
-                self.ghosts(&frame).iter().map(|g| g.job).collect()
-            } else {
-                Vec::new()
-            };
-            if now.iter().any(|j| !before.contains(j)) {
-                return Some(t);
-            }
-            before = now;
+            out
+        })
+    }
+
+    /// Whether a ghost can be drawn at the frame: a job of `timed` (waiting under a delay
+    /// timer) asks for no more GPUs than are free (a ghost is a placement free now). A
+    /// cheap test, so that [`Playback::declines`] places ghosts only at the few instants
+    /// where one may appear: on a loaded cluster of 2,048 GPUs, placing them at every
+    /// instant with a timer running took ten times as long as indexing the log.
+    fn may_have_ghost(&self, frame: &Frame, timed: &std::collections::BTreeSet<u32>) -> bool {
+        if timed.is_empty() {
+            return false;
         }
-        None
+        let size = |job: u32| self.log.jobs.get(job as usize).map_or(u32::MAX, |j| j.gpus);
+        let smallest = timed.iter().map(|&j| size(j)).min().unwrap_or(u32::MAX);
+        let free = frame.gpu_owner.iter().filter(|&&o| o == super::NO_JOB).count();
+        free >= smallest as usize
+    }
+
+    /// The next instant after `time_us` at which a job starts to decline free GPUs (the
+    /// player's "Next wait"), or why there is none: [`NO_WAIT_IN_RUN`], [`NO_LATER_WAIT`].
+    pub fn next_wait(&self, time_us: u64) -> Result<u64, &'static str> {
+        let all = self.declines();
+        if all.is_empty() {
+            return Err(NO_WAIT_IN_RUN);
+        }
+        let i = all.partition_point(|d| d.time_us <= time_us);
+        all.get(i).map(|d| d.time_us).ok_or(NO_LATER_WAIT)
+    }
+
+    /// [`Playback::next_wait`] without its reason.
+    pub fn next_wait_after(&self, time_us: u64) -> Option<u64> {
+        self.next_wait(time_us).ok()
     }
 
     /// The ghosts of the jobs waiting under a delay timer at the frame, in queue order.

@@ -18,9 +18,14 @@ pub struct Moment {
 }
 
 impl Playback {
-    /// The first delay-timer wait or preemption, whichever comes first: where the first
-    /// screen's comparison opens dally's playback (the moments its placement differs).
+    /// Where the first screen's comparison opens dally's playback: the first delay
+    /// decision, a job declining free GPUs to wait for a tighter placement (its ghost,
+    /// countdown and subtitle show it); in a run without one, the first delay-timer wait or
+    /// preemption, whichever comes first (the moments its placement differs).
     pub fn first_moment(&self) -> Option<Moment> {
+        if let Some(d) = self.declines().first() {
+            return Some(Moment { time_us: d.time_us, job: d.job, kind: "waiting" });
+        }
         self.log.events.iter().zip(&self.log.times).find_map(|(e, &time_us)| match e {
             SimEvent::Waiting { job, reason: Reason::WaitingForTier { .. } } => {
                 Some(Moment { time_us, job: job.0, kind: "waiting" })

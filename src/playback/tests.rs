@@ -547,28 +547,68 @@ fn job_numbers_go_on_the_widest_row_of_a_jobs_cells_never_between() {
     assert_eq!(spots[1].w, scene.gpus[5].x + scene.gpus[5].w - scene.gpus[4].x);
 }
 
+/// The page's first run (the default scenario, built as the worker builds it).
+fn first_run_playback(policy: &str) -> Playback {
+    let (mut request, _) = crate::state::State::default().run_request(1).expect("the default scenario runs");
+    request.policies = vec![policy.to_string()];
+    playback_of(crate::worker::build_request_scenario(&request).unwrap(), policy, &[]).0
+}
+
 #[test]
-fn the_first_moment_is_the_first_wait_or_preemption_and_shows_at_its_time() {
-    // The first run's cluster, loaded: dally waits and preempts there.
+fn the_first_moment_of_the_first_run_is_a_job_declining_free_gpus() {
+    let pb = first_run_playback("dally");
+    let m = pb.first_moment().expect("dally declines free GPUs in the first run");
+    assert_eq!(m.kind, "waiting");
+    // It is the first instant a ghost appears: "Next wait" from time 0 goes there.
+    assert_eq!(pb.next_wait(0), Ok(m.time_us));
+    let frame = pb.state_at(m.time_us);
+    let ghosts = pb.ghosts(&frame);
+    let g = ghosts.iter().find(|g| g.job == m.job).expect("the moment's job has a ghost");
+    assert!(g.tier > g.wanted && g.left_s > 0.0, "{g:?}");
+    assert!(pb.countdowns(&frame).iter().any(|c| c.job == m.job), "job {} has a timer", m.job);
+    let said = pb.narration(&frame).now.expect("the subtitle says it");
+    assert!(said.starts_with(&format!("job {} declines", m.job)), "{said}");
+    // The first run's dally declines free GPUs in its own events too (`best_now`), more
+    // than once (scripts/first-run-search.py: 4 times, seed 1), and every decline is a
+    // stop of "Next wait".
+    let declared = pb
+        .log
+        .events
+        .iter()
+        .filter(|e| matches!(e, SimEvent::Waiting { reason: Reason::WaitingForTier { best_now: Some(_), .. }, .. }))
+        .count();
+    assert!(declared >= 2, "{declared} waits decline free GPUs");
+    // From the last decline on there is no later one, and the button says so.
+    let last = pb.declines().last().unwrap().time_us;
+    assert_eq!(pb.next_wait(last), Err(crate::playback::narrate::NO_LATER_WAIT));
+    // fifo never waits under a timer: "Next wait" says so from any time.
+    let fifo = first_run_playback("fifo");
+    assert_eq!(fifo.next_wait(0), Err(crate::playback::narrate::NO_WAIT_IN_RUN));
+    assert_eq!(fifo.first_moment(), None);
+}
+
+#[test]
+fn without_a_decline_the_first_moment_is_the_first_wait_or_preemption() {
+    // The lessons' cluster, loaded: dally waits and preempts there, declining nothing.
     let (pb, _) = playback(crate::state::scenario::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
     let m = pb.first_moment().expect("dally waits or preempts on a loaded cluster");
     assert!(m.time_us > 0);
-    // No earlier event is a wait for a tier or a preemption.
     let first = pb.log.events.iter().position(|e| {
         matches!(
             e,
-            SimEvent::Waiting { reason: proxima_core::event::Reason::WaitingForTier { .. }, .. }
-                | SimEvent::Preempted { reason: proxima_core::event::Reason::PreemptedFor { .. }, .. }
+            SimEvent::Waiting { reason: Reason::WaitingForTier { .. }, .. }
+                | SimEvent::Preempted { reason: Reason::PreemptedFor { .. }, .. }
         )
     });
-    assert_eq!(pb.log.times[first.unwrap()], m.time_us);
-    // Opened there, the job is in the queue (waiting) or was just preempted.
+    match pb.declines().first() {
+        Some(d) => assert_eq!((d.time_us, d.job), (m.time_us, m.job)),
+        None => assert_eq!(pb.log.times[first.unwrap()], m.time_us),
+    }
     let frame = pb.state_at(m.time_us);
     match m.kind {
         "waiting" => assert!(pb.countdowns(&frame).iter().any(|c| c.job == m.job), "job {} has a timer", m.job),
         "preempted" => assert!(frame.preemptions > 0),
         other => panic!("kind {other}"),
     }
-    // fifo neither waits nor preempts.
     assert_eq!(playback(crate::state::scenario::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
 }

@@ -310,7 +310,8 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             <PlayerControls dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} time_s={t} end_s={end}
                             selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
                             on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen}
-                            projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())} />
+                            projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())}
+                            next_wait_why={pb.next_wait(frame.time_us).err()} />
             <super::moment_link::MomentLink policy={props.title.clone()} time_s={t} job={player.selected} />
             <ExportAnimation dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} end_s={end}
                              root={root_ref.clone()} title={props.title.clone()} />

@@ -131,6 +131,19 @@ impl From<&str> for Problem {
     }
 }
 
+/// Where `dally`'s gain over `consolidate` comes from: the mean JCTs (`avg_jct_s`) of
+/// both, and of `dally` without waiting (`dally:delay=off`) and without network-sensitive
+/// preemption (`dally:preempt=off`), run on the same scenario after the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GainSource {
+    pub dally_s: f64,
+    pub consolidate_s: f64,
+    pub without_waiting_s: f64,
+    pub without_preemption_s: f64,
+    /// Milliseconds the two extra runs took in the worker.
+    pub elapsed_ms: f64,
+}
+
 /// What a worker tells the page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
@@ -143,6 +156,9 @@ pub enum FromWorker {
     PolicyDone { run_id: u32, policy: u32, result: Box<PolicyResult> },
     /// Every policy ran.
     Finished { run_id: u32 },
+    /// After [`FromWorker::Finished`], for a run of `dally` and `consolidate`: `dally`
+    /// without each of its mechanisms, to say where its gain comes from.
+    GainSource { run_id: u32, result: Result<GainSource, Problem> },
     /// The inputs were refused (a trace row, the topology, a policy): the problem names
     /// the source, line and field, as the CLI does.
     Failed { run_id: u32, problem: Problem },

@@ -3,7 +3,7 @@
 //! core and check its claim, so a change to the simulator or a policy that stops a lesson
 //! from teaching fails the build instead of leaving a page that says something untrue.
 
-use super::scenario::{default_scenario, DEFAULT_TOPOLOGY};
+use super::scenario::{default_scenario, DEFAULT_TOPOLOGY, FIRST_RUN_JOBS, FIRST_RUN_MIX, FIRST_RUN_TOPOLOGY};
 use crate::editor::import::import_cluster;
 use proxima_core::share::{SharedScenario, TopologyChoice, TraceChoice};
 
@@ -102,8 +102,8 @@ pub fn lesson_of(scenario: &SharedScenario) -> Option<&'static str> {
     LESSONS.iter().find(|l| l.scenario() == *scenario).map(|l| l.id)
 }
 
-/// The lessons, in the order the page shows them. All use the first run's congested cluster
-/// (32 GPUs, 32:1 uplinks, TCP) unless they say otherwise. "A timer too short" is the
+/// The lessons, in the order the page shows them. All but the first run use the congested
+/// cluster of [`DEFAULT_TOPOLOGY`] (32 GPUs, 32:1 uplinks, TCP) unless they say otherwise. "A timer too short" is the
 /// guided tour's third step: on the synthetic traces here the timers' length changes mean
 /// JCT by well under 1%, so no synthetic scenario teaches it honestly yet. "A wait that
 /// pays" is gone for the same kind of reason: since `dally` estimates run times instead of
@@ -114,15 +114,15 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "first-run",
         title: "Dally against consolidation",
-        explanation: "On a loaded cluster whose racks share thin uplinks, a job spread over both racks trains up to three times slower. Consolidation takes the tightest placement free now; Dally lets sensitive jobs wait a bounded time for a better one and preempts to make room.",
-        watch: "Mean JCT and communication overhead of dally against consolidate, and the timer chart: the auto-tuner moves the timers during the run.",
-        topology: LessonTopology::Parametric(DEFAULT_TOPOLOGY),
-        jobs: 1000,
+        explanation: "On a loaded cluster whose servers share thin NICs and uplinks, a job spread over servers trains slower. Consolidation takes the tightest placement free now; Dally lets sensitive jobs decline scattered GPUs and wait a bounded time for one server, and preempts to make room.",
+        watch: "Mean JCT of dally against consolidate, the playback's first wait (a job declining free GPUs, its ghost and countdown), and the timer chart: the auto-tuner moves a timer during the run.",
+        topology: LessonTopology::Parametric(FIRST_RUN_TOPOLOGY),
+        jobs: FIRST_RUN_JOBS,
         load: 0.9,
-        mix: None,
+        mix: Some(FIRST_RUN_MIX),
         policies: &["fifo", "consolidate", "dally"],
         claims: &[
-            Claim::MeanJctBelow { policy: "dally", other: "consolidate", ratio: 0.85 },
+            Claim::MeanJctBelow { policy: "dally", other: "consolidate", ratio: 0.7 },
             Claim::TimerChanges { policy: "dally", at_least: 1 },
         ],
     },

@@ -216,7 +216,8 @@ pub struct Focus {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FocusAt {
     Seconds(f64),
-    /// The first delay-timer wait or preemption, whichever comes first.
+    /// The first delay decision (a job declining free GPUs to wait), or in a run without
+    /// one the first delay-timer wait or preemption (`Playback::first_moment`).
     FirstMoment,
 }
 

@@ -441,6 +441,9 @@ impl State {
                     }
                 }
             }
+            FromWorker::GainSource { run_id, result } if run_id == self.results.run_id && !self.results.cancelled => {
+                self.results.make_mut().gain_source = Some(result.map_err(|p| p.to_string()));
+            }
             FromWorker::WhatIf { id, result } => self.what_if_answered(id, result.map_err(|p| p.to_string())),
             FromWorker::Panicked { message } => {
                 self.what_if_lost(&message);
@@ -455,6 +458,7 @@ impl State {
             // answers its own what-ifs.
             FromWorker::PolicyDone { .. }
             | FromWorker::Finished { .. }
+            | FromWorker::GainSource { .. }
             | FromWorker::Failed { .. }
             | FromWorker::HistoryDescribed { .. }
             | FromWorker::ClusterProgress { .. }

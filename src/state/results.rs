@@ -32,6 +32,9 @@ pub struct Results {
     pub cancelled: bool,
     /// The lesson whose scenario the run used unchanged, if any (its id).
     pub lesson: Option<&'static str>,
+    /// Where `dally`'s gain over `consolidate` comes from (the worker's ablation runs,
+    /// after the results), for a run of both.
+    pub gain_source: Option<Result<crate::protocol::GainSource, String>>,
 }
 
 impl Results {

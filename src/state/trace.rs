@@ -351,8 +351,9 @@ mod tests {
     #[test]
     fn a_chosen_preset_sets_its_default_workload() {
         let jobs = |s: &State| s.trace.generator.value.jobs.clone();
+        // The first run's jobs (`FIRST_RUN_JOBS`), fewer than the generator's default.
         let s = State::default();
-        assert_eq!(jobs(&s), "1000");
+        assert_eq!(jobs(&s), "800");
         let big = s.apply(Action::SelectPreset("oversub-2048".into()));
         assert_eq!(jobs(&big), "10000");
         assert_eq!(big.trace.synthetic_wanted.as_ref().unwrap().spec, "synthetic:jobs=10000,load=0.9,seed=1");

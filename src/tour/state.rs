@@ -56,6 +56,7 @@ impl Tour {
             FromWorker::Progress { run_id, .. }
             | FromWorker::PolicyDone { run_id, .. }
             | FromWorker::Finished { run_id }
+            | FromWorker::GainSource { run_id, .. }
             | FromWorker::Failed { run_id, .. } => *run_id == self.run_id,
             FromWorker::Ready
             | FromWorker::Checked { .. }

@@ -7,6 +7,7 @@
 //! send messages, so the same code runs in the browser tests (and natively) to check that
 //! the page computes what the CLI computes.
 
+mod ablation;
 mod check;
 mod cluster;
 mod history;

@@ -88,13 +88,24 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
             return;
         }
     };
+    // The mean JCTs of plain `dally` and `consolidate`, for the gain's source.
+    let (mut dally_s, mut consolidate_s) = (None, None);
     for index in 0..session.policies().len() {
         let result = run_session_policy(&session, index, now_ms, &mut |done, total| {
             send(FromWorker::Progress { run_id, policy: index as u32, done, total })
         });
+        match result.policy.as_str() {
+            "dally" => dally_s = Some(result.summary.avg_jct_s),
+            "consolidate" => consolidate_s = Some(result.summary.avg_jct_s),
+            _ => {}
+        }
         send(FromWorker::PolicyDone { run_id, policy: index as u32, result: Box::new(result) });
     }
     send(FromWorker::Finished { run_id });
+    if let (Some(d), Some(c)) = (dally_s, consolidate_s) {
+        let result = super::ablation::gain_source(session.scenario(), d, c, now_ms);
+        send(FromWorker::GainSource { run_id, result });
+    }
 }
 
 /// One policy of a session run to its end, with ρ, its event hash and its playback log,
@@ -235,6 +246,27 @@ mod tests {
     fn file(result: &PolicyResult, name: &str) -> String {
         let files = result.files().unwrap();
         files.named().iter().find(|f| f.0 == name).unwrap_or_else(|| panic!("no {name}")).1.to_string()
+    }
+
+    #[test]
+    fn a_run_of_dally_and_consolidate_ends_with_where_the_gain_comes_from() {
+        let mean = |spec: &str| {
+            let mut sim =
+                Simulation::new(build_request_scenario(&request(&[spec])).unwrap(), resolve_policy(spec).unwrap());
+            sim.run();
+            sim.summary().avg_jct_s
+        };
+        let out = run(&request(&["consolidate", "dally"]));
+        let [.., FromWorker::Finished { run_id: 3 }, FromWorker::GainSource { run_id: 3, result: Ok(g) }] = &out[..]
+        else {
+            panic!("no gain source after the results: {:?}", out.last())
+        };
+        // The ablations are `dally`'s own options, run on the same scenario.
+        assert_eq!((g.dally_s, g.consolidate_s), (mean("dally"), mean("consolidate")));
+        assert_eq!(g.without_waiting_s, mean("dally:delay=off"));
+        assert_eq!(g.without_preemption_s, mean("dally:preempt=off"));
+        // Without both policies, no extra runs.
+        assert!(!run(&request(&["fifo", "dally"])).iter().any(|m| matches!(m, FromWorker::GainSource { .. })));
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //   the playhead moves; the subtitle under the canvas says it in words ("job 14 declines 4
 //   free GPUs across racks (1.58× slower) and waits up to 300 s more for one server");
 //   "Next wait ▶" finds such a moment from the start;
-// - on the first run's scenario (fifo, consolidate and dally on 2 racks of 4 servers with
-//   4 GPUs; the playback opens on dally) at 1024×768, projector mode draws GPU cells of
+// - on the first run's scenario (fifo, consolidate and dally on 2 racks of two 8-GPU
+//   servers; the playback opens on dally) at 1024×768, projector mode draws GPU cells of
 //   40 CSS px or more with 24 px text and the queue under the cluster; off, the cells are
 //   the old, smaller ones.
 //
@@ -119,8 +119,9 @@ describe('the wait on the canvas, and projector mode', () => {
     const results = page.locator('#playback');
     await results.getByTestId('player').waitFor();
     assert.equal(await results.getByTestId('playback-pane').first().getAttribute('data-policy'), 'dally');
-    // A moment of this run with jobs queued, one under a delay timer (job 411 waits for a server).
-    await seek(results, 403100);
+    // A moment of this run with a job under a delay timer: job 365 declines 8 free GPUs
+    // across racks and waits for one server (from 374,990.9 s, 300 s).
+    await seek(results, 375000);
     await page.setViewportSize({ width: 1024, height: 768 });
     await page.evaluate(() => localStorage.removeItem('proxima.projector'));
     const button = results.getByTestId('projector-button');

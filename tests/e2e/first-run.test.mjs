@@ -2,13 +2,20 @@
 // simulator…" before the app's wasm arrives, starts no simulation worker until the first
 // run, lets the keyboard reach Run through the skip link, and the default run shows the
 // point: dally ahead of consolidate on mean JCT, with its timers moved by the auto-tuner.
+// And the first run shows a delay decision (issue 32, point 1): "Next wait" from time 0
+// finds a job declining free GPUs (its ghost, countdown and subtitle), the classic
+// comparison lands on that decision, "Next wait" says why when it has nowhere to go, and
+// the results say where dally's gain comes from (the worker's ablation runs).
 //
+// PROXIMA_DOC_SHOTS=1 also writes docs/img/first-run-delay.png (the delay decision).
 // Run: node --test tests/e2e/first-run.test.mjs   (after `trunk build --release`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { join } from 'node:path';
+import { eventually, openPage, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
+const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
 
 /**
  * Opens the site with the page's .wasm held back until `release()` is called, every
@@ -123,7 +130,7 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     await page.keyboard.press('Enter');
     await page.getByTestId('summary-table').locator('tbody tr').nth(2).waitFor({ timeout: 120_000 });
     await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout: 120_000 });
-    console.log(`# default run (fifo, consolidate, dally; 1000 jobs on 32 GPUs): ${Date.now() - started} ms from Enter to results`);
+    console.log(`# default run (fifo, consolidate, dally; 800 jobs on 32 GPUs): ${Date.now() - started} ms from Enter to results`);
     const after = await page.evaluate(() => window.__workers.length);
     assert.equal(after, before + 1, 'the first run started the simulation worker');
 
@@ -198,6 +205,76 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
         .join(', ')}`,
     );
     assert.deepEqual(errors, [], 'console or page errors');
+  } finally {
+    await context.close();
+  }
+});
+
+/** The ghosts the playback's canvas drew ([{job, left, gpus}]) and the frame time. */
+async function drawnGhosts(scope) {
+  return scope.getByTestId('cluster-canvas').first().evaluate((c) => ({
+    time: Number(c.dataset.frameTime),
+    ghosts: (c.dataset.ghosts ?? '')
+      .split(';')
+      .filter((g) => g)
+      .map((g) => Object.fromEntries(g.split(',').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]))),
+  }));
+}
+
+test('the first run shows a delay decision: the classic comparison, Next wait, the gain source', { timeout: 240_000 }, async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const { page, record } = await openPage(site.browser, `${site.origin}/`, site.origin, context);
+  try {
+    await waitForApp({ page, record });
+    // The classic comparison (the first lesson, which is the first run) lands on dally's
+    // first delay decision: a job declining free GPUs, paused there.
+    await page.getByTestId('classic-run').click();
+    const focus = page.getByTestId('playback-focus');
+    await focus.waitFor({ timeout: 120_000 });
+    assert.equal(await focus.getAttribute('data-moment'), 'waiting');
+    const job = Number(await focus.getAttribute('data-moment-job'));
+    const playback = page.locator('#playback');
+    assert.equal(await playback.getByTestId('playback-pane').first().getAttribute('data-policy'), 'dally');
+    const landed = await eventually(() => drawnGhosts(playback), (g) => g.time > 0 && g.ghosts.length > 0, 'a ghost where it lands');
+    const ghost = landed.ghosts.find((g) => g.job === job);
+    assert.ok(ghost && ghost.gpus >= 2 && ghost.left > 0, `job ${job} declines free GPUs: ${JSON.stringify(landed)}`);
+    const now = await playback.getByTestId('subtitle-now').textContent();
+    assert.match(now, new RegExp(`job ${job} declines ${ghost.gpus} free GPUs .+ and waits up to .+ more for one server`));
+    await playback.locator(`[data-testid=delay-timer][data-job="${job}"]`).first().waitFor();
+    console.log(`# classic comparison: lands at ${landed.time} s on "${now}"`);
+    if (shots) await playback.getByTestId('playback-pane').first().screenshot({ path: join(shots, 'first-run-delay.png') });
+
+    // "Next wait" from time 0 goes to that same decision.
+    await playback.getByTestId('time-slider').fill('0');
+    await eventually(() => drawnGhosts(playback), (g) => g.time === 0, 'the playhead at 0');
+    const next = playback.getByTestId('next-wait-button');
+    assert.ok(await next.isEnabled(), 'Next wait is enabled at 0');
+    await next.click();
+    const first = await eventually(() => drawnGhosts(playback), (g) => g.time > 0, 'Next wait moved the playhead');
+    assert.ok(Math.abs(first.time - landed.time) < 1e-3, `Next wait from 0: ${first.time} s, the decision at ${landed.time} s`);
+    assert.ok(first.ghosts.some((g) => g.job === job), JSON.stringify(first));
+
+    // At the end there is no later wait: the button is disabled and says why.
+    const end = await playback.getByTestId('time-slider').getAttribute('max');
+    await playback.getByTestId('time-slider').fill(end);
+    await eventually(() => next.isDisabled(), true, 'Next wait disabled at the end');
+    assert.match(await playback.getByTestId('next-wait-why').textContent(), /no later wait in this run/);
+    // consolidate never waits under a timer: disabled from the start, with its reason.
+    await page.getByTestId('playback-policy').selectOption({ label: 'consolidate' });
+    await playback.getByTestId('time-slider').fill('0');
+    await eventually(() => next.isDisabled(), true, "Next wait disabled on consolidate's playback");
+    assert.match(await playback.getByTestId('next-wait-why').textContent(), /no job declines free GPUs to wait in this run/);
+
+    // Where the gain comes from: dally without waiting and without preemption, run by the
+    // worker after the results.
+    const gain = page.getByTestId('gain-source');
+    await eventually(() => gain.getAttribute('data-state'), 'done', 'the ablation runs answered', 60_000);
+    const text = await gain.textContent();
+    assert.match(text, /Where the gain comes from: dally's mean JCT .+ below consolidate; without waiting \(dally:delay=off\) .+; without preemption \(dally:preempt=off\) .+\. Without waiting it loses \d+% of its gain, without preemption \d+%/);
+    const [waiting, preemption] = [Number(await gain.getAttribute('data-waiting-lost')), Number(await gain.getAttribute('data-preemption-lost'))];
+    assert.ok(waiting > 0 && preemption > 0, `both mechanisms carry gain: ${waiting}, ${preemption}`);
+    console.log(`# gain source (${await gain.getAttribute('data-elapsed-ms')} ms in the worker): ${text}`);
+    assert.deepEqual([...record.consoleErrors, ...record.pageErrors], []);
   } finally {
     await context.close();
   }

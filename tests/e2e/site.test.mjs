@@ -317,8 +317,8 @@ describe('the app', () => {
     try {
       const jobs = page.locator('.generator input').nth(0);
       const warnings = page.getByTestId('generator-warning');
-      // The first cluster (32 GPUs) keeps the first run's 1,000 jobs, with no warning.
-      await page.getByTestId('trace-job-count').filter({ hasText: /^1000$/ }).waitFor();
+      // The first cluster (32 GPUs) keeps the first run's 800 jobs, with no warning.
+      await page.getByTestId('trace-job-count').filter({ hasText: /^800$/ }).waitFor();
       assert.equal(await warnings.count(), 0);
       // 2,048 GPUs: 10,000 jobs, submitted over hours rather than all at once.
       await page.locator('#topology select').selectOption('oversub-2048');
