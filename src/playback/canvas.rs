@@ -82,15 +82,16 @@ impl Fit {
     }
 }
 
-/// The largest zoom of projector mode: a small cluster fills the panel's width.
+/// The largest zoom of projector mode and full screen: a small cluster fills the panel.
 pub const PROJECTOR_MAX_SCALE: f64 = 8.0;
 
-/// How a scene fits a panel `width` CSS pixels wide (and, in full screen, `height` tall):
-/// as wide as the panel up to `max_scale`, and in projector mode with the queue's row
-/// under it.
-pub fn fit(scene: &Scene, width: f64, height: Option<f64>, dpr: f64, projector: bool) -> Fit {
+/// How a scene fits a panel `width` CSS pixels wide (and, in full screen or projector
+/// mode, `height` tall): as wide as the panel up to the page's largest zoom (`large`: up
+/// to projector mode's, in full screen and projector mode, where a small cluster should
+/// fill the room), and in projector mode with the queue's row under it.
+pub fn fit(scene: &Scene, width: f64, height: Option<f64>, dpr: f64, large: bool, projector: bool) -> Fit {
     let band = if projector { QUEUE_BAND_PX } else { 0.0 };
-    let max = if projector { PROJECTOR_MAX_SCALE } else { super::scene::MAX_SCALE };
+    let max = if large { PROJECTOR_MAX_SCALE } else { super::scene::MAX_SCALE };
     let mut scale = (width / scene.width).min(max);
     if let Some(h) = height {
         scale = scale.min((h - band).max(50.0) / scene.height);

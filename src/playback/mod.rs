@@ -14,7 +14,7 @@
 //! - [`player`]: the player's reducer (play, step, seek, select);
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
-//! - [`view`], [`controls`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
+//! - [`view`], [`controls`], [`full_screen`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
 //!   components that show it; [`record`]: the playback exported as a WebM clip;
 //!   [`what_if`]: "had it not been preempted" on a preemption of the run.
 
@@ -22,6 +22,7 @@ pub mod canvas;
 pub mod cluster;
 pub mod colours;
 pub mod controls;
+pub mod full_screen;
 pub mod grid;
 pub mod narrate;
 pub mod panes;
