@@ -62,6 +62,9 @@ pub struct Fit {
     pub dpr: f64,
     /// CSS pixels under the scene for the queue's row (projector mode), else 0.
     pub band: f64,
+    /// In full screen, the box the canvas fills (CSS pixels), the drawing centred in it:
+    /// the screen's room goes to the canvas whatever the cluster's shape.
+    pub frame: Option<(f64, f64)>,
 }
 
 impl Fit {
@@ -73,7 +76,26 @@ impl Fit {
 
     /// The canvas's size in CSS pixels.
     pub fn css(&self, scene: &Scene) -> (f64, f64) {
-        ((scene.width * self.scale).round(), (scene.height * self.scale + self.band).round())
+        let drawn = self.drawn(scene);
+        match self.frame {
+            Some((w, h)) => (w.max(drawn.0).floor(), h.max(drawn.1).floor()),
+            None => (drawn.0.round(), drawn.1.round()),
+        }
+    }
+
+    /// The drawing's size in CSS pixels: the scene and the queue's row.
+    pub fn drawn(&self, scene: &Scene) -> (f64, f64) {
+        (scene.width * self.scale, scene.height * self.scale + self.band)
+    }
+
+    /// Where the drawing starts on the canvas, in CSS pixels: centred in a full-screen
+    /// frame, else at the corner.
+    pub fn offset(&self, scene: &Scene) -> (f64, f64) {
+        let ((w, h), (dw, dh)) = (self.css(scene), self.drawn(scene));
+        match self.frame {
+            Some(_) => (((w - dw) / 2.0).max(0.0).floor(), ((h - dh) / 2.0).max(0.0).floor()),
+            None => (0.0, 0.0),
+        }
     }
 
     /// The side of a GPU cell, in CSS pixels.
@@ -96,7 +118,7 @@ pub fn fit(scene: &Scene, width: f64, height: Option<f64>, dpr: f64, large: bool
     if let Some(h) = height {
         scale = scale.min((h - band).max(50.0) / scene.height);
     }
-    Fit { scale: scale.max(0.05), dpr, band }
+    Fit { scale: scale.max(0.05), dpr, band, frame: None }
 }
 
 /// What a frame is drawn with besides the frame itself.
@@ -138,7 +160,8 @@ pub fn draw(
     // a recorded clip (`record`) has no transparency, and would show a cleared canvas black.
     ctx.set_fill_style_str("#fff");
     ctx.fill_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
-    ctx.set_transform(k, 0.0, 0.0, k, 0.0, 0.0).ok();
+    let (ox, oy) = fit.offset(scene);
+    ctx.set_transform(k, 0.0, 0.0, k, ox * fit.dpr, oy * fit.dpr).ok();
     // One CSS pixel in scene units.
     let pen = Pen { ctx, px: 1.0 / fit.scale, scale: fit.scale, text: TextSizes::new(projector), projector };
     pen.boxes(scene);

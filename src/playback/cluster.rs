@@ -4,11 +4,12 @@
 //! redraws on every new frame, selection, colouring, resize, zoom or change of screen.
 //!
 //! What it drew is on the element for tests to read: the GPU cell's side and the text size
-//! in CSS pixels (`data-cell-px`, `data-text-px`), the waiting jobs' ghosts with their
+//! in CSS pixels (`data-cell-px`, `data-text-px`), the drawing's size in CSS pixels
+//! (`data-drawn-px`, `WxH`: in full screen the canvas is larger, the drawing centred), the waiting jobs' ghosts with their
 //! countdowns (`data-ghosts`, [`super::narrate::ghosts_attr`]) at the frame's time
 //! (`data-frame-time`, seconds) and, in projector mode, the queue's row (`data-queue`).
 
-use super::canvas::{draw, fit, DrawOptions, Overlay, TextSizes, PROJECTOR_MAX_SCALE};
+use super::canvas::{draw, fit, DrawOptions, Fit, Overlay, TextSizes, PROJECTOR_MAX_SCALE};
 use super::colours::ColourBy;
 use super::narrate::{ghosts_attr, queue_attr};
 use super::scene::{Scene, MAX_SCALE, MIN_GRAPH_CELL_PX};
@@ -116,7 +117,10 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let full = room.is_some_and(|r| r.full);
     let full_height = room_height.filter(|_| full);
     let scene = scenes.pick(width, full_height, projector);
-    let fit = fit(scene, width, room_height, room.map(|r| r.dpr).unwrap_or(1.0), projector || full, projector);
+    let fit = Fit {
+        frame: full_height.map(|h| (width, h)),
+        ..fit(scene, width, room_height, room.map(|r| r.dpr).unwrap_or(1.0), projector || full, projector)
+    };
     let (backing_w, backing_h) = fit.backing(scene);
 
     // Draw after every render of a new frame, selection or size; a changed pixel ratio
@@ -164,8 +168,10 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
             if r.width() <= 0.0 {
                 return;
             }
-            let k = scene.width / r.width();
-            on_gpu.emit(scene.gpu_at((e.client_x() as f64 - r.left()) * k, (e.client_y() as f64 - r.top()) * k));
+            // CSS pixels to scene units, from where the drawing starts on the canvas.
+            let ((ox, oy), shown) = (fit.offset(scene), fit.css(scene).0 / r.width());
+            let at = |client: f64, start: f64, offset: f64| ((client - start) * shown - offset) / fit.scale;
+            on_gpu.emit(scene.gpu_at(at(e.client_x() as f64, r.left(), ox), at(e.client_y() as f64, r.top(), oy)));
         })
     };
     let kind = match scene.kind {
@@ -177,7 +183,7 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
             <canvas ref={canvas_ref} class="cluster-canvas" data-testid="cluster-canvas"
                     width={backing_w.to_string()} height={backing_h.to_string()}
                     data-layout={kind} data-dpr={fit.dpr.to_string()} data-scale={format!("{:.3}", fit.scale)}
-                    data-cell-px={format!("{:.2}", fit.cell_px(scene))} data-text-px={TextSizes::new(projector).number.to_string()}
+                    data-cell-px={format!("{:.2}", fit.cell_px(scene))} data-drawn-px={format!("{:.0}x{:.0}", fit.drawn(scene).0, fit.drawn(scene).1)} data-text-px={TextSizes::new(projector).number.to_string()}
                     data-projector={projector.to_string()}
                     onclick={on_click} role="img" aria-label={props.label.clone()}></canvas>
         </div>

@@ -101,6 +101,7 @@ pub fn use_full_screen(root: NodeRef) -> FullScreen {
 
 /// `element.requestFullscreen()`'s promise, where the browser has the method.
 fn request_fullscreen(element: &HtmlElement) -> Option<js_sys::Promise> {
-    let method = js_sys::Reflect::get(element, &"requestFullscreen".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+    let method =
+        js_sys::Reflect::get(element, &"requestFullscreen".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
     method.call0(element).ok()?.dyn_into::<js_sys::Promise>().ok()
 }

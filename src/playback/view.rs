@@ -302,7 +302,8 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     };
     let full = use_full_screen(root_ref.clone());
     let on_fullscreen = full.toggle.reform(|_: MouseEvent| ());
-    let on_key = key_handler(player.dispatcher(), player.end_s(), toggle_projector.clone(), (full.on, full.leave.clone()));
+    let on_key =
+        key_handler(player.dispatcher(), player.end_s(), toggle_projector.clone(), (full.on, full.leave.clone()));
     let on_select = {
         let d = player.dispatcher();
         Callback::from(move |job: Option<u32>| d.dispatch(PlayerAction::Select(job)))
@@ -350,14 +351,23 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
 /// The player's keys: Escape leaves full screen when it is on (`full`: on, and how to
 /// leave); P toggles projector mode (`toggle`); the others play, step and jump
 /// ([`key_action`]). Keys typed into a field are the field's, but for Escape.
-fn key_handler(d: UseReducerDispatcher<Player>, end: f64, toggle: Callback<()>, full: (bool, Callback<()>)) -> Callback<KeyboardEvent> {
+fn key_handler(
+    d: UseReducerDispatcher<Player>,
+    end: f64,
+    toggle: Callback<()>,
+    full: (bool, Callback<()>),
+) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
         let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
         if leaves_full_screen(&e.key(), full.0) {
             e.prevent_default();
             e.stop_propagation();
             full.1.emit(());
-        } else if projector_key(&e.key(), tag.as_deref().unwrap_or("")) && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
+        } else if projector_key(&e.key(), tag.as_deref().unwrap_or(""))
+            && !e.ctrl_key()
+            && !e.meta_key()
+            && !e.alt_key()
+        {
             e.prevent_default();
             e.stop_propagation();
             toggle.emit(());

@@ -30,6 +30,7 @@ async function box(locator) {
 const inside = (b) => b.left >= -0.5 && b.top >= -0.5 && b.right <= b.vw + 0.5 && b.bottom <= b.vh + 0.5;
 const intersects = (b) => b.right > 0 && b.bottom > 0 && b.left < b.vw && b.top < b.vh && b.width > 0 && b.height > 0;
 const share = (b) => (b.width * b.height) / (b.vw * b.vh);
+const page = (locator) => locator.page();
 const fmt = (b) => `${Math.round(b.width)}×${Math.round(b.height)} px at (${Math.round(b.left)}, ${Math.round(b.top)})`;
 
 /** Enters full screen on `scope`'s player and waits for the canvas to be drawn to it. */
@@ -51,10 +52,17 @@ async function enterFullScreen(scope) {
   return player;
 }
 
-/** The canvas's, the subtitle's and the bar's boxes in `player`. */
+/**
+ * The canvas's, the subtitle's and the bar's boxes in `player`, and the share of the
+ * screen the drawing itself covers (in full screen the canvas fills the room the screen
+ * leaves and the cluster is drawn as large as it fits in it, centred).
+ */
 async function layout(player) {
+  const canvas = player.getByTestId('cluster-canvas').first();
+  const [w, h] = ((await canvas.getAttribute('data-drawn-px')) ?? '0x0').split('x').map(Number);
   return {
-    canvas: await box(player.getByTestId('cluster-canvas').first()),
+    drawn: (w * h) / (await page(player).evaluate(() => innerWidth * innerHeight)),
+    canvas: await box(canvas),
     subtitle: await box(player.getByTestId('playback-subtitle').first()),
     bar: await box(player.locator('.player-bar, .player-controls').first()),
   };
@@ -87,8 +95,9 @@ describe('full screen and projector fill the screen', () => {
       const player = await enterFullScreen(results);
       const on = await layout(player);
       console.log(`# ${width}×${height}: canvas ${fmt(before)} in the page (${(100 * share(before)).toFixed(0)}% of the screen); ` +
-        `full screen ${fmt(on.canvas)} (${(100 * share(on.canvas)).toFixed(0)}%), subtitle ${fmt(on.subtitle)}, bar ${Math.round(on.bar.height)} px`);
+        `full screen ${fmt(on.canvas)} (${(100 * share(on.canvas)).toFixed(0)}%; the cluster drawn on ${(100 * on.drawn).toFixed(0)}%), subtitle ${fmt(on.subtitle)}, bar ${Math.round(on.bar.height)} px`);
       assert.ok(share(on.canvas) >= 0.5, `the canvas covers ${(100 * share(on.canvas)).toFixed(1)}% of the screen`);
+      assert.ok(on.drawn >= 0.4, `the cluster is drawn on ${(100 * on.drawn).toFixed(1)}% of the screen`);
       assert.ok(inside(on.canvas), `the canvas is on the screen: ${JSON.stringify(on.canvas)}`);
       assert.ok(inside(on.subtitle), `the subtitle is on the screen: ${JSON.stringify(on.subtitle)}`);
       assert.ok(on.subtitle.top >= on.canvas.bottom - 0.5, 'the subtitle is under the canvas');
@@ -100,7 +109,7 @@ describe('full screen and projector fill the screen', () => {
       await page.keyboard.press('p');
       await eventually(() => player.getByTestId('cluster-canvas').first().getAttribute('data-projector'), 'true');
       const projected = await eventually(() => layout(player), (l) => share(l.canvas) >= 0.5 && inside(l.subtitle), 'projector in full screen');
-      console.log(`# ${width}×${height}, projector in full screen: canvas ${fmt(projected.canvas)} (${(100 * share(projected.canvas)).toFixed(0)}%), subtitle ${fmt(projected.subtitle)}`);
+      console.log(`# ${width}×${height}, projector in full screen: canvas ${fmt(projected.canvas)} (${(100 * share(projected.canvas)).toFixed(0)}%; drawn ${(100 * projected.drawn).toFixed(0)}%), subtitle ${fmt(projected.subtitle)}`);
       await page.keyboard.press('p');
 
       // Escape leaves, and the canvas goes back to its panel.
