@@ -18,6 +18,7 @@ use crate::browser;
 use crate::editor::layout::GPU_SIZE;
 use crate::Shared;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -159,21 +160,8 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         });
     }
 
-    let on_click = {
-        let (on_gpu, canvas_ref, scenes) = (props.on_gpu.clone(), canvas_ref.clone(), scenes.clone());
-        Callback::from(move |e: MouseEvent| {
-            let Some(canvas) = canvas_ref.cast::<web_sys::Element>() else { return };
-            let r = canvas.get_bounding_client_rect();
-            let scene = scenes.pick(width, full_height, projector);
-            if r.width() <= 0.0 {
-                return;
-            }
-            // CSS pixels to scene units, from where the drawing starts on the canvas.
-            let ((ox, oy), shown) = (fit.offset(scene), fit.css(scene).0 / r.width());
-            let at = |client: f64, start: f64, offset: f64| ((client - start) * shown - offset) / fit.scale;
-            on_gpu.emit(scene.gpu_at(at(e.client_x() as f64, r.left(), ox), at(e.client_y() as f64, r.top(), oy)));
-        })
-    };
+    let on_click =
+        click_handler(props.on_gpu.clone(), canvas_ref.clone(), scenes.clone(), (width, full_height, projector), fit);
     let kind = match scene.kind {
         super::scene::SceneKind::Graph => "graph",
         super::scene::SceneKind::Racks => "racks",
@@ -188,6 +176,29 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
                     onclick={on_click} role="img" aria-label={props.label.clone()}></canvas>
         </div>
     }
+}
+
+/// A click on the canvas: the GPU under it, if any, to `on_gpu`. `how` is how the scene was
+/// picked (width, full-screen height, projector mode) and `fit` how it was drawn.
+fn click_handler(
+    on_gpu: Callback<Option<u32>>,
+    canvas_ref: NodeRef,
+    scenes: Rc<Scenes>,
+    how: (f64, Option<f64>, bool),
+    fit: Fit,
+) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        let Some(canvas) = canvas_ref.cast::<web_sys::Element>() else { return };
+        let r = canvas.get_bounding_client_rect();
+        let scene = scenes.pick(how.0, how.1, how.2);
+        if r.width() <= 0.0 {
+            return;
+        }
+        // CSS pixels to scene units, from where the drawing starts on the canvas.
+        let ((ox, oy), shown) = (fit.offset(scene), fit.css(scene).0 / r.width());
+        let at = |client: f64, start: f64, offset: f64| ((client - start) * shown - offset) / fit.scale;
+        on_gpu.emit(scene.gpu_at(at(e.client_x() as f64, r.left(), ox), at(e.client_y() as f64, r.top(), oy)));
+    })
 }
 
 /// The room the canvas has: its box's width; in full screen its box's height (the screen's

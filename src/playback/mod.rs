@@ -14,7 +14,7 @@
 //! - [`player`]: the player's reducer (play, step, seek, select);
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
-//! - [`view`], [`controls`], [`full_screen`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
+//! - [`view`], [`controls`], [`full_screen`], [`cluster`], [`canvas`] and [`sizing`], [`timer_chart`], [`widgets`]: the
 //!   components that show it; [`record`]: the playback exported as a WebM clip;
 //!   [`what_if`]: "had it not been preempted" on a preemption of the run.
 
@@ -31,6 +31,7 @@ mod queries;
 pub mod record;
 pub use queries::Moment;
 pub mod scene;
+pub mod sizing;
 #[cfg(test)]
 mod tests;
 pub mod timeline;

@@ -251,16 +251,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
     let colour_by = use_state(ColourBy::default);
-    // Projector mode: `?projector`, the button or P; remembered in local storage.
-    let projector = use_state(crate::browser::projector_setting);
-    let toggle_projector = {
-        let projector = projector.clone();
-        Callback::from(move |_: ()| {
-            let on = !*projector;
-            crate::browser::save_projector(on);
-            projector.set(on);
-        })
-    };
+    let (projector, toggle_projector) = use_projector();
     use_play_loop(player.playing, player.dispatcher(), root_ref.clone(), frame.clone());
 
     // Another policy chosen to watch or to show beside: the same instant in it.
@@ -271,17 +262,11 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
     }
 
-    let on_slider = {
-        let d = player.dispatcher();
-        Callback::from(move |e: InputEvent| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
-            d.dispatch(PlayerAction::Seek(v));
-        })
-    };
     let on_seek = {
         let d = player.dispatcher();
         Callback::from(move |t: f64| d.dispatch(PlayerAction::Seek(t)))
     };
+    let on_slider = on_seek.reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value_as_number());
     // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
     // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
@@ -310,7 +295,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     };
 
     let (t, end) = (player.time_s(), player.end_s());
-    let on = *projector;
+    let on = projector;
     html! {
         <div class={classes!("player", on.then_some("projector"), full.on.then_some("full-screen"))} ref={root_ref.clone()} tabindex="0"
              onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")} data-full-screen={full.on.to_string()}
@@ -346,6 +331,22 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             }
         </div>
     }
+}
+
+/// Projector mode, on or off, and its toggle: from `?projector`, else the last choice
+/// (remembered in local storage), toggled by the button or P.
+#[hook]
+fn use_projector() -> (bool, Callback<()>) {
+    let projector = use_state(crate::browser::projector_setting);
+    let toggle = {
+        let projector = projector.clone();
+        Callback::from(move |_: ()| {
+            let on = !*projector;
+            crate::browser::save_projector(on);
+            projector.set(on);
+        })
+    };
+    (*projector, toggle)
 }
 
 /// The player's keys: Escape leaves full screen when it is on (`full`: on, and how to
