@@ -76,3 +76,31 @@ pub fn fit(scene: &Scene, width: f64, height: Option<f64>, dpr: f64, large: bool
     }
     Fit { scale: scale.max(0.05), dpr, band, frame: None }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Shared;
+    use proxima_core::topology::resolve_topology_arg;
+
+    #[test]
+    fn a_full_screen_frame_centres_the_drawing_and_clicks_map_back() {
+        let scene = Scene::racks(&Shared::new(resolve_topology_arg("teaching").unwrap()));
+        // A wide box: the drawing fills its height, centred across its width.
+        let (w, h) = (2.0 * scene.width * 4.0, scene.height * 4.0);
+        let free = fit(&scene, w, Some(h), 2.0, true, false);
+        assert!((free.scale - 4.0).abs() < 1e-9, "{}", free.scale);
+        let framed = Fit { frame: Some((w, h)), ..free };
+        assert_eq!(framed.css(&scene), (w.floor(), h.floor()));
+        let (ox, oy) = framed.offset(&scene);
+        assert_eq!(oy, 0.0);
+        assert!((ox - (w - scene.width * 4.0) / 2.0).abs() <= 1.0, "{ox}");
+        // Without a frame the canvas is the drawing, from its corner; the page's zoom is capped.
+        assert_eq!(free.offset(&scene), (0.0, 0.0));
+        let page = fit(&scene, w, None, 1.0, false, false);
+        assert_eq!(page.scale, crate::playback::scene::MAX_SCALE);
+        // Projector mode keeps the queue's row under the scene inside the height.
+        let projected = fit(&scene, w, Some(h), 1.0, true, true);
+        assert!(projected.drawn(&scene).1 <= h + 1e-9);
+    }
+}

@@ -91,6 +91,8 @@ describe('full screen and projector fill the screen', () => {
       const results = page.locator('#playback');
       await results.getByTestId('player').waitFor();
       assert.equal(await results.getByTestId('playback-pane').first().getAttribute('data-policy'), 'dally');
+      // A busy moment, with jobs queued and one under a delay timer (job 411 waits for a server).
+      await results.getByTestId('time-slider').fill('403100');
       const before = await box(results.getByTestId('cluster-canvas').first());
       const player = await enterFullScreen(results);
       const on = await layout(player);
