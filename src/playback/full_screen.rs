@@ -55,10 +55,9 @@ pub fn use_full_screen(root: NodeRef) -> FullScreen {
             }
             on.set(true);
             if let Some(el) = root.cast::<HtmlElement>() {
-                // Refused or unsupported, the class alone covers the window; the promise's
-                // rejection is expected there and not an error of the page.
-                // Called through Reflect to hold the promise the binding drops: awaited here, a
-                // refusal is not reported as an unhandled rejection.
+                // Refused or unsupported, the class alone covers the window. The promise (which
+                // the binding drops, hence Reflect) is awaited so that a refusal, expected there,
+                // is not reported as an unhandled rejection.
                 if gloo::utils::document().fullscreen_enabled() {
                     if let Some(promise) = request_fullscreen(&el) {
                         wasm_bindgen_futures::spawn_local(async move {
