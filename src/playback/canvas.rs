@@ -15,6 +15,7 @@
 use super::colours::{load_colour, load_width, ColourBy, FREE_GPU, GPU_OUTLINE};
 use super::narrate::{seconds, Ghost, QueueEntry};
 use super::scene::{BoxRole, Scene, SceneKind};
+pub use super::sizing::{fit, Fit, PROJECTOR_MAX_SCALE, PROJECTOR_TEXT_PX, QUEUE_BAND_PX};
 use super::{Frame, Playback, NO_JOB};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -23,11 +24,6 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 pub const NUMBER_PX: f64 = 14.0;
 /// The size of box labels, in CSS pixels.
 pub const LABEL_PX: f64 = 13.0;
-/// Job numbers, labels and counts in projector mode, in CSS pixels: legible from the back
-/// of a room.
-pub const PROJECTOR_TEXT_PX: f64 = 24.0;
-/// The height of the queue's row under the cluster in projector mode, in CSS pixels.
-pub const QUEUE_BAND_PX: f64 = 2.4 * PROJECTOR_TEXT_PX;
 
 /// The sizes of the drawing's text, in CSS pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,50 +48,6 @@ impl TextSizes {
     pub fn number_width(&self, chars: usize) -> f64 {
         chars as f64 * 0.61 * self.number + 2.0
     }
-}
-
-/// How the scene maps onto the canvas: scene units to CSS pixels, and CSS pixels to
-/// device pixels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Fit {
-    pub scale: f64,
-    pub dpr: f64,
-    /// CSS pixels under the scene for the queue's row (projector mode), else 0.
-    pub band: f64,
-}
-
-impl Fit {
-    /// The canvas's backing size in device pixels.
-    pub fn backing(&self, scene: &Scene) -> (u32, u32) {
-        let (w, h) = self.css(scene);
-        ((w * self.dpr).round() as u32, (h * self.dpr).round() as u32)
-    }
-
-    /// The canvas's size in CSS pixels.
-    pub fn css(&self, scene: &Scene) -> (f64, f64) {
-        ((scene.width * self.scale).round(), (scene.height * self.scale + self.band).round())
-    }
-
-    /// The side of a GPU cell, in CSS pixels.
-    pub fn cell_px(&self, scene: &Scene) -> f64 {
-        scene.cell * self.scale
-    }
-}
-
-/// The largest zoom of projector mode: a small cluster fills the panel's width.
-pub const PROJECTOR_MAX_SCALE: f64 = 8.0;
-
-/// How a scene fits a panel `width` CSS pixels wide (and, in full screen, `height` tall):
-/// as wide as the panel up to `max_scale`, and in projector mode with the queue's row
-/// under it.
-pub fn fit(scene: &Scene, width: f64, height: Option<f64>, dpr: f64, projector: bool) -> Fit {
-    let band = if projector { QUEUE_BAND_PX } else { 0.0 };
-    let max = if projector { PROJECTOR_MAX_SCALE } else { super::scene::MAX_SCALE };
-    let mut scale = (width / scene.width).min(max);
-    if let Some(h) = height {
-        scale = scale.min((h - band).max(50.0) / scene.height);
-    }
-    Fit { scale: scale.max(0.05), dpr, band }
 }
 
 /// What a frame is drawn with besides the frame itself.
@@ -137,7 +89,8 @@ pub fn draw(
     // a recorded clip (`record`) has no transparency, and would show a cleared canvas black.
     ctx.set_fill_style_str("#fff");
     ctx.fill_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
-    ctx.set_transform(k, 0.0, 0.0, k, 0.0, 0.0).ok();
+    let (ox, oy) = fit.offset(scene);
+    ctx.set_transform(k, 0.0, 0.0, k, ox * fit.dpr, oy * fit.dpr).ok();
     // One CSS pixel in scene units.
     let pen = Pen { ctx, px: 1.0 / fit.scale, scale: fit.scale, text: TextSizes::new(projector), projector };
     pen.boxes(scene);

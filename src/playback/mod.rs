@@ -14,7 +14,7 @@
 //! - [`player`]: the player's reducer (play, step, seek, select);
 //! - [`scene`]: what the canvas draws (the editor's graph of the cluster, or racks as
 //!   blocks from [`grid`] for large clusters), and [`colours`]: each job's look;
-//! - [`view`], [`controls`], [`cluster`] and [`canvas`], [`timer_chart`], [`widgets`]: the
+//! - [`view`], [`controls`], [`full_screen`], [`cluster`], [`canvas`] and [`sizing`], [`timer_chart`], [`widgets`]: the
 //!   components that show it; [`record`]: the playback exported as a WebM clip;
 //!   [`what_if`]: "had it not been preempted" on a preemption of the run; [`moment_link`]:
 //!   "Link to this moment".
@@ -23,6 +23,7 @@ pub mod canvas;
 pub mod cluster;
 pub mod colours;
 pub mod controls;
+pub mod full_screen;
 pub mod grid;
 pub mod moment_link;
 pub mod narrate;
@@ -32,6 +33,7 @@ mod queries;
 pub mod record;
 pub use queries::Moment;
 pub mod scene;
+pub mod sizing;
 #[cfg(test)]
 mod tests;
 pub mod timeline;

@@ -1,6 +1,7 @@
 //! What the player shows of each run at its instant: the drawn cluster with a line of
 //! figures and the narrated subtitle (`Pane`), and beside it the run's queue, job details
-//! and latest decisions (`PlayerBody`, one of each per run shown side by side).
+//! and latest decisions (`PlayerBody`, one of each per run shown side by side), with the
+//! story told about the run (the tour's text), if any, next to the canvas.
 
 use super::cluster::ClusterCanvas;
 use super::colours::ColourBy;
@@ -23,10 +24,15 @@ pub struct PlayerBodyProps {
     pub on_gpu: Callback<Option<u32>>,
     pub on_select: Callback<Option<u32>>,
     pub projector: bool,
+    /// Text told about the run, kept next to the canvas (www/playback.css places it).
+    pub story: Option<Html>,
 }
 
 /// The drawn cluster of each run shown, with the colour key, and beside them each run's
-/// queue, job details and latest decisions.
+/// queue, job details and latest decisions. The story and everything beside the canvas
+/// are in one aside: in the page its children flow as the body's own (`display:
+/// contents`); in full screen it is one column beside the canvas, or under it on narrow
+/// screens.
 #[component]
 pub fn PlayerBody(props: &PlayerBodyProps) -> Html {
     let (by, selected) = (props.colour_by, props.selected);
@@ -47,23 +53,28 @@ pub fn PlayerBody(props: &PlayerBodyProps) -> Html {
     };
     let (pb, frame) = (&props.playback, &props.frame);
     html! {
-        <div class="player-body">
+        <div class={classes!("player-body", props.story.is_some().then_some("with-story"))}>
             <div class={classes!("panes", props.other.is_some().then_some("side-by-side"))}>
                 { pane(pb, frame, &props.title) }
                 if let Some((opb, oframe)) = &props.other {
                     { pane(opb, oframe, &props.other_title) }
                 }
             </div>
-            if by == ColourBy::Tenant {
-                <TenantLegend playback={pb.clone()} />
-            }
-            { colour_key(by) }
-            // Side by side, each policy has its own queue, details and timers: the two
-            // runs differ in exactly these.
-            { side(pb, frame, props.other.as_ref().and(props.title.as_ref())) }
-            if let Some((opb, oframe)) = &props.other {
-                { side(opb, oframe, props.other_title.as_ref()) }
-            }
+            <div class="player-aside">
+                if let Some(story) = &props.story {
+                    <div class="player-story" data-testid="player-story">{ story.clone() }</div>
+                }
+                if by == ColourBy::Tenant {
+                    <TenantLegend playback={pb.clone()} />
+                }
+                { colour_key(by) }
+                // Side by side, each policy has its own queue, details and timers: the two
+                // runs differ in exactly these.
+                { side(pb, frame, props.other.as_ref().and(props.title.as_ref())) }
+                if let Some((opb, oframe)) = &props.other {
+                    { side(opb, oframe, props.other_title.as_ref()) }
+                }
+            </div>
         </div>
     }
 }

@@ -7,7 +7,10 @@
 //! beside the watched one at the same instant; switching either keeps the time. Under
 //! each canvas a subtitle says what a waiting job declines and the latest decisions
 //! ([`super::narrate`]); projector mode (the button, `P` or `?projector`, remembered)
-//! draws large cells and text and the queue on the canvas.
+//! draws large cells and text and the queue on the canvas; full screen
+//! ([`super::full_screen`]) folds the controls into one bar and gives the canvas the screen.
+//! A player can carry a story (the tour's text), kept beside the canvas on wide screens and
+//! directly under it on narrow ones.
 //!
 //! What is shown at each instant comes from [`Playback::state_at`] (pure, tested
 //! natively); the player's position is a reducer ([`Player`]) local to the component, so
@@ -16,6 +19,7 @@
 
 use super::colours::ColourBy;
 use super::controls::{key_action, use_play_loop, PlayerControls};
+use super::full_screen::{leaves_full_screen, use_full_screen};
 use super::panes::PlayerBody;
 use super::record::ExportAnimation;
 use super::timeline::Timeline;
@@ -224,6 +228,10 @@ pub struct PlayerProps {
     pub other: Option<Shared<Playback>>,
     #[prop_or_default]
     pub other_title: Option<String>,
+    /// Text told about this run (the tour's step), shown beside the canvas on wide screens
+    /// and directly under it on narrow ones, so that the two are on screen together.
+    #[prop_or_default]
+    pub story: Option<Html>,
 }
 
 /// One run's player.
@@ -243,16 +251,7 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
     let colour_by = use_state(ColourBy::default);
-    // Projector mode: `?projector`, the button or P; remembered in local storage.
-    let projector = use_state(crate::browser::projector_setting);
-    let toggle_projector = {
-        let projector = projector.clone();
-        Callback::from(move |_: ()| {
-            let on = !*projector;
-            crate::browser::save_projector(on);
-            projector.set(on);
-        })
-    };
+    let (projector, toggle_projector) = use_projector();
     use_play_loop(player.playing, player.dispatcher(), root_ref.clone(), frame.clone());
 
     // Another policy chosen to watch or to show beside: the same instant in it.
@@ -263,17 +262,11 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
         use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
     }
 
-    let on_slider = {
-        let d = player.dispatcher();
-        Callback::from(move |e: InputEvent| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
-            d.dispatch(PlayerAction::Seek(v));
-        })
-    };
     let on_seek = {
         let d = player.dispatcher();
         Callback::from(move |t: f64| d.dispatch(PlayerAction::Seek(t)))
     };
+    let on_slider = on_seek.reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value_as_number());
     // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
     // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
@@ -292,38 +285,48 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
             None => d.dispatch(PlayerAction::Select(None)),
         })
     };
-    let on_fullscreen = fullscreen_toggle(root_ref.clone());
-    let on_key = key_handler(player.dispatcher(), player.end_s(), toggle_projector.clone());
+    let full = use_full_screen(root_ref.clone());
+    let on_fullscreen = full.toggle.reform(|_: MouseEvent| ());
+    let on_key =
+        key_handler(player.dispatcher(), player.end_s(), toggle_projector.clone(), (full.on, full.leave.clone()));
     let on_select = {
         let d = player.dispatcher();
         Callback::from(move |job: Option<u32>| d.dispatch(PlayerAction::Select(job)))
     };
 
     let (t, end) = (player.time_s(), player.end_s());
-    let on = *projector;
+    let on = projector;
     html! {
-        <div class={classes!("player", on.then_some("projector"))} ref={root_ref.clone()} tabindex="0" onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")}
+        <div class={classes!("player", on.then_some("projector"), full.on.then_some("full-screen"))} ref={root_ref.clone()} tabindex="0"
+             onkeydown={on_key} data-testid="player" data-time={format!("{t:.3}")} data-full-screen={full.on.to_string()}
              aria-label="Playback. Space plays or pauses, the arrow keys step between events, Home and End jump.">
             if let Some(n) = cut_notice(&pb) {
                 <p class="notice-inline" role="status">{ n }</p>
             }
-            <PlayerControls dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} time_s={t} end_s={end}
-                            selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
-                            on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen}
-                            projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())}
-                            next_wait_why={pb.next_wait(frame.time_us).err()} />
-            <super::moment_link::MomentLink policy={props.title.clone()} time_s={t} job={player.selected} />
-            <ExportAnimation dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} end_s={end}
-                             root={root_ref.clone()} title={props.title.clone()} />
-            <div class="timeline">
-                <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
-                       value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
-                       aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
-                <Timeline playback={pb.clone()} on_seek={on_seek} />
+            // In full screen the controls, the export and the time line fold into this one bar.
+            <div class="player-bar">
+                <PlayerControls dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} time_s={t} end_s={end}
+                                selected={player.selected} jobs={pb.log.jobs.len() as u32} colour_by={by}
+                                on_colour_by={Callback::from(move |b| colour_by.set(b))} {tenants_shown} {one_tenant_why} {on_fullscreen}
+                                projector={on} on_projector={toggle_projector.reform(|_: MouseEvent| ())}
+                                next_wait_why={pb.next_wait(frame.time_us).err()} />
+                <super::moment_link::MomentLink policy={props.title.clone()} time_s={t} job={player.selected} />
+                <ExportAnimation dispatch={player.dispatcher()} playing={player.playing} speed={player.speed} end_s={end}
+                                 root={root_ref.clone()} title={props.title.clone()} />
+                <div class="timeline">
+                    <input type="range" class="time-slider" data-testid="time-slider" min="0" max={format!("{end}")} step="any"
+                           value={format!("{t}")} oninput={on_slider} aria-label="Simulated time, seconds"
+                           aria-valuetext={format!("{} of {}", clock(t), clock(end))} />
+                    <Timeline playback={pb.clone()} on_seek={on_seek} />
+                </div>
+                if full.on {
+                    <button type="button" class="leave-full-screen" data-testid="leave-full-screen" onclick={full.leave.reform(|_: MouseEvent| ())}
+                            aria-keyshortcuts="Escape">{ "✕ Leave full screen (Esc)" }</button>
+                }
             </div>
             <PlayerBody playback={pb.clone()} frame={frame.clone()} other={player.other.clone()} title={props.title.clone()}
                         other_title={props.other_title.clone()} selected={player.selected} colour_by={by} {on_gpu} {on_select}
-                        projector={on} />
+                        projector={on} story={props.story.clone()} />
             <TimerChart playback={pb.clone()} time_s={t} timers={frame.timers.clone()} title={player.other.as_ref().and(props.title.clone())} />
             if let Some((opb, oframe)) = &player.other {
                 <TimerChart playback={opb.clone()} time_s={t} timers={oframe.timers.clone()} title={props.other_title.clone()} />
@@ -332,24 +335,42 @@ pub fn PlayerView(props: &PlayerProps) -> Html {
     }
 }
 
-/// Full screen for the player's root element, or back out of it.
-fn fullscreen_toggle(root_ref: NodeRef) -> Callback<MouseEvent> {
-    Callback::from(move |_: MouseEvent| {
-        let document = gloo::utils::document();
-        if document.fullscreen_element().is_some() {
-            document.exit_fullscreen();
-        } else if let Some(root) = root_ref.cast::<web_sys::Element>() {
-            let _ = root.request_fullscreen();
-        }
-    })
+/// Projector mode, on or off, and its toggle: from `?projector`, else the last choice
+/// (remembered in local storage), toggled by the button or P.
+#[hook]
+fn use_projector() -> (bool, Callback<()>) {
+    let projector = use_state(crate::browser::projector_setting);
+    let toggle = {
+        let projector = projector.clone();
+        Callback::from(move |_: ()| {
+            let on = !*projector;
+            crate::browser::save_projector(on);
+            projector.set(on);
+        })
+    };
+    (*projector, toggle)
 }
 
-/// The player's keys: P toggles projector mode (`toggle`); the others play, step and jump
-/// ([`key_action`]). Keys typed into a field are the field's.
-fn key_handler(d: UseReducerDispatcher<Player>, end: f64, toggle: Callback<()>) -> Callback<KeyboardEvent> {
+/// The player's keys: Escape leaves full screen when it is on (`full`: on, and how to
+/// leave); P toggles projector mode (`toggle`); the others play, step and jump
+/// ([`key_action`]). Keys typed into a field are the field's, but for Escape.
+fn key_handler(
+    d: UseReducerDispatcher<Player>,
+    end: f64,
+    toggle: Callback<()>,
+    full: (bool, Callback<()>),
+) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
         let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-        if projector_key(&e.key(), tag.as_deref().unwrap_or("")) && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
+        if leaves_full_screen(&e.key(), full.0) {
+            e.prevent_default();
+            e.stop_propagation();
+            full.1.emit(());
+        } else if projector_key(&e.key(), tag.as_deref().unwrap_or(""))
+            && !e.ctrl_key()
+            && !e.meta_key()
+            && !e.alt_key()
+        {
             e.prevent_default();
             e.stop_propagation();
             toggle.emit(());

@@ -1,5 +1,7 @@
 //! The tour's component: the steps of [`super::steps`], each with the playback of the run
-//! it talks about, starting where the story happens.
+//! it talks about, starting where the story happens. The step's text is the player's story
+//! ([`PlayerView`]'s `story`): beside the canvas on wide screens, directly under it on
+//! narrow ones, so that what is said and what is shown are on screen together.
 
 use super::{Tour, TourAction, POLICIES, STEPS};
 use crate::playback::view::{playback_of, PlayerView};
@@ -32,12 +34,16 @@ pub fn TourView(props: &TourProps) -> Html {
         },
         (None, Some(s)) => {
             let go = |i: usize| props.act.reform(move |_: MouseEvent| TourAction::Step(i));
+            let story = html! {
+                <div class="tour-text" data-testid="tour-text">
+                    { for s.paragraphs.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
+                    <p class="hint">{ format!("The run under {}, from {} s, job {} selected. Press Play.",
+                        POLICIES[s.policy], s.start_s.round(), s.job.map(|j| j.to_string()).unwrap_or_else(|| "none".into())) }</p>
+                </div>
+            };
             html! {
                 <>
                     <h3 data-testid="tour-step" data-step={step_index.to_string()}>{ format!("{} of {STEPS}: {}", step_index + 1, s.title) }</h3>
-                    { for s.paragraphs.iter().map(|p| html! { <p>{ p.clone() }</p> }) }
-                    <p class="hint">{ format!("Below: the run under {}, from {} s, job {} selected. Press Play.",
-                        POLICIES[s.policy], s.start_s.round(), s.job.map(|j| j.to_string()).unwrap_or_else(|| "none".into())) }</p>
                     <div class="tour-nav">
                         <button type="button" disabled={step_index == 0} onclick={go(step_index.saturating_sub(1))}>{ "← Back" }</button>
                         if step_index + 1 < STEPS {
@@ -48,10 +54,11 @@ pub fn TourView(props: &TourProps) -> Html {
                     </div>
                     { match &*playback {
                         Some(Ok(pb)) => html! {
-                            <PlayerView key={format!("tour-{}-{step_index}", tour.run_id)} playback={pb.clone()} start_s={s.start_s} selected={s.job} speed={Some(s.speed)} />
+                            <PlayerView key={format!("tour-{}-{step_index}", tour.run_id)} playback={pb.clone()} start_s={s.start_s} selected={s.job}
+                                        speed={Some(s.speed)} {story} />
                         },
-                        Some(Err(e)) => html! { <p class="field-error">{ e.clone() }</p> },
-                        None => html! {},
+                        Some(Err(e)) => html! { <>{ story }<p class="field-error">{ e.clone() }</p></> },
+                        None => story,
                     } }
                 </>
             }
