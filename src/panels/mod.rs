@@ -8,6 +8,7 @@ mod challenge;
 mod challenge_end;
 mod exports;
 mod feedback;
+mod glossary;
 mod intro;
 mod lessons;
 mod results;
@@ -18,6 +19,7 @@ mod tenants;
 
 pub use challenge::ChallengeMode;
 pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
+pub use glossary::glossary;
 pub use intro::{where_and_what, Banners, Intro};
 pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
 pub use results::{Download, PlaybackSection, ResultsPanel};
