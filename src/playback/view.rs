@@ -15,7 +15,7 @@
 //! is a few dozen DOM elements, so the 2,048-GPU presets keep up with the screen.
 
 use super::colours::ColourBy;
-use super::controls::{key_action, use_play_loop, PlayerControls};
+use super::controls::{focus_kind, key_action, use_play_loop, PlayerControls};
 use super::panes::PlayerBody;
 use super::record::ExportAnimation;
 use super::timeline::Timeline;
@@ -346,7 +346,7 @@ fn fullscreen_toggle(root_ref: NodeRef) -> Callback<MouseEvent> {
 /// ([`key_action`]). Keys typed into a field are the field's.
 fn key_handler(d: UseReducerDispatcher<Player>, end: f64, toggle: Callback<()>) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
-        let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+        let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| focus_kind(&el));
         if projector_key(&e.key(), tag.as_deref().unwrap_or("")) && !e.ctrl_key() && !e.meta_key() && !e.alt_key() {
             e.prevent_default();
             e.stop_propagation();
