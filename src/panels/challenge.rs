@@ -124,11 +124,13 @@ fn ChallengeGame(props: &GameProps) -> Html {
             <>
                 { status(&StatusProps { clock: c.clock, screen: c.screen, now_s: c.snap.now_s, decision: c.made.len() + 1, act: game.dispatcher() }) }
                 // The queue first: on a phone the board is one column, and the jobs to
-                // place come before the GPUs to place them on (and so in Tab order too);
-                // side by side on wider screens, the queue stays on the right.
+                // place come just before the GPUs to place them on (and so in Tab order
+                // too), the jobs still to come after them; on wider screens the queue and
+                // the jobs to come are on the right.
                 <div class="challenge-board">
                     { queue(&QueueProps { snap: c.snap.clone(), job: c.job, act: game.dispatcher() }) }
                     { cluster(&ClusterProps { snap: c.snap.clone(), picked: c.picked.clone(), dragging: c.dragging, act: game.dispatcher() }) }
+                    { coming(&c.snap) }
                 </div>
                 <p class="challenge-preview" data-testid="challenge-preview" aria-live="polite">{ preview_text(c) }</p>
                 <div class="form-row">
@@ -300,7 +302,7 @@ struct QueueProps {
     act: UseReducerDispatcher<Game>,
 }
 
-/// The queue (jobs to place, draggable) and the jobs still to come.
+/// The queue: the jobs to place, draggable.
 fn queue(p: &QueueProps) -> Html {
     let s = &p.snap;
     let chip = |j: &crate::state::challenge::JobCard| {
@@ -335,13 +337,22 @@ fn queue(p: &QueueProps) -> Html {
         <div class="challenge-queue">
             <h3>{ format!("Queue ({})", s.queue.len()) }</h3>
             <ul data-testid="challenge-queue">{ for s.queue.iter().map(chip) }</ul>
+            <p class="hint">{ format!("{} of {JOBS} jobs done.", s.completed) }</p>
+        </div>
+    }
+}
+
+/// The jobs still to come: after the GPUs in the page (below them on a phone, so that the
+/// queue and the GPUs are in view together), under the queue on wider screens.
+fn coming(s: &Snapshot) -> Html {
+    html! {
+        <div class="challenge-coming">
             <h3>{ format!("Still to come ({})", s.coming.len()) }</h3>
             <ul class="coming">
                 { for s.coming.iter().map(|j| html! {
                     <li>{ format!("Job {} · {} GPU{} · {} · arrives at {}", j.name, j.gpus, if j.gpus == 1 { "" } else { "s" }, j.model, duration(j.since_s)) }</li>
                 }) }
             </ul>
-            <p class="hint">{ format!("{} of {JOBS} jobs done.", s.completed) }</p>
         </div>
     }
 }

@@ -132,6 +132,8 @@ describe('the page on a phone and by keyboard', () => {
           const queue = await page.getByTestId('challenge-queue').boundingBox();
           const gpus = await page.getByTestId('gpu-0').boundingBox();
           assert.ok(queue.y + queue.height <= gpus.y, `the queue (${queue.y}) is above the GPUs (${gpus.y})`);
+          // Just above them: the queue's last job and the first GPUs fit on one screen.
+          assert.ok(gpus.y + gpus.height - queue.y < 844, `the queue (${queue.y}) and the GPUs (${gpus.y}) fit one screen`);
           assert.ok(queue.x >= 0 && queue.x + queue.width <= 390, 'and on the phone');
         } else {
           assert.equal(await clock.count(), 1, 'the clock runs on a desktop');
