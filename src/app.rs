@@ -235,6 +235,7 @@ pub fn App() -> Html {
                               {lesson} {stale} />
             </main>
             <YourClusterSection />
+            { crate::panels::glossary() }
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>
             </footer>

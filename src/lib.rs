@@ -11,6 +11,7 @@
 //! - [`state`]: the page's state, its form fields and the one reducer that changes it.
 //! - [`editor`]: the topology editor's document, history, checks and drawing.
 //! - [`playback`]: a run's state at any instant, derived from its event log, and the player.
+//! - [`glossary`]: the terms the page uses, each defined once.
 //! - [`tour`]: the guided introduction's runs, the facts it reads from them and its steps.
 //! - [`your_cluster`]: an operator's nodes file and job history, summarised, and the
 //!   what-if on them (its model, and its section of the page).
@@ -40,6 +41,8 @@ pub mod codec;
 #[cfg(feature = "app")]
 pub mod editor;
 pub mod eventlog;
+#[cfg(feature = "app")]
+pub mod glossary;
 #[cfg(feature = "app")]
 pub mod panels;
 #[cfg(feature = "app")]

@@ -10,7 +10,7 @@
 use super::challenge_end::{challenge_end, EndProps};
 use crate::browser;
 use crate::playback::colours::job_rgb;
-use crate::state::challenge::{Act, Challenge, Snapshot, DECISION_SECONDS, JOBS, TOPOLOGY};
+use crate::state::challenge::{Act, Challenge, Screen, Snapshot, DECISION_SECONDS, JOBS, TOPOLOGY};
 use crate::state::summary::duration;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -59,9 +59,48 @@ struct GameProps {
     onclose: Callback<MouseEvent>,
 }
 
+/// The screen the challenge is played on: projector mode, a touch screen (its primary
+/// pointer coarse and unable to hover, as on phones and tablets), or a desktop.
+fn screen() -> Screen {
+    if browser::projector_setting() {
+        Screen::Projector
+    } else if media_matches("(hover: none) and (pointer: coarse)") {
+        Screen::Touch
+    } else {
+        Screen::Desktop
+    }
+}
+
+/// Whether the page matches a CSS media query (`window.matchMedia`), read through
+/// reflection so that the page's module needs no more of web-sys for one call.
+fn media_matches(query: &str) -> bool {
+    use wasm_bindgen::{JsCast, JsValue};
+    let window: JsValue = gloo::utils::window().into();
+    let Some(match_media) =
+        js_sys::Reflect::get(&window, &"matchMedia".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return false;
+    };
+    match_media
+        .call1(&window, &query.into())
+        .and_then(|list| js_sys::Reflect::get(&list, &"matches".into()))
+        .is_ok_and(|m| m.as_bool() == Some(true))
+}
+
 #[component]
 fn ChallengeGame(props: &GameProps) -> Html {
-    let game = use_reducer(|| Game(Challenge::new(browser::projector_setting())));
+    let game = use_reducer(|| Game(Challenge::new(screen())));
+    let section = use_node_ref();
+    {
+        // Opening the challenge takes the focus into it (its section, labelled by its
+        // title), so that the keyboard and screen readers start where the game is.
+        let section = section.clone();
+        use_effect_with((), move |_| {
+            if let Some(el) = section.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        });
+    }
     {
         // The clock: one tick a second while the challenge is open (the model ignores
         // ticks while the clock is off, paused or the game over).
@@ -83,10 +122,15 @@ fn ChallengeGame(props: &GameProps) -> Html {
     let play = match &c.end {
         None => html! {
             <>
-                { status(&StatusProps { clock: c.clock, now_s: c.snap.now_s, decision: c.made.len() + 1, act: game.dispatcher() }) }
+                { status(&StatusProps { clock: c.clock, screen: c.screen, now_s: c.snap.now_s, decision: c.made.len() + 1, act: game.dispatcher() }) }
+                // The queue first: on a phone the board is one column, and the jobs to
+                // place come just before the GPUs to place them on (and so in Tab order
+                // too), the jobs still to come after them; on wider screens the queue and
+                // the jobs to come are on the right.
                 <div class="challenge-board">
-                    { cluster(&ClusterProps { snap: c.snap.clone(), picked: c.picked.clone(), dragging: c.dragging, act: game.dispatcher() }) }
                     { queue(&QueueProps { snap: c.snap.clone(), job: c.job, act: game.dispatcher() }) }
+                    { cluster(&ClusterProps { snap: c.snap.clone(), picked: c.picked.clone(), dragging: c.dragging, act: game.dispatcher() }) }
+                    { coming(&c.snap) }
                 </div>
                 <p class="challenge-preview" data-testid="challenge-preview" aria-live="polite">{ preview_text(c) }</p>
                 <div class="form-row">
@@ -98,10 +142,14 @@ fn ChallengeGame(props: &GameProps) -> Html {
                 </div>
             </>
         },
-        Some(end) => challenge_end(&EndProps { end: end.clone(), act: game.dispatcher() }),
+        Some(end) => {
+            let d = game.dispatcher();
+            challenge_end(&EndProps { end: end.clone(), act: Callback::from(move |a| d.dispatch(a)) })
+        }
     };
     html! {
-        <section class="challenge" id="challenge" data-testid="challenge" aria-labelledby="challenge-title" {onpointerup}>
+        <section class="challenge" id="challenge" data-testid="challenge" aria-labelledby="challenge-title" tabindex="-1"
+                 ref={section} {onpointerup}>
             <h2 id="challenge-title">{ "Be the scheduler" }</h2>
             <p class="hint">
                 { format!("{JOBS} jobs arrive on {TOPOLOGY}: two racks of two 4-GPU servers whose rack uplinks are 32 times thinner than their NICs. \
@@ -150,6 +198,7 @@ fn preview_text(c: &Challenge) -> String {
 
 struct StatusProps {
     clock: crate::state::challenge::Clock,
+    screen: Screen,
     now_s: f64,
     decision: usize,
     act: UseReducerDispatcher<Game>,
@@ -174,6 +223,9 @@ fn status(p: &StatusProps) -> Html {
             <button type="button" onclick={toggle_on} data-testid="challenge-clock-toggle">
                 { if on { "Clock off".to_string() } else { format!("Clock on ({DECISION_SECONDS} s a decision)") } }
             </button>
+            if let Some(why) = p.screen.clock_off_why().filter(|_| !on) {
+                <span class="hint" data-testid="challenge-clock-why">{ format!(" {why}") }</span>
+            }
         </p>
     }
 }
@@ -250,7 +302,7 @@ struct QueueProps {
     act: UseReducerDispatcher<Game>,
 }
 
-/// The queue (jobs to place, draggable) and the jobs still to come.
+/// The queue: the jobs to place, draggable.
 fn queue(p: &QueueProps) -> Html {
     let s = &p.snap;
     let chip = |j: &crate::state::challenge::JobCard| {
@@ -285,13 +337,22 @@ fn queue(p: &QueueProps) -> Html {
         <div class="challenge-queue">
             <h3>{ format!("Queue ({})", s.queue.len()) }</h3>
             <ul data-testid="challenge-queue">{ for s.queue.iter().map(chip) }</ul>
+            <p class="hint">{ format!("{} of {JOBS} jobs done.", s.completed) }</p>
+        </div>
+    }
+}
+
+/// The jobs still to come: after the GPUs in the page (below them on a phone, so that the
+/// queue and the GPUs are in view together), under the queue on wider screens.
+fn coming(s: &Snapshot) -> Html {
+    html! {
+        <div class="challenge-coming">
             <h3>{ format!("Still to come ({})", s.coming.len()) }</h3>
             <ul class="coming">
                 { for s.coming.iter().map(|j| html! {
                     <li>{ format!("Job {} · {} GPU{} · {} · arrives at {}", j.name, j.gpus, if j.gpus == 1 { "" } else { "s" }, j.model, duration(j.since_s)) }</li>
                 }) }
             </ul>
-            <p class="hint">{ format!("{} of {JOBS} jobs done.", s.completed) }</p>
         </div>
     }
 }

@@ -2,7 +2,6 @@
 //! numbers, the figure to download, and the what-if chosen in the decisions' list, also
 //! predicted (sooner, the same or later?) before it is shown.
 
-use super::challenge::Game;
 use crate::browser;
 use crate::state::challenge::Act;
 use crate::state::challenge_end::{figure_svg, End, Guess, WhatIf, RIVALS_AND_YOU, YOU};
@@ -11,14 +10,15 @@ use yew::prelude::*;
 
 pub struct EndProps {
     pub end: End,
-    pub act: UseReducerDispatcher<Game>,
+    /// The game's acts (the game's reducer, which this view need not know).
+    pub act: Callback<Act>,
 }
 
 pub fn challenge_end(p: &EndProps) -> Html {
     let e = &p.end;
     let act = |a: Act| {
         let d = p.act.clone();
-        Callback::from(move |_| d.dispatch(a.clone()))
+        Callback::from(move |_| d.emit(a.clone()))
     };
     if !e.revealed {
         return html! {
@@ -84,7 +84,7 @@ pub fn challenge_end(p: &EndProps) -> Html {
 struct WhatIfProps {
     what_if: WhatIf,
     you_s: f64,
-    act: UseReducerDispatcher<Game>,
+    act: Callback<Act>,
 }
 
 /// A what-if: its guess first, then its mean JCT against the student's.
@@ -99,7 +99,7 @@ fn what_if_view(p: &WhatIfProps) -> Html {
                     let d = p.act.clone();
                     html! {
                         <button type="button" data-testid={format!("guess-{}", g.label().replace(' ', "-"))}
-                                onclick={Callback::from(move |_| d.dispatch(Act::Guess(g)))}>{ g.label() }</button>
+                                onclick={Callback::from(move |_| d.emit(Act::Guess(g)))}>{ g.label() }</button>
                     }
                 }) }
             </div>

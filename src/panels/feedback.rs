@@ -1,6 +1,7 @@
 //! Feedback after a run: how long it took, measured in the page from the render that
 //! showed it started to the render that showed it finished, and the results brought into
-//! view with the keyboard focus on them.
+//! view with the keyboard focus on the player's Play button, so that Space plays the run
+//! at once.
 
 use crate::state::Results;
 use crate::Shared;
@@ -43,8 +44,8 @@ pub const RESULTS_TOP: &str = "results-panel";
 pub const PLAYBACK_TOP: &str = "playback";
 
 /// Times each run and, when one finishes (not when it is cancelled), moves the focus to
-/// `top` (the results, or the playback) and scrolls it into view. Returns the last
-/// finished run.
+/// the player's Play button and scrolls `top` (the results, or the playback) into view.
+/// Returns the last finished run.
 #[hook]
 pub fn use_run_feedback(results: &Shared<Results>, top: &'static str) -> Option<RunDone> {
     let started = use_mut_ref(|| (0u32, 0.0f64));
@@ -60,17 +61,46 @@ pub fn use_run_feedback(results: &Shared<Results>, top: &'static str) -> Option<
             let (id, t0) = *started.borrow();
             if finished && id == run_id && run_id != 0 {
                 done.set(Some(RunDone { run_id, policies, seconds: (now_ms() - t0) / 1000.0 }));
-                bring_into_view(top);
+                focus_play(top, PLAY_TRIES);
             }
         });
     }
     (*done).filter(|d| d.run_id == results.run_id)
 }
 
-/// Focuses an element (it has `tabindex="-1"`) and scrolls it to the top of the window.
-fn bring_into_view(id: &str) {
-    if let Some(el) = gloo::utils::document().get_element_by_id(id).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
-        let _ = el.focus();
-        el.scroll_into_view();
+/// How many times, 50 ms apart, the focus waits for the player to appear: it renders
+/// once the run's event log has been decoded, a frame or a few after the results.
+const PLAY_TRIES: u32 = 40;
+
+/// Focuses the player's Play button, then scrolls `top` to the top of the window (the
+/// focus scrolled to Play; the reader is shown `top`). Until the player appears, `top`
+/// itself (it has `tabindex="-1"`) holds the focus, and the next tries move it on to Play
+/// while it is still there (not once the reader has moved it); a run without an event log
+/// leaves it on `top`.
+fn focus_play(top: &'static str, tries: u32) {
+    let document = gloo::utils::document();
+    let element = |selector: &str| {
+        document.query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<HtmlElement>().ok())
+    };
+    let (Some(top_el), play) = (element(&format!("#{top}")), element("#playback [data-testid=play-button]")) else {
+        return;
+    };
+    let first = tries == PLAY_TRIES;
+    let focus_on_top = document.active_element().is_some_and(|a| top_el.is_same_node(Some(&a)));
+    match play {
+        Some(play) if first || focus_on_top => {
+            let _ = play.focus();
+            top_el.scroll_into_view();
+        }
+        Some(_) => {}
+        None if first => {
+            let _ = top_el.focus();
+            top_el.scroll_into_view();
+            gloo::timers::callback::Timeout::new(50, move || focus_play(top, tries - 1)).forget();
+        }
+        None if focus_on_top && tries > 0 => {
+            gloo::timers::callback::Timeout::new(50, move || focus_play(top, tries - 1)).forget();
+        }
+        None => {}
     }
 }

@@ -1,6 +1,7 @@
 //! The top of the page: why placement matters, the tour's button, the keys; and the
 //! banners of errors and notices.
 
+use super::glossary::term;
 use crate::protocol::Problem;
 use crate::state::Action;
 use proxima_core::error::SourcedError;
@@ -20,19 +21,23 @@ pub fn Intro(props: &IntroProps) -> Html {
     html! {
         <section class="intro" aria-labelledby="intro-title">
             <h2 id="intro-title">{ "Why placement matters" }</h2>
+            // The page's terms are defined where they first appear (`glossary::term`) and
+            // listed in the glossary section at the end.
             <p>
-                { "A data-parallel training job exchanges its gradients after every iteration. \
-                   Inside one server the GPUs talk over NVLink (hundreds of GB/s); across servers, over \
-                   the network (tens of GB/s), and across racks through uplinks shared with every other \
-                   job. So the same job can run up to several times slower when its GPUs are scattered, \
+                { "A data-parallel training job exchanges its gradients after every iteration. Inside one " }
+                { term("rack", "server") }{ " the " }{ term("gpu", "GPUs") }{ " talk over " }{ term("nvlink", "NVLink") }
+                { " (hundreds of GB/s); across servers, over the network (tens of GB/s), and across racks through " }
+                { term("uplink", "uplinks") }{ " shared with every other job, often " }{ term("oversubscription", "oversubscribed") }
+                { ". So the same job can run up to several times slower when its GPUs are scattered, \
                    and communication-heavy models (VGG, BERT, GPT-2) suffer most." }
             </p>
             <p>
-                { "Consolidating schedulers take the tightest placement free now. " }
-                <strong>{ "Dally" }</strong>
-                { " (arXiv:2401.16492) also lets a sensitive job wait a bounded time for a tight placement, \
-                   preempts less sensitive jobs to make room, and tunes its wait timers as it runs. \
-                   Pick a cluster and a trace, run two policies, and compare job completion times." }
+                { term("consolidate", "Consolidating") }{ " schedulers take the tightest " }{ term("placement", "placement") }{ " free now. " }
+                <strong>{ term("dally", "Dally") }</strong>
+                { " (arXiv:2401.16492) also lets a sensitive job wait a bounded time for a tight placement, " }
+                { term("preemption", "preempts") }{ " less sensitive jobs to make room, and tunes its " }{ term("delay-timer", "wait timers") }
+                { " as it runs. Pick a cluster and a trace, run two policies, and compare " }
+                { term("jct", "job completion times (JCT)") }{ "." }
             </p>
             <p>
                 <button type="button" class="primary" data-testid="intro-button" disabled={props.touring}
@@ -47,7 +52,7 @@ pub fn Intro(props: &IntroProps) -> Html {
                     <dt><kbd>{ "1" }</kbd>{ ", " }<kbd>{ "2" }</kbd>{ ", " }<kbd>{ "3" }</kbd></dt><dd>{ "go to the scenario, run or results panel" }</dd>
                     <dt><kbd>{ "Tab" }</kbd></dt><dd>{ "move between controls; Enter or Space to press buttons. The first Tab stop, \u{201c}Skip to Run\u{201d}, takes the focus to Run" }</dd>
                     <dt>{ "In the cluster editor" }</dt><dd>{ "arrows select, Shift+arrows move; a add rack, s server, g GPU, w switch, l link; Delete; c fold; Ctrl+Z undo, Ctrl+Y redo; + − 0 zoom (the editor's own list has them all)" }</dd>
-                    <dt>{ "In the playback" }</dt><dd>{ "Space play or pause; ← → previous or next event; Home, End; Esc clears the selected job" }</dd>
+                    <dt>{ "In the playback" }</dt><dd>{ "Space play or pause (after a run the focus is on Play: Space plays at once); ← → previous or next event; Home, End; Esc clears the selected job" }</dd>
                 </dl>
                 <p>{ "Single-letter keys work when the focus is not in a text field." }</p>
             </details>

@@ -9,6 +9,7 @@ mod challenge_end;
 mod exports;
 mod feedback;
 mod gain_source;
+mod glossary;
 mod intro;
 mod lessons;
 mod link_notice;
@@ -20,6 +21,7 @@ mod tenants;
 
 pub use challenge::ChallengeMode;
 pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
+pub use glossary::glossary;
 pub use intro::{where_and_what, Banners, Intro};
 pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
 pub use link_notice::{link_notice, LinkNotice};

@@ -5,9 +5,10 @@
 //! name), `data-metric` (the key of the tenant in `summary.json`), `data-policy` and
 //! `data-value` (the number as `summary.json` writes it).
 
+use super::glossary::term;
 use crate::protocol::PolicyResult;
 use crate::state::summary::sig3;
-use crate::state::tenants::{gpu_shares, share_text, tenant_colour, FairnessMeasure, TENANT_METRICS};
+use crate::state::tenants::{gpu_shares, share_text, tenant_colour, FairnessMeasure, TenantMetric, TENANT_METRICS};
 use crate::Shared;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -32,6 +33,15 @@ pub fn TenantsSection(props: &TenantsProps) -> Html {
     };
     let s = &watched.summary;
     let shares = gpu_shares(s);
+    // ρ first appears in its column's head, which opens its definition (the glossary's).
+    let head = |m: &TenantMetric| {
+        let label = if m.key == "rho" {
+            term("rho", m.label)
+        } else {
+            html! { { m.label } }
+        };
+        html! { <th scope="col" data-metric={m.key}>{ label }</th> }
+    };
     html! {
         <section class="tenants" data-testid="tenants" aria-labelledby="tenants-title">
             <h3 id="tenants-title">{ "Tenants: who pays" }</h3>
@@ -60,9 +70,9 @@ pub fn TenantsSection(props: &TenantsProps) -> Html {
                 </caption>
                 <thead><tr>
                     <th scope="col">{ "tenant" }</th>
-                    { for TENANT_METRICS.iter().take(6).map(|m| html! { <th scope="col" data-metric={m.key}>{ m.label }</th> }) }
+                    { for TENANT_METRICS.iter().take(6).map(head) }
                     <th scope="col" data-metric="used_gpu_s">{ "GPU-time share used" }</th>
-                    { for TENANT_METRICS.iter().skip(6).map(|m| html! { <th scope="col" data-metric={m.key}>{ m.label }</th> }) }
+                    { for TENANT_METRICS.iter().skip(6).map(head) }
                 </tr></thead>
                 <tbody>
                     { for s.tenants.iter().enumerate().map(|(i, t)| {

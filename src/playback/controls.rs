@@ -11,14 +11,16 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// The action of a key pressed in the player, `None` for a key it leaves alone.
-/// `target_tag` is the focused element's tag name: in a field, only Escape is the
-/// player's; a focused button answers Space itself.
+/// `target_tag` is the focused element's tag name ([`focus_kind`]: `RANGE` for the time
+/// slider): in a field, only Escape is the player's; a focused button answers Space
+/// itself; on the time slider, which has no use for Space, Space plays.
 pub fn key_action(key: &str, target_tag: &str, end_s: f64) -> Option<PlayerAction> {
-    let in_field = matches!(target_tag, "INPUT" | "SELECT" | "TEXTAREA");
+    let in_field = matches!(target_tag, "INPUT" | "SELECT" | "TEXTAREA" | "RANGE");
     if target_tag == "BUTTON" && key == " " {
         return None;
     }
     match key {
+        " " if target_tag == "RANGE" => Some(PlayerAction::TogglePlay),
         " " | "k" if !in_field => Some(PlayerAction::TogglePlay),
         "." | "ArrowRight" if !in_field => Some(PlayerAction::StepNext),
         "," | "ArrowLeft" if !in_field => Some(PlayerAction::StepBack),
@@ -27,6 +29,17 @@ pub fn key_action(key: &str, target_tag: &str, end_s: f64) -> Option<PlayerActio
         "End" if !in_field => Some(PlayerAction::Seek(end_s)),
         "Escape" => Some(PlayerAction::Select(None)),
         _ => None,
+    }
+}
+
+/// What [`key_action`] is told of the focused element: its tag name, or `RANGE` for a
+/// slider (an `<input type=range>`, not a text field).
+pub fn focus_kind(el: &web_sys::Element) -> String {
+    let tag = el.tag_name();
+    if tag == "INPUT" && el.get_attribute("type").as_deref() == Some("range") {
+        "RANGE".into()
+    } else {
+        tag
     }
 }
 

@@ -367,6 +367,10 @@ fn player_keys_leave_fields_and_buttons_their_own_keys() {
     // W goes to the next wait; P toggles projector mode; neither in a field.
     assert_eq!(key_action("w", "DIV", 90.0), Some(PlayerAction::NextWait));
     assert_eq!(key_action("w", "INPUT", 90.0), None);
+    // Space plays on the time slider (no text to type there); its arrows stay the slider's.
+    assert_eq!(key_action(" ", "RANGE", 90.0), Some(PlayerAction::TogglePlay));
+    assert_eq!(key_action("ArrowRight", "RANGE", 90.0), None);
+    assert_eq!(key_action(" ", "INPUT", 90.0), None);
     assert!(super::view::projector_key("p", "CANVAS") && super::view::projector_key("P", "DIV"));
     assert!(!super::view::projector_key("p", "INPUT") && !super::view::projector_key("p", "TEXTAREA"));
 }

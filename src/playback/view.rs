@@ -18,7 +18,7 @@
 //! is a few dozen DOM elements, so the 2,048-GPU presets keep up with the screen.
 
 use super::colours::ColourBy;
-use super::controls::{key_action, use_play_loop, PlayerControls};
+use super::controls::{focus_kind, key_action, use_play_loop, PlayerControls};
 use super::full_screen::{leaves_full_screen, use_full_screen};
 use super::panes::PlayerBody;
 use super::record::ExportAnimation;
@@ -361,7 +361,7 @@ fn key_handler(
     full: (bool, Callback<()>),
 ) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
-        let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+        let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| focus_kind(&el));
         if leaves_full_screen(&e.key(), full.0) {
             e.prevent_default();
             e.stop_propagation();

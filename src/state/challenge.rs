@@ -11,7 +11,8 @@
 //! page then needs no second copy of the run's state. A what-if is the same mechanism:
 //! change one decision and replay.
 
-use super::challenge_end::{End, WhatIfKind};
+pub use super::challenge_end::Made;
+use super::challenge_end::{End, EndAct, Guess, WhatIfKind};
 pub use super::challenge_scenario::{mean_jct, scenario, JOBS, RIVALS, SEED, TOPOLOGY, TRACE, TRACE_NAME};
 use proxima_core::cluster::JobId;
 use proxima_core::policy::replay::{AfterChoices, Choice};
@@ -147,14 +148,6 @@ impl Snapshot {
     }
 }
 
-/// One decision made, with what was said about it when it was made.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Made {
-    pub choice: Choice,
-    pub at_s: f64,
-    pub text: String,
-}
-
 /// The placement being prepared, shown before it is committed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Preview {
@@ -162,8 +155,31 @@ pub struct Preview {
     pub spans: String,
 }
 
-/// The clock: on (unless in projector mode, where a teacher talks through decisions),
-/// pausable.
+/// Where the challenge is played, which decides whether its clock starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// A mouse or trackpad and a keyboard: the clock starts.
+    Desktop,
+    /// Projector mode: a teacher talks the class through each decision.
+    Projector,
+    /// A touch screen (no hover, a coarse pointer): choosing a job and its GPUs by touch,
+    /// scrolling between the queue and the cluster, takes longer than 30 s allows.
+    Touch,
+}
+
+impl Screen {
+    /// Why the clock starts off on this screen, said beside its switch; `None` where it
+    /// starts on.
+    pub fn clock_off_why(self) -> Option<&'static str> {
+        match self {
+            Screen::Desktop => None,
+            Screen::Projector => Some("No clock in projector mode: each decision waits while you talk it through."),
+            Screen::Touch => Some("No clock on a touch screen: each decision waits for you."),
+        }
+    }
+}
+
+/// The clock: on (unless the screen says otherwise, see [`Screen`]), pausable.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
     pub on: bool,
@@ -195,7 +211,7 @@ pub enum Act {
     Predict(String),
     Reveal,
     WhatIf(usize, WhatIfKind),
-    Guess(super::challenge_end::Guess),
+    Guess(Guess),
     Restart,
 }
 
@@ -212,6 +228,8 @@ pub struct Challenge {
     pub error: Option<String>,
     pub clock: Clock,
     pub end: Option<End>,
+    /// Where it is played: the clock's start, kept when the game starts again.
+    pub screen: Screen,
 }
 
 /// Two states are equal when what they show is: the scenario never changes.
@@ -232,9 +250,9 @@ impl PartialEq for Challenge {
 }
 
 impl Challenge {
-    /// A new challenge at its first decision point; the clock starts unless `projector`.
-    pub fn new(projector: bool) -> Challenge {
-        let clock = Clock { on: !projector, paused: false, left: DECISION_SECONDS };
+    /// A new challenge at its first decision point; the clock starts on a desktop screen.
+    pub fn new(screen: Screen) -> Challenge {
+        let clock = Clock { on: screen.clock_off_why().is_none(), paused: false, left: DECISION_SECONDS };
         let mut c = Challenge {
             scenario: None,
             made: Vec::new(),
@@ -246,6 +264,7 @@ impl Challenge {
             error: None,
             clock,
             end: None,
+            screen,
         };
         match scenario() {
             Ok(s) => {
@@ -349,6 +368,13 @@ impl Challenge {
         }
     }
 
+    /// An act on the end, once there is one.
+    fn end_act(&mut self, act: EndAct) {
+        if let Some(end) = &mut self.end {
+            end.apply(act, &self.made, self.scenario.as_ref());
+        }
+    }
+
     /// The state after `act`. Acts that do not apply now change nothing.
     pub fn apply(&mut self, act: Act) {
         let playing = !self.snap.finished && self.scenario.is_some();
@@ -410,13 +436,16 @@ impl Challenge {
             }
             Act::ClockOn(on) => self.clock = Clock { on, paused: false, left: DECISION_SECONDS },
             Act::ClockPaused(p) => self.clock.paused = p,
-            Act::Predict(_) | Act::Reveal | Act::WhatIf(..) | Act::Guess(_) => {
-                let (made, scenario) = (self.made.clone(), self.scenario.clone());
-                if let Some(end) = &mut self.end {
-                    end.apply(act, &made, scenario.as_ref());
-                }
+            Act::Predict(p) => self.end_act(EndAct::Predict(p)),
+            Act::Reveal => self.end_act(EndAct::Reveal),
+            Act::WhatIf(index, kind) => self.end_act(EndAct::WhatIf(index, kind)),
+            Act::Guess(g) => self.end_act(EndAct::Guess(g)),
+            Act::Restart => {
+                // The clock as the student left it: on or off, whatever the screen.
+                let on = self.clock.on;
+                *self = Challenge::new(self.screen);
+                self.clock.on = on;
             }
-            Act::Restart => *self = Challenge::new(!self.clock.on),
             _ => {}
         }
     }

@@ -2,12 +2,30 @@
 //! they are compared with; what-ifs on any decision, each predicted before it is shown;
 //! and the comparison as an SVG figure for slides.
 
-use super::challenge::Made;
 use super::challenge_scenario::{mean_jct, JOBS, RIVALS, TOPOLOGY};
 use super::summary::duration;
 use proxima_core::policy::replay::{AfterChoices, Choice};
 use proxima_core::run as replay_run;
 use proxima_core::Scenario;
+
+/// One decision made, with what was said about it when it was made. It lives here, with
+/// the end that replays the decisions, so that the game (`challenge`) depends on its end
+/// and not the other way round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Made {
+    pub choice: Choice,
+    pub at_s: f64,
+    pub text: String,
+}
+
+/// What the student does at the end: the game's acts that concern it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndAct {
+    Predict(String),
+    Reveal,
+    WhatIf(usize, WhatIfKind),
+    Guess(Guess),
+}
 
 /// What a what-if changes about one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,15 +128,15 @@ impl End {
         Some(ranking.iter().any(|(n, v)| n == p && (v - best).abs() < 0.5))
     }
 
-    pub fn apply(&mut self, act: super::challenge::Act, made: &[Made], scenario: Option<&Scenario>) {
-        use super::challenge::Act;
+    /// The end after `act`, on the decisions `made`; acts that do not apply now change nothing.
+    pub fn apply(&mut self, act: EndAct, made: &[Made], scenario: Option<&Scenario>) {
         match act {
-            Act::Predict(p) if !self.revealed => self.prediction = Some(p),
-            Act::Reveal if self.prediction.is_some() => self.revealed = true,
-            Act::WhatIf(index, kind) if self.revealed && index < made.len() => {
+            EndAct::Predict(p) if !self.revealed => self.prediction = Some(p),
+            EndAct::Reveal if self.prediction.is_some() => self.revealed = true,
+            EndAct::WhatIf(index, kind) if self.revealed && index < made.len() => {
                 self.what_if = Some(what_if(made, index, kind, scenario));
             }
-            Act::Guess(g) => {
+            EndAct::Guess(g) => {
                 if let Some(w) = &mut self.what_if {
                     w.guess.get_or_insert(g);
                 }

@@ -24,7 +24,7 @@ fn play_tight(c: &mut Challenge) {
 
 #[test]
 fn the_scenario_builds_and_starts_at_a_decision() {
-    let c = Challenge::new(false);
+    let c = Challenge::new(Screen::Desktop);
     assert_eq!(c.error, None);
     assert_eq!(c.snap.owner.len(), 16);
     assert_eq!(c.snap.rack, [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
@@ -33,12 +33,14 @@ fn the_scenario_builds_and_starts_at_a_decision() {
     assert_eq!(queued, ["1", "2", "3"]);
     assert_eq!(c.snap.coming.len(), 7);
     assert!(c.clock.on);
-    assert!(!Challenge::new(true).clock.on, "projector mode starts without the clock");
+    assert!(!Challenge::new(Screen::Projector).clock.on, "projector mode starts without the clock");
+    assert!(!Challenge::new(Screen::Touch).clock.on, "a touch screen starts without the clock");
+    assert!(Screen::Touch.clock_off_why().is_some_and(|w| w.contains("touch")), "and says why");
 }
 
 #[test]
 fn a_drop_takes_the_nearest_free_gpus_and_shows_the_slowdown_first() {
-    let mut c = Challenge::new(false);
+    let mut c = Challenge::new(Screen::Desktop);
     c.apply(Act::Grab(0));
     c.apply(Act::Hover(5));
     assert_eq!(c.picked, [4, 5, 6]);
@@ -67,7 +69,7 @@ fn a_drop_takes_the_nearest_free_gpus_and_shows_the_slowdown_first() {
 
 #[test]
 fn waiting_moves_to_the_next_event_and_the_clock_decides_when_it_runs_out() {
-    let mut c = Challenge::new(false);
+    let mut c = Challenge::new(Screen::Desktop);
     c.apply(Act::Wait);
     assert_eq!(c.snap.now_s, 60.0, "job 4 arrives at 60 s");
     for _ in 0..DECISION_SECONDS {
@@ -82,7 +84,7 @@ fn waiting_moves_to_the_next_event_and_the_clock_decides_when_it_runs_out() {
 
 #[test]
 fn a_whole_game_ends_in_a_prediction_then_the_comparison_and_what_ifs() {
-    let mut c = Challenge::new(false);
+    let mut c = Challenge::new(Screen::Desktop);
     play_tight(&mut c);
     let end = c.end.clone().expect("the game ended");
     assert!(end.you_s > 0.0);
@@ -116,7 +118,7 @@ fn a_whole_game_ends_in_a_prediction_then_the_comparison_and_what_ifs() {
 fn print_the_replay_time_per_decision() {
     // Not a check: the figure quoted in docs/APP.md (`cargo test -p proxima-web --release
     // challenge -- --nocapture`).
-    let mut c = Challenge::new(false);
+    let mut c = Challenge::new(Screen::Desktop);
     play_tight(&mut c);
     let choices = c.choices();
     let s = scenario().unwrap();

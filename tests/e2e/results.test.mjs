@@ -50,12 +50,13 @@ describe('results for people', () => {
       for (const p of ['tiresias', 'srtf', 'strict', 'slurm', 'random', 'consolidate:migrate=on', 'dally:order=las']) assert.ok(boxes.includes(p), `${p} can be chosen`);
 
       await runAndWait(page, 3);
-      // Feedback: how long it took, measured, and the results brought into view with the focus.
+      // Feedback: how long it took, measured, and the results brought into view with the
+      // focus on the player's Play button (Space plays at once).
       const status = await page.getByTestId('run-status').textContent();
       assert.match(status, /^Done: 3 policies in \d+(\.\d)? (s|min)$/, status);
       assert.equal(await page.getByTestId('results-status').textContent(), `${status}.`);
       console.log(`# default run: ${status}`);
-      await page.waitForFunction(() => document.activeElement?.id === 'results-panel');
+      await page.waitForFunction(() => document.activeElement?.dataset.testid === 'play-button');
       const top = await page.locator('#results-panel').evaluate((el) => el.getBoundingClientRect().top);
       assert.ok(top >= -1 && top < 100, `the results are at the top of the window (top ${top})`);
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDirectory } from './static-server.mjs';
 import {
-  checkClean, choosePolicies, cliBinary, dist, exported, launchBrowser, openPage as openPageIn, readSummaryTable, runAndWait, waitForApp,
+  checkClean, choosePolicies, cliBinary, dist, eventually, exported, launchBrowser, openPage as openPageIn, readSummaryTable, runAndWait, waitForApp,
 } from './harness.mjs';
 
 let browser;
@@ -373,9 +373,9 @@ describe('the app', () => {
       assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
       await page.keyboard.press('Control+Enter');
       await page.getByTestId('summary-table').locator('tbody tr').first().waitFor({ timeout: 30_000 });
-      // A finished run moves the focus to the results; then the keys move it on.
+      // A finished run moves the focus to the player's Play button; then the keys move it on.
       await page.getByTestId('run-status').filter({ hasText: /^Done: 1 policy in / }).waitFor({ timeout: 30_000 });
-      assert.equal(await page.evaluate(() => document.activeElement.id), 'results-panel');
+      await eventually(() => page.evaluate(() => document.activeElement.dataset.testid), 'play-button');
       await page.keyboard.press('1');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'scenario-panel');
       checkClean(record, { origin, prefix: '/' });
