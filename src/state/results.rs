@@ -32,6 +32,8 @@ pub struct Results {
     pub cancelled: bool,
     /// The lesson whose scenario the run used unchanged, if any (its id).
     pub lesson: Option<&'static str>,
+    /// The run's notes and warnings (`worker::run_notes`), shown with the results.
+    pub notes: Vec<String>,
 }
 
 impl Results {

@@ -54,12 +54,14 @@ impl Tour {
     pub fn concerns(&self, message: &FromWorker) -> bool {
         match message {
             FromWorker::Progress { run_id, .. }
+            | FromWorker::RunNotes { run_id, .. }
             | FromWorker::PolicyDone { run_id, .. }
             | FromWorker::Finished { run_id }
             | FromWorker::Failed { run_id, .. } => *run_id == self.run_id,
             FromWorker::Ready
             | FromWorker::Checked { .. }
             | FromWorker::WhatIf { .. }
+            | FromWorker::WhatIfSeeds { .. }
             | FromWorker::HistoryDescribed { .. }
             | FromWorker::ClusterProgress { .. }
             | FromWorker::ClusterReport { .. }

@@ -4,17 +4,15 @@
 
 use crate::eventlog::{hash_hex, Recorder};
 use crate::protocol::{
-    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, WhatIfOutcome,
-    WithoutPreemption, CDF_POINTS, TIMELINE_BUCKETS,
+    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
-use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
 use proxima_core::error::{InputError, SourcedError};
 use proxima_core::event::EventHasher;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
 use proxima_core::policy::{policy_for, resolve_policy};
-use proxima_core::run::{run_policy, run_without_preemption, sequential_rho, RunError, RunOptions};
+use proxima_core::run::{run_policy, sequential_rho, RunError, RunOptions};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::time::SimTime;
@@ -46,26 +44,6 @@ pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem>
     Ok(build_scenario(&input)?)
 }
 
-/// "Had this job not been preempted then": the request's one policy re-run with that
-/// preemption forbidden, on the scenario built as for the run.
-pub fn without_preemption(w: &WithoutPreemption) -> Result<WhatIfOutcome, Problem> {
-    let scenario = build_request_scenario(&w.request)?;
-    let policy = w.request.policies.first().ok_or_else(|| Problem::from("the what-if names no policy"))?;
-    if w.job as usize >= scenario.jobs.len() {
-        return Err(format!("the run has no job {}", w.job).into());
-    }
-    let run = run_without_preemption(scenario, policy, JobId(w.job), SimTime(w.at_us))
-        .map_err(|e| Problem::from(SourcedError::new(policy.as_str(), e)))?;
-    let summary = run.simulation.summary();
-    Ok(WhatIfOutcome {
-        refused: run.refused,
-        avg_jct_s: summary.avg_jct_s,
-        jobs_completed: summary.jobs_completed,
-        job_preemptions: run.simulation.runs()[w.job as usize].preemptions,
-        preemptions: summary.preemptions,
-    })
-}
-
 /// Runs a whole request, sending progress and results through `send`. `now_ms` is a clock
 /// in milliseconds (only used to pace progress messages and to time runs).
 pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dyn FnMut(FromWorker)) {
@@ -92,6 +70,7 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
             return;
         }
     }
+    send(FromWorker::RunNotes { run_id, notes: super::run_notes(&scenario) });
     for (index, policy) in request.policies.iter().enumerate() {
         let index = index as u32;
         let mut hasher = EventHasher::default();
