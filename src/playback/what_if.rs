@@ -139,7 +139,7 @@ fn answered(w: &PreemptWhatIf, o: &WhatIfOutcome, v: &Verdict) -> Html {
     };
     let seeds = match (&w.seeds, v.seeds) {
         (None, _) => html! {
-            <p class="status" role="status" data-testid="what-if-seeds-running">
+            <p class="status" role="status" data-testid="what-if-over-seeds-running">
                 { format!("Repeating the what-if on {} seeds before concluding\u{2026}", crate::worker::WHAT_IF_SEEDS) }
             </p>
         },
@@ -208,7 +208,7 @@ fn job_table(p: &Preemption, jobs: &[JobJcts]) -> Html {
 /// The seeds' conclusion and the prediction's fate.
 fn seeds_conclusion(w: &PreemptWhatIf, without_one: usize, summary: Option<SeedsSummary>, right: Option<bool>) -> Html {
     let Some(s) = summary else {
-        return html! { <p class="hint" data-testid="what-if-seeds">{ "No seed had a preemption to forbid: no conclusion." }</p> };
+        return html! { <p class="hint" data-testid="what-if-over-seeds">{ "No seed had a preemption to forbid: no conclusion." }</p> };
     };
     let fate = match right {
         Some(true) => " You predicted right.",
@@ -217,7 +217,7 @@ fn seeds_conclusion(w: &PreemptWhatIf, without_one: usize, summary: Option<Seeds
     };
     let (low, high) = s.interval.unwrap_or((s.mean, s.mean));
     html! {
-        <p class="what-if-seeds" role="status" data-testid="what-if-seeds" data-conclusion={s.conclusion().name()}
+        <p class="what-if-seeds" role="status" data-testid="what-if-over-seeds" data-conclusion={s.conclusion().name()}
            data-seeds={s.n.to_string()} data-mean={s.mean.to_string()} data-low={low.to_string()} data-high={high.to_string()}
            data-right={right.map(|r| r.to_string()).unwrap_or_default()}>
             { conclusion_text(&s, w.request.rank, without_one) }{ fate }
