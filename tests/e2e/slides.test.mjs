@@ -60,7 +60,7 @@ describe('for slides', () => {
       if (forJob) assert.equal(await rows.nth(1).getAttribute('data-job'), forJob[1]);
       assert.ok(Number(await rows.first().getAttribute('data-with')) > 0, 'the preempted job finished in the run');
       // Then the what-if over seeds, in the worker, and the conclusion from its interval.
-      const seeds = page.box.getByTestId('what-if-over-seeds');
+      const seeds = box.getByTestId('what-if-over-seeds');
       await seeds.waitFor({ timeout: 120_000 });
       const [conclusion, n, mean, low, high] = await Promise.all(['data-conclusion', 'data-seeds', 'data-mean', 'data-low', 'data-high'].map((a) => seeds.getAttribute(a)));
       console.log(`# what-if over ${n} seeds: mean change ${(Number(mean) * 100).toFixed(1)}%, 95% interval ${(Number(low) * 100).toFixed(1)}% to ${(Number(high) * 100).toFixed(1)}%: ${conclusion}`);
