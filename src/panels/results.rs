@@ -68,6 +68,11 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
                 <LessonWatch lesson={l} />
             }
             <div class={classes!("results-body", props.stale.then_some("stale"))}>
+            if !r.notes.is_empty() {
+                <ul class="run-notes" data-testid="run-notes" aria-label="Notes on the run's inputs">
+                    { for r.notes.iter().map(|n| run_note(n)) }
+                </ul>
+            }
             if !outcomes.is_empty() {
                 <SummarySection outcomes={outcomes.clone()}
                                 oversub={r.topology.as_deref().and_then(crate::state::cluster::max_oversubscription)} />
@@ -85,6 +90,13 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// One of the run's notes (`worker::run_notes`): a warning stands out from a note.
+fn run_note(note: &str) -> Html {
+    let (kind, text) = crate::state::summary::notes::run_note_parts(note);
+    let label = if kind == "warning" { "Warning: " } else { "Note: " };
+    html! { <li class={classes!("run-note", kind)} data-kind={kind}><strong>{ label }</strong>{ text.to_string() }</li> }
 }
 
 #[derive(Properties, PartialEq)]

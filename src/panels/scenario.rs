@@ -5,7 +5,7 @@ use super::input_value;
 use crate::editor::view::TopologyEditor;
 use crate::editor::EditAction;
 use crate::protocol::{Problem, TracePreview};
-use crate::state::fields::{model_names, GenField, ParamField};
+use crate::state::fields::{model_names, models_in_words, GenField, ParamField};
 use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES};
 use crate::Shared;
 use proxima_core::model::Catalog;
@@ -240,8 +240,9 @@ fn TraceSection(props: &TraceProps) -> Html {
     let on_mix = d.reform(|e: Event| Action::SetMix(input_value(&e)));
     let g = &t.generator.value;
     let (models, default_mix) = model_names(props.gpu.as_deref());
-    let models = models.join(", ");
-    let models_on = props.gpu.as_ref().map(|g| format!(" measured on this cluster's {g}")).unwrap_or_default();
+    let estimated: Vec<&str> = models.iter().filter(|m| m.estimated_from.is_some()).map(|m| m.name.as_str()).collect();
+    let estimated = estimated.join(",");
+    let models = models_in_words(&models, props.gpu.as_deref());
     let warnings = t.warnings(props.gpus);
     let status = match (&t.checking, &t.synthetic_wanted, t.mode) {
         (Some(c), _, _) => Some(format!("Reading and checking {}…", c.name)),
@@ -290,7 +291,9 @@ fn TraceSection(props: &TraceProps) -> Html {
             <label class="mix">{ "Model mix for jobs without a model " }
                 <input type="text" value={props.mix.value.clone()} placeholder={format!("default: {default_mix} models, equal shares")} onchange={on_mix} aria-describedby="mix-hint" />
             </label>
-            <p class="hint" id="mix-hint">{ format!("name[:weight],… e.g. resnet50:2,bert:1. Models{models_on}: {models}.") }</p>
+            <p class="hint" id="mix-hint" data-testid="mix-hint" data-estimated={estimated}>
+                { format!("name[:weight],… e.g. resnet50:2,bert:1. {models}") }
+            </p>
             if let Some(e) = &props.mix.error {
                 <p class="field-error" role="alert">{ e.clone() }</p>
             }

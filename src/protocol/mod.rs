@@ -68,6 +68,42 @@ pub struct WithoutPreemption {
     pub job: u32,
     /// The preemption's instant, in microseconds (the core's `SimTime`).
     pub at_us: u64,
+    /// The job the preemption made room for, when the policy said.
+    pub for_job: Option<u32>,
+    /// The preemption's rank among the policy's preemptions in the run (0 for the first):
+    /// on the other seeds' traces the what-if forbids the preemption of that rank.
+    pub rank: u32,
+    /// Seeds to repeat the what-if over, the run's own first (1 for a trace file, whose
+    /// jobs no seed changes).
+    pub seeds: u32,
+}
+
+/// One job's own JCT with the preemption (the run as it was) and without it, in seconds;
+/// `None` for a job that did not finish.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobJcts {
+    pub job: u32,
+    pub with_s: Option<f64>,
+    pub without_s: Option<f64>,
+}
+
+/// The what-if on one seed: the policy's run on that seed's trace, and its re-run without
+/// its preemption of the asked one's rank.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeedWhatIf {
+    pub seed: u64,
+    /// Mean JCT of the run as it was and of the re-run, in seconds.
+    pub original_s: f64,
+    pub rerun_s: f64,
+}
+
+/// The what-if repeated over seeds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeedsOutcome {
+    /// The seeds where the policy made a preemption of that rank, the run's own first.
+    pub seeds: Vec<SeedWhatIf>,
+    /// The seeds where it made fewer preemptions, so that there was none to forbid.
+    pub without_one: Vec<u64>,
 }
 
 /// The re-run's outcome, beside which the page shows the original's.
@@ -83,6 +119,9 @@ pub struct WhatIfOutcome {
     /// policy's own), and the run's preemptions in all.
     pub job_preemptions: u32,
     pub preemptions: u64,
+    /// The two jobs' own JCTs: the preempted job's, then (when the policy said) that of
+    /// the job it made room for.
+    pub jobs: Vec<JobJcts>,
 }
 
 /// Where a run's jobs come from: the core's `TraceInput`, with a file not read yet.
@@ -152,6 +191,9 @@ pub enum FromWorker {
     /// Policy `policy` (an index into the request's list) has finished `done` of `total`
     /// jobs.
     Progress { run_id: u32, policy: u32, done: u32, total: u32 },
+    /// The run's notes, before any policy's results: trace rows left out, models whose
+    /// compute time is estimated, submit times far beyond the rest (`worker::run_notes`).
+    RunNotes { run_id: u32, notes: Vec<String> },
     /// One policy's results.
     PolicyDone { run_id: u32, policy: u32, result: Box<PolicyResult> },
     /// Every policy ran.
@@ -167,6 +209,8 @@ pub enum FromWorker {
     Checked { id: u32, result: Result<TracePreview, Problem> },
     /// The answer to a [`ToWorker::WithoutPreemption`].
     WhatIf { id: u32, result: Result<WhatIfOutcome, Problem> },
+    /// The same what-if repeated over seeds, sent after [`FromWorker::WhatIf`].
+    WhatIfSeeds { id: u32, result: Result<SeedsOutcome, Problem> },
     /// The answer to a [`ToWorker::DescribeHistory`].
     HistoryDescribed { id: u32, result: Result<HistorySummary, Problem> },
     /// A [`ToWorker::ClusterWhatIf`] has begun the runs of seed `done + 1` of `total`.

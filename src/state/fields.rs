@@ -271,13 +271,48 @@ pub fn check_mix(text: &str, gpu: Option<&str>) -> Result<(), String> {
     mix_for(&mix, &catalog).map(|_| ()).map_err(|e| e.to_string())
 }
 
-/// The models a cluster of `gpu` GPUs can run, by name (what the page lists beside the mix),
-/// and how many of them its default mix draws from.
-pub fn model_names(gpu: Option<&str>) -> (Vec<String>, usize) {
+/// A model a cluster can run, as the page lists it beside the mix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedModel {
+    pub name: String,
+    /// The GPU its compute time was measured on and scaled from by published throughput
+    /// ratios (`model::estimate`), when it was not measured on the cluster's own.
+    pub estimated_from: Option<String>,
+}
+
+/// The models a cluster of `gpu` GPUs can run (what the page lists beside the mix), and how
+/// many of them its default mix draws from.
+pub fn model_names(gpu: Option<&str>) -> (Vec<ListedModel>, usize) {
     use proxima_core::model::Catalog;
     let catalog = Catalog::for_gpu_or_built_in(gpu).unwrap_or_else(|_| Catalog::built_in());
     let default_mix = proxima_core::workload::ModelMix::default_for(&catalog).entries.len();
-    (catalog.names().into_iter().map(str::to_string).collect(), default_mix)
+    let listed = catalog
+        .models()
+        .map(|(_, m)| ListedModel {
+            name: m.name.clone(),
+            estimated_from: m.estimate.as_ref().map(|e| e.from_gpu.clone()),
+        })
+        .collect();
+    (listed, default_mix)
+}
+
+/// The list beside the mix in words: the measured models, then the estimated ones with the
+/// GPU each is scaled from, so that no estimate passes for a measurement.
+pub fn models_in_words(models: &[ListedModel], gpu: Option<&str>) -> String {
+    let measured: Vec<&str> = models.iter().filter(|m| m.estimated_from.is_none()).map(|m| m.name.as_str()).collect();
+    let estimated: Vec<String> = models
+        .iter()
+        .filter_map(|m| m.estimated_from.as_ref().map(|from| format!("{} (from {from})", m.name)))
+        .collect();
+    let on = gpu.map(|g| format!(" measured on this cluster's {g}")).unwrap_or_default();
+    let mut text = format!("Models{on}: {}.", measured.join(", "));
+    if !estimated.is_empty() {
+        text.push_str(&format!(
+            " Estimated, scaled from another GPU by published throughput ratios: {}.",
+            estimated.join(", ")
+        ));
+    }
+    text
 }
 
 #[cfg(test)]
@@ -330,7 +365,17 @@ mod tests {
         assert!(e.starts_with("mix: model 'gpt2-xl' does not run on a T4"), "{e}");
         assert!(check_mix("lenet", None).unwrap_err().contains("unknown model 'lenet'"));
         let (t4, t4_default) = model_names(Some("T4"));
-        assert_eq!(t4[..6], ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
+        let names: Vec<&str> = t4.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names[..6], ["resnet50", "bert", "deepspeech2", "yolov3", "ncf", "cifar10"]);
+        // VGG-16 is listed as estimated from its A100 measurement; ResNet-50 as measured.
+        let vgg16 = t4.iter().find(|m| m.name == "vgg16").unwrap();
+        assert_eq!(vgg16.estimated_from.as_deref(), Some("A100"));
+        assert_eq!(t4[0].estimated_from, None);
+        let words = models_in_words(&t4, Some("T4"));
+        assert!(words.starts_with("Models measured on this cluster's T4: resnet50, bert, "), "{words}");
+        let (measured, estimated) =
+            words.split_once(" Estimated, scaled from another GPU by published throughput ratios: ").unwrap();
+        assert!(!measured.contains("vgg16") && estimated.contains("vgg16 (from A100)"), "{words}");
         assert_eq!(t4.len(), proxima_core::model::Catalog::built_in().len() - 3, "all but GPT-2 XL and LLaMA");
         // The default mix draws from the models of its eight that T4 has.
         assert_eq!(t4_default, 3);

@@ -421,6 +421,7 @@ impl State {
                     }
                 }
             }
+            FromWorker::RunNotes { run_id, notes } if Some(run_id) == current => self.results.make_mut().notes = notes,
             FromWorker::PolicyDone { run_id, result, .. } if Some(run_id) == current => {
                 self.results.make_mut().outcomes.push(Shared::new(*result));
             }
@@ -445,6 +446,9 @@ impl State {
                 self.results.make_mut().gain_source = Some(result.map_err(|p| p.to_string()));
             }
             FromWorker::WhatIf { id, result } => self.what_if_answered(id, result.map_err(|p| p.to_string())),
+            FromWorker::WhatIfSeeds { id, result } => {
+                self.what_if_seeds_answered(id, result.map_err(|p| p.to_string()))
+            }
             FromWorker::Panicked { message } => {
                 self.what_if_lost(&message);
                 if current.is_some() {
@@ -456,7 +460,8 @@ impl State {
             }
             // Answers to a run the page gave up on; the "your cluster" section's worker
             // answers its own what-ifs.
-            FromWorker::PolicyDone { .. }
+            FromWorker::RunNotes { .. }
+            | FromWorker::PolicyDone { .. }
             | FromWorker::Finished { .. }
             | FromWorker::GainSource { .. }
             | FromWorker::Failed { .. }

@@ -35,6 +35,8 @@ pub struct Results {
     /// Where `dally`'s gain over `consolidate` comes from (the worker's ablation runs,
     /// after the results), for a run of both.
     pub gain_source: Option<Result<crate::protocol::GainSource, String>>,
+    /// The run's notes and warnings (`worker::run_notes`), shown with the results.
+    pub notes: Vec<String>,
 }
 
 impl Results {

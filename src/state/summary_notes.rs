@@ -1,6 +1,6 @@
 //! What the summary table and headline add so that their numbers can be trusted: which way
 //! a value moved, the span a utilisation covers, which figures leave unfinished jobs out,
-//! and what the runs compared actually differ in.
+//! what the runs compared actually differ in, and the kind of each of the run's notes.
 //!
 //! Pure, like `summary`: the panels render what these functions return.
 
@@ -93,4 +93,14 @@ pub fn common_policy<'a>(names: &[&'a str]) -> Option<&'a str> {
 /// advice to give it more jobs or load fits; an uploaded file is named by its file name.
 pub fn generated(s: &Summary) -> bool {
     s.trace.starts_with("synthetic")
+}
+
+/// A run's note (`worker::run_notes`, written as the CLI prints it) split into its kind,
+/// `warning` or `note`, and the text the page shows after the kind's word.
+pub fn run_note_parts(note: &str) -> (&'static str, &str) {
+    if let Some(text) = note.strip_prefix("warning: ") {
+        ("warning", text)
+    } else {
+        ("note", note.strip_prefix("note: ").unwrap_or(note))
+    }
 }

@@ -2,10 +2,11 @@
 //! in the run played back. The policy is re-run in the worker with that one preemption
 //! forbidden (`proxima_core::session::Session::without_preemption`: identical decisions before it,
 //! the policy's own after), and its mean JCT is shown beside the original's, as the
-//! challenge's what-ifs are, after the reader has predicted which way it goes.
+//! challenge's what-ifs are, after the reader has predicted which way it goes. The worker
+//! then repeats the what-if on other seeds ([`seeds`]), and only their interval concludes.
 
 use super::{Results, State};
-use crate::protocol::{WhatIfOutcome, WithoutPreemption};
+use crate::protocol::{SeedsOutcome, WhatIfOutcome, WithoutPreemption};
 use crate::Shared;
 
 /// Which way the reader expects the mean JCT to go without the preemption.
@@ -33,6 +34,8 @@ pub enum WhatIfAct {
     Ask {
         policy: usize,
         preemption: Preemption,
+        /// Its rank among the run's preemptions (0 for the first).
+        rank: u32,
     },
     Predict(Prediction),
     Close,
@@ -50,6 +53,8 @@ pub struct PreemptWhatIf {
     /// The request for the worker; the app posts it once.
     pub request: Shared<WithoutPreemption>,
     pub answer: Option<Result<WhatIfOutcome, String>>,
+    /// The what-if repeated over seeds, the run's own first.
+    pub seeds: Option<Result<SeedsOutcome, String>>,
 }
 
 /// The answer in figures, once revealed.
@@ -58,9 +63,12 @@ pub struct Verdict {
     pub rerun_s: f64,
     /// The re-run's mean JCT less the original's, as a share of the original's.
     pub change: f64,
-    /// Which way it went, `None` for a change under [`SAME`].
+    /// Which way it went in this run, `None` for a change under [`SAME`].
     pub went: Option<Prediction>,
-    pub right: bool,
+    /// The seeds' mean change and interval, once the worker sent them.
+    pub seeds: Option<seeds::SeedsSummary>,
+    /// Whether the prediction was right: `None` until the seeds concluded a direction.
+    pub right: Option<bool>,
 }
 
 /// A change in mean JCT smaller than this share is "about the same".
@@ -79,7 +87,16 @@ impl PreemptWhatIf {
         } else {
             Some(Prediction::Higher)
         };
-        Some(Verdict { rerun_s: outcome.avg_jct_s, change, went, right: went == Some(prediction) })
+        let seeds = match &self.seeds {
+            Some(Ok(outcome)) => seeds::summarize(&seeds::changes(outcome)),
+            _ => None,
+        };
+        let right = match seeds.map(|s| s.conclusion()) {
+            Some(seeds::Conclusion::CostMore) => Some(prediction == Prediction::Lower),
+            Some(seeds::Conclusion::PaidOff) => Some(prediction == Prediction::Higher),
+            _ => None,
+        };
+        Some(Verdict { rerun_s: outcome.avg_jct_s, change, went, seeds, right })
     }
 }
 
@@ -87,9 +104,9 @@ impl State {
     /// Applies a what-if act.
     pub(super) fn what_if(&mut self, act: WhatIfAct) {
         match act {
-            WhatIfAct::Ask { policy, preemption } => {
+            WhatIfAct::Ask { policy, preemption, rank } => {
                 let id = self.take_id();
-                self.what_if = ask(&self.results, id, policy, preemption).map(Shared::new);
+                self.what_if = ask(&self.results, id, policy, preemption, rank).map(Shared::new);
             }
             WhatIfAct::Predict(p) => {
                 if let Some(w) = &mut self.what_if {
@@ -109,22 +126,42 @@ impl State {
         }
     }
 
+    /// The worker's what-if `id` repeated over seeds.
+    pub(super) fn what_if_seeds_answered(&mut self, id: u32, result: Result<SeedsOutcome, String>) {
+        if let Some(w) = self.what_if.as_mut().filter(|w| w.request.id == id && w.seeds.is_none()) {
+            w.make_mut().seeds = Some(result);
+        }
+    }
+
     /// The worker stopped: a what-if waiting for it will get no answer.
     pub(super) fn what_if_lost(&mut self, why: &str) {
-        if let Some(w) = self.what_if.as_mut().filter(|w| w.answer.is_none()) {
-            w.make_mut().answer = Some(Err(format!("the worker stopped ({why}); ask again")));
+        let lost = format!("the worker stopped ({why}); ask again");
+        if let Some(w) = self.what_if.as_mut().filter(|w| w.answer.is_none() || w.seeds.is_none()) {
+            let w = w.make_mut();
+            if w.answer.is_none() {
+                w.answer = Some(Err(lost.clone()));
+            }
+            w.seeds = Some(Err(lost));
         }
     }
 }
 
 /// The what-if on `preemption` in the run of `results`' policy at index `policy`, as
 /// request `id`; `None` without that policy or the run's request.
-fn ask(results: &Results, id: u32, policy: usize, preemption: Preemption) -> Option<PreemptWhatIf> {
+fn ask(results: &Results, id: u32, policy: usize, preemption: Preemption, rank: u32) -> Option<PreemptWhatIf> {
     let outcome = results.outcomes.get(policy)?;
     let mut request = results.request.clone()?;
     request.run_id = id;
     request.policies = vec![outcome.policy.clone()];
-    let request = WithoutPreemption { id, request, job: preemption.job, at_us: preemption.at_us };
+    let request = WithoutPreemption {
+        id,
+        request,
+        job: preemption.job,
+        at_us: preemption.at_us,
+        for_job: preemption.for_job,
+        rank,
+        seeds: crate::worker::WHAT_IF_SEEDS,
+    };
     Some(PreemptWhatIf {
         run_id: results.run_id,
         policy: outcome.policy.clone(),
@@ -133,8 +170,12 @@ fn ask(results: &Results, id: u32, policy: usize, preemption: Preemption) -> Opt
         prediction: None,
         request: Shared::new(request),
         answer: None,
+        seeds: None,
     })
 }
+
+#[path = "what_if_seeds.rs"]
+pub mod seeds;
 
 #[cfg(test)]
 #[path = "what_if_tests.rs"]

@@ -54,6 +54,7 @@ impl Tour {
     pub fn concerns(&self, message: &FromWorker) -> bool {
         match message {
             FromWorker::Progress { run_id, .. }
+            | FromWorker::RunNotes { run_id, .. }
             | FromWorker::PolicyDone { run_id, .. }
             | FromWorker::Finished { run_id }
             | FromWorker::GainSource { run_id, .. }
@@ -61,6 +62,7 @@ impl Tour {
             FromWorker::Ready
             | FromWorker::Checked { .. }
             | FromWorker::WhatIf { .. }
+            | FromWorker::WhatIfSeeds { .. }
             | FromWorker::HistoryDescribed { .. }
             | FromWorker::ClusterProgress { .. }
             | FromWorker::ClusterReport { .. }

@@ -5,9 +5,10 @@
 //! then, and never the UI thread.
 
 use crate::protocol::{GainSource, Problem};
-use proxima_core::error::{InputError, SourcedError};
-use proxima_core::run::{run_policy, RunError, RunOptions};
+use proxima_core::error::InputError;
+use proxima_core::run::RunOptions;
 use proxima_core::scenario::Scenario;
+use proxima_core::session::{self, parse_policies, PolicyNames, Session};
 
 /// `dally` without delay timers: its jobs take the tightest placement free now.
 pub const WITHOUT_WAITING: &str = "dally:delay=off";
@@ -16,11 +17,11 @@ pub const WITHOUT_PREEMPTION: &str = "dally:preempt=off";
 
 /// The mean JCT of one run of `spec` on `scenario`, its summary alone.
 fn mean_jct(scenario: &Scenario, spec: &str) -> Result<f64, Problem> {
-    match run_policy::<InputError>(scenario.clone(), spec, RunOptions::default()) {
-        Ok(finished) => Ok(finished.summary().avg_jct_s),
-        Err(RunError::Policy(e)) => Err(SourcedError::new(spec, e).into()),
-        Err(RunError::Fairness { without, .. }) => Ok(without.summary().avg_jct_s),
-    }
+    let named = |p: session::Problem| Problem::from(p.sourced(PolicyNames::AsTyped));
+    let session = Session::new(scenario.clone(), parse_policies(&[spec]).map_err(named)?).map_err(named)?;
+    // Without ρ asked for, the run has nothing that can fail once the session is made.
+    let finished = session.run::<InputError>(0, RunOptions::default()).unwrap_or_else(|failed| *failed.without);
+    Ok(finished.summary().avg_jct_s)
 }
 
 /// The most jobs whose run the worker ablates: two more runs of `dally` hold the worker

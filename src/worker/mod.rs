@@ -1,7 +1,8 @@
 //! What the workers do with each request: build the scenario exactly as the CLI does, run
 //! each policy, and turn each run into the CLI's files plus the numbers the page shows
-//! ([`run`]); describe and check traces ([`check`]); describe a job history
-//! ([`history`]) and run the operator's what-if on it ([`cluster`]).
+//! ([`run`]); answer the what-if on a preemption ([`what_if`]); describe and check traces
+//! ([`check`]); describe a job history ([`history`]) and run the operator's what-if on it
+//! ([`cluster`]).
 //!
 //! No web API here: the worker binary (`src/bin/worker.rs`) passes in a clock and a way to
 //! send messages, so the same code runs in the browser tests (and natively) to check that
@@ -11,12 +12,16 @@ mod ablation;
 mod check;
 mod cluster;
 mod history;
+mod notes;
 mod run;
+mod what_if;
 
 pub use check::{check_trace, preview_of, preview_synthetic, trace_hash};
 pub use cluster::cluster_what_if;
 pub use history::{describe_history, history_text};
-pub use run::{build_request_scenario, cdf_points, run_request};
+pub use notes::run_notes;
+pub use run::{build_request_scenario, cdf_points, request_session, run_request};
+pub use what_if::{answer_what_if, WHAT_IF_SEEDS};
 
 use crate::protocol::{FromWorker, ToWorker};
 
@@ -31,7 +36,7 @@ pub fn handle(request: ToWorker, now_ms: &dyn Fn() -> f64, send: &mut dyn FnMut(
         ToWorker::CheckTrace { id, topology, name, data } => {
             send(FromWorker::Checked { id, result: check_trace(&topology, &name, &data) });
         }
-        ToWorker::WithoutPreemption(w) => send(FromWorker::WhatIf { id: w.id, result: run::without_preemption(&w) }),
+        ToWorker::WithoutPreemption(w) => answer_what_if(&w, send),
         ToWorker::DescribeHistory { id, name, data } => {
             send(FromWorker::HistoryDescribed { id, result: describe_history(&name, &data) });
         }

@@ -4,10 +4,8 @@
 
 use crate::eventlog::{hash_hex, Recorder};
 use crate::protocol::{
-    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, WhatIfOutcome,
-    WithoutPreemption, CDF_POINTS, TIMELINE_BUCKETS,
+    FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
-use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
 use proxima_core::error::InputError;
 use proxima_core::event::EventHasher;
@@ -46,27 +44,6 @@ pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem>
     Ok(build_scenario(&input)?)
 }
 
-/// "Had this job not been preempted then": the request's one policy re-run with that
-/// preemption forbidden, on the scenario built as for the run, through its session.
-pub fn without_preemption(w: &WithoutPreemption) -> Result<WhatIfOutcome, Problem> {
-    if w.request.policies.is_empty() {
-        return Err(Problem::from("the what-if names no policy"));
-    }
-    let session = request_session(&w.request)?;
-    if w.job as usize >= session.scenario().jobs.len() {
-        return Err(format!("the run has no job {}", w.job).into());
-    }
-    let run = session.without_preemption(0, JobId(w.job), SimTime(w.at_us));
-    let summary = run.simulation.summary();
-    Ok(WhatIfOutcome {
-        refused: run.refused,
-        avg_jct_s: summary.avg_jct_s,
-        jobs_completed: summary.jobs_completed,
-        job_preemptions: run.simulation.runs()[w.job as usize].preemptions,
-        preemptions: summary.preemptions,
-    })
-}
-
 /// The session of a request (`proxima_core::session`): its policies parsed and built
 /// first, as the CLI does, so that a typo fails at once; then its scenario; then every
 /// policy checked against the cluster, so that a missing `kueue-tas` level is a message,
@@ -88,6 +65,7 @@ pub fn run_request(request: &RunRequest, now_ms: &dyn Fn() -> f64, send: &mut dy
             return;
         }
     };
+    send(FromWorker::RunNotes { run_id, notes: super::run_notes(session.scenario()) });
     // The mean JCTs of plain `dally` and `consolidate`, for the gain's source.
     let (mut dally_s, mut consolidate_s) = (None, None);
     for index in 0..session.policies().len() {

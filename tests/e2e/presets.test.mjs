@@ -7,11 +7,18 @@
 // the digit (2016-19 CNNs on A100 servers, where placement is free).
 //
 // Run: node --test tests/e2e/presets.test.mjs   (scripts/test.sh builds dist/ first)
+// PROXIMA_DOC_SHOTS=1 also writes docs/img/large-preset.png (docs/APP.md): the results of
+// a100-roce-2048's default run, dally parting from consolidate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkClean, openPage, readSummaryTable, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { join } from 'node:path';
+import { checkClean, openPage, readSummaryTable, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
+const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
+
+/** The preset whose default run docs/APP.md shows. */
+const SHOWN = 'a100-roce-2048';
 
 /** The five presets that part the policies, with their default jobs and mix. */
 const PARTING = [
@@ -21,6 +28,17 @@ const PARTING = [
   ['a100-roce-2048', '10000', 'llm'],
   ['fat-tree-k8', '5000', 'llm'],
 ];
+
+/** A screenshot from the results' title to the bottom of the summary table. */
+async function shootResults(page, path) {
+  await page.locator('#results-title').scrollIntoViewIfNeeded();
+  const top = await page.locator('#results-title').boundingBox();
+  const table = await page.getByTestId('summary-table').boundingBox();
+  const panel = await page.locator('#results-panel').boundingBox();
+  const scroll = await page.evaluate(() => [window.scrollX, window.scrollY]);
+  const clip = { x: panel.x + scroll[0], y: top.y + scroll[1] - 8, width: panel.width, height: table.y + table.height - top.y + 16 };
+  await page.screenshot({ path, clip, fullPage: true });
+}
 
 test('five large presets part dally from consolidate on their default run', { timeout: 600_000 }, async () => {
   const context = await site.browser.newContext({ viewport: { width: 1024, height: 768 } });
@@ -47,6 +65,7 @@ test('five large presets part dally from consolidate on their default run', { ti
       const ratio = table.dally.avg_jct_s / table.consolidate.avg_jct_s;
       console.log(`# ${name}: ${wantJobs} jobs, mix ${wantMix}: dally / consolidate mean JCT ${ratio.toFixed(3)} (${ms} ms from click to results)`);
       assert.ok(ratio <= 0.97, `${name}: dally / consolidate mean JCT ${ratio.toFixed(3)}, not 3% apart`);
+      if (shots && name === SHOWN) await shootResults(page, join(shots, 'large-preset.png'));
     }
     // The DGX pods are the controls, and say so.
     for (const name of ['dgx-a100-pod', 'dgx-h100-pod']) {

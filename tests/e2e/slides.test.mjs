@@ -44,7 +44,40 @@ describe('for slides', () => {
       assert.equal(Number(original), table.dally.avg_jct_s);
       assert.equal(refused, 'true', 'dally did try to preempt the job then, and was refused');
       assert.notEqual(Number(rerun), Number(original), 'one preemption fewer changes the run');
-      assert.match(await answer.textContent(), /^Without it the mean JCT is .* against .* with it \([+-]\d+\.\d%, (lower|higher|about the same)\): /);
+      // This run's change is a whole-run effect, and alone it concludes nothing (issue 32,
+      // point 6: it used to say "the preemption cost more than it gained" under a lesson
+      // where preempting pays).
+      const text = await answer.textContent();
+      assert.match(text, /^In this run, without it the mean JCT of all the jobs is .* against .* with it \([+-]\d+\.\d%, (lower|higher|about the same)\)\. That is a whole-run effect/);
+      assert.doesNotMatch(text, /cost more than it gained|paid off/);
+      // The two jobs' own JCTs, with and without the preemption.
+      const rows = page.getByTestId('what-if-jobs').locator('tbody tr');
+      const preempted = Number(options[0].match(/job (\d+) preempted/)[1]);
+      assert.equal(Number(await rows.first().getAttribute('data-job')), preempted);
+      assert.match(await rows.first().textContent(), new RegExp(`^job ${preempted} \\(preempted\\)`));
+      const forJob = options[0].match(/preempted for job (\d+)/);
+      assert.equal(await rows.count(), forJob ? 2 : 1);
+      if (forJob) assert.equal(await rows.nth(1).getAttribute('data-job'), forJob[1]);
+      assert.ok(Number(await rows.first().getAttribute('data-with')) > 0, 'the preempted job finished in the run');
+      // Then the what-if over seeds, in the worker, and the conclusion from its interval.
+      const seeds = box.getByTestId('what-if-over-seeds');
+      await seeds.waitFor({ timeout: 120_000 });
+      const [conclusion, n, mean, low, high] = await Promise.all(['data-conclusion', 'data-seeds', 'data-mean', 'data-low', 'data-high'].map((a) => seeds.getAttribute(a)));
+      console.log(`# what-if over ${n} seeds: mean change ${(Number(mean) * 100).toFixed(1)}%, 95% interval ${(Number(low) * 100).toFixed(1)}% to ${(Number(high) * 100).toFixed(1)}%: ${conclusion}`);
+      assert.ok(Number(n) >= 2, `${n} seeds`);
+      assert.ok(Number(low) <= Number(mean) && Number(mean) <= Number(high));
+      const expected = Number(high) < 0 ? 'cost-more' : Number(low) > 0 ? 'paid-off' : 'within-noise';
+      assert.equal(conclusion, expected);
+      const said = await seeds.textContent();
+      assert.match(said, new RegExp(`^Over ${n} seeds`));
+      if (expected === 'within-noise') {
+        assert.match(said, /the effect is within noise/);
+        assert.doesNotMatch(said, /cost more than it gained|paid off\./);
+        assert.equal(await seeds.getAttribute('data-right'), '');
+      } else {
+        assert.match(said, expected === 'cost-more' ? /cost more than it gained/ : /paid off/);
+        assert.equal(await seeds.getAttribute('data-right'), String(expected === 'paid-off'), 'predicted higher');
+      }
       checkClean(record, { origin: site.origin, prefix: '/' });
     } finally {
       await context.close();

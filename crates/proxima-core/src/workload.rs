@@ -366,13 +366,15 @@ pub fn submit_outliers(jobs: &[Job]) -> Vec<InputError> {
     jobs.iter()
         .filter(|j| j.submit.as_secs_f64() > limit)
         .map(|j| {
+            let submit = j.submit.as_secs_f64();
             let message = format!(
-                "job {} is submitted at {} s, over {}x the 99th percentile of the trace's submit times ({} s): \
-                 kept, but the run's makespan stretches to reach it; is the time a typo?",
+                "job {} is submitted at {} s, {} after 99% of the trace's jobs (all in by {} s; over {}x that): \
+                 kept, but the run's makespan stretches to cover the gap; is the time a typo?",
                 j.name,
-                j.submit.as_secs_f64(),
+                submit,
+                gap_in_words(submit - p99),
+                p99,
                 SUBMIT_OUTLIER_FACTOR,
-                p99
             );
             if j.line == 0 {
                 InputError::new("submit", message)
@@ -381,6 +383,18 @@ pub fn submit_outliers(jobs: &[Job]) -> Vec<InputError> {
             }
         })
         .collect()
+}
+
+/// A long gap in the unit a person reads it in: `31.7 years`, `12.5 days`, `5.0 h`.
+fn gap_in_words(s: f64) -> String {
+    const YEAR_S: f64 = 365.25 * 86_400.0;
+    if s >= YEAR_S {
+        format!("{:.1} years", s / YEAR_S)
+    } else if s >= 86_400.0 {
+        format!("{:.1} days", s / 86_400.0)
+    } else {
+        format!("{:.1} h", s / 3_600.0)
+    }
 }
 
 #[cfg(test)]

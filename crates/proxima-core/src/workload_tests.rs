@@ -248,5 +248,13 @@ fn a_submit_time_far_beyond_the_rest_is_warned_of_with_its_line() {
     let warnings = submit_outliers(&resolved);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!((warnings[0].line, warnings[0].field.as_str()), (Some(23), "submit"));
-    assert!(warnings[0].message.starts_with("job typo is submitted at 1000000000 s"), "{}", warnings[0].message);
+    // The gap in years, as a person reads it: 1e9 s less the 99th percentile, 11,400 s.
+    assert!(
+        warnings[0].message.starts_with(
+            "job typo is submitted at 1000000000 s, 31.7 years after 99% of the trace's jobs (all in by 11400 s; over 10x that)"
+        ),
+        "{}",
+        warnings[0].message
+    );
+    assert_eq!([gap_in_words(86_399.0), gap_in_words(3.0 * 86_400.0)], ["24.0 h", "3.0 days"]);
 }
