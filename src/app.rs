@@ -198,19 +198,7 @@ pub fn App() -> Html {
             // First in the page (yew replaces the body's static content): one Tab and Enter
             // reach Run (www/boot.js moves the focus to the button itself).
             <a class="skip-link" href="#run-panel" data-testid="skip-link">{ "Skip to Run" }</a>
-            <header>
-                <h1>{ "Proxima" }</h1>
-                <p class="tagline">
-                    { "Where a deep-learning job's GPUs sit in the cluster matters as much as when it runs. \
-                       Proxima simulates GPU clusters and schedules jobs with the network in mind, all in your browser." }
-                </p>
-                <nav aria-label="Panels">
-                    <a href="#scenario-panel">{ "1 Scenario" }</a>
-                    <a href="#run-panel">{ "2 Run" }</a>
-                    <a href="#results-panel">{ "3 Results" }</a>
-                    <a href="#your-cluster">{ "Your cluster" }</a>
-                </nav>
-            </header>
+            { page_header() }
             { link_notice(s, &dispatch) }
             <ClassicRun dispatch={dispatch.clone()} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
@@ -240,5 +228,24 @@ pub fn App() -> Html {
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>
             </footer>
         </div>
+    }
+}
+
+/// The page's title, what it is for, and the links to its panels.
+fn page_header() -> Html {
+    html! {
+        <header>
+            <h1>{ "Proxima" }</h1>
+            <p class="tagline">
+                { "Where a deep-learning job's GPUs sit in the cluster matters as much as when it runs. \
+                   Proxima simulates GPU clusters and schedules jobs with the network in mind, all in your browser." }
+            </p>
+            <nav aria-label="Panels">
+                <a href="#scenario-panel">{ "1 Scenario" }</a>
+                <a href="#run-panel">{ "2 Run" }</a>
+                <a href="#results-panel">{ "3 Results" }</a>
+                <a href="#your-cluster">{ "Your cluster" }</a>
+            </nav>
+        </header>
     }
 }
