@@ -264,7 +264,7 @@ fn share_codes_round_trip_and_restore_the_scenario() {
     let code = encode(&shared);
     assert_eq!(decode(&code), Ok(shared.clone()));
     let restored = startup(Some(&code), None);
-    assert_eq!(restored.shared_scenario(), Some(shared));
+    assert_eq!(restored.shared_scenario(), Some(shared.clone()));
     assert_eq!(restored.cluster.preset.as_deref(), Some("oversub-2048"));
     assert_eq!(restored.trace.generator.value.jobs, "1234");
     // Its notice (with "Run it") is the link's own.
