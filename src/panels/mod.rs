@@ -18,6 +18,7 @@ mod run;
 mod scenario;
 mod summary;
 mod tenants;
+mod tour;
 
 pub use challenge::ChallengeMode;
 pub use exports::Download;
@@ -29,6 +30,7 @@ pub use link_notice::{link_notice, LinkNotice};
 pub use results::{PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;
+pub use tour::TourView;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
