@@ -13,14 +13,13 @@ use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::panels::{
     link_notice, use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection,
-    ResultsPanel, RunPanel, ScenarioPanel, PLAYBACK_TOP, RESULTS_TOP,
+    ResultsPanel, RunPanel, ScenarioPanel, TourView, PLAYBACK_TOP, RESULTS_TOP,
 };
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::state::link::Link;
 use crate::state::results::RunState;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
-use crate::tour::view::TourView;
 use crate::your_cluster::YourClusterSection;
 use effects::use_page_effects;
 use handlers::use_page_handlers;

@@ -12,6 +12,7 @@
 //! - [`editor`]: the topology editor's document, history, checks and drawing.
 //! - [`playback`]: a run's state at any instant, derived from its event log, and the player.
 //! - [`glossary`]: the terms the page uses, each defined once.
+//! - [`numbers`]: numbers for people (significant figures, durations, ratios).
 //! - [`tour`]: the guided introduction's runs, the facts it reads from them and its steps.
 //! - [`your_cluster`]: an operator's nodes file and job history, summarised, and the
 //!   what-if on them (its model, and its section of the page).
@@ -23,8 +24,8 @@
 //!
 //! The page:
 //! - [`app`]: the component that wires state, workers and browser together.
-//! - [`panels`], [`charts`], and the views in [`editor::view`], [`playback::view`] and
-//!   [`tour::view`]: components that render what they are given.
+//! - [`panels`] (the tour's among them), [`charts`], and the views in [`editor::view`] and
+//!   [`playback::view`]: components that render what they are given.
 //! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
 //!   worker client, the panic hook).
 //!
@@ -43,6 +44,8 @@ pub mod editor;
 pub mod eventlog;
 #[cfg(feature = "app")]
 pub mod glossary;
+#[cfg(feature = "app")]
+pub mod numbers;
 #[cfg(feature = "app")]
 pub mod panels;
 #[cfg(feature = "app")]

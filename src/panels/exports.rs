@@ -2,7 +2,7 @@
 //! `proxima compare --out DIR` writes, and `scenario.json`. Their text is made only when a
 //! file is asked for, by the core's functions, from the results' data.
 
-use super::Download;
+use crate::protocol::Bytes;
 use crate::state::results::{event_hash_json, ARCHIVE_FILE};
 use crate::state::Results;
 use crate::Shared;
@@ -10,6 +10,9 @@ use proxima_core::metrics::result_dir_name;
 use proxima_core::run_files::{COMPARE_FILE, JOBS_FILE, SUMMARY_FILE, TIMESERIES_FILE};
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// A file to download: its name, MIME type and bytes.
+pub type Download = (String, String, Bytes);
 
 const JSON: &str = "application/json";
 const CSV: &str = "text/csv";

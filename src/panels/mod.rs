@@ -18,16 +18,19 @@ mod run;
 mod scenario;
 mod summary;
 mod tenants;
+mod tour;
 
 pub use challenge::ChallengeMode;
+pub use exports::Download;
 pub use feedback::{use_run_feedback, RunDone, PLAYBACK_TOP, RESULTS_TOP};
 pub use glossary::glossary;
 pub use intro::{where_and_what, Banners, Intro};
 pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
 pub use link_notice::{link_notice, LinkNotice};
-pub use results::{Download, PlaybackSection, ResultsPanel};
+pub use results::{PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;
+pub use tour::TourView;
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

@@ -1,22 +1,18 @@
 //! Panel 3: how the run went, the headline, the summary table, the downloads and the
 //! charts; and the playback section.
 
-use super::exports::Exports;
+use super::exports::{Download, Exports};
 use super::feedback::RunDone;
 use super::gain_source::GainSourceLine;
 use super::lessons::LessonWatch;
 use super::summary::SummarySection;
 use super::tenants::TenantsSection;
 use crate::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
-use crate::protocol::Bytes;
 use crate::state::lessons::Lesson;
 use crate::state::link::Focus;
 use crate::state::Results;
 use crate::Shared;
 use yew::prelude::*;
-
-/// A file to download: its name, MIME type and bytes.
-pub type Download = (String, String, Bytes);
 
 #[derive(Properties, PartialEq)]
 pub struct ResultsPanelProps {

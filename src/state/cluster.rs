@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(ratio("flat-2048"), None);
         assert_eq!(ratio("fat-tree-k8"), None);
         let default =
-            topology_of(&TopologyChoice::Parametric(super::super::scenario::DEFAULT_TOPOLOGY.into())).unwrap();
+            topology_of(&TopologyChoice::Parametric(super::super::defaults::DEFAULT_TOPOLOGY.into())).unwrap();
         assert_eq!(max_oversubscription(&default), Some(32.0));
     }
 }

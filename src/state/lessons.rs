@@ -3,7 +3,7 @@
 //! core and check its claim, so a change to the simulator or a policy that stops a lesson
 //! from teaching fails the build instead of leaving a page that says something untrue.
 
-use super::scenario::{default_scenario, DEFAULT_TOPOLOGY, FIRST_RUN_JOBS, FIRST_RUN_MIX, FIRST_RUN_TOPOLOGY};
+use super::defaults::{default_scenario, DEFAULT_TOPOLOGY, FIRST_RUN_JOBS, FIRST_RUN_MIX, FIRST_RUN_TOPOLOGY};
 use crate::editor::import::import_cluster;
 use proxima_core::share::{SharedScenario, TopologyChoice, TraceChoice};
 

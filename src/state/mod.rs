@@ -14,6 +14,7 @@
 //! - [`fields`]: form fields as typed, with their errors;
 //! - [`results`]: a run in progress and the last run's results;
 //! - [`scenario`]: the scenario as links, requests, commands and files describe it;
+//! - [`defaults`]: the first run's scenario and the clusters the lessons share with it;
 //! - [`summary`]: the results table's metrics, their formatting and the headline;
 //! - [`what_if`]: "had it not been preempted", a what-if on a preemption played back;
 //! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
@@ -23,6 +24,7 @@ pub mod challenge;
 pub mod challenge_end;
 pub mod challenge_scenario;
 pub mod cluster;
+pub mod defaults;
 pub mod fields;
 pub mod lessons;
 pub mod link;
@@ -35,9 +37,10 @@ pub mod trace;
 pub mod what_if;
 
 pub use cluster::Cluster;
+pub use defaults::default_scenario;
 pub use fields::{Field, GenField, GeneratorFields, ParamField, ParametricFields, MAX_APP_JOBS};
 pub use results::{Results, RunState};
-pub use scenario::{default_scenario, startup, startup_from};
+pub use scenario::{startup, startup_from};
 pub use trace::{too_large, LoadedTrace, TraceForm, TraceMode, MAX_TRACE_BYTES};
 
 use crate::editor::EditAction;

@@ -22,7 +22,7 @@ pub struct Step {
 
 fn secs(s: f64) -> String {
     if s >= 600.0 {
-        format!("{s:.0} s ({})", crate::charts::duration(s))
+        format!("{s:.0} s ({})", crate::numbers::duration(s))
     } else {
         format!("{} s", (s * 10.0).round() / 10.0)
     }
@@ -109,7 +109,7 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
     } else {
         let list: Vec<String> = changes
             .iter()
-            .map(|(t, old, new)| format!("{} → {} at {}", secs(*old), secs(*new), crate::charts::duration(*t)))
+            .map(|(t, old, new)| format!("{} → {} at {}", secs(*old), secs(*new), crate::numbers::duration(*t)))
             .collect();
         paragraphs.push(format!(
             "Once it has seen enough waits, the tuner moves the server timer: {}. {}",

@@ -1,10 +1,10 @@
-//! The tour's component: the steps of [`super::steps`], each with the playback of the run
-//! it talks about, starting where the story happens. The step's text is the player's story
-//! ([`PlayerView`]'s `story`): beside the canvas on wide screens, directly under it on
-//! narrow ones, so that what is said and what is shown are on screen together.
+//! The tour's component: the steps of [`crate::tour::steps()`], each with the playback of
+//! the run it talks about, starting where the story happens. The step's text is the
+//! player's story ([`PlayerView`]'s `story`): beside the canvas on wide screens, directly
+//! under it on narrow ones, so that what is said and what is shown are on screen together.
 
-use super::{Tour, TourAction, POLICIES, STEPS};
 use crate::playback::view::{playback_of, PlayerView};
+use crate::tour::{Tour, TourAction, POLICIES, STEPS};
 use crate::Shared;
 use yew::prelude::*;
 
@@ -18,7 +18,7 @@ pub struct TourProps {
 pub fn TourView(props: &TourProps) -> Html {
     let tour = &props.tour;
     let close = props.act.reform(|_: MouseEvent| TourAction::Closed);
-    let steps = use_memo(tour.facts.clone(), |facts| facts.as_ref().map(|f| super::steps(f)));
+    let steps = use_memo(tour.facts.clone(), |facts| facts.as_ref().map(|f| crate::tour::steps(f)));
     let step_index = tour.step;
     let step = steps.as_ref().as_ref().and_then(|s| s.get(step_index).cloned());
     let policy = step.as_ref().map(|s| s.policy);
