@@ -1,12 +1,14 @@
 //! The repository's checks in one place (`cargo run -p proxima-tidy`, which
 //! `scripts/test.sh` runs): every crate's layers and import circles, the length of
-//! production functions and files, read with a real Rust parser, and the manifests.
+//! production functions and files, read with a real Rust parser, the manifests, and
+//! ARCHITECTURE.md's length and the paths it names.
 //!
 //! Each check returns [`Problem`]s; the known ones, each with its reason and issue, are in
 //! `tidy-allow.toml` at the repository's root ([`allow`]), and the binary fails on any
 //! other, and on an allowance that no longer matches anything, so the list only shrinks.
 
 pub mod allow;
+pub mod documents;
 pub mod layers;
 pub mod length;
 pub mod manifests;
@@ -23,7 +25,7 @@ pub struct Problem {
     /// 1-based; 0 where the problem is the whole file.
     pub line: usize,
     /// Which check: `function-length`, `file-length`, `circle`, `layer`, `crate-graph`,
-    /// `manifest`, `allowlist`.
+    /// `manifest`, `document`, `allowlist`.
     pub rule: &'static str,
     /// What an allowance names to excuse it (a function's path, a circle's members, a file).
     pub item: String,

@@ -4,7 +4,7 @@
 //! item an allowance would name.
 
 use proxima_tidy::sources::{production_files, shown, source_dirs};
-use proxima_tidy::{allow, layers, length, manifests, python, Problem};
+use proxima_tidy::{allow, documents, layers, length, manifests, python, Problem};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -81,6 +81,7 @@ fn main() -> ExitCode {
     problems.extend(lengths(&root));
     problems.extend(python::check(&root));
     problems.extend(manifest_problems(&root));
+    problems.extend(documents::check(&root));
     let allowances =
         match std::fs::read_to_string(root.join(ALLOWLIST)).map_err(|e| e.to_string()).and_then(|t| allow::parse(&t)) {
             Ok(a) => a,
