@@ -20,26 +20,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { checkClean, eventually, openPage, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { canvasGhosts, checkClean, eventually, openPage, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite({ tempPrefix: 'proxima-e2e-canvas-wait-' });
 const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
 
-/** The canvas's ghosts: [{job, left, at, gpus}], and the frame time they were drawn at. */
-async function ghosts(scope) {
-  return scope.getByTestId('cluster-canvas').first().evaluate((c) => ({
-    time: Number(c.dataset.frameTime),
-    ghosts: (c.dataset.ghosts ?? '')
-      .split(';')
-      .filter((g) => g)
-      .map((g) => Object.fromEntries(g.split(',').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]))),
-  }));
-}
-
 /** Moves the playhead to `t` seconds and waits for the canvas to be drawn there. */
 async function seek(scope, t) {
   await scope.getByTestId('time-slider').fill(String(t));
-  return eventually(() => ghosts(scope), (g) => Math.abs(g.time - t) < 1e-5, `the canvas drawn at ${t} s`);
+  return eventually(() => canvasGhosts(scope), (g) => Math.abs(g.time - t) < 1e-5, `the canvas drawn at ${t} s`);
 }
 
 /** The canvas's layout facts. */
@@ -88,7 +77,7 @@ describe('the wait on the canvas, and projector mode', () => {
     // "Next wait ▶" from the start: the first moment a job declines free GPUs.
     await seek(tour, 0);
     await tour.getByTestId('next-wait-button').click();
-    const first = await eventually(() => ghosts(tour), (g) => g.time > 0 && g.ghosts.length > 0, 'a ghost at the next wait');
+    const first = await eventually(() => canvasGhosts(tour), (g) => g.time > 0 && g.ghosts.length > 0, 'a ghost at the next wait');
     const g = first.ghosts[0];
     const text = await now.textContent();
     console.log(`# next wait at ${first.time} s: ghost ${JSON.stringify(g)}; "${text}"`);
@@ -104,7 +93,7 @@ describe('the wait on the canvas, and projector mode', () => {
     assert.ok(Math.abs(g.left - 5 - g5.left) <= 0.15, `5 s on, ${g.left} s → ${g5.left} s left`);
     assert.match(await now.textContent(), new RegExp(`job ${g.job} declines .+ waits up to ${Math.ceil(g5.left)} s more`));
     await tour.getByTestId('play-button').click();
-    const played = await eventually(() => ghosts(tour), (x) => x.time > later.time + 1, 'the playhead moved');
+    const played = await eventually(() => canvasGhosts(tour), (x) => x.time > later.time + 1, 'the playhead moved');
     await tour.getByTestId('play-button').click();
     const gp = played.ghosts.find((x) => x.job === g.job);
     if (gp) assert.ok(gp.left < g5.left, `playing ran the countdown down: ${g5.left} → ${gp.left}`);

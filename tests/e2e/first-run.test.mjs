@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { eventually, openPage, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { canvasGhosts, eventually, openPage, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
 
 const site = useSite();
 const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
@@ -210,17 +210,6 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
   }
 });
 
-/** The ghosts the playback's canvas drew ([{job, left, gpus}]) and the frame time. */
-async function drawnGhosts(scope) {
-  return scope.getByTestId('cluster-canvas').first().evaluate((c) => ({
-    time: Number(c.dataset.frameTime),
-    ghosts: (c.dataset.ghosts ?? '')
-      .split(';')
-      .filter((g) => g)
-      .map((g) => Object.fromEntries(g.split(',').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]))),
-  }));
-}
-
 test('the first run shows a delay decision: the classic comparison, Next wait, the gain source', { timeout: 240_000 }, async () => {
   const context = await site.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const { page, record } = await openPage(site.browser, `${site.origin}/`, site.origin, context);
@@ -235,7 +224,7 @@ test('the first run shows a delay decision: the classic comparison, Next wait, t
     const job = Number(await focus.getAttribute('data-moment-job'));
     const playback = page.locator('#playback');
     assert.equal(await playback.getByTestId('playback-pane').first().getAttribute('data-policy'), 'dally');
-    const landed = await eventually(() => drawnGhosts(playback), (g) => g.time > 0 && g.ghosts.length > 0, 'a ghost where it lands');
+    const landed = await eventually(() => canvasGhosts(playback), (g) => g.time > 0 && g.ghosts.length > 0, 'a ghost where it lands');
     const ghost = landed.ghosts.find((g) => g.job === job);
     assert.ok(ghost && ghost.gpus >= 2 && ghost.left > 0, `job ${job} declines free GPUs: ${JSON.stringify(landed)}`);
     const now = await playback.getByTestId('subtitle-now').textContent();
@@ -246,11 +235,11 @@ test('the first run shows a delay decision: the classic comparison, Next wait, t
 
     // "Next wait" from time 0 goes to that same decision.
     await playback.getByTestId('time-slider').fill('0');
-    await eventually(() => drawnGhosts(playback), (g) => g.time === 0, 'the playhead at 0');
+    await eventually(() => canvasGhosts(playback), (g) => g.time === 0, 'the playhead at 0');
     const next = playback.getByTestId('next-wait-button');
     assert.ok(await next.isEnabled(), 'Next wait is enabled at 0');
     await next.click();
-    const first = await eventually(() => drawnGhosts(playback), (g) => g.time > 0, 'Next wait moved the playhead');
+    const first = await eventually(() => canvasGhosts(playback), (g) => g.time > 0, 'Next wait moved the playhead');
     assert.ok(Math.abs(first.time - landed.time) < 1e-3, `Next wait from 0: ${first.time} s, the decision at ${landed.time} s`);
     assert.ok(first.ghosts.some((g) => g.job === job), JSON.stringify(first));
 

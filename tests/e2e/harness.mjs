@@ -204,3 +204,44 @@ export function cliBinary() {
   assert.ok(found, 'no proxima binary: run `cargo build -p proxima-cli` (scripts/test.sh does) or set PROXIMA_CLI');
   return found;
 }
+
+/**
+ * A fresh page of this size on `path` of `site`, with only the site's origin reachable,
+ * once Run is on it; `errors` collects the page's uncaught exceptions.
+ */
+export async function openSized(site, path = '/', viewport = { width: 1440, height: 900 }) {
+  const context = await site.browser.newContext({ viewport });
+  await context.route('**/*', (route) =>
+    new URL(route.request().url()).origin === site.origin ? route.continue() : route.abort('blockedbyclient'));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${site.origin}${path}`);
+  await page.getByTestId('run-button').waitFor({ timeout: 30_000 });
+  return { context, page, errors };
+}
+
+/** Waits until the summary table has `policies` columns and no run is going. */
+export async function waitForResults(page, policies, timeout = 90_000) {
+  await page.getByTestId('summary-table').locator('thead th[data-policy]').nth(policies - 1).waitFor({ timeout });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
+}
+
+/** Whether the element lies inside the viewport. */
+export async function inViewport(locator) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  });
+}
+
+/** The ghosts the playback's canvas drew ([{job, left, at, gpus}]) and its frame time. */
+export async function canvasGhosts(scope) {
+  return scope.getByTestId('cluster-canvas').first().evaluate((c) => ({
+    time: Number(c.dataset.frameTime),
+    ghosts: (c.dataset.ghosts ?? '')
+      .split(';')
+      .filter((g) => g)
+      .map((g) => Object.fromEntries(g.split(',').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]))),
+  }));
+}

@@ -8,40 +8,13 @@
 // Run: node --test tests/e2e/links.test.mjs   (after `trunk build --release`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choosePolicies, eventually, setSeed, useSite } from './harness.mjs';
+import { choosePolicies, eventually, inViewport, openSized, setSeed, useSite, waitForResults } from './harness.mjs';
 
 const site = useSite();
 
-/** A fresh page of this size on `path`, with only the site's origin reachable. */
-async function open(path = '/', viewport = { width: 1440, height: 900 }) {
-  const context = await site.browser.newContext({ viewport });
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === site.origin ? route.continue() : route.abort('blockedbyclient'));
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.origin}${path}`);
-  await page.getByTestId('run-button').waitFor({ timeout: 30_000 });
-  return { context, page, errors };
-}
-
-/** Waits until the summary table has `policies` columns and no run is going. */
-async function results(page, policies, timeout = 90_000) {
-  await page.getByTestId('summary-table').locator('thead th[data-policy]').nth(policies - 1).waitFor({ timeout });
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
-}
-
-/** Whether the element lies inside the viewport. */
-async function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
-  });
-}
-
 /** The link to a small scenario (teaching cluster, seed 6, consolidate and dally), made by Share. */
 async function scenarioLink() {
-  const { context, page } = await open();
+  const { context, page } = await openSized(site);
   try {
     await page.locator('#topology select').first().selectOption('teaching');
     await choosePolicies(page, ['consolidate', 'dally']);
@@ -73,7 +46,7 @@ async function momentLink(page) {
 
 test("a shared link's notice runs it, and the classic comparison does not replace it silently", { timeout: 240_000 }, async () => {
   const path = await scenarioLink();
-  const { context, page, errors } = await open(path, { width: 1024, height: 768 });
+  const { context, page, errors } = await openSized(site, path, { width: 1024, height: 768 });
   try {
     const notice = page.getByTestId('link-notice');
     assert.match(await notice.textContent(), /Restored the scenario from the link: \d+ generated jobs on the teaching cluster, 2 policies/);
@@ -90,7 +63,7 @@ test("a shared link's notice runs it, and the classic comparison does not replac
     assert.match(await notice.textContent(), /replaced the scenario of the link you opened/);
     assert.match(await runIt.textContent(), /Back to the link's scenario and run it/);
     await runIt.click();
-    await results(page, 2);
+    await waitForResults(page, 2);
     assert.equal(await notice.count(), 0, 'once run, the notice goes');
     assert.equal(await page.getByTestId('seed-input').inputValue(), '6');
     assert.equal(await page.locator('#topology select').first().inputValue(), 'teaching');
@@ -106,10 +79,10 @@ test("a shared link's notice runs it, and the classic comparison does not replac
   }
 
   // Straight "Run it", on a fresh page.
-  const fresh = await open(path);
+  const fresh = await openSized(site, path);
   try {
     await fresh.page.getByTestId('link-run').click();
-    await results(fresh.page, 2);
+    await waitForResults(fresh.page, 2);
     assert.equal(await fresh.page.getByTestId('seed-input').inputValue(), '6');
     assert.deepEqual(fresh.errors, []);
   } finally {
@@ -119,10 +92,10 @@ test("a shared link's notice runs it, and the classic comparison does not replac
 
 test('a link to a moment reopens the playback at the same policy, time and job', { timeout: 240_000 }, async () => {
   // A lesson's run, opened with a job selected; then another policy and another time.
-  const first = await open('/#lesson=light-load&autoplay&t=600&job=3');
+  const first = await openSized(site, '/#lesson=light-load&autoplay&t=600&job=3');
   let lessonMoment;
   try {
-    await results(first.page, 3);
+    await waitForResults(first.page, 3);
     const page = first.page;
     await eventually(() => page.getByTestId('job-details').getAttribute('data-job'), '3');
     await page.getByTestId('playback-policy').selectOption({ label: 'consolidate' });
@@ -134,10 +107,10 @@ test('a link to a moment reopens the playback at the same policy, time and job',
   } finally {
     await first.context.close();
   }
-  const again = await open(lessonMoment);
+  const again = await openSized(site, lessonMoment);
   try {
     const page = again.page;
-    await results(page, 3);
+    await waitForResults(page, 3);
     await eventually(() => page.getByTestId('player').getAttribute('data-time'), '900.000');
     assert.equal(await page.getByTestId('playback-pane').first().getAttribute('data-policy'), 'consolidate');
     assert.equal(await page.getByTestId('job-details').getAttribute('data-job'), '3');
@@ -148,12 +121,12 @@ test('a link to a moment reopens the playback at the same policy, time and job',
 
   // A shared scenario's run: its `#s=` link with the moment, run at once when opened.
   const path = await scenarioLink();
-  const shared = await open(path);
+  const shared = await openSized(site, path);
   let sharedMoment;
   try {
     const page = shared.page;
     await page.getByTestId('link-run').click();
-    await results(page, 2);
+    await waitForResults(page, 2);
     await page.getByTestId('playback-policy').selectOption({ label: 'dally' });
     await seek(page, 1234.5);
     sharedMoment = await momentLink(page);
@@ -161,10 +134,10 @@ test('a link to a moment reopens the playback at the same policy, time and job',
   } finally {
     await shared.context.close();
   }
-  const reopened = await open(sharedMoment);
+  const reopened = await openSized(site, sharedMoment);
   try {
     const page = reopened.page;
-    await results(page, 2);
+    await waitForResults(page, 2);
     await eventually(() => page.getByTestId('player').getAttribute('data-time'), '1234.500');
     assert.equal(await page.getByTestId('playback-pane').first().getAttribute('data-policy'), 'dally');
     assert.equal(await page.getByTestId('link-notice').count(), 0, 'it ran: no notice left');
@@ -178,7 +151,7 @@ test('a link to a moment reopens the playback at the same policy, time and job',
 });
 
 test("sharing during the tour links to the tour's step, and the link opens that step", { timeout: 240_000 }, async () => {
-  const { context, page, errors } = await open();
+  const { context, page, errors } = await openSized(site);
   let path;
   try {
     await page.getByTestId('intro-button').click();
@@ -201,7 +174,7 @@ test("sharing during the tour links to the tour's step, and the link opens that 
   } finally {
     await context.close();
   }
-  const opened = await open(path);
+  const opened = await openSized(site, path);
   try {
     const step = opened.page.getByTestId('tour-step');
     await step.waitFor({ timeout: 60_000 });

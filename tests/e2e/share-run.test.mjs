@@ -8,38 +8,11 @@
 // Run: node --test tests/e2e/share-run.test.mjs   (after `trunk build --release`)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choosePolicies, eventually, useSite } from './harness.mjs';
+import { choosePolicies, eventually, inViewport, openSized, useSite, waitForResults } from './harness.mjs';
 
 const site = useSite();
 
 const TRACE = 'id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\nc,60,2,resnet50,900\n';
-
-/** A fresh page of this size on `path`, with only the site's origin reachable. */
-async function open(path = '/', viewport = { width: 1440, height: 900 }) {
-  const context = await site.browser.newContext({ viewport });
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === site.origin ? route.continue() : route.abort('blockedbyclient'));
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.origin}${path}`);
-  await page.getByTestId('run-button').waitFor({ timeout: 30_000 });
-  return { context, page, errors };
-}
-
-/** Waits until the summary table has `policies` columns and no run is going. */
-async function results(page, policies, timeout = 90_000) {
-  await page.getByTestId('summary-table').locator('thead th[data-policy]').nth(policies - 1).waitFor({ timeout });
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-button]').disabled, null, { timeout });
-}
-
-/** The element's box, and whether it lies inside the viewport. */
-async function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
-  });
-}
 
 /** With PROXIMA_SHOTS=DIR, a screenshot of the viewport into DIR (docs/img has them). */
 async function shot(page, name) {
@@ -52,12 +25,12 @@ async function setSeed(page, seed) {
 }
 
 test('Run this lesson runs it and says what to look for until the scenario is edited', { timeout: 120_000 }, async () => {
-  const { context, page, errors } = await open();
+  const { context, page, errors } = await openSized(site);
   try {
     await shot(page, 'first-screen.png');
     await page.getByTestId('lessons').locator('summary').click();
     await page.getByTestId('lesson-run-light-load').click();
-    await results(page, 3);
+    await waitForResults(page, 3);
     const watch = page.getByTestId('lesson-watch');
     await watch.waitFor();
     await watch.scrollIntoViewIfNeeded();
@@ -93,13 +66,13 @@ test('Run this lesson runs it and says what to look for until the scenario is ed
 
 for (const viewport of [{ width: 1024, height: 768 }, { width: 1440, height: 900 }]) {
   test(`the classic comparison runs from the first screen at ${viewport.width}×${viewport.height}`, { timeout: 150_000 }, async () => {
-    const { context, page, errors } = await open('/', viewport);
+    const { context, page, errors } = await openSized(site, '/', viewport);
     try {
       const button = page.getByTestId('classic-run');
       assert.ok(await inViewport(button), 'the classic-run button is visible without scrolling');
       if (viewport.width !== 1024) return; // One run is enough; the other size checks the fold.
       await button.click();
-      await results(page, 3);
+      await waitForResults(page, 3);
       const focus = page.getByTestId('playback-focus');
       await focus.waitFor({ timeout: 30_000 });
       const kind = await focus.getAttribute('data-moment');
@@ -136,7 +109,7 @@ for (const viewport of [{ width: 1024, height: 768 }, { width: 1440, height: 900
 test('a link with a trace file names it and its hash, and runs once the file is opened', { timeout: 120_000 }, async () => {
   let url;
   {
-    const { context, page } = await open();
+    const { context, page } = await openSized(site);
     try {
       await page.locator('#topology select').first().selectOption('teaching');
       await page.getByTestId('trace-input').setInputFiles({ name: 'my trace.csv', mimeType: 'text/csv', buffer: Buffer.from(TRACE) });
@@ -158,7 +131,7 @@ test('a link with a trace file names it and its hash, and runs once the file is 
     }
   }
   const hash = url.match(/hash=([0-9a-f]{8})/)[1];
-  const { context, page, errors } = await open(url.slice(site.origin.length));
+  const { context, page, errors } = await openSized(site, url.slice(site.origin.length));
   try {
     const ask = page.getByTestId('link-trace');
     await ask.waitFor();
@@ -169,7 +142,7 @@ test('a link with a trace file names it and its hash, and runs once the file is 
     assert.equal(await page.getByTestId('summary-table').count(), 0);
     // The link's file: loaded and run.
     await page.getByTestId('link-trace-file').setInputFiles({ name: 'my trace.csv', mimeType: 'text/csv', buffer: Buffer.from(TRACE) });
-    await results(page, 1);
+    await waitForResults(page, 1);
     assert.equal(await ask.count(), 0);
     const jobs = await page.getByTestId('summary-table').locator('td[data-metric=jobs_completed][data-policy=consolidate]').getAttribute('data-value');
     assert.equal(Number(jobs), 3);
@@ -180,9 +153,9 @@ test('a link with a trace file names it and its hash, and runs once the file is 
 });
 
 test('#lesson=light-load&autoplay runs the lesson, opens at t with the job selected; the URL follows an edit', { timeout: 120_000 }, async () => {
-  const { context, page, errors } = await open('/#lesson=light-load&autoplay&t=600&job=3', { width: 1024, height: 768 });
+  const { context, page, errors } = await openSized(site, '/#lesson=light-load&autoplay&t=600&job=3', { width: 1024, height: 768 });
   try {
-    await results(page, 3);
+    await waitForResults(page, 3);
     assert.equal(await page.getByTestId('lesson-watch').getAttribute('data-lesson'), 'light-load');
     assert.equal(await page.locator('.generator input').nth(0).inputValue(), '300');
     assert.equal(await page.getByTestId('player').getAttribute('data-time'), '600.000');
