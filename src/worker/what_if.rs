@@ -16,7 +16,7 @@ use crate::worker::request_session;
 use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
 use proxima_core::event::{Observer, SimEvent};
-use proxima_core::session::WithoutPreemption as Rerun;
+use proxima_core::session::{Session, WithoutPreemption as Rerun};
 use proxima_core::time::SimTime;
 
 /// The seeds the what-if is repeated over, the run's own included: enough for an interval
@@ -56,18 +56,22 @@ fn jct_s(sim: &Simulation, job: u32) -> Option<f64> {
     Some((end.0 - submit.0) as f64 / 1e6)
 }
 
+/// The session of the what-if's one policy on the request's scenario: built once for the
+/// run as it was and its re-run, which both start from the same scenario.
+fn what_if_session(request: &RunRequest, policy: &str) -> Result<Session, Problem> {
+    request_session(&one_policy(request, policy))
+}
+
 /// The run as it was, with its preemptions.
-fn original(request: &RunRequest, policy: &str) -> Result<(Simulation, Preemptions), Problem> {
-    let session = request_session(&one_policy(request, policy))?;
-    let mut sim = session.into_simulation(0);
+fn original(session: &Session) -> (Simulation, Preemptions) {
+    let mut sim = Simulation::new(session.scenario().clone(), session.policies()[0].build());
     let mut seen = Preemptions::default();
     sim.run_observed(&mut [&mut seen]);
-    Ok((sim, seen))
+    (sim, seen)
 }
 
 /// The run re-run without the preemption of `job` at `at_us`.
-fn rerun(request: &RunRequest, policy: &str, job: u32, at_us: u64) -> Result<Rerun, Problem> {
-    let session = request_session(&one_policy(request, policy))?;
+fn rerun(session: &Session, job: u32, at_us: u64) -> Result<Rerun, Problem> {
     if job as usize >= session.scenario().jobs.len() {
         return Err(format!("the run has no job {job}").into());
     }
@@ -84,8 +88,9 @@ fn one_policy(request: &RunRequest, policy: &str) -> RunRequest {
 /// and the run's own seed as the first of [`over_seeds`].
 pub fn without_preemption(w: &WithoutPreemption) -> Result<(WhatIfOutcome, SeedWhatIf), Problem> {
     let policy = w.request.policies.first().ok_or_else(|| Problem::from("the what-if names no policy"))?;
-    let (before, _) = original(&w.request, policy)?;
-    let run = rerun(&w.request, policy, w.job, w.at_us)?;
+    let session = what_if_session(&w.request, policy)?;
+    let (before, _) = original(&session);
+    let run = rerun(&session, w.job, w.at_us)?;
     let summary = run.simulation.summary();
     let jobs = std::iter::once(w.job)
         .chain(w.for_job)
@@ -113,12 +118,13 @@ fn over_seeds(w: &WithoutPreemption, own: Option<SeedWhatIf>) -> Result<SeedsOut
     for i in 1..repeats {
         let mut request = w.request.clone();
         request.seed = w.request.seed.wrapping_add(u64::from(i));
-        let (before, seen) = original(&request, policy)?;
+        let session = what_if_session(&request, policy)?;
+        let (before, seen) = original(&session);
         let Some(&(job, at_us)) = seen.0.get(w.rank as usize) else {
             outcome.without_one.push(request.seed);
             continue;
         };
-        let run = rerun(&request, policy, job, at_us)?;
+        let run = rerun(&session, job, at_us)?;
         outcome.seeds.push(SeedWhatIf {
             seed: request.seed,
             original_s: before.summary().avg_jct_s,
