@@ -4,7 +4,7 @@
 //! first lesson, the box that restates a lesson's "watch" over its results, and the box
 //! that asks for a link's trace file.
 
-use crate::state::lessons::{Lesson, LESSONS};
+use crate::lessons::{Lesson, LESSONS};
 use crate::state::link::{Focus, FocusAt, PendingTrace};
 use crate::state::Action;
 use web_sys::File;

@@ -5,7 +5,7 @@ use super::input_value;
 use crate::editor::view::TopologyEditor;
 use crate::editor::EditAction;
 use crate::protocol::{Problem, TracePreview};
-use crate::state::fields::{model_names, models_in_words, GenField, ParamField};
+use crate::scenario::fields::{model_names, models_in_words, GenField, ParamField};
 use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES};
 use crate::Shared;
 use proxima_core::model::Catalog;
@@ -344,7 +344,7 @@ fn TracePreviewView(props: &TracePreviewProps) -> Html {
     html! {
         <div class="preview" data-testid="trace-preview">
             <p>
-                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}", p.format, crate::charts::duration(p.span_s)) }
+                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}", p.format, crate::numbers::duration(p.span_s)) }
                 if p.tenants > 1 {
                     { ", from " }<span data-testid="trace-tenant-count">{ p.tenants.to_string() }</span>{ " tenants" }
                 }

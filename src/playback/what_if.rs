@@ -5,11 +5,12 @@
 
 use super::widgets::clock;
 use super::Playback;
-use crate::charts::duration;
+use crate::numbers::duration;
 use crate::protocol::{JobJcts, WhatIfOutcome};
-use crate::state::what_if::seeds::{conclusion_text, SeedsSummary};
-use crate::state::what_if::{Prediction, PreemptWhatIf, Preemption, Verdict, WhatIfAct};
-use crate::state::{Action, Results};
+use crate::results::Results;
+use crate::state::Action;
+use crate::what_if::seeds::{conclusion_text, SeedsSummary};
+use crate::what_if::{Prediction, PreemptWhatIf, Preemption, Verdict, WhatIfAct};
 use crate::Shared;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

@@ -5,54 +5,41 @@
 //! the page's logic action by action. Effects (the workers, local storage, the URL, files,
 //! downloads) live at the edge, in `app.rs`, and report back with actions.
 //!
+//! The state holds the features' models: the scenario form ([`crate::scenario`]), the
+//! results ([`crate::results`]), the what-if ([`crate::what_if`]), the tour
+//! ([`crate::tour`]); the features know nothing of it. Here:
+//!
 //! - this file: the state, the actions, the reducer;
-//! - [`challenge`], [`challenge_scenario`], [`challenge_end`]: "Be the scheduler", the
-//!   challenge mode: its scenario, the student's decisions replayed, the comparison,
-//!   what-ifs and the figure;
-//! - [`cluster`]: the cluster form, its checked cluster and the editor;
-//! - [`trace`]: the trace form and the worker's descriptions of traces;
-//! - [`fields`]: form fields as typed, with their errors;
-//! - [`results`]: a run in progress and the last run's results;
 //! - [`scenario`]: the scenario as links, requests, commands and files describe it;
-//! - [`defaults`]: the first run's scenario and the clusters the lessons share with it;
-//! - [`summary`]: the results table's metrics, their formatting and the headline;
-//! - [`what_if`]: "had it not been preempted", a what-if on a preemption played back;
 //! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
-//!   where its playback opens.
+//!   where its playback opens;
+//! - [`what_if`]: a what-if asked, predicted and answered;
+//! - [`problems`]: the problems the error banner lists.
 
-pub mod challenge;
-pub mod challenge_end;
-pub mod challenge_scenario;
-pub mod cluster;
-pub mod defaults;
-pub mod fields;
-pub mod lessons;
 pub mod link;
 pub mod problems;
-pub mod results;
 pub mod scenario;
-pub mod summary;
-pub mod tenants;
-pub mod trace;
-pub mod what_if;
+mod what_if;
 
-pub use cluster::Cluster;
-pub use defaults::default_scenario;
-pub use fields::{Field, GenField, GeneratorFields, ParamField, ParametricFields, MAX_APP_JOBS};
-pub use results::{Results, RunState};
+pub use crate::results::{Results, RunState};
+pub use crate::scenario::defaults::default_scenario;
+pub use crate::scenario::{
+    too_large, Cluster, Field, GenField, GeneratorFields, LoadedTrace, ParamField, ParametricFields, TraceForm,
+    TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES,
+};
 pub use scenario::{startup, startup_from};
-pub use trace::{too_large, LoadedTrace, TraceForm, TraceMode, MAX_TRACE_BYTES};
 
 use crate::editor::EditAction;
+use crate::lessons;
 use crate::protocol::{FileData, FromWorker, Problem};
+use crate::scenario::fields::{check_mix, check_seed};
+use crate::scenario::trace::FileCheck;
 use crate::tour::{Tour, TourAction};
 use crate::Shared;
-use fields::{check_mix, check_seed};
 use link::{Focus, FromLink, Link, LinkNoticeAction, PendingTrace};
 use problems::Problems;
 use proxima_core::policy::resolve_policy;
 use proxima_core::share::SharedScenario;
-use trace::FileCheck;
 
 /// Everything the page shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,7 +72,7 @@ pub struct State {
     /// The trace file the scenario names and the page does not have.
     pub pending_trace: Option<PendingTrace>,
     /// The what-if asked on a preemption of the run played back.
-    pub what_if: Option<Shared<what_if::PreemptWhatIf>>,
+    pub what_if: Option<Shared<crate::what_if::PreemptWhatIf>>,
     /// A scenario a link opened, not run yet: its notice offers to run it.
     pub from_link: Option<FromLink>,
     /// A step of the tour a link asked for: the app starts the tour's runs, which open it.
@@ -154,7 +141,7 @@ pub enum Action {
     /// The app took the run asked for in [`State::autorun`].
     AutorunTaken,
     /// A what-if on a preemption of the run played back.
-    WhatIf(what_if::WhatIfAct),
+    WhatIf(crate::what_if::WhatIfAct),
     Error(String),
     DismissErrors,
     DismissNotices,
