@@ -1,5 +1,5 @@
 //! "Be the scheduler": the student places the challenge's queued jobs on GPUs against the
-//! clock (the model is `state::challenge`). A job is dragged from the queue onto a GPU
+//! clock (the model is `crate::challenge`). A job is dragged from the queue onto a GPU
 //! (it takes the free GPUs nearest to it), or chosen with a click or Enter and its GPUs
 //! picked one by one; either way the slowdown is shown before Place commits it. The GPUs
 //! are buttons, not a canvas, so that the keyboard and screen readers reach each one.

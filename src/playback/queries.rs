@@ -38,7 +38,7 @@ impl Playback {
     }
 
     /// The run's preemptions, in order, for the what-if "had it not been preempted"
-    /// (`state::what_if`).
+    /// (`crate::what_if`).
     pub fn preemptions(&self) -> Vec<crate::what_if::Preemption> {
         let for_job = |r: &Reason| match r {
             Reason::PreemptedFor { for_job, .. } | Reason::Reclaimed { for_job, .. } => Some(for_job.0),

@@ -1,7 +1,7 @@
 //! "Had it not been preempted": under the player, the watched run's preemptions to ask
 //! about, the prediction, then the policy's re-run without that one preemption beside the
 //! run as it was with the two jobs' own JCTs, then the what-if repeated on several seeds
-//! and concluded from their interval (`state::what_if`; the re-runs are the worker's).
+//! and concluded from their interval (`crate::what_if`; the re-runs are the worker's).
 
 use super::widgets::clock;
 use super::Playback;

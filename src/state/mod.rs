@@ -7,7 +7,7 @@
 //!
 //! The state holds the features' models: the scenario form ([`crate::scenario`]), the
 //! results ([`crate::results`]), the what-if ([`crate::what_if`]), the tour
-//! ([`crate::tour`]); the features know nothing of it. Here:
+//! ([`crate::tour`]); those models know nothing of it. Here:
 //!
 //! - this file: the state, the actions, the reducer;
 //! - `form.rs`: the form's actions (cluster, trace, mix, policies);
@@ -15,7 +15,7 @@
 //! - [`scenario`]: the scenario as links, requests, commands and files describe it;
 //! - [`link`]: the URL fragment's links (scenarios, lessons), a run asked for by one, and
 //!   where its playback opens;
-//! - [`what_if`]: a what-if asked, predicted and answered;
+//! - `what_if.rs`: a what-if asked, predicted and answered;
 //! - [`problems`]: the problems the error banner lists.
 
 mod form;
