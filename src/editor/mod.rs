@@ -19,6 +19,7 @@
 //!   each key does; [`view`]: the component.
 
 mod check;
+pub mod cluster_file;
 mod edits;
 #[cfg(test)]
 mod gesture_tests;

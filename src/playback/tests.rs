@@ -594,7 +594,7 @@ fn the_first_moment_of_the_first_run_is_a_job_declining_free_gpus() {
 #[test]
 fn without_a_decline_the_first_moment_is_the_first_wait_or_preemption() {
     // The lessons' cluster, loaded: dally waits and preempts there, declining nothing.
-    let (pb, _) = playback(crate::state::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
+    let (pb, _) = playback(crate::scenario::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
     let m = pb.first_moment().expect("dally waits or preempts on a loaded cluster");
     assert!(m.time_us > 0);
     let first = pb.log.events.iter().position(|e| {
@@ -614,5 +614,5 @@ fn without_a_decline_the_first_moment_is_the_first_wait_or_preemption() {
         "preempted" => assert!(frame.preemptions > 0),
         other => panic!("kind {other}"),
     }
-    assert_eq!(playback(crate::state::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
+    assert_eq!(playback(crate::scenario::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
 }

@@ -196,7 +196,7 @@ pub fn TimerChart(props: &TimerChartProps) -> Html {
                 }) }
                 { for series.iter().enumerate().map(|(i, s)| html! {
                     <g class={format!("s{}", i % 6)}>
-                        <path class="line" d={path(s)} stroke-dasharray={crate::charts::dash(i)} />
+                        <path class="line" d={path(s)} stroke-dasharray={crate::results::charts::dash(i)} />
                         { for s.iter().skip(1).take(s.len().saturating_sub(2)).map(|&(t, v)| html! {
                             <circle class="change-dot" cx={format!("{:.1}", x(t))} cy={format!("{:.1}", y(v))} r="3" />
                         }) }

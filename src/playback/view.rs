@@ -27,13 +27,14 @@ use super::timer_chart::TimerChart;
 use super::what_if::PreemptionWhatIf;
 use super::widgets::clock;
 use super::{Moment, Playback, Player, PlayerAction};
-use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
+use crate::numbers::duration;
 use crate::protocol::PolicyResult;
+use crate::results::summary::{default_baseline, headline};
+use crate::results::Results;
 use crate::state::link::{Focus, FocusAt};
-use crate::state::summary::{default_baseline, headline};
-use crate::state::what_if::PreemptWhatIf;
-use crate::state::{Action, Results};
+use crate::state::Action;
+use crate::what_if::PreemptWhatIf;
 use crate::Shared;
 use proxima_core::metrics::Summary;
 use proxima_core::topology::Topology;
@@ -199,7 +200,7 @@ fn FocusHeadline(props: &FocusHeadlineProps) -> Html {
     let outcomes = &props.results.outcomes;
     let runs: Vec<(&str, &Summary)> = outcomes.iter().map(|o| (o.policy.as_str(), &o.summary)).collect();
     let baseline = default_baseline(outcomes.iter().map(|o| o.policy.as_str())).unwrap_or_default().to_string();
-    let oversub = props.results.topology.as_deref().and_then(crate::state::cluster::max_oversubscription);
+    let oversub = props.results.topology.as_deref().and_then(crate::scenario::cluster::max_oversubscription);
     match headline(&runs, &baseline, oversub) {
         Some(h) => html! {
             <div class="headline" data-testid="playback-headline">

@@ -281,7 +281,7 @@ mod tests {
         assert!(done[0].fairness_ms.is_some());
         assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
         // compare.json, made on the page from the summaries, is the CLI's.
-        let results = crate::state::Results {
+        let results = crate::results::Results {
             outcomes: done.iter().map(|r| crate::Shared::new((*r).clone())).collect(),
             finished: true,
             ..Default::default()

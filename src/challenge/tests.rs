@@ -1,7 +1,7 @@
 //! The challenge's model, natively: a whole game played through its acts.
 
 use super::*;
-use crate::state::challenge_end::{figure_svg, Guess, WhatIfKind, YOU};
+use crate::challenge::end::{figure_svg, Guess, WhatIfKind, YOU};
 
 /// Plays until the end, placing each decision's first job that fits on the GPUs around the
 /// first free one (what a drag onto the first free GPU does).
