@@ -19,11 +19,13 @@
 //!   each key does; [`view`]: the component.
 
 mod check;
+mod drawing;
 mod edits;
 #[cfg(test)]
 mod gesture_tests;
 pub mod graph;
 pub mod import;
+mod import_box;
 mod keys;
 pub mod layout;
 mod multi;

@@ -24,6 +24,7 @@ use super::panes::PlayerBody;
 use super::record::ExportAnimation;
 use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
+use super::watch::{beside_index, default_policy, watched_index, WatchChoice};
 use super::what_if::PreemptionWhatIf;
 use super::widgets::clock;
 use super::{Moment, Playback, Player, PlayerAction};
@@ -39,7 +40,7 @@ use proxima_core::metrics::Summary;
 use proxima_core::topology::Topology;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 impl Reducible for Player {
@@ -81,108 +82,87 @@ fn opening(focus: Option<&Focus>, pb: &Playback) -> (f64, Option<u32>, Option<Mo
     }
 }
 
+/// A policy's playback as decoded, `None` until it may be decoded.
+type Decoded<T> = Rc<Option<T>>;
+
+/// The watched policy's playback (or why it cannot be played back) and the one beside it.
+/// Decoded once per run and policy (the policy's result arrives once), and only once
+/// every policy has run (`ready`): decoding and indexing a log of up to 250,000 events is
+/// the page's heaviest work on a result, and done while the worker still runs the next
+/// policy it competed with that run for the CPU (on two cores, half again as long for
+/// `dally` on the full Philly trace, docs/PERFORMANCE.md). The default choice also
+/// changes when `dally`'s result arrives, so an early decode was often thrown away.
+#[hook]
+fn use_decoded(
+    r: &Results,
+    index: usize,
+    other_index: Option<usize>,
+    ready: bool,
+) -> (Decoded<Result<Shared<Playback>, String>>, Decoded<Shared<Playback>>) {
+    let decode = |i: Option<usize>| (i.and_then(|i| r.outcomes.get(i).cloned()).filter(|_| ready), r.topology.clone());
+    let playback = use_memo(decode(Some(index)), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
+        _ => None,
+    });
+    let other = use_memo(decode(other_index), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
+        _ => None,
+    });
+    (playback, other)
+}
+
 /// The playback section: a policy to watch, one to show beside it, and the player.
 #[component]
 pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
     let r = &props.results;
     let outcomes = &r.outcomes;
     let focus = props.focus.as_ref().filter(|f| f.run_id == Some(r.run_id));
-    // Dally's runs are the interesting ones to watch: start with the first (unless the
-    // focus names a policy of the run).
-    let default = focus
-        .and_then(|f| f.policy.as_ref())
-        .and_then(|p| outcomes.iter().position(|o| o.policy == *p))
-        .or_else(|| outcomes.iter().position(|o| o.policy.starts_with("dally")))
-        .unwrap_or(0);
+    let policies: Vec<&str> = outcomes.iter().map(|o| o.policy.as_str()).collect();
+    let default = default_policy(&policies, focus.and_then(|f| f.policy.as_deref()));
     let chosen = use_state(|| None::<(u32, usize)>);
     let beside = use_state(|| None::<(u32, usize)>);
-    let index = match *chosen {
-        Some((run, i)) if run == r.run_id => i,
-        _ => default,
-    }
-    .min(outcomes.len().saturating_sub(1));
-    let other_index = match *beside {
-        Some((run, i)) if run == r.run_id && i < outcomes.len() => Some(i),
-        _ => None,
-    };
-    // Decoded once per run and policy (the policy's result arrives once), and only once
-    // every policy has run: decoding and indexing a log of up to 250,000 events is the
-    // page's heaviest work on a result, and done while the worker still runs the next
-    // policy it competed with that run for the CPU (on two cores, half again as long for
-    // `dally` on the full Philly trace, docs/PERFORMANCE.md). The default choice also
-    // changes when `dally`'s result arrives, so an early decode was often thrown away.
+    let index = watched_index(*chosen, r.run_id, default, outcomes.len());
+    let other_index = beside_index(*beside, r.run_id, outcomes.len());
     let ready = r.finished || r.cancelled;
-    let decode = |o: Option<Shared<PolicyResult>>| (o.filter(|_| ready), r.topology.clone());
-    let playback = use_memo(decode(outcomes.get(index).cloned()), |(o, t)| match (o, t) {
-        (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
-        _ => None,
-    });
-    let other = use_memo(decode(other_index.and_then(|i| outcomes.get(i).cloned())), |(o, t)| match (o, t) {
-        (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
-        _ => None,
-    });
+    let (playback, other) = use_decoded(r, index, other_index, ready);
     if outcomes.is_empty() {
         return html! {
             <p class="status">{ "After a run, watch it here: placements, delay timers and preemptions as they happen." }</p>
         };
     }
     let pick = |state: &UseStateHandle<Option<(u32, usize)>>| {
-        let state = state.clone();
-        let run = r.run_id;
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            state.set(v.parse().ok().map(|i| (run, i)));
-        })
+        let (state, run) = (state.clone(), r.run_id);
+        Callback::from(move |i: Option<usize>| state.set(i.map(|i| (run, i))))
     };
-    let outcome = &outcomes[index];
-    let other_title = other_index.map(|i| outcomes[i].policy.clone());
+    let player = match &*playback {
+        Some(Ok(pb)) => {
+            let (start_s, selected, moment) = opening(focus, pb);
+            let other_title = other_index.map(|i| outcomes[i].policy.clone());
+            html! {
+                <div class="focused" data-testid="playback-focus" data-moment={moment.map(|m| m.kind)}
+                     data-moment-job={moment.map(|m| m.job.to_string())}>
+                    <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
+                                title={Some(outcomes[index].policy.clone())} other={(*other).clone()} {other_title} />
+                    <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
+                                      what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
+                </div>
+            }
+        }
+        Some(Err(e)) => {
+            html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> }
+        }
+        None if !ready => html! {
+            <p class="status" data-testid="playback-pending">{ "Playback opens when every policy has run." }</p>
+        },
+        None => html! {},
+    };
     html! {
         <>
-            <div class="form-row">
-                <label>{ "Watch " }
-                    <select onchange={pick(&chosen)} data-testid="playback-policy">
-                        { for outcomes.iter().enumerate().map(|(i, o)| html! {
-                            <option value={i.to_string()} selected={i == index}>{ o.policy.clone() }</option>
-                        }) }
-                    </select>
-                </label>
-                if outcomes.len() > 1 {
-                    <label>{ "beside it " }
-                        <select onchange={pick(&beside)} data-testid="playback-compare">
-                            <option value="none" selected={other_index.is_none()}>{ "nothing" }</option>
-                            { for outcomes.iter().enumerate().map(|(i, o)| html! {
-                                <option value={i.to_string()} selected={Some(i) == other_index}>{ o.policy.clone() }</option>
-                            }) }
-                        </select>
-                    </label>
-                }
-                <span class="hint" data-testid="event-hash" data-event-hash={outcome.event_hash.clone()}
-                      data-playback-bytes={outcome.playback.len().to_string()}>
-                    { format!("{} events; event-log hash {} (FNV-1a, as `proxima run --events FILE` prints it)", outcome.event_count, outcome.event_hash) }
-                </span>
-            </div>
+            <WatchChoice outcomes={outcomes.clone()} {index} {other_index} on_watch={pick(&chosen)} on_beside={pick(&beside)} />
             if focus.is_some() && ready {
                 <FocusHeadline results={r.clone()} />
             }
-            { match &*playback {
-                Some(Ok(pb)) => {
-                    let (start_s, selected, moment) = opening(focus, pb);
-                    html! {
-                        <div class="focused" data-testid="playback-focus" data-moment={moment.map(|m| m.kind)}
-                             data-moment-job={moment.map(|m| m.job.to_string())}>
-                            <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
-                                        title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
-                            <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
-                                              what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
-                        </div>
-                    }
-                }
-                Some(Err(e)) => html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> },
-                None if !ready => html! {
-                    <p class="status" data-testid="playback-pending">{ "Playback opens when every policy has run." }</p>
-                },
-                None => html! {},
-            } }
+            { player }
         </>
     }
 }
