@@ -82,10 +82,15 @@ fn opening(focus: Option<&Focus>, pb: &Playback) -> (f64, Option<u32>, Option<Mo
     }
 }
 
-/// A policy's playback as decoded, `None` until it may be decoded.
-type Decoded<T> = Rc<Option<T>>;
+/// The playbacks of a run's policies as decoded, `None` until they may be decoded.
+struct Decoded {
+    /// The watched policy's, or why it cannot be played back.
+    watched: Rc<Option<Result<Shared<Playback>, String>>>,
+    /// The one shown beside it.
+    beside: Rc<Option<Shared<Playback>>>,
+}
 
-/// The watched policy's playback (or why it cannot be played back) and the one beside it.
+/// The watched policy's playback and the one beside it.
 /// Decoded once per run and policy (the policy's result arrives once), and only once
 /// every policy has run (`ready`): decoding and indexing a log of up to 250,000 events is
 /// the page's heaviest work on a result, and done while the worker still runs the next
@@ -93,22 +98,17 @@ type Decoded<T> = Rc<Option<T>>;
 /// `dally` on the full Philly trace, docs/PERFORMANCE.md). The default choice also
 /// changes when `dally`'s result arrives, so an early decode was often thrown away.
 #[hook]
-fn use_decoded(
-    r: &Results,
-    index: usize,
-    other_index: Option<usize>,
-    ready: bool,
-) -> (Decoded<Result<Shared<Playback>, String>>, Decoded<Shared<Playback>>) {
+fn use_decoded(r: &Results, index: usize, other_index: Option<usize>, ready: bool) -> Decoded {
     let decode = |i: Option<usize>| (i.and_then(|i| r.outcomes.get(i).cloned()).filter(|_| ready), r.topology.clone());
-    let playback = use_memo(decode(Some(index)), |(o, t)| match (o, t) {
+    let watched = use_memo(decode(Some(index)), |(o, t)| match (o, t) {
         (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
         _ => None,
     });
-    let other = use_memo(decode(other_index), |(o, t)| match (o, t) {
+    let beside = use_memo(decode(other_index), |(o, t)| match (o, t) {
         (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
         _ => None,
     });
-    (playback, other)
+    Decoded { watched, beside }
 }
 
 /// The playback section: a policy to watch, one to show beside it, and the player.
@@ -124,7 +124,7 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
     let index = watched_index(*chosen, r.run_id, default, outcomes.len());
     let other_index = beside_index(*beside, r.run_id, outcomes.len());
     let ready = r.finished || r.cancelled;
-    let (playback, other) = use_decoded(r, index, other_index, ready);
+    let decoded = use_decoded(r, index, other_index, ready);
     if outcomes.is_empty() {
         return html! {
             <p class="status">{ "After a run, watch it here: placements, delay timers and preemptions as they happen." }</p>
@@ -134,7 +134,7 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
         let (state, run) = (state.clone(), r.run_id);
         Callback::from(move |i: Option<usize>| state.set(i.map(|i| (run, i))))
     };
-    let player = match &*playback {
+    let player = match &*decoded.watched {
         Some(Ok(pb)) => {
             let (start_s, selected, moment) = opening(focus, pb);
             let other_title = other_index.map(|i| outcomes[i].policy.clone());
@@ -142,7 +142,7 @@ pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
                 <div class="focused" data-testid="playback-focus" data-moment={moment.map(|m| m.kind)}
                      data-moment-job={moment.map(|m| m.job.to_string())}>
                     <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
-                                title={Some(outcomes[index].policy.clone())} other={(*other).clone()} {other_title} />
+                                title={Some(outcomes[index].policy.clone())} other={(*decoded.beside).clone()} {other_title} />
                     <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
                                       what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
                 </div>
