@@ -214,50 +214,64 @@ pub struct PlayerProps {
     pub story: Option<Html>,
 }
 
+/// The player's state, opened where `props` say.
+#[hook]
+fn use_player(props: &PlayerProps) -> UseReducerHandle<Player> {
+    let (pb, start, sel, speed) = (props.playback.clone(), props.start_s, props.selected, props.speed);
+    use_reducer(move || {
+        let p = Player::new(pb, start, sel);
+        match speed {
+            Some(s) => p.apply(PlayerAction::SetSpeed(s)),
+            None => p,
+        }
+    })
+}
+
+/// Another policy chosen to watch or to show beside: the player moves to the same
+/// instant in it.
+#[hook]
+fn use_same_instant(player: &UseReducerHandle<Player>, props: &PlayerProps) {
+    let d = player.dispatcher();
+    use_effect_with(props.playback.clone(), move |pb| d.dispatch(PlayerAction::Watch(pb.clone())));
+    let d = player.dispatcher();
+    use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
+}
+
+/// How jobs are coloured with `chosen` asked for and `tenants` tenants shown, and why
+/// colouring by tenant is not offered when it is not: it needs two tenants to tell apart
+/// (a run shown beside this one has the same jobs, so the same tenants). `first_tenant`
+/// names the one tenant.
+pub fn colouring(chosen: ColourBy, tenants: usize, first_tenant: Option<&str>) -> (ColourBy, Option<String>) {
+    if tenants > 1 {
+        return (chosen, None);
+    }
+    let name = first_tenant.unwrap_or("default");
+    let why = format!(
+        "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike. \
+         Give the generator 2 tenants or more (or load a trace that names them) to colour by tenant."
+    );
+    (ColourBy::Job, Some(why))
+}
+
 /// One run's player.
 #[component]
 pub fn PlayerView(props: &PlayerProps) -> Html {
-    let player = {
-        let (pb, start, sel, speed) = (props.playback.clone(), props.start_s, props.selected, props.speed);
-        use_reducer(move || {
-            let p = Player::new(pb, start, sel);
-            match speed {
-                Some(s) => p.apply(PlayerAction::SetSpeed(s)),
-                None => p,
-            }
-        })
-    };
+    let player = use_player(props);
     let pb = player.playback.clone();
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
     let colour_by = use_state(ColourBy::default);
     let (projector, toggle_projector) = use_projector();
     use_play_loop(player.playing, player.dispatcher(), root_ref.clone(), frame.clone());
-
-    // Another policy chosen to watch or to show beside: the same instant in it.
-    {
-        let d = player.dispatcher();
-        use_effect_with(props.playback.clone(), move |pb| d.dispatch(PlayerAction::Watch(pb.clone())));
-        let d = player.dispatcher();
-        use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
-    }
+    use_same_instant(&player, props);
 
     let on_seek = {
         let d = player.dispatcher();
         Callback::from(move |t: f64| d.dispatch(PlayerAction::Seek(t)))
     };
     let on_slider = on_seek.reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value_as_number());
-    // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
-    // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
-    let by = if tenants_shown <= 1 { ColourBy::Job } else { *colour_by };
-    let one_tenant_why = (tenants_shown <= 1).then(|| {
-        let name = pb.log.tenants.first().map_or("default", String::as_str);
-        format!(
-            "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike. \
-             Give the generator 2 tenants or more (or load a trace that names them) to colour by tenant."
-        )
-    });
+    let (by, one_tenant_why) = colouring(*colour_by, tenants_shown, pb.log.tenants.first().map(String::as_str));
     let on_gpu = {
         let d = player.dispatcher();
         Callback::from(move |g: Option<u32>| match g {
