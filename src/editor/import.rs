@@ -22,66 +22,103 @@ use yew::prelude::*;
 /// 100,000-node cluster is a few megabytes).
 pub const MAX_TOPOLOGY_BYTES: u64 = 32 << 20;
 
-#[derive(Properties, PartialEq)]
-pub struct ImportProps {
-    pub edit: Callback<EditAction>,
+/// The import box's option fields, as typed (checked by the core when a file is read).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlurmFields {
+    pub gpus: String,
+    pub nics: String,
+    /// Empty for the fabric's own speed.
+    pub nic_gbps: String,
+    /// `ib` or `tcp`.
+    pub fabric: String,
 }
 
-/// The import box: a file picker and a drop zone, with the Slurm options beside them.
-#[component]
-pub fn TopologyImport(props: &ImportProps) -> Html {
-    let gpus = use_state(|| DEFAULT_SLURM_GPUS.to_string());
-    let nic = use_state(String::new);
-    let nics = use_state(|| "1".to_string());
-    let fabric = use_state(|| "ib".to_string());
-    let over = use_state(|| false);
-    let options = {
-        let mut parts = vec![format!("gpus={}", gpus.trim()), format!("nics={}", nics.trim())];
-        parts.push(format!("fabric={}", *fabric));
-        if !nic.trim().is_empty() {
-            parts.push(format!("nic_gbps={}", nic.trim()));
+impl Default for SlurmFields {
+    fn default() -> SlurmFields {
+        SlurmFields {
+            gpus: DEFAULT_SLURM_GPUS.to_string(),
+            nics: "1".to_string(),
+            nic_gbps: String::new(),
+            fabric: "ib".to_string(),
+        }
+    }
+}
+
+impl SlurmFields {
+    /// The fields as Slurm options (`gpus=8,nics=1,fabric=ib`), the NIC speed only when
+    /// one is typed.
+    pub fn options(&self) -> String {
+        let mut parts = vec![format!("gpus={}", self.gpus.trim()), format!("nics={}", self.nics.trim())];
+        parts.push(format!("fabric={}", self.fabric));
+        if !self.nic_gbps.trim().is_empty() {
+            parts.push(format!("nic_gbps={}", self.nic_gbps.trim()));
         }
         parts.join(",")
-    };
-    let read = {
-        let (edit, options) = (props.edit.clone(), options.clone());
-        Callback::from(move |file: web_sys::File| {
-            let (edit, options, name) = (edit.clone(), options.clone(), file.name());
-            if file.size() as u64 > MAX_TOPOLOGY_BYTES {
-                edit.emit(EditAction::ImportFailed(format!(
-                    "{name}: size: {:.1} MiB is more than a topology file needs (at most {} MiB)",
-                    file.size() / 1048576.0,
-                    MAX_TOPOLOGY_BYTES >> 20
-                )));
-                return;
-            }
-            wasm_bindgen_futures::spawn_local(async move {
-                let action = match crate::browser::read_file(file).await {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => EditAction::Import { name, text, options },
-                        Err(_) => EditAction::ImportFailed(format!(
-                            "{name}: encoding: not valid UTF-8; save the file as UTF-8"
-                        )),
-                    },
-                    Err(message) => EditAction::ImportFailed(message),
-                };
-                edit.emit(action);
-            });
-        })
-    };
-    let on_file = {
-        let read = read.clone();
-        Callback::from(move |e: Event| {
-            let input = e.target_unchecked_into::<HtmlInputElement>();
-            if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                read.emit(f);
-            }
-            // Forget it, so that choosing the same file again (after fixing it) reads it again.
-            input.set_value("");
-        })
-    };
+    }
+}
+
+/// Why a file of `bytes` is refused before it is read, if it is larger than a topology
+/// file needs.
+pub fn size_refusal(name: &str, bytes: f64) -> Option<String> {
+    (bytes as u64 > MAX_TOPOLOGY_BYTES).then(|| {
+        format!(
+            "{name}: size: {:.1} MiB is more than a topology file needs (at most {} MiB)",
+            bytes / 1048576.0,
+            MAX_TOPOLOGY_BYTES >> 20
+        )
+    })
+}
+
+/// Reads a chosen or dropped file and sends it to the editor with `options`, or why it
+/// cannot be read (too large, not UTF-8, the browser's error).
+fn file_reader(edit: Callback<EditAction>, options: String) -> Callback<web_sys::File> {
+    Callback::from(move |file: web_sys::File| {
+        let (edit, options, name) = (edit.clone(), options.clone(), file.name());
+        if let Some(refusal) = size_refusal(&name, file.size()) {
+            edit.emit(EditAction::ImportFailed(refusal));
+            return;
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            let action = match crate::browser::read_file(file).await {
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(text) => EditAction::Import { name, text, options },
+                    Err(_) => {
+                        EditAction::ImportFailed(format!("{name}: encoding: not valid UTF-8; save the file as UTF-8"))
+                    }
+                },
+                Err(message) => EditAction::ImportFailed(message),
+            };
+            edit.emit(action);
+        });
+    })
+}
+
+/// The file picker's change: reads the chosen file.
+fn on_file_chosen(read: Callback<web_sys::File>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let input = e.target_unchecked_into::<HtmlInputElement>();
+        if let Some(f) = input.files().and_then(|f| f.get(0)) {
+            read.emit(f);
+        }
+        // Forget it, so that choosing the same file again (after fixing it) reads it again.
+        input.set_value("");
+    })
+}
+
+/// A drop zone: whether a file is dragged over it, and its handlers.
+struct DropZone {
+    over: bool,
+    on_drag_over: Callback<DragEvent>,
+    on_drag_leave: Callback<DragEvent>,
+    on_drop: Callback<DragEvent>,
+}
+
+/// A drop zone that reads the first file dropped on it.
+#[hook]
+fn use_drop_zone(read: Callback<web_sys::File>) -> DropZone {
+    let over = use_state(|| false);
     let on_drop = {
-        let (read, over) = (read.clone(), over.clone());
+        let over = over.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             over.set(false);
@@ -103,34 +140,98 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
         let over = over.clone();
         Callback::from(move |_: DragEvent| over.set(false))
     };
-    let text_field = |state: &UseStateHandle<String>| {
-        let state = state.clone();
-        Callback::from(move |e: Event| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_fabric = {
-        let fabric = fabric.clone();
-        Callback::from(move |e: Event| fabric.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    DropZone { over: *over, on_drag_over, on_drag_leave, on_drop }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ImportProps {
+    pub edit: Callback<EditAction>,
+}
+
+/// The import box: a file picker and a drop zone, with the Slurm options beside them.
+#[component]
+pub fn TopologyImport(props: &ImportProps) -> Html {
+    let fields = use_state(SlurmFields::default);
+    let read = file_reader(props.edit.clone(), fields.options());
+    let drop = use_drop_zone(read.clone());
+    let on_fields = {
+        let fields = fields.clone();
+        Callback::from(move |changed: SlurmFields| fields.set(changed))
     };
     html! {
-        <div class={classes!("editor-import", over.then_some("over"))} data-testid="topology-import"
-             ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
+        <div class={classes!("editor-import", drop.over.then_some("over"))} data-testid="topology-import"
+             ondragover={drop.on_drag_over} ondragleave={drop.on_drag_leave} ondrop={drop.on_drop}>
             <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv, Kueue or Volcano YAML, or JSON…" }
-                <input type="file" accept=".conf,.txt,.csv,.json,.yaml,.yml,text/plain,application/json,application/yaml" onchange={on_file}
+                <input type="file" accept=".conf,.txt,.csv,.json,.yaml,.yml,text/plain,application/json,application/yaml" onchange={on_file_chosen(read)}
                        data-testid="slurm-input" />
             </label>
             <span class="hint">{ " or drop it here. A topology.conf says nothing of GPUs or speeds: " }</span>
+            <SlurmOptionFields fields={(*fields).clone()} on_change={on_fields} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SlurmOptionProps {
+    fields: SlurmFields,
+    /// The fields with the one just changed.
+    on_change: Callback<SlurmFields>,
+}
+
+/// The fields for what a `topology.conf` does not say: GPUs and NICs per node, the NICs'
+/// speed and the fabric.
+#[component]
+fn SlurmOptionFields(props: &SlurmOptionProps) -> Html {
+    let fields = &props.fields;
+    // Each field sends the whole set with its own value changed.
+    let change = |set: fn(&mut SlurmFields, String)| {
+        let (fields, on_change) = (fields.clone(), props.on_change.clone());
+        Callback::from(move |e: Event| {
+            let mut changed = fields.clone();
+            set(&mut changed, e.target_unchecked_into::<HtmlInputElement>().value());
+            on_change.emit(changed);
+        })
+    };
+    let on_fabric = change(|f, v| f.fabric = v);
+    html! {
+        <>
             <label>{ "GPUs per node " }
-                <input type="number" min="1" step="1" value={(*gpus).clone()} onchange={text_field(&gpus)} data-testid="slurm-gpus" /></label>
+                <input type="number" min="1" step="1" value={fields.gpus.clone()} onchange={change(|f, v| f.gpus = v)} data-testid="slurm-gpus" /></label>
             <label>{ "NICs per node " }
-                <input type="number" min="1" step="1" value={(*nics).clone()} onchange={text_field(&nics)} data-testid="slurm-nics" /></label>
+                <input type="number" min="1" step="1" value={fields.nics.clone()} onchange={change(|f, v| f.nics = v)} data-testid="slurm-nics" /></label>
             <label>{ "NIC Gb/s " }
-                <input type="number" min="0" step="any" placeholder="fabric's" value={(*nic).clone()} onchange={text_field(&nic)} data-testid="slurm-nic" /></label>
+                <input type="number" min="0" step="any" placeholder="fabric's" value={fields.nic_gbps.clone()} onchange={change(|f, v| f.nic_gbps = v)} data-testid="slurm-nic" /></label>
             // Radio buttons rather than a <select>: the cluster section's one <select> is the
             // preset list.
             <span role="radiogroup" aria-label="Fabric" data-testid="slurm-fabric">
-                <label><input type="radio" name="slurm-fabric" value="ib" checked={*fabric == "ib"} onchange={on_fabric.clone()} />{ " InfiniBand (NVSwitch)" }</label>
-                <label><input type="radio" name="slurm-fabric" value="tcp" checked={*fabric == "tcp"} onchange={on_fabric} />{ " TCP (PCIe, Ethernet)" }</label>
+                <label><input type="radio" name="slurm-fabric" value="ib" checked={fields.fabric == "ib"} onchange={on_fabric.clone()} />{ " InfiniBand (NVSwitch)" }</label>
+                <label><input type="radio" name="slurm-fabric" value="tcp" checked={fields.fabric == "tcp"} onchange={on_fabric} />{ " TCP (PCIe, Ethernet)" }</label>
             </span>
-        </div>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proxima_core::topology::formats::SlurmOptions;
+
+    #[test]
+    fn the_fields_spell_slurm_options_the_core_reads() {
+        let fields = SlurmFields::default();
+        assert_eq!(fields.options(), format!("gpus={DEFAULT_SLURM_GPUS},nics=1,fabric=ib"));
+        let typed =
+            SlurmFields { gpus: " 4 ".into(), nics: "2".into(), nic_gbps: " 100 ".into(), fabric: "tcp".into() };
+        assert_eq!(typed.options(), "gpus=4,nics=2,fabric=tcp,nic_gbps=100");
+        let options = SlurmOptions::parse(&typed.options()).unwrap();
+        assert_eq!((options.gpus, options.nics, options.nic_gbps), (4, 2, 100.0));
+    }
+
+    #[test]
+    fn a_file_larger_than_a_topology_needs_is_refused_by_name() {
+        assert_eq!(size_refusal("topology.conf", MAX_TOPOLOGY_BYTES as f64), None);
+        let refusal = size_refusal("huge.conf", (MAX_TOPOLOGY_BYTES + 1) as f64).unwrap();
+        assert!(refusal.starts_with("huge.conf: size: 32.0 MiB"), "{refusal}");
+        assert!(refusal.ends_with("(at most 32 MiB)"), "{refusal}");
     }
 }

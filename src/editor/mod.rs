@@ -20,6 +20,7 @@
 
 mod check;
 pub mod cluster_file;
+mod drawing;
 mod edits;
 #[cfg(test)]
 mod gesture_tests;

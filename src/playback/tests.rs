@@ -616,3 +616,16 @@ fn without_a_decline_the_first_moment_is_the_first_wait_or_preemption() {
     }
     assert_eq!(playback(crate::scenario::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
 }
+
+#[test]
+fn jobs_are_coloured_by_tenant_only_when_two_tenants_are_shown() {
+    use super::colours::ColourBy;
+    use super::view::colouring;
+    assert_eq!(colouring(ColourBy::Tenant, 2, Some("a")), (ColourBy::Tenant, None));
+    assert_eq!(colouring(ColourBy::Job, 3, None), (ColourBy::Job, None));
+    let (by, why) = colouring(ColourBy::Tenant, 1, Some("research"));
+    assert_eq!(by, ColourBy::Job, "one tenant: by job, whatever was chosen");
+    assert!(why.unwrap().starts_with("Every job of this run belongs to one tenant (research)"));
+    let (_, why) = colouring(ColourBy::Job, 0, None);
+    assert!(why.unwrap().contains("one tenant (default)"));
+}
