@@ -16,8 +16,8 @@ use super::challenge_end::{End, EndAct, Guess, WhatIfKind};
 pub use super::challenge_scenario::{mean_jct, scenario, JOBS, RIVALS, SEED, TOPOLOGY, TRACE, TRACE_NAME};
 use proxima_core::cluster::JobId;
 use proxima_core::policy::replay::{AfterChoices, Choice};
-use proxima_core::run::{self as replay_run, Replayed, Stop};
 use proxima_core::scenario::JobStatus;
+use proxima_core::session::{self as replay_run, Replayed, Stop};
 use proxima_core::topology::{GpuId, Tier};
 use proxima_core::{Scenario, Simulation};
 
