@@ -11,7 +11,8 @@ use crate::metrics::Summary;
 use crate::policy::PolicySpec;
 use crate::run_files::RunRecord;
 
-/// What a run does besides simulating.
+/// What a run does besides simulating; by default, nothing.
+#[derive(Default)]
 pub struct RunOptions<'a> {
     /// Finish-time fairness ρ, written into the record, its isolated runs spread as the
     /// runner does (`fairness::isolated::OneAfterAnother`, or a native host's threads: the
@@ -28,12 +29,6 @@ pub struct RunOptions<'a> {
     /// Milliseconds from some origin (the host's clock: the core has none), to time the
     /// simulation and ρ apart.
     pub clock: Option<&'a dyn Fn() -> f64>,
-}
-
-impl Default for RunOptions<'_> {
-    fn default() -> Self {
-        RunOptions { rho: None, record: false, observers: Vec::new(), on_step: None, clock: None }
-    }
 }
 
 /// ρ could not be made (an isolated scenario the core cannot build, say); the run itself
