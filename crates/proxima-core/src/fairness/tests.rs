@@ -66,3 +66,19 @@ fn any_runner_gives_the_same_fairness() {
     assert_eq!(finish_time_fairness(&shared, &spec, sim.runs(), &reversed).unwrap(), expected);
     assert_eq!(reversed.0.get(), 3, "one plan a tenant");
 }
+
+/// A share is whole servers with no level above them: a policy that requires a rack is
+/// refused there with an error naming the tenant, not stopped in the middle of its run.
+#[test]
+fn a_policy_a_share_cannot_take_is_an_error_not_a_stop() {
+    let shared = scenario();
+    let spec = PolicySpec::parse("kueue-tas:required=rack").unwrap();
+    let policy = resolve_policy("kueue-tas:required=rack").unwrap();
+    policy.check_cluster(&shared.topology).expect("the whole cluster has racks");
+    let mut sim = Simulation::new(shared.clone(), policy);
+    sim.run();
+    let error = finish_time_fairness(&shared, &spec, sim.runs(), &OneAfterAnother).unwrap_err();
+    assert_eq!(error.field, "rho");
+    assert!(error.message.starts_with("tenant t"), "{error}");
+    assert!(error.message.contains("unknown topology level 'rack'"), "{error}");
+}
