@@ -212,15 +212,16 @@ pub fn finish_time_fairness(
 ) -> Result<FinishTimeFairness, InputError> {
     let plans = isolated_plans(shared)?;
     // Built once here, so that every isolated run builds it again without fail; and checked
-    // against every share, which lacks the levels above its servers (a `kueue-tas` rack):
-    // an error, where the isolated run would stop in the middle.
+    // against every share, which may lack a level the whole cluster has (a share inside one
+    // rack has no `rack` level for `kueue-tas:required=rack`): an error, where the isolated
+    // run would stop in the middle.
     let built = build_policy(policy.clone())?;
     for plan in plans.iter().filter(|p| !p.is_whole(shared)) {
         built.check_cluster(&plan.scenario.topology).map_err(|e| {
             let tenant = shared.tenants.name(plan.tenant);
             let message = format!(
-                "tenant {tenant}'s share of {} GPUs, on which its isolated run for finish-time fairness \
-                 runs, cannot take the policy ({}: {}); run without ρ",
+                "tenant {tenant}'s share of {} GPUs, where its isolated run for finish-time fairness \
+                 would run, cannot take the policy ({}: {})",
                 plan.share_gpus, e.field, e.message
             );
             InputError::new("rho", message)

@@ -67,8 +67,8 @@ fn any_runner_gives_the_same_fairness() {
     assert_eq!(reversed.0.get(), 3, "one plan a tenant");
 }
 
-/// A share is whole servers with no level above them: a policy that requires a rack is
-/// refused there with an error naming the tenant, not stopped in the middle of its run.
+/// A share inside one rack has no `rack` level: a policy that requires a rack is refused
+/// there with an error naming the tenant, not stopped in the middle of its run.
 #[test]
 fn a_policy_a_share_cannot_take_is_an_error_not_a_stop() {
     let shared = scenario();
