@@ -5,7 +5,7 @@
 use super::scenario::{mean_jct, JOBS, RIVALS, TOPOLOGY};
 use crate::numbers::duration;
 use proxima_core::policy::replay::{AfterChoices, Choice};
-use proxima_core::run as replay_run;
+use proxima_core::session as replay_run;
 use proxima_core::Scenario;
 
 /// One decision made, with what was said about it when it was made. It lives here, with

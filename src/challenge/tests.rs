@@ -139,7 +139,7 @@ fn print_the_replay_time_per_decision() {
 #[test]
 fn the_rivals_figures_are_the_cores() {
     for (policy, jct) in RIVALS {
-        let mut sim = proxima_core::engine::Simulation::for_spec(scenario().unwrap(), policy).unwrap();
+        let mut sim = proxima_core::session::Session::of_one(scenario().unwrap(), policy).unwrap().simulation(0);
         assert_eq!(sim.run().avg_jct_s, jct, "{policy}");
     }
 }
