@@ -79,12 +79,16 @@ describe('playback you can project', () => {
     const { context, page, record } = await openApp(site, desktop(2));
     try {
       // The default model mix, as the CLI below runs (the first run names its own); set
-      // first, and checked before the run, since a re-render between the typing and its
-      // change event (a trace described) would put the old text back.
+      // first, and checked before the run. A re-render between the typing and its change
+      // event (a trace described) puts the old text back, and the change then sends it:
+      // typed again until the field keeps it.
       const mix = page.locator('label.mix input');
-      await mix.fill('');
-      await mix.dispatchEvent('change');
-      await eventually(() => mix.inputValue(), '', 'the default mix');
+      await eventually(async () => {
+        await mix.fill('');
+        await mix.dispatchEvent('change');
+        await new Promise((r) => setTimeout(r, 100));
+        return mix.inputValue();
+      }, '', 'the default mix');
       const topo = await importCluster(page, CLUSTER);
       await setGenerator(page, JOBS, LOAD, SEED);
       await setSeed(page, SEED);
