@@ -12,7 +12,7 @@
 
 use super::{EditAction, Editor};
 use crate::Shared;
-use proxima_core::inputs::{build_topology, topology_warnings, ArgumentNames, TopologyInput};
+use proxima_core::inputs::{read_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
 use proxima_core::topology::formats::{SlurmOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
 use proxima_core::topology::Topology;
@@ -46,8 +46,8 @@ impl Editor {
 /// `TopologyChoice::Custom` with its description.
 pub fn import_cluster(name: &str, text: &str, options: &str) -> Result<(Topology, Vec<String>), String> {
     let input = import_input(name, text, options)?;
-    let topology = build_topology(&input, ArgumentNames::Words).map_err(|e| e.to_string())?;
-    Ok((topology, topology_warnings(&input).iter().map(|w| w.to_string()).collect()))
+    let read = read_topology(&input, ArgumentNames::Words).map_err(|e| e.to_string())?;
+    Ok((read.topology, read.warnings.iter().map(|w| w.to_string()).collect()))
 }
 
 /// How the core is to read an imported file: a JSON description if it looks like one, else

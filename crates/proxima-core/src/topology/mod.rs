@@ -38,6 +38,7 @@
 
 mod build;
 mod check;
+mod choice;
 mod describe;
 mod fabric;
 pub mod formats;
@@ -49,6 +50,7 @@ mod spec;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
+pub use choice::TopologyChoice;
 pub use fabric::{
     collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
 };

@@ -255,21 +255,7 @@ pub fn all_presets() -> impl Iterator<Item = &'static Preset> {
 /// Builds a topology from any of the accepted forms except a file: a preset name or a
 /// parametric spec. (A JSON file's text goes to [`TopologySpec::from_json`].)
 pub fn resolve_topology_arg(arg: &str) -> Result<Topology, InputError> {
-    if let Some(p) = preset(arg) {
-        return Topology::from_spec(&p.spec());
-    }
-    if arg.contains('=') {
-        let spec = ParametricSpec::parse(arg)?.to_spec();
-        return Topology::from_spec(&spec);
-    }
-    let names: Vec<&str> = all_presets().map(|p| p.name).collect();
-    Err(InputError::new(
-        "topology",
-        format!(
-            "'{arg}' is neither a preset ({}), a parametric spec (racks=R,servers=S,gpus=G[,...]) nor a JSON file",
-            names.join(", ")
-        ),
-    ))
+    super::TopologyChoice::from_argument(arg)?.build()
 }
 
 #[cfg(test)]
