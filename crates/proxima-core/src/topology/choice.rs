@@ -69,3 +69,9 @@ impl TopologyChoice {
         }
     }
 }
+
+/// Builds a topology from any of the accepted forms except a file: a preset name or a
+/// parametric spec. (A JSON file's text goes to [`TopologySpec::from_json`].)
+pub fn resolve_topology_arg(arg: &str) -> Result<Topology, InputError> {
+    TopologyChoice::from_argument(arg)?.build()
+}
