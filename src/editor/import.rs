@@ -14,7 +14,9 @@ use super::{EditAction, Editor};
 use crate::Shared;
 use proxima_core::inputs::{read_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::formats::{SlurmOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER};
+use proxima_core::topology::formats::{
+    KueueOptions, LingjunOptions, SlurmOptions, VolcanoOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER,
+};
 use proxima_core::topology::Topology;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -60,16 +62,25 @@ pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInp
     if json && !is_kubernetes_json(&text) {
         return Ok(TopologyInput::File { name, text });
     }
-    let options = SlurmOptions::parse(options).map_err(|e| format!("Slurm options: {e}"))?;
+    // Each format reads the options it takes, and refuses a key it does not use in its
+    // own name. The import box always has a GPUs field, for the formats whose files do not
+    // give them; a Kueue file gives each node's GPUs, so that field does not apply to it.
+    let refused = |format: &'static str| move |e: proxima_core::InputError| format!("{format} options: {e}");
     Ok(if is_lingjun(&text) {
+        let options = LingjunOptions::parse(options).map_err(refused("Lingjun"))?;
         TopologyInput::Lingjun { name, text, options }
     } else if (is_kubernetes(&text) && text.contains("kind: HyperNode"))
         || (is_kubernetes_json(&text) && text.contains("\"HyperNode\""))
     {
+        let options = VolcanoOptions::parse(options).map_err(refused("Volcano"))?;
         TopologyInput::Volcano { name, text, options }
     } else if is_kubernetes(&text) || is_kubernetes_json(&text) {
+        let links: Vec<&str> =
+            options.split(',').filter(|p| p.split('=').next().map(str::trim) != Some("gpus")).collect();
+        let options = KueueOptions::parse(&links.join(",")).map_err(refused("Kueue"))?;
         TopologyInput::Kueue { name, text, options }
     } else {
+        let options = SlurmOptions::parse(options).map_err(refused("Slurm"))?;
         TopologyInput::Slurm { name, text, options }
     })
 }

@@ -13,7 +13,8 @@ use crate::scenario::{apply_tenant_spec, Scenario};
 use crate::share::TopologyChoice;
 use crate::tenants::TenantSpec;
 use crate::topology::formats::{
-    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, SlurmOptions, GPU_RESOURCE,
+    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, KueueOptions,
+    LingjunOptions, SlurmOptions, VolcanoOptions,
 };
 use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
 use crate::trace::synthetic::{self, SyntheticSpec};
@@ -71,16 +72,16 @@ pub enum TopologyInput {
     /// what the file does not say: GPUs per node, NIC and NVLink bandwidth.
     Slurm { name: String, text: String, options: SlurmOptions },
     /// The text of a Lingjun `topo.csv` (`ip,DSW,PSW,ASW`, one row per host), the file's
-    /// name, and the same options as for Slurm: GPUs per host, NIC and NVLink bandwidth.
-    Lingjun { name: String, text: String, options: SlurmOptions },
+    /// name, and its options: GPUs per host and the links.
+    Lingjun { name: String, text: String, options: LingjunOptions },
     /// The text of a Kueue file (a `Topology` and the `Node` objects, YAML), the file's
-    /// name, and the options for its links (NIC and NVLink bandwidth, NICs, fabric; the
-    /// file gives each node's GPUs, so `gpus` is not used).
-    Kueue { name: String, text: String, options: SlurmOptions },
+    /// name, and the options for its links (NIC and NVLink bandwidth, NICs, fabric, GPU;
+    /// the file gives each node's GPUs).
+    Kueue { name: String, text: String, options: KueueOptions },
     /// The text of a Volcano file (`HyperNode` objects, and `Node` objects for members
-    /// selected by pattern or label; YAML), the file's name, and the same options as for
-    /// Slurm: GPUs per node, NIC and NVLink bandwidth, NICs, fabric.
-    Volcano { name: String, text: String, options: SlurmOptions },
+    /// selected by pattern or label; YAML), the file's name, and its options: GPUs per node
+    /// and the links.
+    Volcano { name: String, text: String, options: VolcanoOptions },
     /// A typed description in hand: a preset, the parametric form's numbers, or a cluster
     /// drawn in the app's editor or carried by a share link.
     Choice(TopologyChoice),
@@ -203,38 +204,35 @@ pub const VOLCANO_PREFIX: &str = "volcano:";
 /// by `key=`, so a path may hold commas but not `,key=`. Front ends that take paths (the
 /// CLI, the Python package) read the file and make a [`TopologyInput::Slurm`].
 pub fn slurm_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    file_argument(SLURM_PREFIX, argument)
+    file_argument(SLURM_PREFIX, argument, SlurmOptions::parse)
 }
 
-/// The path and options of a `lingjun:PATH[,options]` argument, split and checked as
-/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
-pub fn lingjun_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    file_argument(LINGJUN_PREFIX, argument)
+/// The path and [`LingjunOptions`] of a `lingjun:PATH[,options]` argument, split as
+/// [`slurm_argument`] does; `None` without the prefix.
+pub fn lingjun_argument(argument: &str) -> Option<Result<(&str, LingjunOptions), InputError>> {
+    file_argument(LINGJUN_PREFIX, argument, LingjunOptions::parse)
 }
 
-/// The path and options of a `kueue:PATH[,options]` argument, split as [`slurm_argument`]
-/// does; `None` without the prefix. The options are those of the links: a Kueue file gives
-/// each node's GPUs, so `gpus` is refused rather than silently not used.
-pub fn kueue_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    let (_, options) = split_file_argument(KUEUE_PREFIX, argument)?;
-    let gpus_given = options.split(',').any(|part| part.split('=').next().is_some_and(|key| key.trim() == "gpus"));
-    if gpus_given {
-        return Some(Err(InputError::new(
-            "gpus",
-            format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics, fabric and gpu"),
-        )));
-    }
-    file_argument(KUEUE_PREFIX, argument)
+/// The path and [`KueueOptions`] of a `kueue:PATH[,options]` argument, split as
+/// [`slurm_argument`] does; `None` without the prefix. The options are those of the links:
+/// a Kueue file gives each node's GPUs, so `gpus` is refused rather than silently not used.
+pub fn kueue_argument(argument: &str) -> Option<Result<(&str, KueueOptions), InputError>> {
+    file_argument(KUEUE_PREFIX, argument, KueueOptions::parse)
 }
 
-/// The path and options of a `volcano:PATH[,options]` argument, split and checked as
-/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
-pub fn volcano_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    file_argument(VOLCANO_PREFIX, argument)
+/// The path and [`VolcanoOptions`] of a `volcano:PATH[,options]` argument, split as
+/// [`slurm_argument`] does; `None` without the prefix.
+pub fn volcano_argument(argument: &str) -> Option<Result<(&str, VolcanoOptions), InputError>> {
+    file_argument(VOLCANO_PREFIX, argument, VolcanoOptions::parse)
 }
 
-/// A `PREFIX:PATH[,key=value...]` argument's path and options; errors name the prefix's word.
-fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str, SlurmOptions), InputError>> {
+/// A `PREFIX:PATH[,key=value...]` argument's path and options, read by the format's `parse`;
+/// errors name the prefix's word.
+fn file_argument<'a, O>(
+    prefix: &str,
+    argument: &'a str,
+    parse: fn(&str) -> Result<O, InputError>,
+) -> Option<Result<(&'a str, O), InputError>> {
     let (path, options) = split_file_argument(prefix, argument)?;
     if path.trim().is_empty() {
         let word = prefix.trim_end_matches(':');
@@ -244,7 +242,7 @@ fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str,
             format!("expected a file after {prefix} (the form is {prefix}PATH{gpus}[,nic_gbps=B][,nvlink_gbps=B])"),
         )));
     }
-    Some(SlurmOptions::parse(options).map(|o| (path, o)))
+    Some(parse(options).map(|o| (path, o)))
 }
 
 /// A `PREFIX:PATH[,key=value...]` argument split into the path and the options' text.
@@ -262,7 +260,7 @@ fn split_file_argument<'a>(prefix: &str, argument: &'a str) -> Option<(&'a str, 
 
 /// A Lingjun `topo.csv`'s description, named after the file; errors name the file, the
 /// line and the column (`topo.csv:7: ASW: empty: ...`).
-pub fn read_lingjun_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+pub fn read_lingjun_file(name: &str, text: &str, options: &LingjunOptions) -> Result<TopologySpec, SourcedError> {
     let mut spec = read_lingjun_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
     spec.name = name.to_string();
     Ok(spec)

@@ -115,7 +115,7 @@ fn slurm_arguments_split_into_path_and_options() {
     let parsed = |a: &str| slurm_argument(a).map(|r| r.map(|(p, o)| (p.to_string(), o)));
     assert_eq!(parsed("teaching"), None);
     assert_eq!(parsed("slurm:topology.conf"), Some(Ok(("topology.conf".into(), SlurmOptions::default()))));
-    let four = SlurmOptions { gpus: 4, nic_gbps: 100.0, ..SlurmOptions::default() };
+    let four = SlurmOptions::parse("gpus=4,nic_gbps=100").unwrap();
     assert_eq!(
         parsed("slurm:/etc/slurm/topology.conf,gpus=4,nic_gbps=100"),
         Some(Ok(("/etc/slurm/topology.conf".into(), four.clone())))
@@ -129,7 +129,7 @@ fn slurm_arguments_split_into_path_and_options() {
 #[test]
 fn a_kueue_file_is_named_after_the_file_with_its_warnings_and_errors() {
     let text = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\nspec:\n  levels:\n  - nodeLabel: rack\n---\nkind: Node\nmetadata: {name: n1, labels: {rack: r1}}\nstatus: {allocatable: {nvidia.com/gpu: 4}}\n---\nkind: Node\nmetadata: {name: cpu}\n";
-    let input = TopologyInput::Kueue { name: "tas.yaml".into(), text: text.into(), options: SlurmOptions::default() };
+    let input = TopologyInput::Kueue { name: "tas.yaml".into(), text: text.into(), options: KueueOptions::default() };
     let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
     assert_eq!((topo.name(), topo.gpu_count()), ("tas.yaml", 4));
     let warnings: Vec<String> =
@@ -139,7 +139,7 @@ fn a_kueue_file_is_named_after_the_file_with_its_warnings_and_errors() {
     let bad = TopologyInput::Kueue {
         name: "t.yaml".into(),
         text: text.replace("nodeLabel: rack", "nodeLabel: block"),
-        options: SlurmOptions::default(),
+        options: KueueOptions::default(),
     };
     let e = build_topology(&bad, ArgumentNames::Flags).unwrap_err();
     assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("t.yaml", Some(7), "kind"));
@@ -149,7 +149,7 @@ fn a_kueue_file_is_named_after_the_file_with_its_warnings_and_errors() {
 fn kueue_arguments_take_the_link_options_but_not_gpus() {
     let parsed = |a: &str| kueue_argument(a).map(|r| r.map(|(p, o)| (p.to_string(), o)));
     assert_eq!(parsed("slurm:t.conf"), None);
-    let fast = SlurmOptions { nic_gbps: 400.0, nics: 8, ..SlurmOptions::default() };
+    let fast = KueueOptions::parse("nic_gbps=400,nics=8").unwrap();
     assert_eq!(parsed("kueue:tas.yaml,nic_gbps=400,nics=8"), Some(Ok(("tas.yaml".into(), fast))));
     let e = parsed("kueue:tas.yaml,gpus=4").unwrap().unwrap_err();
     assert!(e.field == "gpus" && e.message.starts_with("a Kueue file gives each node's GPUs"), "{e}");

@@ -388,7 +388,7 @@ mod tests {
                 body: "kind: Topology\n",
                 option: "nic_gbps=400",
                 read: |t| match t {
-                    TopologyInput::Kueue { name, options, .. } => Some((name, options.nic_gbps.to_string())),
+                    TopologyInput::Kueue { name, options, .. } => Some((name, options.links.nic_gbps.to_string())),
                     _ => None,
                 },
                 holds: "400",

@@ -29,7 +29,7 @@
 //!   no node below it is left out with a warning.
 
 use super::kube::{node_labels, Objects};
-use super::slurm_options::SlurmOptions;
+use super::options::VolcanoOptions;
 use super::yaml::{self, Node};
 use crate::error::InputError;
 use crate::topology::spec::{
@@ -58,7 +58,7 @@ struct HyperNode {
 /// The cluster a Volcano file describes, with the options for what it does not say. The
 /// description has no name (the caller names it after the file). Errors and warnings carry
 /// the line and the field as a path in the object (`spec.members[1].selector`).
-pub fn read_volcano_topology(text: &str, options: &SlurmOptions) -> Result<VolcanoTopology, InputError> {
+pub fn read_volcano_topology(text: &str, options: &VolcanoOptions) -> Result<VolcanoTopology, InputError> {
     let documents = yaml::documents(text)?;
     let objects = Objects::of(&documents, &["HyperNode", "Node"], "HyperNode, Node, List")?;
     let mut warnings = Vec::new();
@@ -345,7 +345,7 @@ fn check_nodes_once(hypernodes: &[HyperNode]) -> Result<(), InputError> {
 /// The description, walking down from the roots; every uplink at full bisection.
 fn build_spec(
     hypernodes: &[HyperNode],
-    options: &SlurmOptions,
+    options: &VolcanoOptions,
     warnings: &mut Vec<InputError>,
 ) -> Result<TopologySpec, InputError> {
     let below: Vec<usize> = (0..hypernodes.len()).map(|h| nodes_below(hypernodes, h)).collect();
@@ -362,8 +362,8 @@ fn build_spec(
     if roots.is_empty() {
         return Err(InputError::at_line(hypernodes[0].line, "spec.members", "no HyperNode has a node below it"));
     }
-    let node_link = options.node_link_gbps();
-    let mut spec = options.empty_spec();
+    let node_link = options.links.node_link_gbps();
+    let mut spec = options.links.empty_spec();
     if roots.len() > 1 {
         spec.switches.push(SwitchSpec { id: "cluster".to_string(), role: Some("cluster".to_string()) });
         for &r in &roots {
@@ -378,9 +378,9 @@ fn build_spec(
             spec.servers.push(ServerSpec {
                 id: node.clone(),
                 gpus: options.gpus,
-                nvlink_gbps: options.nvlink_gbps,
+                nvlink_gbps: options.links.nvlink_gbps,
                 nvlink_latency_us: default_nvlink_latency_us(),
-                nics: options.nics,
+                nics: options.links.nics,
             });
             spec.links.push(link(node, &hypernode.name, node_link));
         }
