@@ -47,7 +47,9 @@ impl LessonTopology {
     /// lessons' test imports it, so it always imports.
     pub fn choice(&self) -> TopologyChoice {
         match *self {
-            LessonTopology::Parametric(text) => TopologyChoice::Parametric(text.into()),
+            LessonTopology::Parametric(text) => {
+                TopologyChoice::from_argument(text).expect("a lesson's parametric cluster is valid")
+            }
             LessonTopology::File { name, text, options } => {
                 let (topology, _) = import_cluster(name, text, options).expect("a lesson's cluster file imports");
                 TopologyChoice::Custom(topology.spec().clone())

@@ -101,7 +101,7 @@ fn topology_actions_build_the_cluster_and_keep_it_on_bad_input() {
     assert_eq!(s.cluster.topology.gpu_count(), 128);
     assert_eq!(s.cluster.param.value.servers, "32");
     let s = apply(s, [Action::SetParam(ParamField::Racks, "3".into())]);
-    assert_eq!(s.cluster.choice, TopologyChoice::Parametric("racks=3,servers=32,gpus=4,nic_gbps=100".into()));
+    assert_eq!(s.cluster.choice, TopologyChoice::from_argument("racks=3,servers=32,gpus=4,nic_gbps=100").unwrap());
     assert_eq!(s.cluster.topology.gpu_count(), 384);
     assert_eq!(s.cluster.preset, None);
     // A bad field is flagged, and the last good cluster stays.

@@ -78,7 +78,7 @@ pub fn scenario() -> Result<Scenario, String> {
     let trace = Trace::new(TraceFormat::ProximaCsv, jobs);
     let options =
         WorkloadOptions { seed: SEED, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
-    proxima_core::scenario::build_scenario(topology, &trace, &options, TRACE_NAME)
+    proxima_core::scenario::Scenario::from_trace(topology, &trace, &options, TRACE_NAME)
         .map_err(|e| format!("{TRACE_NAME}: {e}"))
 }
 

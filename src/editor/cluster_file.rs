@@ -6,9 +6,9 @@
 
 use super::Editor;
 use crate::Shared;
-use proxima_core::inputs::{build_topology, topology_warnings, ArgumentNames, TopologyInput};
+use proxima_core::inputs::{read_topology, ArgumentNames, TopologyInput};
 use proxima_core::share::TopologyChoice;
-use proxima_core::topology::formats::{SlurmOptions, LINGJUN_HEADER};
+use proxima_core::topology::formats::{KueueOptions, LingjunOptions, SlurmOptions, VolcanoOptions, LINGJUN_HEADER};
 use proxima_core::topology::Topology;
 
 impl Editor {
@@ -34,8 +34,8 @@ impl Editor {
 /// `TopologyChoice::Custom` with its description.
 pub fn import_cluster(name: &str, text: &str, options: &str) -> Result<(Topology, Vec<String>), String> {
     let input = import_input(name, text, options)?;
-    let topology = build_topology(&input, ArgumentNames::Words).map_err(|e| e.to_string())?;
-    Ok((topology, topology_warnings(&input).iter().map(|w| w.to_string()).collect()))
+    let read = read_topology(&input, ArgumentNames::Words).map_err(|e| e.to_string())?;
+    Ok((read.topology, read.warnings.iter().map(|w| w.to_string()).collect()))
 }
 
 /// How the core is to read an imported file: a JSON description if it looks like one, else
@@ -48,16 +48,25 @@ pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInp
     if json && !is_kubernetes_json(&text) {
         return Ok(TopologyInput::File { name, text });
     }
-    let options = SlurmOptions::parse(options).map_err(|e| format!("Slurm options: {e}"))?;
+    // Each format reads the options it takes, and refuses a key it does not use in its
+    // own name. The import box always has a GPUs field, for the formats whose files do not
+    // give them; a Kueue file gives each node's GPUs, so that field does not apply to it.
+    let refused = |format: &'static str| move |e: proxima_core::InputError| format!("{format} options: {e}");
     Ok(if is_lingjun(&text) {
+        let options = LingjunOptions::parse(options).map_err(refused("Lingjun"))?;
         TopologyInput::Lingjun { name, text, options }
     } else if (is_kubernetes(&text) && text.contains("kind: HyperNode"))
         || (is_kubernetes_json(&text) && text.contains("\"HyperNode\""))
     {
+        let options = VolcanoOptions::parse(options).map_err(refused("Volcano"))?;
         TopologyInput::Volcano { name, text, options }
     } else if is_kubernetes(&text) || is_kubernetes_json(&text) {
+        let links: Vec<&str> =
+            options.split(',').filter(|p| p.split('=').next().map(str::trim) != Some("gpus")).collect();
+        let options = KueueOptions::parse(&links.join(",")).map_err(refused("Kueue"))?;
         TopologyInput::Kueue { name, text, options }
     } else {
+        let options = SlurmOptions::parse(options).map_err(refused("Slurm"))?;
         TopologyInput::Slurm { name, text, options }
     })
 }

@@ -224,7 +224,7 @@ mod tests {
             SlurmFields { gpus: " 4 ".into(), nics: "2".into(), nic_gbps: " 100 ".into(), fabric: "tcp".into() };
         assert_eq!(typed.options(), "gpus=4,nics=2,fabric=tcp,nic_gbps=100");
         let options = SlurmOptions::parse(&typed.options()).unwrap();
-        assert_eq!((options.gpus, options.nics, options.nic_gbps), (4, 2, 100.0));
+        assert_eq!((options.gpus, options.links.nics, options.links.nic_gbps), (4, 2, 100.0));
     }
 
     #[test]

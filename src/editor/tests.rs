@@ -332,7 +332,7 @@ fn huge_servers_and_clusters_never_flood_the_drawing() {
     assert_eq!(d.gpus.len(), 12, "the big server is a box");
     assert_eq!(d.nodes.iter().find(|b| b.id == "r0s0").unwrap().kind, BoxKind::CollapsedServer);
     let big = Editor::new(
-        TopologyChoice::Parametric("racks=40,servers=32,gpus=8".into()),
+        TopologyChoice::from_argument("racks=40,servers=32,gpus=8").unwrap(),
         Shared::new(resolve_topology_arg("racks=40,servers=32,gpus=8").unwrap()),
     );
     let d = layout(&run(big, [EditAction::CollapseAll(false)]));

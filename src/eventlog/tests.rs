@@ -3,7 +3,7 @@
 use super::*;
 use proxima_core::event::Reason;
 use proxima_core::policy::resolve_policy;
-use proxima_core::scenario::build_scenario;
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::topology::GpuId;
 use proxima_core::trace::{synthetic, tenant_mix};
@@ -35,7 +35,7 @@ fn sim_with_tenants(topology: &str, jobs: u32, load: f64, policy: &str, tenants:
     }
     let catalog = proxima_core::model::Catalog::built_in();
     let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-    let scenario = build_scenario(topo, &trace, &options, "t").unwrap();
+    let scenario = Scenario::from_trace(topo, &trace, &options, "t").unwrap();
     Simulation::new(scenario, resolve_policy(policy).unwrap())
 }
 

@@ -31,7 +31,7 @@ pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
         },
         match &s.topology {
             TopologyChoice::Preset(name) => format!("the {name} cluster"),
-            TopologyChoice::Parametric(text) => format!("the cluster {text}"),
+            TopologyChoice::Parametric(spec) => format!("the cluster {spec}"),
             TopologyChoice::Custom(spec) => format!("the cluster {}", spec.name),
         },
         s.policies.len(),

@@ -6,7 +6,7 @@ use crate::eventlog::{PlaybackLog, Recorder};
 use crate::Shared;
 use proxima_core::engine::Simulation;
 use proxima_core::policy::resolve_policy;
-use proxima_core::scenario::build_scenario;
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::{resolve_topology_arg, NodeKind};
 use proxima_core::trace::synthetic;
 use proxima_core::workload::{ModelMix, WorkloadOptions};
@@ -26,7 +26,7 @@ fn playback(
     );
     let catalog = proxima_core::model::Catalog::built_in();
     let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-    let scenario = build_scenario(topo.clone(), &trace, &options, "t").unwrap();
+    let scenario = Scenario::from_trace(topo.clone(), &trace, &options, "t").unwrap();
     playback_of(scenario, policy, probes)
 }
 
@@ -327,7 +327,7 @@ fn by_tenant_every_running_job_wears_its_tenants_look() {
     proxima_core::trace::tenant_mix::assign(&mut trace, 3, 5);
     let catalog = proxima_core::model::Catalog::built_in();
     let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-    let scenario = build_scenario(topo, &trace, &options, "t").unwrap();
+    let scenario = Scenario::from_trace(topo, &trace, &options, "t").unwrap();
     let jobs = scenario.jobs.clone();
     let (pb, _) = playback_of(scenario, "fifo", &[]);
     assert_eq!(pb.log.tenants, ["t1", "t2", "t3"]);

@@ -25,15 +25,7 @@ pub struct ClusterWhatIf {
 impl ClusterWhatIf {
     /// How the report names the cluster: its file's name.
     pub fn topology_label(&self) -> String {
-        match &self.topology {
-            TopologyInput::Argument(text) => text.clone(),
-            TopologyInput::File { name, .. }
-            | TopologyInput::Slurm { name, .. }
-            | TopologyInput::Lingjun { name, .. }
-            | TopologyInput::Kueue { name, .. }
-            | TopologyInput::Volcano { name, .. } => name.clone(),
-            TopologyInput::Spec(spec) => spec.name.clone(),
-        }
+        self.topology.label()
     }
 }
 

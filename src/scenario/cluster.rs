@@ -72,11 +72,11 @@ impl Cluster {
     /// form's error.
     pub fn set_param(&mut self, field: ParamField, value: String) -> Result<(), String> {
         self.param.value.set(field, value);
-        match self.param.value.to_arg() {
-            Ok(arg) => {
+        match self.param.value.spec() {
+            Ok(spec) => {
                 self.param.error = None;
                 self.preset = None;
-                self.set(TopologyChoice::Parametric(arg))
+                self.set(TopologyChoice::Parametric(spec))
             }
             Err(e) => {
                 self.param.error = Some(e);
@@ -113,10 +113,8 @@ impl Cluster {
             TopologyChoice::Preset(name) => Some(name.clone()),
             _ => None,
         };
-        if let TopologyChoice::Parametric(text) = &doc.choice {
-            if let Ok(p) = ParametricSpec::parse(text) {
-                self.param.value = ParametricFields::from_spec(&p);
-            }
+        if let TopologyChoice::Parametric(spec) = &doc.choice {
+            self.param.value = ParametricFields::from_spec(spec);
         }
     }
 
@@ -124,10 +122,8 @@ impl Cluster {
     pub fn restore(&mut self, choice: &TopologyChoice) -> Result<(), String> {
         match choice {
             TopologyChoice::Preset(name) => self.select_preset(name),
-            TopologyChoice::Parametric(text) => {
-                if let Ok(spec) = ParametricSpec::parse(text) {
-                    self.param.value = ParametricFields::from_spec(&spec);
-                }
+            TopologyChoice::Parametric(spec) => {
+                self.param.value = ParametricFields::from_spec(spec);
                 self.preset = None;
                 self.set(choice.clone())
             }
@@ -185,7 +181,7 @@ mod tests {
         assert_eq!(ratio("flat-2048"), None);
         assert_eq!(ratio("fat-tree-k8"), None);
         let default =
-            topology_of(&TopologyChoice::Parametric(super::super::defaults::DEFAULT_TOPOLOGY.into())).unwrap();
+            topology_of(&TopologyChoice::from_argument(super::super::defaults::DEFAULT_TOPOLOGY).unwrap()).unwrap();
         assert_eq!(max_oversubscription(&default), Some(32.0));
     }
 }

@@ -35,7 +35,7 @@ pub const FIRST_RUN_JOBS: u32 = 800;
 /// lessons' tests check the claims, `first_run`).
 pub fn default_scenario() -> SharedScenario {
     SharedScenario {
-        topology: TopologyChoice::Parametric(FIRST_RUN_TOPOLOGY.into()),
+        topology: TopologyChoice::from_argument(FIRST_RUN_TOPOLOGY).expect("the first run's cluster is valid"),
         trace: TraceChoice::Synthetic { jobs: FIRST_RUN_JOBS, load: DEFAULT_LOAD, seed: 1, tenants: None },
         mix: Some(FIRST_RUN_MIX.into()),
         policies: vec!["fifo".into(), "consolidate".into(), "dally".into()],

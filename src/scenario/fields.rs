@@ -139,23 +139,24 @@ impl ParametricFields {
         }
     }
 
-    /// The `racks=R,...` text these fields stand for, in the canonical form `proxima`
-    /// prints (defaults left out), checked by the core's parser.
-    pub fn to_arg(&self) -> Result<String, String> {
-        let text = format!(
-            "racks={},servers={},gpus={},oversub={},nic_gbps={},nvlink_gbps={},nics={},fabric={},gpu={},rails={}",
-            self.racks.trim(),
-            self.servers.trim(),
-            self.gpus.trim(),
-            self.oversub.trim(),
-            self.nic_gbps.trim(),
-            self.nvlink_gbps.trim(),
-            self.nics.trim(),
-            self.fabric.trim(),
-            self.gpu.trim(),
-            self.rails.trim()
-        );
-        ParametricSpec::parse(&text).map(|p| p.to_string()).map_err(|e| e.to_string())
+    /// The typed spec these fields stand for: each field read once into its number or name
+    /// by the core ([`ParametricSpec::from_pairs`]), with the messages `proxima --topology`
+    /// gives (`oversub: must be at least 1, got 0.5`). No text of the whole form is made and
+    /// parsed again: the spec goes into the scenario, the worker and links as it is.
+    pub fn spec(&self) -> Result<ParametricSpec, String> {
+        ParametricSpec::from_pairs([
+            ("racks", self.racks.as_str()),
+            ("servers", self.servers.as_str()),
+            ("gpus", self.gpus.as_str()),
+            ("oversub", self.oversub.as_str()),
+            ("nic_gbps", self.nic_gbps.as_str()),
+            ("nvlink_gbps", self.nvlink_gbps.as_str()),
+            ("nics", self.nics.as_str()),
+            ("fabric", self.fabric.as_str()),
+            ("gpu", self.gpu.as_str()),
+            ("rails", self.rails.as_str()),
+        ])
+        .map_err(|e| e.to_string())
     }
 }
 
@@ -346,13 +347,21 @@ mod tests {
         assert_eq!(gen.spec().unwrap_err(), "tenants: expected a number, got '2,load=9'");
         let mut param = ParametricFields::from_spec(&ParametricSpec::parse("racks=2,servers=2,gpus=4").unwrap());
         *param.slot(ParamField::Racks) = " 3 ".into();
-        assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4");
+        assert_eq!(param.spec().unwrap().to_string(), "racks=3,servers=2,gpus=4");
         // Another fabric takes its own link defaults with it, but not bandwidths typed by hand.
         param.set(ParamField::Fabric, "tcp".into());
-        assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4,fabric=tcp");
+        assert_eq!(param.spec().unwrap().to_string(), "racks=3,servers=2,gpus=4,fabric=tcp");
         param.set(ParamField::NicGbps, "100".into());
         param.set(ParamField::Fabric, "rdma".into());
-        assert_eq!(param.to_arg().unwrap(), "racks=3,servers=2,gpus=4,nic_gbps=100");
+        assert_eq!(param.spec().unwrap().to_string(), "racks=3,servers=2,gpus=4,nic_gbps=100");
+        // Each field is read as a number on its own: a separator typed into one is refused
+        // in that field's words rather than read as keys of its own.
+        param.set(ParamField::Oversub, "2,racks=9".into());
+        assert_eq!(param.spec().unwrap_err(), "oversub: must be a positive number, got '2,racks=9'");
+        param.set(ParamField::Oversub, "0.5".into());
+        assert_eq!(param.spec().unwrap_err(), "oversub: must be at least 1, got 0.5");
+        param.set(ParamField::Oversub, " 2.5 ".into());
+        assert_eq!(param.spec().unwrap().oversub, 2.5);
     }
 
     #[test]
@@ -388,7 +397,7 @@ mod tests {
         let spec = ParametricSpec::parse("racks=2,servers=2,gpus=8,nics=2,gpu=h100,rails=on").unwrap();
         let mut p = ParametricFields::from_spec(&spec);
         assert_eq!((p.gpu.as_str(), p.rails.as_str()), ("h100", "on"));
-        assert_eq!(p.to_arg().unwrap(), spec.to_string());
+        assert_eq!(p.spec().unwrap().to_string(), spec.to_string());
         // A GPU chosen by hand stays when the fabric changes; its NVLink default follows a
         // GPU change.
         p.set(ParamField::Fabric, "roce".into());
@@ -399,6 +408,6 @@ mod tests {
         p.set(ParamField::Fabric, "tcp".into());
         assert_eq!((p.gpu.as_str(), p.nvlink_gbps.clone()), ("t4", GpuKind::T4.default_link_gbps().to_string()));
         p.set(ParamField::Rails, "off".into());
-        assert!(!p.to_arg().unwrap().contains("rails"));
+        assert!(!p.spec().unwrap().to_string().contains("rails"));
     }
 }

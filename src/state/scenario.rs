@@ -132,7 +132,8 @@ impl State {
         }
         let scenario = self.shared_scenario()?;
         let topology = match &scenario.topology {
-            TopologyChoice::Preset(arg) | TopologyChoice::Parametric(arg) => arg.clone(),
+            TopologyChoice::Preset(name) => name.clone(),
+            TopologyChoice::Parametric(spec) => spec.to_string(),
             TopologyChoice::Custom(spec) => {
                 format!("{}.json", if spec.name.is_empty() { "topology" } else { &spec.name })
             }

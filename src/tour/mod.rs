@@ -26,6 +26,7 @@ use crate::eventlog::PlaybackLog;
 use crate::protocol::{FileData, PolicyResult, RunRequest, TraceSource};
 use proxima_core::event::{PolicyNote, SimEvent};
 use proxima_core::inputs::TopologyInput;
+use proxima_core::share::TopologyChoice;
 
 /// How many times the situation repeats: the tuner needs 20 waits at a tier before it
 /// trusts what it saw, so a few more than that.
@@ -80,7 +81,7 @@ pub fn trace_csv() -> String {
 pub fn request(run_id: u32) -> RunRequest {
     RunRequest {
         run_id,
-        topology: TopologyInput::Spec(topology_spec()),
+        topology: TopologyInput::Choice(TopologyChoice::Custom(topology_spec())),
         trace: TraceSource::File {
             name: "introduction.csv".into(),
             data: FileData::Bytes(trace_csv().into_bytes().into()),

@@ -2,7 +2,7 @@
 //! read and checked against the cluster exactly as a run would read it, so that a trace
 //! that cannot run is refused when it is loaded, with the CLI's message.
 
-use super::run::trace_input;
+use super::run::read_trace_source;
 use crate::protocol::{FileData, Problem, TracePreview, TraceSource};
 use proxima_core::error::SourcedError;
 use proxima_core::inputs::{
@@ -60,8 +60,10 @@ pub fn check_trace(topology: &TopologyInput, name: &str, data: &FileData) -> Res
     // Read once here, to hash the bytes a link will name (the run reads the file again).
     let bytes = data.read().map_err(|e| Problem::Message(format!("{name}: {e}")))?;
     let hash = trace_hash(&bytes);
-    let trace =
-        trace_input(&TraceSource::File { name: name.to_string(), data: FileData::Bytes(bytes.into_owned().into()) })?;
+    let trace = read_trace_source(&TraceSource::File {
+        name: name.to_string(),
+        data: FileData::Bytes(bytes.into_owned().into()),
+    })?;
     let input = ScenarioInput::new(topology.clone(), trace, 1);
     build_scenario(&input)?;
     // The scenario does not keep the trace's format, so the preview reads the trace again

@@ -26,7 +26,7 @@ const PROGRESS_EVERY_MS: f64 = 50.0;
 
 /// The core's trace input: a file read (only a worker reads a `Blob`) and checked to be
 /// UTF-8, with the CLI's message when it is not.
-pub fn trace_input(source: &TraceSource) -> Result<TraceInput, Problem> {
+pub fn read_trace_source(source: &TraceSource) -> Result<TraceInput, Problem> {
     match source {
         TraceSource::Synthetic(text) => Ok(TraceInput::Synthetic(text.clone())),
         TraceSource::File { name, data } => {
@@ -39,7 +39,7 @@ pub fn trace_input(source: &TraceSource) -> Result<TraceInput, Problem> {
 
 /// The scenario of a request, through the core's `build_scenario`.
 pub fn build_request_scenario(request: &RunRequest) -> Result<Scenario, Problem> {
-    let mut input = ScenarioInput::new(request.topology.clone(), trace_input(&request.trace)?, request.seed);
+    let mut input = ScenarioInput::new(request.topology.clone(), read_trace_source(&request.trace)?, request.seed);
     input.mix = request.mix.clone();
     Ok(build_scenario(&input)?)
 }

@@ -6,7 +6,7 @@
 
 use crate::editor::cluster_file::import_input;
 use proxima_core::error::SourcedError;
-use proxima_core::inputs::{build_topology, utf8_text, ArgumentNames, TopologyInput};
+use proxima_core::inputs::{read_topology, utf8_text, ArgumentNames, TopologyInput};
 use proxima_core::topology::{Tier, Topology};
 
 /// The format a cluster file was read as, which also suggests the scheduler the operator
@@ -74,9 +74,9 @@ pub fn read_cluster(name: &str, bytes: &[u8], options: &str) -> Result<ClusterSu
         field: "options".to_string(),
         message,
     })?;
-    let topology = build_topology(&input, ArgumentNames::Words)?;
-    let warnings = proxima_core::inputs::topology_warnings(&input).iter().map(|w| w.to_string()).collect();
-    Ok(summarise_cluster(name, input, &topology, warnings))
+    let read = read_topology(&input, ArgumentNames::Words)?;
+    let warnings = read.warnings.iter().map(|w| w.to_string()).collect();
+    Ok(summarise_cluster(name, input, &read.topology, warnings))
 }
 
 fn summarise_cluster(name: &str, input: TopologyInput, topology: &Topology, warnings: Vec<String>) -> ClusterSummary {

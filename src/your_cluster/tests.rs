@@ -136,6 +136,16 @@ fn kubectl_json_goes_to_the_kubernetes_readers_and_a_topology_json_stays_one() {
     assert!(matches!(import_input("h.json", hypernodes, ""), Ok(TopologyInput::Volcano { .. })));
     let topology = r#"{"version": 1, "name": "mine", "servers": []}"#;
     assert!(matches!(import_input("mine.json", topology, ""), Ok(TopologyInput::File { .. })));
+    // Each format reads its own options: the box's GPUs field does not apply to a Kueue
+    // file (its nodes give their GPUs), and a Lingjun file refuses Slurm's block key.
+    let boxed = "gpus=8,nics=2,fabric=roce";
+    let Ok(TopologyInput::Kueue { options, .. }) = import_input("nodes.json", nodes, boxed) else {
+        panic!("a Kueue file with the box's options imports")
+    };
+    assert_eq!((options.links.nics, options.links.fabric.name()), (2, "roce"));
+    let lingjun = "ip,DSW,PSW,ASW\nh1,G,P,S\n";
+    let e = import_input("topo.csv", lingjun, "gpus=8,block_nvlink=on").unwrap_err();
+    assert!(e.starts_with("Lingjun options: block_nvlink: unknown key"), "{e}");
 }
 
 /// NVIDIA's GPU operator labels every tray of an NVL72 rack with the rack's clique: the

@@ -1,6 +1,7 @@
-//! The CLI's side of its inputs: the host reads every one of them (`proxima_host::inputs`,
-//! the path sweeps and the Python package take too); here the notices reading found go to
-//! stderr, apart from the results, and problems become exit code 2.
+//! The CLI's side of its inputs: the host reads every one of them once
+//! (`proxima_host::inputs::scenario_input`, the path sweeps and the Python package take
+//! too); here the notices reading found go to stderr, apart from the results, and problems
+//! become exit code 2.
 
 use proxima_core::error::SourcedError;
 use proxima_core::inputs::{build_scenario, ArgumentNames, ScenarioInput};
@@ -47,14 +48,6 @@ pub fn show(notices: Vec<String>) {
     }
 }
 
-/// The files a scenario names, read once through the host (their warnings shown once),
-/// for runs that build it under several seeds.
-pub fn scenario_input(args: &ScenarioArgs) -> Result<ScenarioInput, UsageError> {
-    let input = host::scenario_input(args)?;
-    show(host::topology_notices(&input.topology));
-    Ok(input)
-}
-
 /// The scenario of an input, with a note on stderr for trace rows left out.
 pub fn scenario_of(input: &ScenarioInput) -> Result<Scenario, UsageError> {
     let scenario = build_scenario(input)?;
@@ -64,5 +57,7 @@ pub fn scenario_of(input: &ScenarioInput) -> Result<Scenario, UsageError> {
 
 /// The scenario the command line's arguments name.
 pub fn load_scenario(args: &ScenarioArgs) -> Result<Scenario, UsageError> {
-    scenario_of(&scenario_input(args)?)
+    let (input, notices) = host::scenario_input(args)?;
+    show(notices);
+    scenario_of(&input)
 }

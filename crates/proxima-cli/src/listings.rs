@@ -11,8 +11,8 @@ use proxima_host::inputs as host;
 pub fn topologies(json: Option<&str>) -> Result<(), UsageError> {
     match json {
         Some(arg) => {
-            let input = host::topology_input(arg)?;
-            show(host::topology_notices(&input));
+            let (input, notices) = host::read_topology_input(arg)?;
+            show(notices);
             let topo: Topology = host::topology(&input)?;
             println!("{}", topo.spec().to_json());
         }

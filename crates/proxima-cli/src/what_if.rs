@@ -4,9 +4,9 @@
 //! worker runs too; here the files are read, the screen printed and the report written
 //! (`docs/OPERATORS.md` walks through it).
 
-use crate::inputs::{scenario_input, scenario_of, UsageError};
+use crate::inputs::{scenario_of, show, UsageError};
 use proxima_core::inputs::build_scenario;
-use proxima_host::inputs::ScenarioArgs;
+use proxima_host::inputs::{scenario_input, ScenarioArgs};
 use proxima_lab::what_if::{html, markdown, run_what_if, screen, WhatIfPlan, WhatIfReport};
 use std::path::Path;
 
@@ -36,7 +36,8 @@ pub fn what_if(args: &ScenarioArgs, w: &WhatIf) -> Result<String, UsageError> {
         "seeds" | "timer" => UsageError(format!("--{}: {}", e.field, e.message)),
         _ => UsageError::in_argument("policy", e),
     })?;
-    let mut input = scenario_input(args)?;
+    let (mut input, notices) = scenario_input(args)?;
+    show(notices);
     // The trace's rows are the same under every seed: its notes are shown for the first only.
     let mut scenario_for_seed = |seed: u64| {
         input.seed = seed;

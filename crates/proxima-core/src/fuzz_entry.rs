@@ -4,7 +4,7 @@
 
 use crate::model::Catalog;
 use crate::policy::resolve_policy;
-use crate::scenario::build_scenario;
+use crate::scenario::Scenario;
 use crate::topology::formats::{read_slurm_topology, SlurmOptions};
 use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
 use crate::trace::parse_trace;
@@ -24,7 +24,7 @@ pub fn trace(data: &[u8]) {
     let topology = resolve_topology_arg("teaching").expect("a preset");
     let catalog = Catalog::built_in();
     let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-    let Ok(scenario) = build_scenario(topology, &trace, &options, "fuzz") else { return };
+    let Ok(scenario) = Scenario::from_trace(topology, &trace, &options, "fuzz") else { return };
     // Durations from a fuzzer can be astronomically long; the engine must still finish, in
     // as many steps as there are events, not as much simulated time.
     for policy in ["consolidate", "dally"] {

@@ -13,7 +13,8 @@ use crate::scenario::{apply_tenant_spec, Scenario};
 use crate::share::TopologyChoice;
 use crate::tenants::TenantSpec;
 use crate::topology::formats::{
-    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, SlurmOptions, GPU_RESOURCE,
+    read_kueue_topology, read_lingjun_topology, read_slurm_topology, read_volcano_topology, KueueOptions,
+    LingjunOptions, SlurmOptions, VolcanoOptions,
 };
 use crate::topology::{resolve_topology_arg, Topology, TopologySpec};
 use crate::trace::synthetic::{self, SyntheticSpec};
@@ -61,7 +62,9 @@ impl ArgumentNames {
 /// Where a scenario's cluster comes from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TopologyInput {
-    /// A preset name or a parametric spec (`racks=R,servers=S,gpus=G[,...]`).
+    /// A preset name or a parametric spec (`racks=R,servers=S,gpus=G[,...]`) as text, read
+    /// when the cluster is built: for tests and fixed names. Front ends read what a person
+    /// typed at their edge ([`TopologyChoice::from_argument`]) and send a [`Choice`](Self::Choice).
     Argument(String),
     /// The text of a topology file (the JSON format) and the file's name.
     File { name: String, text: String },
@@ -69,26 +72,39 @@ pub enum TopologyInput {
     /// what the file does not say: GPUs per node, NIC and NVLink bandwidth.
     Slurm { name: String, text: String, options: SlurmOptions },
     /// The text of a Lingjun `topo.csv` (`ip,DSW,PSW,ASW`, one row per host), the file's
-    /// name, and the same options as for Slurm: GPUs per host, NIC and NVLink bandwidth.
-    Lingjun { name: String, text: String, options: SlurmOptions },
+    /// name, and its options: GPUs per host and the links.
+    Lingjun { name: String, text: String, options: LingjunOptions },
     /// The text of a Kueue file (a `Topology` and the `Node` objects, YAML), the file's
-    /// name, and the options for its links (NIC and NVLink bandwidth, NICs, fabric; the
-    /// file gives each node's GPUs, so `gpus` is not used).
-    Kueue { name: String, text: String, options: SlurmOptions },
+    /// name, and the options for its links (NIC and NVLink bandwidth, NICs, fabric, GPU;
+    /// the file gives each node's GPUs).
+    Kueue { name: String, text: String, options: KueueOptions },
     /// The text of a Volcano file (`HyperNode` objects, and `Node` objects for members
-    /// selected by pattern or label; YAML), the file's name, and the same options as for
-    /// Slurm: GPUs per node, NIC and NVLink bandwidth, NICs, fabric.
-    Volcano { name: String, text: String, options: SlurmOptions },
-    /// A description in hand: drawn in the app's editor, or carried by a share link.
-    Spec(TopologySpec),
+    /// selected by pattern or label; YAML), the file's name, and its options: GPUs per node
+    /// and the links.
+    Volcano { name: String, text: String, options: VolcanoOptions },
+    /// A typed description in hand: a preset, the parametric form's numbers, or a cluster
+    /// drawn in the app's editor or carried by a share link.
+    Choice(TopologyChoice),
+}
+
+impl TopologyInput {
+    /// How reports name the cluster: the file's name, or the choice's label.
+    pub fn label(&self) -> String {
+        match self {
+            TopologyInput::Argument(text) => text.clone(),
+            TopologyInput::File { name, .. }
+            | TopologyInput::Slurm { name, .. }
+            | TopologyInput::Lingjun { name, .. }
+            | TopologyInput::Kueue { name, .. }
+            | TopologyInput::Volcano { name, .. } => name.clone(),
+            TopologyInput::Choice(choice) => choice.label(),
+        }
+    }
 }
 
 impl From<&TopologyChoice> for TopologyInput {
     fn from(choice: &TopologyChoice) -> TopologyInput {
-        match choice {
-            TopologyChoice::Preset(text) | TopologyChoice::Parametric(text) => TopologyInput::Argument(text.clone()),
-            TopologyChoice::Custom(spec) => TopologyInput::Spec(spec.clone()),
-        }
+        TopologyInput::Choice(choice.clone())
     }
 }
 
@@ -188,38 +204,35 @@ pub const VOLCANO_PREFIX: &str = "volcano:";
 /// by `key=`, so a path may hold commas but not `,key=`. Front ends that take paths (the
 /// CLI, the Python package) read the file and make a [`TopologyInput::Slurm`].
 pub fn slurm_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    file_argument(SLURM_PREFIX, argument)
+    file_argument(SLURM_PREFIX, argument, SlurmOptions::parse)
 }
 
-/// The path and options of a `lingjun:PATH[,options]` argument, split and checked as
-/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
-pub fn lingjun_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    file_argument(LINGJUN_PREFIX, argument)
+/// The path and [`LingjunOptions`] of a `lingjun:PATH[,options]` argument, split as
+/// [`slurm_argument`] does; `None` without the prefix.
+pub fn lingjun_argument(argument: &str) -> Option<Result<(&str, LingjunOptions), InputError>> {
+    file_argument(LINGJUN_PREFIX, argument, LingjunOptions::parse)
 }
 
-/// The path and options of a `kueue:PATH[,options]` argument, split as [`slurm_argument`]
-/// does; `None` without the prefix. The options are those of the links: a Kueue file gives
-/// each node's GPUs, so `gpus` is refused rather than silently not used.
-pub fn kueue_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    let (_, options) = split_file_argument(KUEUE_PREFIX, argument)?;
-    let gpus_given = options.split(',').any(|part| part.split('=').next().is_some_and(|key| key.trim() == "gpus"));
-    if gpus_given {
-        return Some(Err(InputError::new(
-            "gpus",
-            format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics, fabric and gpu"),
-        )));
-    }
-    file_argument(KUEUE_PREFIX, argument)
+/// The path and [`KueueOptions`] of a `kueue:PATH[,options]` argument, split as
+/// [`slurm_argument`] does; `None` without the prefix. The options are those of the links:
+/// a Kueue file gives each node's GPUs, so `gpus` is refused rather than silently not used.
+pub fn kueue_argument(argument: &str) -> Option<Result<(&str, KueueOptions), InputError>> {
+    file_argument(KUEUE_PREFIX, argument, KueueOptions::parse)
 }
 
-/// The path and options of a `volcano:PATH[,options]` argument, split and checked as
-/// [`slurm_argument`] does (the options are the same); `None` without the prefix.
-pub fn volcano_argument(argument: &str) -> Option<Result<(&str, SlurmOptions), InputError>> {
-    file_argument(VOLCANO_PREFIX, argument)
+/// The path and [`VolcanoOptions`] of a `volcano:PATH[,options]` argument, split as
+/// [`slurm_argument`] does; `None` without the prefix.
+pub fn volcano_argument(argument: &str) -> Option<Result<(&str, VolcanoOptions), InputError>> {
+    file_argument(VOLCANO_PREFIX, argument, VolcanoOptions::parse)
 }
 
-/// A `PREFIX:PATH[,key=value...]` argument's path and options; errors name the prefix's word.
-fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str, SlurmOptions), InputError>> {
+/// A `PREFIX:PATH[,key=value...]` argument's path and options, read by the format's `parse`;
+/// errors name the prefix's word.
+fn file_argument<'a, O>(
+    prefix: &str,
+    argument: &'a str,
+    parse: fn(&str) -> Result<O, InputError>,
+) -> Option<Result<(&'a str, O), InputError>> {
     let (path, options) = split_file_argument(prefix, argument)?;
     if path.trim().is_empty() {
         let word = prefix.trim_end_matches(':');
@@ -229,7 +242,7 @@ fn file_argument<'a>(prefix: &str, argument: &'a str) -> Option<Result<(&'a str,
             format!("expected a file after {prefix} (the form is {prefix}PATH{gpus}[,nic_gbps=B][,nvlink_gbps=B])"),
         )));
     }
-    Some(SlurmOptions::parse(options).map(|o| (path, o)))
+    Some(parse(options).map(|o| (path, o)))
 }
 
 /// A `PREFIX:PATH[,key=value...]` argument split into the path and the options' text.
@@ -245,89 +258,73 @@ fn split_file_argument<'a>(prefix: &str, argument: &'a str) -> Option<(&'a str, 
     })
 }
 
-/// A Slurm `topology.conf`'s description, named after the file; errors name the file and
-/// the line (`topology.conf:7: Nodes: ...`).
-pub fn read_slurm_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
-    let mut spec = read_slurm_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
-    spec.name = name.to_string();
-    Ok(spec)
-}
-
 /// A Lingjun `topo.csv`'s description, named after the file; errors name the file, the
 /// line and the column (`topo.csv:7: ASW: empty: ...`).
-pub fn read_lingjun_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
+pub fn read_lingjun_file(name: &str, text: &str, options: &LingjunOptions) -> Result<TopologySpec, SourcedError> {
     let mut spec = read_lingjun_topology(text, options).map_err(|e| SourcedError::new(name, e))?;
     spec.name = name.to_string();
     Ok(spec)
 }
 
-/// A Kueue file's description, named after the file; errors name the file, the line and
-/// the field (`cluster.yaml:12: spec.levels[1].nodeLabel: ...`).
-pub fn read_kueue_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
-    let mut spec = read_kueue_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
-    spec.name = name.to_string();
-    Ok(spec)
+/// A topology input's cluster and what its reader accepted but did not use, named after
+/// the file (`topology.conf:2: LinkSpeed: ...`): a Slurm file's unused keys, a Kueue file's
+/// nodes left out and objects skipped, a Volcano file's selectors that select nothing and
+/// HyperNodes left out. Front ends show the warnings before they go on; other inputs have
+/// none.
+#[derive(Clone, Debug)]
+pub struct ReadTopology {
+    pub topology: Topology,
+    pub warnings: Vec<SourcedError>,
 }
 
-/// A Volcano file's description, named after the file; errors name the file, the line and
-/// the field (`hypernodes.yaml:12: spec.members: ...`).
-pub fn read_volcano_file(name: &str, text: &str, options: &SlurmOptions) -> Result<TopologySpec, SourcedError> {
-    let mut spec = read_volcano_topology(text, options).map_err(|e| SourcedError::new(name, e))?.spec;
-    spec.name = name.to_string();
-    Ok(spec)
-}
-
-/// What a topology input's reader accepted but did not use, named after the file
-/// (`topology.conf:2: LinkSpeed: ...`): front ends show them as warnings before they build
-/// the cluster with [`build_topology`]: a Slurm file's unused keys, a Kueue file's nodes left
-/// out and objects skipped, a Volcano file's selectors that select nothing and HyperNodes
-/// left out. Other inputs have none, and so has a file that is refused (its
-/// error comes from [`build_topology`]).
-pub fn topology_warnings(input: &TopologyInput) -> Vec<SourcedError> {
-    match input {
-        TopologyInput::Slurm { name, text, options } => read_slurm_topology(text, options)
-            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
-            .unwrap_or_default(),
-        TopologyInput::Kueue { name, text, options } => read_kueue_topology(text, options)
-            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
-            .unwrap_or_default(),
-        TopologyInput::Volcano { name, text, options } => read_volcano_topology(text, options)
-            .map(|read| read.warnings.into_iter().map(|w| SourcedError::new(name.as_str(), w)).collect())
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    }
-}
-
-/// The cluster of a topology input.
-pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Topology, SourcedError> {
-    match input {
+/// Reads a topology input once: its description, its warnings, and the cluster built from
+/// it. Errors name the file and line, or the argument (`names`) for an input that is not a
+/// file.
+pub fn read_topology(input: &TopologyInput, names: ArgumentNames) -> Result<ReadTopology, SourcedError> {
+    let (name, spec, warnings) = match input {
         TopologyInput::Argument(text) => {
-            resolve_topology_arg(text).map_err(|e| SourcedError::new(names.name("topology"), e))
+            let topology = resolve_topology_arg(text).map_err(|e| SourcedError::new(names.name("topology"), e))?;
+            return Ok(ReadTopology { topology, warnings: Vec::new() });
         }
-        TopologyInput::File { name, text } => {
-            let spec = read_topology_file(name, text)?;
-            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+        TopologyInput::Choice(choice) => {
+            let topology = choice.build().map_err(|e| SourcedError::new(names.name("topology"), e))?;
+            return Ok(ReadTopology { topology, warnings: Vec::new() });
         }
+        TopologyInput::File { name, text } => (name, read_topology_file(name, text)?, Vec::new()),
         TopologyInput::Slurm { name, text, options } => {
-            let spec = read_slurm_file(name, text, options)?;
-            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+            let read = read_slurm_topology(text, options).map_err(in_file(name))?;
+            (name, read.spec, read.warnings)
         }
         TopologyInput::Lingjun { name, text, options } => {
-            let spec = read_lingjun_file(name, text, options)?;
-            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+            (name, read_lingjun_topology(text, options).map_err(in_file(name))?, Vec::new())
         }
         TopologyInput::Kueue { name, text, options } => {
-            let spec = read_kueue_file(name, text, options)?;
-            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+            let read = read_kueue_topology(text, options).map_err(in_file(name))?;
+            (name, read.spec, read.warnings)
         }
         TopologyInput::Volcano { name, text, options } => {
-            let spec = read_volcano_file(name, text, options)?;
-            Topology::from_spec(&spec).map_err(|e| SourcedError::new(name.as_str(), e))
+            let read = read_volcano_topology(text, options).map_err(in_file(name))?;
+            (name, read.spec, read.warnings)
         }
-        TopologyInput::Spec(spec) => {
-            Topology::from_spec(spec).map_err(|e| SourcedError::new(names.name("topology"), e))
-        }
-    }
+    };
+    // A file's cluster is named after the file (a JSON file's only when it names none, done
+    // by `read_topology_file`), so that results say which file they came from.
+    let spec = match input {
+        TopologyInput::File { .. } => spec,
+        _ => TopologySpec { name: name.clone(), ..spec },
+    };
+    let topology = Topology::from_spec(&spec).map_err(in_file(name))?;
+    Ok(ReadTopology { topology, warnings: warnings.into_iter().map(in_file(name)).collect() })
+}
+
+/// An error or warning of the file `name`, for `map_err`.
+fn in_file(name: &str) -> impl Fn(InputError) -> SourcedError + '_ {
+    move |e| SourcedError::new(name, e)
+}
+
+/// The cluster of a topology input ([`read_topology`] without its warnings).
+pub fn build_topology(input: &TopologyInput, names: ArgumentNames) -> Result<Topology, SourcedError> {
+    read_topology(input, names).map(|read| read.topology)
 }
 
 /// The synthetic spec a trace input stands for, with the run's seed when it names none.
@@ -382,7 +379,7 @@ pub fn build_scenario(input: &ScenarioInput) -> Result<Scenario, SourcedError> {
     let options = WorkloadOptions { seed: input.seed, skip: input.skip, limit: input.limit, mix };
     let label = input.trace.label();
     let mut scenario =
-        crate::scenario::build_scenario(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+        Scenario::from_trace(topology, &trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
     apply_tenants(&mut scenario, input.tenants.as_deref(), &trace, input.names)?;
     Ok(scenario)
 }

@@ -1,6 +1,7 @@
 //! Tests of building a scenario from its inputs, and of the errors that name the input.
 
 use super::*;
+use crate::topology::ParametricSpec;
 
 const TRACE: &str = "id,submit_s,gpus,model,duration_s\na,0,2,resnet50,60\nb,5,4,vgg16,30\n";
 
@@ -98,11 +99,15 @@ fn a_slurm_file_is_named_after_the_file_and_its_errors_name_the_line() {
 fn a_slurm_files_warnings_name_the_file_and_the_line() {
     let text = "SwitchName=s0 Nodes=n[1-2] LinkSpeed=10\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s[0-1]\n";
     let input = TopologyInput::Slurm { name: "t.conf".into(), text: text.into(), options: SlurmOptions::default() };
-    let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+    let warnings: Vec<String> =
+        read_topology(&input, ArgumentNames::Flags).unwrap().warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].starts_with("t.conf:2: LinkSpeed: missing here but given on line 1"), "{warnings:?}");
     assert!(build_topology(&input, ArgumentNames::Flags).is_ok());
-    assert!(topology_warnings(&TopologyInput::Argument("teaching".into())).is_empty());
+    assert!(read_topology(&TopologyInput::Argument("teaching".into()), ArgumentNames::Flags)
+        .unwrap()
+        .warnings
+        .is_empty());
 }
 
 #[test]
@@ -110,7 +115,7 @@ fn slurm_arguments_split_into_path_and_options() {
     let parsed = |a: &str| slurm_argument(a).map(|r| r.map(|(p, o)| (p.to_string(), o)));
     assert_eq!(parsed("teaching"), None);
     assert_eq!(parsed("slurm:topology.conf"), Some(Ok(("topology.conf".into(), SlurmOptions::default()))));
-    let four = SlurmOptions { gpus: 4, nic_gbps: 100.0, ..SlurmOptions::default() };
+    let four = SlurmOptions::parse("gpus=4,nic_gbps=100").unwrap();
     assert_eq!(
         parsed("slurm:/etc/slurm/topology.conf,gpus=4,nic_gbps=100"),
         Some(Ok(("/etc/slurm/topology.conf".into(), four.clone())))
@@ -124,16 +129,17 @@ fn slurm_arguments_split_into_path_and_options() {
 #[test]
 fn a_kueue_file_is_named_after_the_file_with_its_warnings_and_errors() {
     let text = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\nspec:\n  levels:\n  - nodeLabel: rack\n---\nkind: Node\nmetadata: {name: n1, labels: {rack: r1}}\nstatus: {allocatable: {nvidia.com/gpu: 4}}\n---\nkind: Node\nmetadata: {name: cpu}\n";
-    let input = TopologyInput::Kueue { name: "tas.yaml".into(), text: text.into(), options: SlurmOptions::default() };
+    let input = TopologyInput::Kueue { name: "tas.yaml".into(), text: text.into(), options: KueueOptions::default() };
     let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
     assert_eq!((topo.name(), topo.gpu_count()), ("tas.yaml", 4));
-    let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+    let warnings: Vec<String> =
+        read_topology(&input, ArgumentNames::Flags).unwrap().warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].starts_with("tas.yaml:11: status.allocatable: 1 node left out (cpu)"), "{warnings:?}");
     let bad = TopologyInput::Kueue {
         name: "t.yaml".into(),
         text: text.replace("nodeLabel: rack", "nodeLabel: block"),
-        options: SlurmOptions::default(),
+        options: KueueOptions::default(),
     };
     let e = build_topology(&bad, ArgumentNames::Flags).unwrap_err();
     assert_eq!((e.source.as_str(), e.line, e.field.as_str()), ("t.yaml", Some(7), "kind"));
@@ -143,7 +149,7 @@ fn a_kueue_file_is_named_after_the_file_with_its_warnings_and_errors() {
 fn kueue_arguments_take_the_link_options_but_not_gpus() {
     let parsed = |a: &str| kueue_argument(a).map(|r| r.map(|(p, o)| (p.to_string(), o)));
     assert_eq!(parsed("slurm:t.conf"), None);
-    let fast = SlurmOptions { nic_gbps: 400.0, nics: 8, ..SlurmOptions::default() };
+    let fast = KueueOptions::parse("nic_gbps=400,nics=8").unwrap();
     assert_eq!(parsed("kueue:tas.yaml,nic_gbps=400,nics=8"), Some(Ok(("tas.yaml".into(), fast))));
     let e = parsed("kueue:tas.yaml,gpus=4").unwrap().unwrap_err();
     assert!(e.field == "gpus" && e.message.starts_with("a Kueue file gives each node's GPUs"), "{e}");
@@ -161,7 +167,8 @@ fn a_volcano_file_is_named_after_the_file_with_its_options() {
     let input = TopologyInput::Volcano { name: path.into(), text: text.into(), options };
     let topo = build_topology(&input, ArgumentNames::Flags).unwrap();
     assert_eq!((topo.name(), topo.gpu_count()), ("hn.yaml", 4));
-    let warnings: Vec<String> = topology_warnings(&input).iter().map(|w| w.to_string()).collect();
+    let warnings: Vec<String> =
+        read_topology(&input, ArgumentNames::Flags).unwrap().warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(warnings, ["hn.yaml:8: spec.members[1].selector: selects no Node of the file"]);
     let e = volcano_argument("volcano:hn.yaml,gpus=0").unwrap().unwrap_err();
     assert_eq!(e.field, "gpus");
@@ -175,5 +182,19 @@ fn a_choice_and_a_spec_build_the_same_cluster() {
     assert_eq!(
         build_topology(&from_choice, ArgumentNames::Words).unwrap(),
         build_topology(&from_spec, ArgumentNames::Words).unwrap()
+    );
+    // The parametric form's numbers build the cluster its text builds, and a typed spec
+    // that arrives out of range (a message, not the parser) is refused naming the key.
+    let text = "racks=3,servers=4,gpus=8,oversub=2.5,fabric=roce";
+    let typed = ParametricSpec::parse(text).unwrap();
+    let from_typed = TopologyInput::from(&TopologyChoice::Parametric(typed.clone()));
+    assert_eq!(
+        build_topology(&from_typed, ArgumentNames::Words).unwrap(),
+        build_topology(&TopologyInput::Argument(text.into()), ArgumentNames::Words).unwrap()
+    );
+    let wrong = TopologyInput::from(&TopologyChoice::Parametric(ParametricSpec { oversub: 0.5, ..typed }));
+    assert_eq!(
+        build_topology(&wrong, ArgumentNames::Flags).unwrap_err().to_string(),
+        "--topology: oversub: must be at least 1, got 0.5"
     );
 }

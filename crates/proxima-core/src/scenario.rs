@@ -8,7 +8,7 @@
 //! one of those modules would sit in a circle with the engine. `ARCHITECTURE.md` lists the
 //! layers, and `tests/integration/layers.rs` checks them.
 //!
-//! Building one is here too ([`build_scenario`] from a topology and a parsed trace, and
+//! Building one is here too ([`Scenario::from_trace`] from a topology and a parsed trace, and
 //! [`apply_tenant_spec`] for the tenants' quotas): it puts the workload's jobs and the
 //! tenants into a `Scenario`, so it sits above both, which no longer need this module.
 
@@ -131,36 +131,39 @@ impl JobRun {
     }
 }
 
-/// A scenario from a topology and a trace, with the model catalogue of the topology's GPU
-/// (the built-in one if it names none) and its communication parameters (its `collective`
-/// block, or the calibrated defaults): the one path from inputs to a runnable simulation,
-/// shared by the CLI and the app. Errors name the trace line; an empty result is an error
-/// too.
-pub fn build_scenario(
-    topology: Topology,
-    trace: &Trace,
-    options: &WorkloadOptions,
-    trace_label: &str,
-) -> Result<Scenario, InputError> {
-    let mut catalog = Catalog::for_gpu_or_built_in(topology.gpu())?;
-    let comm = topology.comm_params().clone();
-    let options = WorkloadOptions { mix: mix_for(&options.mix, &catalog)?, ..options.clone() };
-    let (jobs, tenant_names) = resolve_with_tenants(trace, &topology, &mut catalog, &comm, &options)?;
-    if jobs.is_empty() {
-        return Err(InputError::new("jobs", "the trace has no jobs"));
+impl Scenario {
+    /// A scenario from a topology and a trace already parsed, with the model catalogue of the
+    /// topology's GPU (the built-in one if it names none) and its communication parameters (its
+    /// `collective` block, or the calibrated defaults). Front ends go through
+    /// [`crate::inputs::build_scenario`], which reads their inputs and ends here; sweeps and
+    /// experiments that parse one trace for many runs call this directly. Errors name the trace
+    /// line; an empty result is an error too.
+    pub fn from_trace(
+        topology: Topology,
+        trace: &Trace,
+        options: &WorkloadOptions,
+        trace_label: &str,
+    ) -> Result<Scenario, InputError> {
+        let mut catalog = Catalog::for_gpu_or_built_in(topology.gpu())?;
+        let comm = topology.comm_params().clone();
+        let options = WorkloadOptions { mix: mix_for(&options.mix, &catalog)?, ..options.clone() };
+        let (jobs, tenant_names) = resolve_with_tenants(trace, &topology, &mut catalog, &comm, &options)?;
+        if jobs.is_empty() {
+            return Err(InputError::new("jobs", "the trace has no jobs"));
+        }
+        let demand = tenant_demand(&jobs, tenant_names.len());
+        let tenants = Tenants::build(tenant_names, &demand, topology.gpu_count(), &TenantSpec::Equal, |_| true)?;
+        Ok(Scenario {
+            topology,
+            catalog,
+            comm,
+            jobs,
+            seed: options.seed,
+            trace_label: trace_label.to_string(),
+            tenants,
+            trace_skipped: trace.skipped.clone(),
+        })
     }
-    let demand = tenant_demand(&jobs, tenant_names.len());
-    let tenants = Tenants::build(tenant_names, &demand, topology.gpu_count(), &TenantSpec::Equal, |_| true)?;
-    Ok(Scenario {
-        topology,
-        catalog,
-        comm,
-        jobs,
-        seed: options.seed,
-        trace_label: trace_label.to_string(),
-        tenants,
-        trace_skipped: trace.skipped.clone(),
-    })
 }
 
 /// Sets the quotas of a scenario's tenants from `spec`. `trace` is the whole trace the

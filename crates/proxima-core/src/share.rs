@@ -39,19 +39,9 @@ pub const MAX_CODE_LEN: usize = 4 << 20;
 /// At most this many policies in one scenario: each is a full run, one after another.
 pub const MAX_POLICIES: usize = 16;
 
-/// The cluster of a scenario.
-// A scenario holds one choice, never a collection of them, so the description's size
-// (grown by the `collective` block's node terms) costs nothing worth a box at 18 call sites.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq)]
-pub enum TopologyChoice {
-    /// A built-in preset, by name (`teaching`, `flat-2048`, ...).
-    Preset(String),
-    /// The parametric form `racks=R,servers=S,gpus=G[,...]`, as text.
-    Parametric(String),
-    /// A topology described in full: imported from JSON or, later, drawn in the editor.
-    Custom(TopologySpec),
-}
+/// The cluster of a scenario, typed: links carry a parametric cluster as its canonical
+/// text (`tf`), read into a [`ParametricSpec`] once when the link is decoded.
+pub use crate::topology::TopologyChoice;
 
 /// Where the jobs of a scenario come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +108,7 @@ pub fn encode(scenario: &SharedScenario) -> String {
     };
     match &scenario.topology {
         TopologyChoice::Preset(name) => wire.tp = Some(name.clone()),
-        TopologyChoice::Parametric(text) => wire.tf = Some(text.clone()),
+        TopologyChoice::Parametric(spec) => wire.tf = Some(spec.to_string()),
         TopologyChoice::Custom(spec) => wire.tj = Some(spec.clone()),
     }
     match &scenario.trace {
@@ -193,10 +183,7 @@ fn from_wire(wire: Wire) -> Result<SharedScenario, InputError> {
             }
             TopologyChoice::Preset(name)
         }
-        (None, Some(text), None) => {
-            ParametricSpec::parse(&text)?;
-            TopologyChoice::Parametric(text)
-        }
+        (None, Some(text), None) => TopologyChoice::Parametric(ParametricSpec::parse(&text)?),
         (None, None, Some(spec)) => {
             Topology::from_spec(&spec)?;
             TopologyChoice::Custom(spec)
@@ -331,7 +318,9 @@ mod tests {
         let scenarios = [
             teaching(),
             SharedScenario {
-                topology: TopologyChoice::Parametric("racks=3,servers=4,gpus=8,oversub=2.5".into()),
+                topology: TopologyChoice::Parametric(
+                    ParametricSpec::parse("racks=3,servers=4,gpus=8,oversub=2.5").unwrap(),
+                ),
                 trace: TraceChoice::Uploaded { name: "philly, week 1.csv".into() },
                 mix: Some("vgg16:2,resnet50:0.5".into()),
                 policies: vec!["dally:autotune=off,timers=120/60".into()],
@@ -370,6 +359,46 @@ mod tests {
         with.trace = TraceChoice::Synthetic { jobs: 200, load: 0.8, seed: 1, tenants: Some(3) };
         assert_ne!(encode(&with), old);
         assert_eq!(decode(&encode(&with)), Ok(with));
+    }
+
+    #[test]
+    fn parametric_links_made_before_the_typed_spec_read_the_same() {
+        // What the page wrote when it carried the form as text: the canonical form, and a
+        // hand-written one with defaults spelled out and an old fabric name. Both read
+        // into the typed spec, and the canonical one writes back to the very same code, so
+        // published links keep opening and new links read in older pages.
+        let canonical =
+            forged(r#"{"tf":"racks=2,servers=2,gpus=8,oversub=32,fabric=tcp","g":[800,0.9,1],"p":["dally"],"s":1}"#);
+        let spelled = forged(
+            r#"{"tf":"gpus=8, racks=2,servers=2,oversub=32,nics=1,fabric=tcp,rails=off","g":[800,0.9,1],"p":["dally"],"s":1}"#,
+        );
+        let typed = ParametricSpec {
+            racks: 2,
+            servers_per_rack: 2,
+            gpus_per_server: 8,
+            oversub: 32.0,
+            nic_gbps: crate::topology::Fabric::Tcp.default_nic_gbps(),
+            nvlink_gbps: crate::topology::GpuKind::T4.default_link_gbps(),
+            nics: 1,
+            fabric: crate::topology::Fabric::Tcp,
+            gpu: crate::topology::GpuKind::T4,
+            rails: false,
+        };
+        let wanted = SharedScenario {
+            topology: TopologyChoice::Parametric(typed),
+            trace: TraceChoice::Synthetic { jobs: 800, load: 0.9, seed: 1, tenants: None },
+            mix: None,
+            policies: vec!["dally".into()],
+            seed: 1,
+        };
+        assert_eq!(decode(&canonical), Ok(wanted.clone()));
+        assert_eq!(decode(&spelled), Ok(wanted.clone()));
+        assert_eq!(encode(&wanted), canonical);
+        let old = crate::topology::resolve_topology_arg("racks=2,servers=2,gpus=8,oversub=32,fabric=tcp").unwrap();
+        assert_eq!(wanted.topology.build().unwrap(), old, "the same cluster as the text built");
+        let rdma = forged(r#"{"tf":"racks=1,servers=2,gpus=4,fabric=rdma","g":[5,0.8,1],"p":["fifo"],"s":1}"#);
+        let decoded = decode(&rdma).unwrap();
+        assert_eq!(decoded.topology.label(), "racks=1,servers=2,gpus=4");
     }
 
     fn message(code: &str) -> String {

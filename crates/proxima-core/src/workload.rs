@@ -145,7 +145,7 @@ pub struct WorkloadOptions {
     /// Then keep only the first `limit` jobs by submission time.
     pub limit: Option<u32>,
     /// The models of jobs whose trace names none, as ids of the built-in catalogue
-    /// ([`Catalog::built_in`]); [`crate::scenario::build_scenario`] carries them over to the cluster's own.
+    /// ([`Catalog::built_in`]); [`crate::scenario::Scenario::from_trace`] carries them over to the cluster's own.
     pub mix: ModelMix,
 }
 

@@ -1,7 +1,7 @@
 //! Tests of turning a trace into the jobs a run simulates.
 
 use super::*;
-use crate::scenario::build_scenario;
+use crate::scenario::Scenario;
 use crate::topology::resolve_topology_arg;
 use crate::trace::{TraceFormat, TraceJob};
 
@@ -77,16 +77,16 @@ fn a_cluster_of_one_gpu_type_uses_its_catalogue_and_mix() {
     };
     let built_in = Catalog::built_in();
     let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix: ModelMix::default_for(&built_in) };
-    let sc = build_scenario(topo.clone(), &trace, &opts, "t").unwrap();
+    let sc = Scenario::from_trace(topo.clone(), &trace, &opts, "t").unwrap();
     assert_eq!(sc.catalog.gpu(), Some("A100"));
     let used: std::collections::BTreeSet<&str> =
         sc.jobs.iter().map(|j| sc.catalog.get(j.model).name.as_str()).collect();
     assert_eq!(used.into_iter().collect::<Vec<_>>(), ["bert", "inception3", "resnet50", "vgg16"]);
     let gpt2 = WorkloadOptions { mix: ModelMix::parse("gpt2", &built_in).unwrap(), ..opts.clone() };
-    let sc = build_scenario(topo, &trace, &gpt2, "t").unwrap();
+    let sc = Scenario::from_trace(topo, &trace, &gpt2, "t").unwrap();
     assert!(sc.jobs.iter().all(|j| sc.catalog.get(j.model).estimate.as_ref().is_some_and(|e| e.from_gpu == "V100")));
     let gpt2_xl = WorkloadOptions { mix: ModelMix::parse("gpt2-xl", &built_in).unwrap(), ..opts.clone() };
-    let e = build_scenario(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &gpt2_xl, "t").unwrap_err();
+    let e = Scenario::from_trace(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &gpt2_xl, "t").unwrap_err();
     assert_eq!(e.field, "mix");
     assert!(e.message.starts_with("model 'gpt2-xl' does not run on a T4, this cluster's GPU: "), "{e}");
 }
@@ -105,14 +105,14 @@ fn the_llm_mix_draws_the_models_of_today() {
         jobs: (0..40).map(|i| job("j", i as f64, 4, None, TraceWork::DurationS(10.0))).collect(),
     };
     let opts = WorkloadOptions { seed: 3, skip: 0, limit: None, mix };
-    let sc = build_scenario(topo, &trace, &opts, "t").unwrap();
+    let sc = Scenario::from_trace(topo, &trace, &opts, "t").unwrap();
     let used: std::collections::BTreeSet<&str> =
         sc.jobs.iter().map(|j| sc.catalog.get(j.model).name.as_str()).collect();
     assert_eq!(used.into_iter().collect::<Vec<_>>(), ["bert-large", "gpt2-xl", "llama-13b", "llama-7b"]);
     assert!(sc.jobs.iter().all(|j| sc.catalog.get(j.model).precision == crate::model::Precision::Bf16));
     // On the T4 cluster the models of today have no compute time: an error naming the mix.
     let tcp = resolve_topology_arg("pollux-testbed").unwrap();
-    let e = build_scenario(tcp, &trace, &WorkloadOptions { seed: 3, ..opts }, "t").unwrap_err();
+    let e = Scenario::from_trace(tcp, &trace, &WorkloadOptions { seed: 3, ..opts }, "t").unwrap_err();
     assert_eq!(e.field, "mix");
 }
 

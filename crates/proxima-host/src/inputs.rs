@@ -15,9 +15,10 @@ use crate::spec::Spec;
 use proxima_core::inputs::{self, build_mix, build_topology, utf8_text, ArgumentNames, ScenarioInput};
 pub use proxima_core::inputs::{TopologyInput, TraceInput};
 use proxima_core::model::Catalog;
-use proxima_core::scenario::{self, Scenario};
+use proxima_core::scenario::Scenario;
 use proxima_core::session::{parse_policies, PolicyChoice, PolicyNames, Problem, Session};
 use proxima_core::topology::Topology;
+use proxima_core::topology::TopologyChoice;
 use proxima_core::trace::{parse_trace, Trace};
 use proxima_core::workload::WorkloadOptions;
 use proxima_lab::calibrate::{parse_placements, Sample};
@@ -43,7 +44,8 @@ pub fn names_a_file(arg: &str) -> bool {
     arg.ends_with(".json") || (!arg.contains('=') && Path::new(arg).is_file())
 }
 
-/// A topology argument as the CLI takes it: a JSON file, a Slurm `topology.conf` given
+/// A topology argument as the CLI takes it, read at this edge into the core's input: a
+/// preset or the parametric form becomes a typed [`TopologyChoice`]; a JSON file, a Slurm `topology.conf` given
 /// as `slurm:PATH[,options]`, a Lingjun `topo.csv` given as `lingjun:PATH[,options]`, a
 /// Kueue file given as `kueue:PATH[,options]` or a Volcano file given as
 /// `volcano:PATH[,options]`, is read now.
@@ -64,11 +66,11 @@ pub fn topology_input(arg: &str) -> Result<TopologyInput, SourcedError> {
         let (path, options) = volcano.map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
         return Ok(TopologyInput::Volcano { name: path.to_string(), text: read_text(path)?, options });
     }
-    Ok(if names_a_file(arg) {
-        TopologyInput::File { name: arg.to_string(), text: read_text(arg)? }
-    } else {
-        TopologyInput::Argument(arg.to_string())
-    })
+    if names_a_file(arg) {
+        return Ok(TopologyInput::File { name: arg.to_string(), text: read_text(arg)? });
+    }
+    let choice = TopologyChoice::from_argument(arg).map_err(|e| SourcedError::new(NAMES.name("topology"), e))?;
+    Ok(TopologyInput::Choice(choice))
 }
 
 /// Whether a trace argument is a `synthetic:...` spec rather than a file.
@@ -196,12 +198,16 @@ pub struct ScenarioArgs {
     pub workload: WorkloadArgs,
 }
 
-/// The files a scenario's arguments name, read once, as the core's input: for a run, or
-/// for runs that build the scenario under several seeds.
-pub fn scenario_input(args: &ScenarioArgs) -> Result<ScenarioInput, SourcedError> {
+/// The files a scenario's arguments name, each read once, as the core's input (for a run,
+/// or for runs that build the scenario under several seeds), and the warnings reading the
+/// topology found (`warning: FILE:LINE: field: what`), for the front end to show. A
+/// topology file's description goes into the input as read, so that the runs built from it
+/// do not read the file again.
+pub fn scenario_input(args: &ScenarioArgs) -> Result<(ScenarioInput, Vec<String>), SourcedError> {
     let w = &args.workload;
-    Ok(ScenarioInput {
-        topology: topology_input(&args.topology)?,
+    let (topology, notices) = read_topology_input(&args.topology)?;
+    let input = ScenarioInput {
+        topology,
         trace: trace_input(&args.trace)?,
         seed: w.seed,
         skip: w.skip,
@@ -209,14 +215,23 @@ pub fn scenario_input(args: &ScenarioArgs) -> Result<ScenarioInput, SourcedError
         mix: w.mix.clone(),
         tenants: w.tenants.clone(),
         names: NAMES,
-    })
+    };
+    Ok((input, notices))
 }
 
-/// What a topology file's reader accepted but did not use (a Slurm key, a Kueue node left
-/// out), one `warning: FILE:LINE: field: what` line each, for the front end to show before
-/// it goes on: no error, but the cluster may not be what the user meant.
-pub fn topology_notices(input: &TopologyInput) -> Vec<String> {
-    inputs::topology_warnings(input).into_iter().map(|w| format!("warning: {w}")).collect()
+/// A topology argument read once ([`topology_input`], then the core's reader): the input
+/// runs build (a file's description in hand, a preset or the parametric form as typed) and
+/// what the reader accepted but did not use (a Slurm key, a Kueue node left out), one
+/// `warning: FILE:LINE: field: what` line each: no error, but the cluster may not be what
+/// the user meant.
+pub fn read_topology_input(arg: &str) -> Result<(TopologyInput, Vec<String>), SourcedError> {
+    let input = topology_input(arg)?;
+    if let TopologyInput::Choice(_) = input {
+        return Ok((input, Vec::new()));
+    }
+    let read = inputs::read_topology(&input, NAMES)?;
+    let notices = read.warnings.iter().map(|w| format!("warning: {w}")).collect();
+    Ok((TopologyInput::Choice(TopologyChoice::Custom(read.topology.spec().clone())), notices))
 }
 
 /// The trace rows a scenario left out (no error, but the trace shrank), one `note:` line
@@ -296,7 +311,7 @@ pub fn scenario(topology: &TopologyInput, jobs: Jobs, args: &WorkloadArgs) -> Re
             let mix = build_mix(args.mix.as_deref(), &Catalog::built_in(), NAMES)?;
             let options = WorkloadOptions { seed: args.seed, skip: args.skip, limit: args.limit, mix };
             let mut scenario =
-                scenario::build_scenario(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
+                Scenario::from_trace(topology, trace, &options, label).map_err(|e| SourcedError::new(label, e))?;
             inputs::apply_tenants(&mut scenario, args.tenants.as_deref(), trace, NAMES)?;
             Ok(scenario)
         }
@@ -373,7 +388,7 @@ mod tests {
                 body: "kind: Topology\n",
                 option: "nic_gbps=400",
                 read: |t| match t {
-                    TopologyInput::Kueue { name, options, .. } => Some((name, options.nic_gbps.to_string())),
+                    TopologyInput::Kueue { name, options, .. } => Some((name, options.links.nic_gbps.to_string())),
                     _ => None,
                 },
                 holds: "400",

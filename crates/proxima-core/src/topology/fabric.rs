@@ -279,6 +279,35 @@ pub fn fabric_of(block: &CollectiveSpec) -> Option<(Fabric, GpuKind)> {
         .find(|&(f, g)| collective(f, g) == *block)
 }
 
+/// A fabric travels (the worker protocol, a typed cluster description) by its name in the
+/// parametric form, so that a message reads like the form.
+impl serde::Serialize for Fabric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Fabric {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Fabric, D::Error> {
+        let name = <String as serde::Deserialize>::deserialize(d)?;
+        Fabric::parse("fabric", &name).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}
+
+/// A GPU travels by its key in the parametric form (`a100`).
+impl serde::Serialize for GpuKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.key())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GpuKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GpuKind, D::Error> {
+        let key = <String as serde::Deserialize>::deserialize(d)?;
+        GpuKind::parse("gpu", &key).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,7 @@
 
 mod build;
 mod check;
+mod choice;
 mod describe;
 mod fabric;
 pub mod formats;
@@ -49,6 +50,7 @@ mod spec;
 
 pub use build::Topology;
 pub use check::{check, key_label, ElementRef, Problem};
+pub use choice::{resolve_topology_arg, TopologyChoice};
 pub use fabric::{
     collective, fabric_of, Fabric, GpuKind, DEFAULT_NIC_GBPS, DEFAULT_NVLINK_GBPS, TCP_GPU_LINK_GBPS, TCP_NIC_GBPS,
 };
@@ -56,7 +58,7 @@ pub use nodes::{GpuId, Link, LinkId, Node, NodeId, NodeKind, Tier};
 pub use parametric::ParametricSpec;
 pub use presets::presets_sia::{sia_cluster, SiaCluster, SIA_CLUSTERS, SIA_PRESETS};
 pub use presets::presets_workload::PresetWorkload;
-pub use presets::{all_presets, preset, resolve_topology_arg, Preset, PRESETS};
+pub use presets::{all_presets, preset, Preset, PRESETS};
 pub use spec::{
     is_nvlink_role, CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, ACCELERATOR_LABEL, CLIQUE_LABEL,
     MAX_GPUS, NVLINK_ROLE, RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,

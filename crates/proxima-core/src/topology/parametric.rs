@@ -31,9 +31,14 @@ use super::spec::{
     RAILS_ROLE, TOPOLOGY_FORMAT_VERSION,
 };
 use crate::error::InputError;
+use serde::{Deserialize, Serialize};
 
-/// The parameters of the parametric form `racks=R,servers=S,gpus=G[,...]`.
-#[derive(Clone, Debug, PartialEq)]
+/// The parameters of the parametric form `racks=R,servers=S,gpus=G[,...]`: the one typed
+/// description of a parametric cluster, from the page's form, a share link or the command
+/// line to [`ParametricSpec::to_spec`]. Text is read into it once, at the edge
+/// ([`ParametricSpec::parse`] for the form's text, [`ParametricSpec::from_pairs`] for the
+/// page's fields), and it travels typed (the worker protocol serialises its numbers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParametricSpec {
     pub racks: u32,
     pub servers_per_rack: u32,
@@ -62,32 +67,29 @@ impl ParametricSpec {
     /// Parses the form (see the module's documentation); keys in any order, errors name the
     /// key at fault.
     pub fn parse(text: &str) -> Result<ParametricSpec, InputError> {
-        let mut racks = None;
-        let mut servers = None;
-        let mut gpus = None;
-        let mut oversub = 1.0;
-        let mut nic = None;
-        let mut nvlink = None;
-        let mut nics = 1;
-        let mut fabric = Fabric::Ib;
-        let mut gpu = None;
-        let mut rails = false;
+        let mut pairs = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| InputError::new(part, format!("expected key=value (keys: {})", Self::KEYS)))?;
-            let key = key.trim();
-            let value = value.trim();
+            pairs.push((key.trim(), value.trim()));
+        }
+        ParametricSpec::from_pairs(pairs)
+    }
+
+    /// The spec of `key`, `value` pairs, each value read once into its number or name: what
+    /// [`ParametricSpec::parse`] splits the form into, and what the page's form gives field
+    /// by field. Errors name the key.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<ParametricSpec, InputError> {
+        let (mut racks, mut servers, mut gpus) = (None, None, None);
+        let (mut oversub, mut nic, mut nvlink, mut nics) = (1.0, None, None, 1);
+        let (mut fabric, mut gpu, mut rails) = (Fabric::Ib, None, false);
+        for (key, value) in pairs.into_iter().map(|(k, v)| (k.trim(), v.trim())) {
             match key {
                 "racks" => racks = Some(parse_count(key, value)?),
                 "servers" => servers = Some(parse_count(key, value)?),
                 "gpus" => gpus = Some(parse_count(key, value)?),
-                "oversub" => {
-                    oversub = parse_positive(key, value)?;
-                    if oversub < 1.0 {
-                        return Err(InputError::new(key, format!("must be at least 1, got {value}")));
-                    }
-                }
+                "oversub" => oversub = parse_positive(key, value)?,
                 "nic_gbps" => nic = Some(parse_positive(key, value)?),
                 "nvlink_gbps" => nvlink = Some(parse_positive(key, value)?),
                 "nics" => nics = parse_count(key, value)?,
@@ -119,17 +121,41 @@ impl ParametricSpec {
             gpu,
             rails,
         };
-        if spec.rails && spec.nics < 2 {
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// Whether the numbers make a cluster: what [`ParametricSpec::parse`] checks, and what a
+    /// spec that arrives typed (a worker message) is checked against before it is built.
+    /// Errors name the key.
+    pub fn check(&self) -> Result<(), InputError> {
+        for (key, n) in [("racks", self.racks), ("servers", self.servers_per_rack), ("gpus", self.gpus_per_server)] {
+            if n == 0 {
+                return Err(InputError::new(key, "must be a positive whole number, got '0'"));
+            }
+        }
+        if self.nics == 0 {
+            return Err(InputError::new("nics", "must be a positive whole number, got '0'"));
+        }
+        for (key, x) in [("oversub", self.oversub), ("nic_gbps", self.nic_gbps), ("nvlink_gbps", self.nvlink_gbps)] {
+            if !(x.is_finite() && x > 0.0) {
+                return Err(InputError::new(key, format!("must be a positive number, got '{x}'")));
+            }
+        }
+        if self.oversub < 1.0 {
+            return Err(InputError::new("oversub", format!("must be at least 1, got {}", self.oversub)));
+        }
+        if self.rails && self.nics < 2 {
             return Err(InputError::new(
                 "rails",
                 "a rail-optimised fabric needs a NIC per rail: give nics=K with K of at least 2 (usually one per GPU)",
             ));
         }
-        let total = spec.racks as u64 * spec.servers_per_rack as u64 * spec.gpus_per_server as u64;
+        let total = self.racks as u64 * self.servers_per_rack as u64 * self.gpus_per_server as u64;
         if total > MAX_GPUS as u64 {
             return Err(InputError::new("racks", format!("{total} GPUs is more than the {MAX_GPUS} Proxima supports")));
         }
-        Ok(spec)
+        Ok(())
     }
 
     /// The description: one switch per rack and, with more than one rack, a spine whose link

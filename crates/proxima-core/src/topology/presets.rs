@@ -1,13 +1,11 @@
 //! The built-in clusters (`proxima topologies` lists them) and the one function that turns
 //! a preset name or a parametric form into a topology.
 
-use super::build::Topology;
 use super::parametric::ParametricSpec;
 use super::spec::{CollectiveSpec, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, TOPOLOGY_FORMAT_VERSION};
 use crate::comm_params::{
     POLLUX_INTER_BYTES_PER_S, POLLUX_INTRA_BYTES_PER_S, POLLUX_NIC_GBPS, POLLUX_PCIE_GBPS, POLLUX_STRAGGLER,
 };
-use crate::error::InputError;
 
 #[path = "presets_gb200.rs"]
 pub(super) mod presets_gb200;
@@ -252,31 +250,11 @@ pub fn all_presets() -> impl Iterator<Item = &'static Preset> {
     PRESETS.iter().chain(presets_sia::SIA_PRESETS)
 }
 
-/// Builds a topology from any of the accepted forms except a file: a preset name or a
-/// parametric spec. (A JSON file's text goes to [`TopologySpec::from_json`].)
-pub fn resolve_topology_arg(arg: &str) -> Result<Topology, InputError> {
-    if let Some(p) = preset(arg) {
-        return Topology::from_spec(&p.spec());
-    }
-    if arg.contains('=') {
-        let spec = ParametricSpec::parse(arg)?.to_spec();
-        return Topology::from_spec(&spec);
-    }
-    let names: Vec<&str> = all_presets().map(|p| p.name).collect();
-    Err(InputError::new(
-        "topology",
-        format!(
-            "'{arg}' is neither a preset ({}), a parametric spec (racks=R,servers=S,gpus=G[,...]) nor a JSON file",
-            names.join(", ")
-        ),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::comm_params::CommParams;
-    use crate::topology::GpuId;
+    use crate::topology::{resolve_topology_arg, GpuId, Topology};
 
     fn topo(spec: &str) -> Topology {
         resolve_topology_arg(spec).unwrap()

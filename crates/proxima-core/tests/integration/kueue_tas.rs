@@ -12,7 +12,7 @@ use proxima_core::engine::Simulation;
 use proxima_core::event::SimEvent;
 use proxima_core::policy::kueue_tas::resolve_level;
 use proxima_core::policy::resolve_policy;
-use proxima_core::topology::formats::{read_kueue_topology, SlurmOptions};
+use proxima_core::topology::formats::{read_kueue_topology, KueueOptions};
 use proxima_core::topology::{Tier, Topology};
 
 const KUEUE_CLUSTER: &str = include_str!("../../../../tests/fixtures/kueue/cluster.yaml");
@@ -123,7 +123,7 @@ fn the_same_run_twice_gives_the_same_events() {
 }
 
 fn kueue_cluster() -> Topology {
-    Topology::from_spec(&read_kueue_topology(KUEUE_CLUSTER, &SlurmOptions::default()).unwrap().spec).unwrap()
+    Topology::from_spec(&read_kueue_topology(KUEUE_CLUSTER, &KueueOptions::default()).unwrap().spec).unwrap()
 }
 
 #[test]

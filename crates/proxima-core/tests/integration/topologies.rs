@@ -5,13 +5,13 @@
 use crate::common;
 
 use proxima_core::inputs::read_lingjun_file;
-use proxima_core::topology::formats::SlurmOptions;
+use proxima_core::topology::formats::LingjunOptions;
 use proxima_core::topology::Topology;
 
 #[test]
 fn lingjun_builds_the_production_clos() {
     let Some(text) = common::read_data("lingjun/topo.csv") else { return };
-    let spec = read_lingjun_file("topo.csv", &text, &SlurmOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let spec = read_lingjun_file("topo.csv", &text, &LingjunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let count = |role: &str| spec.switches.iter().filter(|s| s.role.as_deref() == Some(role)).count();
     // 847 hosts under 119 ToRs (the distinct PSW,ASW pairs; 48 distinct ASW names), 3
     // aggregation switches (P8, P10, P12) and one core switch (G6).

@@ -267,7 +267,7 @@ fn tiresias_60_jobs_run_on_n32g4_with_the_models_not_measured_there_estimated() 
     use proxima_core::engine::Simulation;
     use proxima_core::model::{Catalog, ModelId};
     use proxima_core::policy::resolve_policy;
-    use proxima_core::scenario::build_scenario;
+    use proxima_core::scenario::Scenario;
     use proxima_core::topology::resolve_topology_arg;
     use proxima_core::workload::{ModelMix, WorkloadOptions};
     let Some(text) = common::read_data("tiresias/60_job.csv") else { return };
@@ -275,7 +275,7 @@ fn tiresias_60_jobs_run_on_n32g4_with_the_models_not_measured_there_estimated() 
     let topology = resolve_topology_arg("n32g4").unwrap();
     assert_eq!(topology.gpu(), Some("A100"));
     let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
-    let scenario = build_scenario(topology, &trace, &options, "60_job.csv").unwrap_or_else(|e| panic!("{e}"));
+    let scenario = Scenario::from_trace(topology, &trace, &options, "60_job.csv").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scenario.jobs.len(), 60);
     let estimated: std::collections::BTreeSet<&str> = scenario
         .jobs

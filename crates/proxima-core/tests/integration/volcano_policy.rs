@@ -14,7 +14,7 @@ use proxima_core::event::{Reason, SimEvent};
 use proxima_core::policy::resolve_policy;
 use proxima_core::policy::volcano::resolve_tier;
 use proxima_core::scenario::Scenario;
-use proxima_core::topology::formats::{read_volcano_topology, SlurmOptions};
+use proxima_core::topology::formats::{read_volcano_topology, VolcanoOptions};
 use proxima_core::topology::{Tier, Topology};
 
 const GUIDE_CLUSTER: &str = include_str!("../../../../tests/fixtures/volcano/hypernodes.yaml");
@@ -135,7 +135,7 @@ fn the_same_run_twice_gives_the_same_events() {
 /// and s5 (`zone`) over two of them each, s6 at the top; 8 GPUs a node, node k holding GPUs
 /// 8k..8k+8.
 fn guide_cluster() -> Topology {
-    Topology::from_spec(&read_volcano_topology(GUIDE_CLUSTER, &SlurmOptions::default()).unwrap().spec).unwrap()
+    Topology::from_spec(&read_volcano_topology(GUIDE_CLUSTER, &VolcanoOptions::default()).unwrap().spec).unwrap()
 }
 
 #[test]

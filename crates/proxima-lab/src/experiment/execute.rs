@@ -7,10 +7,9 @@ use proxima_core::fairness::isolated::OneAfterAnother;
 use proxima_core::inputs::synthetic_trace;
 use proxima_core::metrics::Summary;
 use proxima_core::model::Catalog;
-use proxima_core::scenario::JobStatus;
+use proxima_core::scenario::{JobStatus, Scenario};
 
 use proxima_core::run::RunOptions;
-use proxima_core::scenario::build_scenario;
 use proxima_core::session::{Problem, Session};
 use proxima_core::topology::{resolve_topology_arg, Topology};
 use proxima_core::trace::Trace;
@@ -187,7 +186,7 @@ pub fn run_window(run: WindowRun<'_>, philly: Option<&Trace>) -> Result<TaskResu
         None => ModelMix::default_for(&catalog),
     };
     let options = WorkloadOptions { seed, skip, limit, mix };
-    let scenario = build_scenario(topology, trace, &options, &window.label())?;
+    let scenario = Scenario::from_trace(topology, trace, &options, &window.label())?;
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     // One tenant's ρ is 1 for every job: the report leaves it out.
     let with_rho = wants_rho && tenants_with_jobs(&scenario) > 1;

@@ -10,7 +10,7 @@ use crate::common;
 
 use proxima_core::efficiency::{fit_training, parse_progress_trace, EpochRow, POLLUX_APPLICATIONS};
 use proxima_core::policy::{resolve_policy, tiresias::POLLUX_SPEC};
-use proxima_core::scenario::build_scenario;
+use proxima_core::scenario::Scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::trace::parse_trace;
 use proxima_core::workload::{ModelMix, WorkloadOptions};
@@ -111,7 +111,8 @@ fn our_jobs() -> Option<BTreeMap<Kind, Work>> {
         let batch: BTreeMap<&str, u32> = trace.jobs.iter().map(|j| (j.name.as_str(), j.batch.unwrap())).collect();
         let catalog = proxima_core::model::Catalog::built_in();
         let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-        let scenario = build_scenario(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &options, "w").unwrap();
+        let scenario =
+            Scenario::from_trace(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &options, "w").unwrap();
         for job in &scenario.jobs {
             let (app, requested) = asked[job.name.as_str()];
             let ours = (job.iterations, batch[job.name.as_str()], job.ideal_iter_s.unwrap());
@@ -278,7 +279,8 @@ fn tiresias_on_the_pollux_testbed_matches_the_artifacts_mean_jct() {
         let trace = parse_trace(&text).unwrap();
         let catalog = proxima_core::model::Catalog::built_in();
         let options = WorkloadOptions { seed: 1, skip: 0, limit: None, mix: ModelMix::default_for(&catalog) };
-        let scenario = build_scenario(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &options, "w").unwrap();
+        let scenario =
+            Scenario::from_trace(resolve_topology_arg("pollux-testbed").unwrap(), &trace, &options, "w").unwrap();
         let summary = Simulation::new(scenario, resolve_policy(POLLUX_SPEC).unwrap()).run();
         let ours = summary.avg_jct_s;
         println!(

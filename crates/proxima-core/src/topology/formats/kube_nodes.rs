@@ -4,7 +4,7 @@
 //! `Topology`) is read with.
 
 use super::kube::HOSTNAME_LABEL;
-use super::slurm_options::SlurmOptions;
+use super::options::LinkOptions;
 use super::yaml::{self, Node};
 use crate::error::InputError;
 use crate::topology::fabric::{collective, GpuKind};
@@ -62,7 +62,7 @@ pub(super) fn gpu_of_product(product: &str) -> Option<GpuKind> {
 /// fabric's default GPU and give a warning on the line of the label at fault.
 pub(super) fn named_gpu(
     products: &[(u32, String)],
-    options: &SlurmOptions,
+    options: &LinkOptions,
     warnings: &mut Vec<InputError>,
 ) -> Option<(GpuKind, f64)> {
     let (line, first) = products.first()?;
@@ -91,7 +91,7 @@ pub(super) fn named_gpu(
 }
 
 /// Names a description's GPU: its catalogue and its ring efficiency on the options' fabric.
-pub(super) fn set_gpu(spec: &mut TopologySpec, gpu: GpuKind, options: &SlurmOptions) {
+pub(super) fn set_gpu(spec: &mut TopologySpec, gpu: GpuKind, options: &LinkOptions) {
     spec.gpu = Some(gpu.name().to_string());
     spec.collective = Some(collective(options.fabric, gpu));
 }

@@ -3,7 +3,7 @@
 
 use super::kube_nodes::gpu_of_product;
 use super::kueue::read_kueue_topology;
-use super::SlurmOptions;
+use super::KueueOptions;
 use crate::comm::shape_of;
 use crate::topology::{GpuId, GpuKind, Tier, Topology, CLIQUE_LABEL};
 
@@ -29,7 +29,7 @@ fn nodes_yaml(nodes: &[(&str, Labels, u32)]) -> String {
 
 #[test]
 fn kubectl_json_of_gb200_trays_reads_as_two_nvlink_domains() {
-    let read = read_kueue_topology(GB200_JSON, &SlurmOptions::default()).unwrap();
+    let read = read_kueue_topology(GB200_JSON, &KueueOptions::default()).unwrap();
     assert!(read.warnings.is_empty(), "{:?}", read.warnings);
     assert_eq!(read.levels, [CLIQUE_LABEL, "kubernetes.io/hostname"]);
     let t = Topology::from_spec(&read.spec).unwrap();
@@ -51,7 +51,7 @@ fn a_node_list_reads_capacity_and_hangs_servers_without_a_clique_beside_the_doma
     let clique: &[(&str, &str)] = &[(CLIQUE_LABEL, "u.1"), ("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3")];
     let plain: &[(&str, &str)] = &[("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3")];
     let text = nodes_yaml(&[("a", clique, 8), ("b", clique, 8), ("c", plain, 8), ("cpu", &[], 0)]);
-    let read = read_kueue_topology(&text, &SlurmOptions::default()).unwrap();
+    let read = read_kueue_topology(&text, &KueueOptions::default()).unwrap();
     assert_eq!(read.warnings.len(), 1, "the CPU node is left out: {:?}", read.warnings);
     let t = Topology::from_spec(&read.spec).unwrap();
     assert_eq!((t.gpu_count(), t.gpu()), (24, Some("H100")), "capacity counts without allocatable");
@@ -64,13 +64,13 @@ fn a_node_list_reads_capacity_and_hangs_servers_without_a_clique_beside_the_doma
 fn several_or_unknown_gpu_products_keep_the_default_gpu_with_a_warning() {
     let h100: &[(&str, &str)] = &[("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3")];
     let a100: &[(&str, &str)] = &[("nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB")];
-    let read = read_kueue_topology(&nodes_yaml(&[("a", h100, 8), ("b", a100, 8)]), &SlurmOptions::default()).unwrap();
+    let read = read_kueue_topology(&nodes_yaml(&[("a", h100, 8), ("b", a100, 8)]), &KueueOptions::default()).unwrap();
     assert_eq!(read.spec.gpu.as_deref(), Some("A100"));
     let w = &read.warnings[0];
     assert_eq!((w.line, w.field.as_str()), (Some(20), "metadata.labels.nvidia.com/gpu.product"));
     assert!(w.message.contains("several GPUs"), "{}", w.message);
     let v100: &[(&str, &str)] = &[("nvidia.com/gpu.product", "Tesla-V100-SXM2-32GB")];
-    let read = read_kueue_topology(&nodes_yaml(&[("a", v100, 8)]), &SlurmOptions::default()).unwrap();
+    let read = read_kueue_topology(&nodes_yaml(&[("a", v100, 8)]), &KueueOptions::default()).unwrap();
     assert!(read.warnings[0].message.contains("'Tesla-V100-SXM2-32GB' is not a GPU"), "{:?}", read.warnings);
     assert_eq!(gpu_of_product("NVIDIA-GB200"), Some(GpuKind::GB200));
     assert_eq!(gpu_of_product("NVIDIA-B200"), Some(GpuKind::B200));
@@ -79,7 +79,7 @@ fn several_or_unknown_gpu_products_keep_the_default_gpu_with_a_warning() {
 
 #[test]
 fn a_file_with_neither_nodes_nor_a_topology_is_refused() {
-    let e = read_kueue_topology("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", &SlurmOptions::default())
+    let e = read_kueue_topology("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", &KueueOptions::default())
         .unwrap_err();
     assert_eq!((e.line, e.field.as_str()), (Some(1), "kind"));
     assert!(e.message.starts_with("no Topology and no Node"), "{}", e.message);

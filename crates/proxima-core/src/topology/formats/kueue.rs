@@ -39,7 +39,7 @@
 
 use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE, HOSTNAME_LABEL};
 use super::kube_nodes::{implied_levels, named_gpu, set_gpu, PRODUCT_LABEL};
-use super::slurm_options::SlurmOptions;
+use super::options::KueueOptions;
 use super::spec_parts::link;
 use super::yaml::{self, Node};
 use crate::error::InputError;
@@ -103,7 +103,7 @@ impl LeftOut {
 /// the links the file does not describe. The description has no name (the caller names it
 /// after the file). Errors and warnings carry the line and the field as a path in the
 /// object (`spec.levels[2].nodeLabel`, `status.allocatable`).
-pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTopology, InputError> {
+pub fn read_kueue_topology(text: &str, options: &KueueOptions) -> Result<KueueTopology, InputError> {
     let documents = yaml::documents(text)?;
     let objects = Objects::of(&documents, &["Topology", "Node", "ResourceFlavor"], "Topology, Node, List")?;
     let topology = the_topology(objects.get("Topology"))?;
@@ -133,13 +133,13 @@ pub fn read_kueue_topology(text: &str, options: &SlurmOptions) -> Result<KueueTo
     warnings.extend(objects.skipped_warning("the Topology, its ResourceFlavors and the Nodes"));
     let products: Vec<(u32, String)> = nodes.iter().filter_map(|n| n.product.clone()).collect();
     // A GPU the options name wins over the nodes' labels.
-    let gpu = match options.gpu {
-        Some(kind) => Some((kind, options.nvlink_gbps)),
-        None => named_gpu(&products, options, &mut warnings),
+    let gpu = match options.links.gpu {
+        Some(kind) => Some((kind, options.links.nvlink_gbps)),
+        None => named_gpu(&products, &options.links, &mut warnings),
     };
-    let mut spec = build_spec(&nodes, switch_levels, options, gpu.map_or(options.nvlink_gbps, |(_, link)| link));
+    let mut spec = build_spec(&nodes, switch_levels, options, gpu.map_or(options.links.nvlink_gbps, |(_, link)| link));
     if let Some((kind, _)) = gpu {
-        set_gpu(&mut spec, kind, options);
+        set_gpu(&mut spec, kind, &options.links);
     }
     Ok(KueueTopology { spec, levels, warnings })
 }
@@ -348,7 +348,7 @@ struct Switch {
 
 /// The description: the domains of each switch level as switches, walking down from the
 /// root; every uplink at full bisection.
-fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptions, gpu_link: f64) -> TopologySpec {
+fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &KueueOptions, gpu_link: f64) -> TopologySpec {
     let mut switches = vec![Switch { id: "cluster".to_string(), level: None, children: Vec::new(), nodes: Vec::new() }];
     let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
     for (n, node) in nodes.iter().enumerate() {
@@ -370,8 +370,8 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
         [only] if switches[0].nodes.is_empty() => only,
         _ => 0,
     };
-    let node_link = options.node_link_gbps();
-    let mut spec = options.empty_spec();
+    let node_link = options.links.node_link_gbps();
+    let mut spec = options.links.empty_spec();
     let mut stack = vec![root];
     while let Some(s) = stack.pop() {
         let switch = &switches[s];
@@ -386,7 +386,7 @@ fn build_spec(nodes: &[UsedNode], switch_levels: &[String], options: &SlurmOptio
                 gpus: node.gpus,
                 nvlink_gbps: gpu_link,
                 nvlink_latency_us: default_nvlink_latency_us(),
-                nics: options.nics,
+                nics: options.links.nics,
             });
             if nvlink_domain {
                 let mut nvlink = link(&node.name, &switch.id, node.gpus as f64 * gpu_link);

@@ -1,5 +1,5 @@
 use super::kueue::{read_kueue_topology, KueueTopology};
-use super::SlurmOptions;
+use super::KueueOptions;
 use crate::error::InputError;
 use crate::topology::{Fabric, Topology};
 
@@ -11,7 +11,7 @@ const BLOCK: &str = "cloud.provider.com/topology-block";
 const RACK: &str = "cloud.provider.com/topology-rack";
 
 fn read(text: &str) -> Result<KueueTopology, InputError> {
-    read_kueue_topology(text, &SlurmOptions::default())
+    read_kueue_topology(text, &KueueOptions::default())
 }
 
 fn error(text: &str) -> (Option<u32>, String, String) {
@@ -144,27 +144,24 @@ fn one_widest_domain_is_the_root_and_a_last_level_other_than_hostname_holds_the_
         (6, &["server".to_string(), "rack".into(), "cluster".into()][..])
     );
     // A single block is the root itself.
-    let one_block = read_kueue_topology(&as_documents(&FOUR[..3], "8"), &SlurmOptions::default()).unwrap();
+    let one_block = read_kueue_topology(&as_documents(&FOUR[..3], "8"), &KueueOptions::default()).unwrap();
     assert_eq!(one_block.spec.switches[0].id, "b1");
     // Only the hostname level: every node under one switch.
     let mut flat = topology(&["kubernetes.io/hostname"]);
     flat.push_str("---\nkind: Node\n");
     flat.push_str(&node_body("solo", &[], "8", ""));
-    let flat = read_kueue_topology(&flat, &SlurmOptions::default()).unwrap();
+    let flat = read_kueue_topology(&flat, &KueueOptions::default()).unwrap();
     assert_eq!((flat.spec.switches.len(), flat.spec.servers.len()), (1, 1));
 }
 
 #[test]
 fn link_options_set_the_links_and_the_fabric() {
-    let options = SlurmOptions::parse("nic_gbps=400,nics=8,fabric=roce").unwrap();
+    let options = KueueOptions::parse("nic_gbps=400,nics=8,fabric=roce").unwrap();
     let read = read_kueue_topology(&as_documents(&FOUR, "8"), &options).unwrap();
     let link = |a: &str| read.spec.links.iter().find(|l| l.a == a).unwrap().bandwidth_gbps;
     assert_eq!((link("n1"), link("b1/r1")), (3200.0, 6400.0));
     assert_eq!(read.spec.servers[0].nics, 8);
     assert_eq!(read.spec.collective, Some(Fabric::Roce.collective()));
-    // The file gives each node's GPUs; the `gpus` option is not used.
-    let ignored = read_kueue_topology(&as_documents(&FOUR, "8"), &SlurmOptions { gpus: 2, ..options }).unwrap();
-    assert!(ignored.spec.servers.iter().all(|s| s.gpus == 8));
 }
 
 #[test]

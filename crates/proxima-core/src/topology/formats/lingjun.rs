@@ -10,7 +10,7 @@
 //! One row per host gives the switches above it in a three-layer Clos: `ASW` its
 //! top-of-rack switch, `PSW` its aggregation switch, `DSW` its core switch. The file says
 //! neither how many GPUs a host has (eight per host in the paper) nor how fast anything is,
-//! so the same [`SlurmOptions`] as for a Slurm `topology.conf` give them. How the rows become
+//! so the same [`LingjunOptions`] as for a Slurm `topology.conf` give them. How the rows become
 //! a tree (see `docs/FORMATS.md`):
 //!
 //! - A switch is its whole path, not its name: the file reuses `ASW` names under different
@@ -24,7 +24,7 @@
 //!   Slurm); a core switch with a single aggregation switch below it adds nothing and is
 //!   left out, the aggregation switch becoming the root.
 
-use super::slurm_options::SlurmOptions;
+use super::options::LingjunOptions;
 use super::spec_parts::{link, server};
 use crate::csv::Table;
 use crate::error::InputError;
@@ -50,7 +50,7 @@ struct Switch {
 /// The cluster a Lingjun `topo.csv` describes, with the options for what the file does not
 /// say. The description has no name (the caller names it after the file). Errors carry the
 /// line and the column as the dataset spells it (`ip`, `DSW`, `PSW`, `ASW`).
-pub fn read_lingjun_topology(text: &str, options: &SlurmOptions) -> Result<TopologySpec, InputError> {
+pub fn read_lingjun_topology(text: &str, options: &LingjunOptions) -> Result<TopologySpec, InputError> {
     let mut table = Table::new(text)?;
     let found = table.locate(&["ip", "dsw", "psw", "asw"], &[], true, LINGJUN_HEADER).map_err(dataset_spelling)?;
     let index: Vec<usize> = ["ip", "dsw", "psw", "asw"].iter().map(|c| found[*c]).collect();
@@ -146,8 +146,8 @@ fn dataset_spelling(mut e: InputError) -> InputError {
 
 /// The description, walking down from the core switch (switch 0): switches and hosts in
 /// the order the file first names them, every uplink at full bisection.
-fn spec(switches: &[Switch], options: &SlurmOptions) -> TopologySpec {
-    let mut spec = options.empty_spec();
+fn spec(switches: &[Switch], options: &LingjunOptions) -> TopologySpec {
+    let mut spec = options.links.empty_spec();
     let root = match switches[0].children[..] {
         [only] => only,
         _ => 0,
@@ -157,11 +157,11 @@ fn spec(switches: &[Switch], options: &SlurmOptions) -> TopologySpec {
         let sw = &switches[s];
         spec.switches.push(SwitchSpec { id: sw.id.clone(), role: Some(sw.role.to_string()) });
         for host in &sw.hosts {
-            spec.servers.push(server(host, options));
-            spec.links.push(link(host, &sw.id, options.node_link_gbps()));
+            spec.servers.push(server(host, options.gpus, &options.links));
+            spec.links.push(link(host, &sw.id, options.links.node_link_gbps()));
         }
         for &c in &sw.children {
-            let bandwidth = hosts_below(switches, c) as f64 * options.node_link_gbps();
+            let bandwidth = hosts_below(switches, c) as f64 * options.links.node_link_gbps();
             spec.links.push(link(&switches[c].id, &sw.id, bandwidth));
         }
         stack.extend(sw.children.iter().rev());

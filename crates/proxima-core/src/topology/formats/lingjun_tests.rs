@@ -1,15 +1,15 @@
 //! The Lingjun `topo.csv` reader on small hand-made files whose trees are known.
 
 use super::lingjun::read_lingjun_topology;
-use super::slurm_options::SlurmOptions;
+use super::options::LingjunOptions;
 use crate::topology::Topology;
 
 /// Two aggregation switches under one core; the ToR name S1 appears under both, as names
 /// repeat across pods in the real file.
 const SMALL: &str = "ip,DSW,PSW,ASW\nh1,G1,P1,S1\nh2,G1,P1,S1\nh3,G1,P1,S2\nh4,G1,P2,S1\nh5,G1,P2,S1\nh6,G1,P2,S3\n";
 
-fn options() -> SlurmOptions {
-    SlurmOptions { gpus: 2, nic_gbps: 100.0, ..SlurmOptions::default() }
+fn options() -> LingjunOptions {
+    LingjunOptions::parse("gpus=2,nic_gbps=100").unwrap()
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn bad_files_name_the_line_and_the_column() {
 
 #[test]
 fn too_many_hosts_are_refused_before_the_tree_is_built() {
-    let o = SlurmOptions { gpus: 1 << 19, ..SlurmOptions::default() };
+    let o = LingjunOptions { gpus: 1 << 19, ..LingjunOptions::default() };
     let e = read_lingjun_topology("ip,DSW,PSW,ASW\nh1,G,P,S\nh2,G,P,S\nh3,G,P,S\n", &o).unwrap_err();
     assert_eq!((e.line, e.field.as_str()), (Some(4), "ip"));
     assert!(e.message.starts_with("too many hosts: at 524288 GPUs per host a cluster has at most 2 hosts"), "{e}");

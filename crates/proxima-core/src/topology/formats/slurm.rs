@@ -48,8 +48,8 @@
 //! the ring plugin's lines.
 
 use super::hostlist::{self, HostlistError};
+use super::options::SlurmOptions;
 use super::slurm_form::{canonical, foreign_key, Form};
-use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{build_spec, Children, SwitchLine};
 use crate::error::InputError;
 use crate::topology::spec::{TopologySpec, MAX_GPUS};

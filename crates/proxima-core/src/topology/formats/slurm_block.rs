@@ -159,7 +159,7 @@ impl Reader<'_> {
         if self.options.block_nvlink() {
             let leaves: BTreeSet<&str> =
                 blocks.iter().filter(|b| matches!(b.children, Children::Nodes(_))).map(|b| b.name.as_str()).collect();
-            nvlink_blocks(&mut spec, &leaves, self.options.nvlink_gbps);
+            nvlink_blocks(&mut spec, &leaves, self.options.links.nvlink_gbps);
         }
         Ok(spec)
     }

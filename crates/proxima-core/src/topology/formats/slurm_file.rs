@@ -6,9 +6,9 @@
 //! `topology.conf` reader's switch lines and blocks (`slurm_yaml_switches.rs` fills the same
 //! `Reader`): were the choice in `slurm.rs`, the two would import each other.
 
+use super::options::SlurmOptions;
 use super::slurm::{key_values, logical_lines, Reader, SlurmTopology};
 use super::slurm_form::{is_yaml, Form};
-use super::slurm_options::SlurmOptions;
 use super::slurm_yaml::read_slurm_yaml;
 use crate::error::InputError;
 

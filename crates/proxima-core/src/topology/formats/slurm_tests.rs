@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::topology::*;
 
 fn options(gpus: u32, nic_gbps: f64) -> SlurmOptions {
-    SlurmOptions { gpus, nic_gbps, ..SlurmOptions::default() }
+    SlurmOptions { gpus, links: LinkOptions { nic_gbps, ..LinkOptions::default() }, ..SlurmOptions::default() }
 }
 
 fn read(text: &str) -> TopologySpec {

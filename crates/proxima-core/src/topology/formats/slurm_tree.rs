@@ -2,7 +2,7 @@
 //! checked to form one tree, parallel switches merged, and the links given bandwidths (see
 //! `slurm.rs` for the rules and `docs/FORMATS.md` for the reasons).
 
-use super::slurm_options::SlurmOptions;
+use super::options::SlurmOptions;
 use super::spec_parts::{link, server};
 use crate::error::InputError;
 use crate::topology::spec::{SwitchSpec, TopologySpec};
@@ -90,7 +90,7 @@ fn link_speeds(lines: &[SwitchLine], options: &SlurmOptions, warnings: &mut Vec<
     if fastest_leaf == 0.0 {
         return None;
     }
-    Some(lines.iter().map(|l| options.node_link_gbps() * (speed(l) / fastest_leaf)).collect())
+    Some(lines.iter().map(|l| options.links.node_link_gbps() * (speed(l) / fastest_leaf)).collect())
 }
 
 /// The child switches of each line, by index: every name known, none listed twice, none
@@ -249,7 +249,7 @@ impl Tree<'_> {
     /// The description, walking down from the root: switches in the order they are
     /// reached, each one's children in the order its line lists them.
     fn spec(&self, root: usize, speeds: &Option<Vec<f64>>, options: &SlurmOptions) -> TopologySpec {
-        let mut spec = options.empty_spec();
+        let mut spec = options.links.empty_spec();
         let names: BTreeMap<usize, String> = self.groups().into_iter().map(|g| (g, self.group_name(g))).collect();
         let below = self.nic_bandwidth_below(options);
         let mut stack = vec![root];
@@ -260,8 +260,8 @@ impl Tree<'_> {
                 role: matches!(leaf.children, Children::Nodes(_)).then(|| "leaf".to_string()),
             });
             for node in leaf.nodes() {
-                spec.servers.push(server(node, options));
-                let nic = speeds.as_ref().map_or(options.node_link_gbps(), |s| s[g]);
+                spec.servers.push(server(node, options.gpus, &options.links));
+                let nic = speeds.as_ref().map_or(options.links.node_link_gbps(), |s| s[g]);
                 spec.links.push(link(node, &names[&g], nic));
             }
             let mut child_groups = Vec::new();
@@ -294,7 +294,7 @@ impl Tree<'_> {
             pending.retain(|&g| {
                 let kids = self.child_groups(g);
                 if kids.iter().all(|k| below.contains_key(k)) {
-                    let own = self.lines[g].nodes().len() as f64 * options.node_link_gbps();
+                    let own = self.lines[g].nodes().len() as f64 * options.links.node_link_gbps();
                     let total = own + kids.iter().map(|k| below[k]).sum::<f64>();
                     below.insert(g, total);
                     false

@@ -41,8 +41,8 @@
 //! line. A `flat`, `ring` or `torus3d` topology is refused: the first has no switches to
 //! simulate, the others are networks Proxima does not model.
 
+use super::options::SlurmOptions;
 use super::slurm::SlurmTopology;
-use super::slurm_options::SlurmOptions;
 use super::slurm_yaml_switches::{one_or_many, read_block, read_tree, text, unknown};
 use super::yaml::{self, Node};
 use crate::error::InputError;

@@ -2,10 +2,10 @@
 //! read into the conf readers' [`Reader`] as `SwitchName=` and `BlockName=` lines are, and
 //! the errors of the checks they share told in the YAML's keys (see `slurm_yaml.rs`).
 
+use super::options::SlurmOptions;
 use super::slurm::{Reader, SlurmTopology};
 use super::slurm_block::block_sizes;
 use super::slurm_form::Form;
-use super::slurm_options::SlurmOptions;
 use super::slurm_tree::{Children, SwitchLine};
 use super::yaml::{self, Node};
 use crate::error::InputError;

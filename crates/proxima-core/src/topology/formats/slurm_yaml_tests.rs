@@ -7,7 +7,7 @@ use super::*;
 use crate::topology::*;
 
 fn options() -> SlurmOptions {
-    SlurmOptions { gpus: 4, nic_gbps: 100.0, ..SlurmOptions::default() }
+    SlurmOptions::parse("gpus=4,nic_gbps=100").unwrap()
 }
 
 fn read(text: &str) -> SlurmTopology {

@@ -1,18 +1,18 @@
 //! The parts the readers build a description from, alike in every format: a server as the
 //! options describe it, and a link at the default latency.
 
-use super::slurm_options::SlurmOptions;
+use super::options::LinkOptions;
 use crate::topology::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec};
 
 /// A server named `id` with the GPUs, NVLink and NICs the options give every server (for
 /// formats whose files say nothing of a server's insides).
-pub(super) fn server(id: &str, options: &SlurmOptions) -> ServerSpec {
+pub(super) fn server(id: &str, gpus: u32, links: &LinkOptions) -> ServerSpec {
     ServerSpec {
         id: id.to_string(),
-        gpus: options.gpus,
-        nvlink_gbps: options.nvlink_gbps,
+        gpus,
+        nvlink_gbps: links.nvlink_gbps,
         nvlink_latency_us: default_nvlink_latency_us(),
-        nics: options.nics,
+        nics: links.nics,
     }
 }
 

@@ -29,7 +29,7 @@
 //!   no node below it is left out with a warning.
 
 use super::kube::{node_labels, Objects};
-use super::slurm_options::SlurmOptions;
+use super::options::VolcanoOptions;
 use super::spec_parts::{link, server};
 use super::yaml::{self, Node};
 use crate::error::InputError;
@@ -57,7 +57,7 @@ struct HyperNode {
 /// The cluster a Volcano file describes, with the options for what it does not say. The
 /// description has no name (the caller names it after the file). Errors and warnings carry
 /// the line and the field as a path in the object (`spec.members[1].selector`).
-pub fn read_volcano_topology(text: &str, options: &SlurmOptions) -> Result<VolcanoTopology, InputError> {
+pub fn read_volcano_topology(text: &str, options: &VolcanoOptions) -> Result<VolcanoTopology, InputError> {
     let documents = yaml::documents(text)?;
     let objects = Objects::of(&documents, &["HyperNode", "Node"], "HyperNode, Node, List")?;
     let mut warnings = Vec::new();
@@ -344,7 +344,7 @@ fn check_nodes_once(hypernodes: &[HyperNode]) -> Result<(), InputError> {
 /// The description, walking down from the roots; every uplink at full bisection.
 fn build_spec(
     hypernodes: &[HyperNode],
-    options: &SlurmOptions,
+    options: &VolcanoOptions,
     warnings: &mut Vec<InputError>,
 ) -> Result<TopologySpec, InputError> {
     let below: Vec<usize> = (0..hypernodes.len()).map(|h| nodes_below(hypernodes, h)).collect();
@@ -361,8 +361,8 @@ fn build_spec(
     if roots.is_empty() {
         return Err(InputError::at_line(hypernodes[0].line, "spec.members", "no HyperNode has a node below it"));
     }
-    let node_link = options.node_link_gbps();
-    let mut spec = options.empty_spec();
+    let node_link = options.links.node_link_gbps();
+    let mut spec = options.links.empty_spec();
     if roots.len() > 1 {
         spec.switches.push(SwitchSpec { id: "cluster".to_string(), role: Some("cluster".to_string()) });
         for &r in &roots {
@@ -374,7 +374,7 @@ fn build_spec(
         let hypernode = &hypernodes[h];
         spec.switches.push(SwitchSpec { id: hypernode.name.clone(), role: Some(hypernode.role.clone()) });
         for node in &hypernode.nodes {
-            spec.servers.push(server(node, options));
+            spec.servers.push(server(node, options.gpus, &options.links));
             spec.links.push(link(node, &hypernode.name, node_link));
         }
         let children: Vec<usize> = hypernode.children.iter().copied().filter(|&c| below[c] > 0).collect();

@@ -1,10 +1,10 @@
 use super::volcano::{read_volcano_topology, VolcanoTopology};
-use super::SlurmOptions;
+use super::VolcanoOptions;
 use crate::error::InputError;
 use crate::topology::Topology;
 
 fn read(text: &str) -> Result<VolcanoTopology, InputError> {
-    read_volcano_topology(text, &SlurmOptions::default())
+    read_volcano_topology(text, &VolcanoOptions::default())
 }
 
 /// A HyperNode document: its members as (type, selector in flow style).
@@ -61,7 +61,7 @@ fn the_documented_tree_reads_as_its_hypernodes() {
     let bandwidth = |a: &str| got.spec.links.iter().find(|l| l.a == a).unwrap().bandwidth_gbps;
     assert_eq!((bandwidth("node0"), bandwidth("s0"), bandwidth("s4")), (200.0, 400.0, 800.0));
     // GPUs per node come from the options.
-    let four = read_volcano_topology(&documented(), &SlurmOptions { gpus: 4, ..SlurmOptions::default() }).unwrap();
+    let four = read_volcano_topology(&documented(), &VolcanoOptions { gpus: 4, ..VolcanoOptions::default() }).unwrap();
     assert_eq!(Topology::from_spec(&four.spec).unwrap().gpu_count(), 32);
 }
 

@@ -4,7 +4,6 @@
 //! sketch becomes a job.
 
 use proxima_core::model::Catalog;
-use proxima_core::scenario::build_scenario;
 use proxima_core::scenario::Scenario;
 use proxima_core::topology::resolve_topology_arg;
 use proxima_core::trace::{Trace, TraceFormat, TraceJob, TraceWork};
@@ -58,7 +57,7 @@ pub fn scenario(topology: &str, sketches: &[JobSketch], seed: u64) -> (Scenario,
     let catalog = Catalog::for_gpu_or_built_in(topo.gpu()).unwrap();
     let trace = trace(sketches, topo.gpu_count(), &catalog.names());
     let options = WorkloadOptions { seed, skip: 0, limit: None, mix: ModelMix::default_for(&Catalog::built_in()) };
-    (build_scenario(topo, &trace, &options, "random").unwrap(), trace)
+    (Scenario::from_trace(topo, &trace, &options, "random").unwrap(), trace)
 }
 
 /// The number of cases a property test runs: `PROXIMA_PROPTEST_CASES`, or `default`.

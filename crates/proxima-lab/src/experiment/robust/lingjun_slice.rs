@@ -14,7 +14,7 @@ use crate::experiment::robust::sizing::GPUS_PER_SERVER;
 use proxima_core::csv::Table;
 use proxima_core::error::{InputError, SourcedError};
 use proxima_core::inputs::read_lingjun_file;
-use proxima_core::topology::formats::{SlurmOptions, LINGJUN_HEADER};
+use proxima_core::topology::formats::{LingjunOptions, LINGJUN_HEADER};
 use proxima_core::topology::Topology;
 use std::collections::BTreeMap;
 
@@ -78,7 +78,7 @@ pub fn slice_text(text: &str, hosts: u32) -> Result<String, InputError> {
 /// The cluster of the slice of `hosts` hosts of the file `name` (its text `text`), with
 /// the `lingjun:` options (`fabric=roce`, ...); errors name the file.
 pub fn slice_topology(name: &str, text: &str, hosts: u32, options: &str) -> Result<Topology, SourcedError> {
-    let options = SlurmOptions::parse(options).map_err(|e| SourcedError::new("lingjun options", e))?;
+    let options = LingjunOptions::parse(options).map_err(|e| SourcedError::new("lingjun options", e))?;
     debug_assert_eq!(options.gpus, GPUS_PER_SERVER, "the grid's servers have 8 GPUs");
     let sliced = slice_text(text, hosts).map_err(|e| SourcedError::new(name, e))?;
     let spec = read_lingjun_file(name, &sliced, &options)?;
