@@ -12,9 +12,9 @@ mod handlers;
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::challenge::view::ChallengeMode;
+use crate::lessons::view::{ClassicRun, Lessons};
 use crate::panels::{
-    link_notice, Banners, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel,
-    ScenarioPanel, TourView,
+    link_notice, Banners, Intro, LinkTrace, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel, TourView,
 };
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
@@ -201,9 +201,9 @@ pub fn App() -> Html {
             <a class="skip-link" href="#run-panel" data-testid="skip-link">{ "Skip to Run" }</a>
             { page_header() }
             { link_notice(s, &dispatch) }
-            <ClassicRun dispatch={dispatch.clone()} />
+            <ClassicRun on_run={h.on_classic_run} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
-            <Lessons dispatch={dispatch.clone()} />
+            <Lessons on_choose={h.on_lesson} />
             <ChallengeMode />
             if let Some(tour) = &s.tour {
                 <MomentScope context={Some(MomentBase(Link::Tour { step: tour.step }))}><TourView tour={tour.clone()} act={h.on_tour_action} /></MomentScope>

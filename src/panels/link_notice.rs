@@ -3,9 +3,10 @@
 //! or, once the classic comparison or a lesson replaced it before it ran, what replaced it
 //! and the way back.
 
-use crate::state::link::{FromLink, LinkNoticeAction};
+use crate::state::link::{FromLink, LinkNoticeAction, PendingTrace};
 use crate::state::{Action, State};
 use proxima_core::share::{TopologyChoice, TraceChoice};
+use web_sys::File;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -73,5 +74,37 @@ pub fn link_notice(state: &State, dispatch: &Callback<Action>) -> Html {
                         awaiting_trace={state.pending_trace.is_some()} dispatch={dispatch.clone()} />
         },
         None => html! {},
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LinkTraceProps {
+    pub pending: PendingTrace,
+    pub on_trace_file: Callback<File>,
+}
+
+/// Asks for the trace file a link (or a saved scenario) names: the link cannot carry it.
+#[component]
+pub fn LinkTrace(props: &LinkTraceProps) -> Html {
+    let p = &props.pending;
+    let onchange = {
+        let cb = props.on_trace_file.clone();
+        Callback::from(move |e: Event| {
+            if let Some(f) = super::scenario::take_file(&e) {
+                cb.emit(f)
+            }
+        })
+    };
+    let text = match &p.hash {
+        Some(h) => format!("This link's trace is {} (hash {h}): open it to run.", p.name),
+        None => format!("This scenario's trace is {}: open it to use it; the generator stands in until then.", p.name),
+    };
+    html! {
+        <aside class="link-trace" data-testid="link-trace" data-name={p.name.clone()} data-hash={p.hash.clone()}>
+            <p>{ text }</p>
+            <label class="file-button">{ format!("Open {}…", p.name) }
+                <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="link-trace-file" {onchange} />
+            </label>
+        </aside>
     }
 }

@@ -8,7 +8,6 @@
 //! yew escapes.
 
 mod intro;
-mod lessons;
 mod link_notice;
 mod results;
 mod run;
@@ -16,8 +15,7 @@ mod scenario;
 mod tour;
 
 pub use intro::{where_and_what, Banners, Intro};
-pub use lessons::{ClassicRun, LessonWatch, Lessons, LinkTrace};
-pub use link_notice::{link_notice, LinkNotice};
+pub use link_notice::{link_notice, LinkNotice, LinkTrace};
 pub use results::{PlaybackSection, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;

@@ -1,7 +1,7 @@
 //! Panel 3: how the run went, the headline, the summary table, the downloads and the
 //! charts; and the playback section.
 
-use super::lessons::LessonWatch;
+use crate::lessons::view::LessonWatch;
 use crate::lessons::Lesson;
 use crate::results::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
 use crate::results::exports::{Download, Exports};
