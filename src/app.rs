@@ -13,14 +13,14 @@ use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::challenge::view::ChallengeMode;
 use crate::lessons::view::{ClassicRun, Lessons};
-use crate::panels::{
-    link_notice, Banners, Intro, LinkTrace, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel, TourView,
-};
+use crate::link::view::{LinkNotice, LinkTrace};
+use crate::link::Link;
+use crate::link::LinkNoticeAction;
+use crate::panels::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel, TourView};
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::results::feedback::{use_run_feedback, PLAYBACK_TOP, RESULTS_TOP};
 use crate::results::RunState;
-use crate::state::link::Link;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
 use crate::your_cluster::view::YourClusterSection;
 use effects::use_page_effects;
@@ -187,7 +187,7 @@ pub fn App() -> Html {
             state.results_stale()
         })
     };
-    let lesson = state.results.lesson.and_then(crate::state::link::lesson);
+    let lesson = state.results.lesson.and_then(crate::link::lesson);
     let focused = state.focus.as_ref().is_some_and(|f| f.scroll && f.run_id == Some(state.results.run_id));
     let done = use_run_feedback(&state.results, if focused { PLAYBACK_TOP } else { RESULTS_TOP });
     use_page_effects(&state, scenario_key, &latest, &sim, &checks, &dispatch);
@@ -200,7 +200,7 @@ pub fn App() -> Html {
             // reach Run (www/boot.js moves the focus to the button itself).
             <a class="skip-link" href="#run-panel" data-testid="skip-link">{ "Skip to Run" }</a>
             { page_header() }
-            { link_notice(s, &dispatch) }
+            { link_notice(s, &h.on_link_notice) }
             <ClassicRun on_run={h.on_classic_run} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
             <Lessons on_choose={h.on_lesson} />
@@ -229,6 +229,18 @@ pub fn App() -> Html {
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>
             </footer>
         </div>
+    }
+}
+
+/// The notice of the scenario a link opened, while it waits to run (nothing otherwise):
+/// placed above the first screen's own button, the classic comparison.
+pub fn link_notice(state: &State, on_action: &Callback<LinkNoticeAction>) -> Html {
+    match &state.from_link {
+        Some(linked) => html! {
+            <LinkNotice linked={linked.clone()} edited={state.shared_scenario().as_ref() != Some(&linked.scenario)}
+                        awaiting_trace={state.pending_trace.is_some()} on_action={on_action.clone()} />
+        },
+        None => html! {},
     }
 }
 

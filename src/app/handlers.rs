@@ -5,9 +5,9 @@ use super::{cancel_run, current, focus_panel, read_file_then, start_run, Latest}
 use crate::browser::{self, worker::SimWorker};
 use crate::editor::EditAction;
 use crate::lessons::{LessonChoice, CLASSIC_LESSON};
+use crate::link::{Focus, FocusAt, LinkNoticeAction};
 use crate::protocol::{FileData, ToWorker};
 use crate::results::exports::Download;
-use crate::state::link::{Focus, FocusAt};
 use crate::state::{too_large, Action, MAX_TRACE_BYTES};
 use crate::tour::{self, TourAction};
 use proxima_core::metrics::result_dir_name;
@@ -26,6 +26,7 @@ pub struct PageHandlers {
     pub scenario_json: Callback<(), Option<String>>,
     pub on_tour: Callback<()>,
     pub on_edit: Callback<EditAction>,
+    pub on_link_notice: Callback<LinkNoticeAction>,
     pub on_tour_action: Callback<TourAction>,
     pub on_lesson: Callback<LessonChoice>,
     pub on_classic_run: Callback<()>,
@@ -43,6 +44,13 @@ pub(super) fn start_tour(state: &crate::state::State, sim: &SimWorker, dispatch:
     wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
 }
 
+/// A callback that sends what a feature's view says as the page's action `to_action`.
+#[hook]
+fn use_action<T: 'static>(dispatch: &Callback<Action>, to_action: fn(T) -> Action) -> Callback<T> {
+    let dispatch = dispatch.clone();
+    use_callback((), move |said: T, _| dispatch.emit(to_action(said)))
+}
+
 /// The tour's callbacks: start it, and a step or its end chosen.
 #[hook]
 fn use_tour_handlers(
@@ -54,11 +62,7 @@ fn use_tour_handlers(
         let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
         use_callback((), move |_: (), _| start_tour(&current(&latest), &sim, &dispatch))
     };
-    let on_tour_action = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |a: TourAction, _| dispatch.emit(Action::Tour(a)))
-    };
-    (on_tour, on_tour_action)
+    (on_tour, use_action(dispatch, Action::Tour))
 }
 
 /// The lesson gallery's callbacks: a lesson chosen, and the first screen's classic comparison.
@@ -150,15 +154,10 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
         use_callback((), move |_: (), _| current(&latest).scenario_json())
     };
     let (on_tour, on_tour_action) = use_tour_handlers(latest, sim, dispatch);
-    let on_edit = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |edit: EditAction, _| dispatch.emit(Action::Edit(edit)))
-    };
+    let on_edit = use_action(dispatch, Action::Edit);
+    let on_link_notice = use_action(dispatch, Action::LinkNotice);
     let (on_lesson, on_classic_run) = use_lesson_handlers(dispatch);
-    let on_error = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |message: String, _| dispatch.emit(Action::Error(message)))
-    };
+    let on_error = use_action(dispatch, Action::Error);
     let on_download = use_callback((), |(name, mime, bytes): Download, _| browser::download(&name, &mime, &bytes));
 
     PageHandlers {
@@ -172,6 +171,7 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
         scenario_json,
         on_tour,
         on_edit,
+        on_link_notice,
         on_tour_action,
         on_lesson,
         on_classic_run,

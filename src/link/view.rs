@@ -1,12 +1,12 @@
 //! The notice of a scenario a link opened, at the top of the page: where the scenario came
 //! from and "Run it", so a shared link runs without scrolling to Run (far below the fold);
 //! or, once the classic comparison or a lesson replaced it before it ran, what replaced it
-//! and the way back.
+//! and the way back. Also the box that asks for the trace file a link names. They send the
+//! link's own [`LinkNoticeAction`] and the file chosen; the app acts on them.
 
-use crate::state::link::{FromLink, LinkNoticeAction, PendingTrace};
-use crate::state::{Action, State};
+use super::{FromLink, LinkNoticeAction, PendingTrace};
 use proxima_core::share::{TopologyChoice, TraceChoice};
-use web_sys::File;
+use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -16,13 +16,13 @@ pub struct LinkNoticeProps {
     pub edited: bool,
     /// The link's trace file is still awaited (the page asks for it below).
     pub awaiting_trace: bool,
-    pub dispatch: Callback<Action>,
+    pub on_action: Callback<LinkNoticeAction>,
 }
 
 #[component]
 pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
-    let run = props.dispatch.reform(|_: MouseEvent| Action::LinkNotice(LinkNoticeAction::Run));
-    let dismiss = props.dispatch.reform(|_: MouseEvent| Action::LinkNotice(LinkNoticeAction::Dismiss));
+    let run = props.on_action.reform(|_: MouseEvent| LinkNoticeAction::Run);
+    let dismiss = props.on_action.reform(|_: MouseEvent| LinkNoticeAction::Dismiss);
     let s = &props.linked.scenario;
     let what = format!(
         "{} on {}, {} polic{}",
@@ -65,18 +65,6 @@ pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
     }
 }
 
-/// The notice of the scenario a link opened, while it waits to run (nothing otherwise):
-/// placed above the first screen's own button, the classic comparison.
-pub fn link_notice(state: &State, dispatch: &Callback<Action>) -> Html {
-    match &state.from_link {
-        Some(linked) => html! {
-            <LinkNotice linked={linked.clone()} edited={state.shared_scenario().as_ref() != Some(&linked.scenario)}
-                        awaiting_trace={state.pending_trace.is_some()} dispatch={dispatch.clone()} />
-        },
-        None => html! {},
-    }
-}
-
 #[derive(Properties, PartialEq)]
 pub struct LinkTraceProps {
     pub pending: PendingTrace,
@@ -90,9 +78,12 @@ pub fn LinkTrace(props: &LinkTraceProps) -> Html {
     let onchange = {
         let cb = props.on_trace_file.clone();
         Callback::from(move |e: Event| {
-            if let Some(f) = super::scenario::take_file(&e) {
+            // Emptied after reading, so that choosing the same file again is a change too.
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            if let Some(f) = input.files().and_then(|f| f.get(0)) {
                 cb.emit(f)
             }
+            input.set_value("");
         })
     };
     let text = match &p.hash {
