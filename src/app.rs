@@ -8,6 +8,7 @@
 
 mod effects;
 mod handlers;
+mod tour_player;
 
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
@@ -16,12 +17,13 @@ use crate::lessons::view::{ClassicRun, Lessons};
 use crate::link::view::{LinkNotice, LinkTrace};
 use crate::link::Link;
 use crate::link::LinkNoticeAction;
-use crate::panels::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel, TourView};
+use crate::panels::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::results::feedback::{use_run_feedback, PLAYBACK_TOP, RESULTS_TOP};
 use crate::results::RunState;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
+use crate::tour::view::TourView;
 use crate::your_cluster::view::YourClusterSection;
 use effects::use_page_effects;
 use handlers::use_page_handlers;
@@ -192,6 +194,7 @@ pub fn App() -> Html {
     let done = use_run_feedback(&state.results, if focused { PLAYBACK_TOP } else { RESULTS_TOP });
     use_page_effects(&state, scenario_key, &latest, &sim, &checks, &dispatch);
     let h = use_page_handlers(&latest, &sim, &dispatch);
+    let tour_player = tour_player::use_tour_player();
 
     let s = &*state;
     html! {
@@ -206,7 +209,7 @@ pub fn App() -> Html {
             <Lessons on_choose={h.on_lesson} />
             <ChallengeMode />
             if let Some(tour) = &s.tour {
-                <MomentScope context={Some(MomentBase(Link::Tour { step: tour.step }))}><TourView tour={tour.clone()} act={h.on_tour_action} /></MomentScope>
+                <MomentScope context={Some(MomentBase(Link::Tour { step: tour.step }))}><TourView tour={tour.clone()} act={h.on_tour_action} player={tour_player} /></MomentScope>
             }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
             if let Some(pending) = &s.pending_trace {

@@ -28,7 +28,7 @@
 //! - [`state`]: the page's state, which holds the features' models, and the one reducer
 //!   that changes it.
 //! - [`panels`]: the views that read that state or dispatch its actions (the form, the
-//!   run, the results and playback sections, the tour).
+//!   run, the results and playback sections).
 //! - [`app`]: the component that wires state, workers and browser together.
 //! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
 //!   worker client, the panic hook).
