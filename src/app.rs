@@ -15,8 +15,7 @@ use crate::browser::{self};
 use crate::challenge::view::ChallengeMode;
 use crate::lessons::view::{ClassicRun, Lessons};
 use crate::link::view::{LinkNotice, LinkTrace};
-use crate::link::Link;
-use crate::link::LinkNoticeAction;
+use crate::link::{Link, LinkNoticeAction};
 use crate::panels::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
@@ -237,7 +236,7 @@ pub fn App() -> Html {
 
 /// The notice of the scenario a link opened, while it waits to run (nothing otherwise):
 /// placed above the first screen's own button, the classic comparison.
-pub fn link_notice(state: &State, on_action: &Callback<LinkNoticeAction>) -> Html {
+fn link_notice(state: &State, on_action: &Callback<LinkNoticeAction>) -> Html {
     match &state.from_link {
         Some(linked) => html! {
             <LinkNotice linked={linked.clone()} edited={state.shared_scenario().as_ref() != Some(&linked.scenario)}

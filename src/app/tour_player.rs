@@ -35,8 +35,6 @@ pub fn TourPlayer(props: &TourPlayerProps) -> Html {
 /// The callback the tour's view renders its scenes with, made once.
 #[hook]
 pub fn use_tour_player() -> Callback<TourScene, Html> {
-    use_callback((), |scene: TourScene, _| {
-        let key = scene.key.clone();
-        html! { <TourPlayer {key} {scene} /> }
-    })
+    // Not keyed: it stays from step to step (and keeps the run read); its player is keyed.
+    use_callback((), |scene: TourScene, _| html! { <TourPlayer {scene} /> })
 }
