@@ -8,20 +8,21 @@
 
 mod effects;
 mod handlers;
+mod tour_player;
 
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
 use crate::challenge::view::ChallengeMode;
-use crate::panels::{
-    link_notice, Banners, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel,
-    ScenarioPanel, TourView,
-};
+use crate::lessons::view::{ClassicRun, Lessons};
+use crate::link::view::{LinkNotice, LinkTrace};
+use crate::link::{Link, LinkNoticeAction};
+use crate::panels::{Banners, Intro, PlaybackSection, ResultsPanel, RunPanel, ScenarioPanel};
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::results::feedback::{use_run_feedback, PLAYBACK_TOP, RESULTS_TOP};
 use crate::results::RunState;
-use crate::state::link::Link;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
+use crate::tour::view::TourView;
 use crate::your_cluster::view::YourClusterSection;
 use effects::use_page_effects;
 use handlers::use_page_handlers;
@@ -187,11 +188,12 @@ pub fn App() -> Html {
             state.results_stale()
         })
     };
-    let lesson = state.results.lesson.and_then(crate::state::link::lesson);
+    let lesson = state.results.lesson.and_then(crate::link::lesson);
     let focused = state.focus.as_ref().is_some_and(|f| f.scroll && f.run_id == Some(state.results.run_id));
     let done = use_run_feedback(&state.results, if focused { PLAYBACK_TOP } else { RESULTS_TOP });
     use_page_effects(&state, scenario_key, &latest, &sim, &checks, &dispatch);
     let h = use_page_handlers(&latest, &sim, &dispatch);
+    let tour_player = tour_player::use_tour_player();
 
     let s = &*state;
     html! {
@@ -200,13 +202,13 @@ pub fn App() -> Html {
             // reach Run (www/boot.js moves the focus to the button itself).
             <a class="skip-link" href="#run-panel" data-testid="skip-link">{ "Skip to Run" }</a>
             { page_header() }
-            { link_notice(s, &dispatch) }
-            <ClassicRun dispatch={dispatch.clone()} />
+            { link_notice(s, &h.on_link_notice) }
+            <ClassicRun on_run={h.on_classic_run} />
             <Intro on_tour={h.on_tour} touring={s.tour.as_ref().is_some_and(|t| t.error.is_none())} />
-            <Lessons dispatch={dispatch.clone()} />
+            <Lessons on_choose={h.on_lesson} />
             <ChallengeMode />
             if let Some(tour) = &s.tour {
-                <MomentScope context={Some(MomentBase(Link::Tour { step: tour.step }))}><TourView tour={tour.clone()} act={h.on_tour_action} /></MomentScope>
+                <MomentScope context={Some(MomentBase(Link::Tour { step: tour.step }))}><TourView tour={tour.clone()} act={h.on_tour_action} player={tour_player} /></MomentScope>
             }
             <Banners errors={s.errors.clone()} notices={s.notices.clone()} dispatch={dispatch.clone()} />
             if let Some(pending) = &s.pending_trace {
@@ -229,6 +231,18 @@ pub fn App() -> Html {
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>
             </footer>
         </div>
+    }
+}
+
+/// The notice of the scenario a link opened, while it waits to run (nothing otherwise):
+/// placed above the first screen's own button, the classic comparison.
+fn link_notice(state: &State, on_action: &Callback<LinkNoticeAction>) -> Html {
+    match &state.from_link {
+        Some(linked) => html! {
+            <LinkNotice linked={linked.clone()} edited={state.shared_scenario().as_ref() != Some(&linked.scenario)}
+                        awaiting_trace={state.pending_trace.is_some()} on_action={on_action.clone()} />
+        },
+        None => html! {},
     }
 }
 

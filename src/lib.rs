@@ -16,6 +16,7 @@
 //! - [`what_if`]: "had it not been preempted", a what-if on a preemption played back.
 //! - [`challenge`]: "Be the scheduler", the challenge mode, and its views.
 //! - [`lessons`]: the lessons, each a scenario and what it shows.
+//! - [`link`]: the page's links (the URL's fragment), and the notice of a scenario one opened.
 //! - [`tour`]: the guided introduction's runs, the facts it reads from them and its steps.
 //! - [`editor`]: the topology editor's document, history, checks and drawing.
 //! - [`your_cluster`]: an operator's nodes file and job history, summarised, and the
@@ -27,7 +28,7 @@
 //! - [`state`]: the page's state, which holds the features' models, and the one reducer
 //!   that changes it.
 //! - [`panels`]: the views that read that state or dispatch its actions (the form, the
-//!   run, the lessons, the link notice, the results and playback sections, the tour).
+//!   run, the results and playback sections).
 //! - [`app`]: the component that wires state, workers and browser together.
 //! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
 //!   worker client, the panic hook).
@@ -54,6 +55,8 @@ pub mod eventlog;
 pub mod glossary;
 #[cfg(feature = "app")]
 pub mod lessons;
+#[cfg(feature = "app")]
+pub mod link;
 #[cfg(feature = "app")]
 pub mod numbers;
 #[cfg(feature = "app")]

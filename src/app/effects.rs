@@ -3,9 +3,9 @@
 
 use super::{cancel_run, current, on_key, post_run, scroll_to, Latest, PREVIEW_DEBOUNCE_MS};
 use crate::browser::{self, worker::SimWorker};
+use crate::link::parse_fragment;
 use crate::protocol::{FromWorker, ToWorker};
 use crate::results::feedback::{PLAYBACK_TOP, RESULTS_TOP};
-use crate::state::link::parse_fragment;
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Timeout;

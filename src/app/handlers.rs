@@ -4,6 +4,8 @@
 use super::{cancel_run, current, focus_panel, read_file_then, start_run, Latest};
 use crate::browser::{self, worker::SimWorker};
 use crate::editor::EditAction;
+use crate::lessons::{LessonChoice, CLASSIC_LESSON};
+use crate::link::{Focus, FocusAt, LinkNoticeAction};
 use crate::protocol::{FileData, ToWorker};
 use crate::results::exports::Download;
 use crate::state::{too_large, Action, MAX_TRACE_BYTES};
@@ -24,7 +26,10 @@ pub struct PageHandlers {
     pub scenario_json: Callback<(), Option<String>>,
     pub on_tour: Callback<()>,
     pub on_edit: Callback<EditAction>,
+    pub on_link_notice: Callback<LinkNoticeAction>,
     pub on_tour_action: Callback<TourAction>,
+    pub on_lesson: Callback<LessonChoice>,
+    pub on_classic_run: Callback<()>,
     pub on_error: Callback<String>,
     pub on_download: Callback<Download>,
 }
@@ -37,6 +42,48 @@ pub(super) fn start_tour(state: &crate::state::State, sim: &SimWorker, dispatch:
     dispatch.emit(Action::Tour(TourAction::Started { run_id }));
     // Bring the tour into view once it has rendered.
     wasm_bindgen_futures::spawn_local(async { focus_panel("tour") });
+}
+
+/// A callback that sends what a feature's view says as the page's action `to_action`.
+#[hook]
+fn use_action<T: 'static>(dispatch: &Callback<Action>, to_action: fn(T) -> Action) -> Callback<T> {
+    let dispatch = dispatch.clone();
+    use_callback((), move |said: T, _| dispatch.emit(to_action(said)))
+}
+
+/// The tour's callbacks: start it, and a step or its end chosen.
+#[hook]
+fn use_tour_handlers(
+    latest: &Latest,
+    sim: &SimWorker,
+    dispatch: &Callback<Action>,
+) -> (Callback<()>, Callback<TourAction>) {
+    let on_tour = {
+        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+        use_callback((), move |_: (), _| start_tour(&current(&latest), &sim, &dispatch))
+    };
+    (on_tour, use_action(dispatch, Action::Tour))
+}
+
+/// The lesson gallery's callbacks: a lesson chosen, and the first screen's classic comparison.
+#[hook]
+fn use_lesson_handlers(dispatch: &Callback<Action>) -> (Callback<LessonChoice>, Callback<()>) {
+    let on_lesson = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |c: LessonChoice, _| {
+            dispatch.emit(Action::Lesson { id: c.id.to_string(), run: c.run, focus: None })
+        })
+    };
+    // The classic comparison opens dally's playback, paused at its first delay decision.
+    let on_classic_run = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |_: (), _| {
+            let focus =
+                Focus { run_id: None, policy: Some("dally".into()), at: FocusAt::FirstMoment, job: None, scroll: true };
+            dispatch.emit(Action::Lesson { id: CLASSIC_LESSON.to_string(), run: true, focus: Some(focus) })
+        })
+    };
+    (on_lesson, on_classic_run)
 }
 
 #[hook]
@@ -106,22 +153,11 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
         let latest = latest.clone();
         use_callback((), move |_: (), _| current(&latest).scenario_json())
     };
-    let on_tour = {
-        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_callback((), move |_: (), _| start_tour(&current(&latest), &sim, &dispatch))
-    };
-    let on_edit = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |edit: EditAction, _| dispatch.emit(Action::Edit(edit)))
-    };
-    let on_tour_action = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |a: TourAction, _| dispatch.emit(Action::Tour(a)))
-    };
-    let on_error = {
-        let dispatch = dispatch.clone();
-        use_callback((), move |message: String, _| dispatch.emit(Action::Error(message)))
-    };
+    let (on_tour, on_tour_action) = use_tour_handlers(latest, sim, dispatch);
+    let on_edit = use_action(dispatch, Action::Edit);
+    let on_link_notice = use_action(dispatch, Action::LinkNotice);
+    let (on_lesson, on_classic_run) = use_lesson_handlers(dispatch);
+    let on_error = use_action(dispatch, Action::Error);
     let on_download = use_callback((), |(name, mime, bytes): Download, _| browser::download(&name, &mime, &bytes));
 
     PageHandlers {
@@ -135,7 +171,10 @@ pub fn use_page_handlers(latest: &Latest, sim: &SimWorker, dispatch: &Callback<A
         scenario_json,
         on_tour,
         on_edit,
+        on_link_notice,
         on_tour_action,
+        on_lesson,
+        on_classic_run,
         on_error,
         on_download,
     }

@@ -1,8 +1,9 @@
 //! Panel 3: how the run went, the headline, the summary table, the downloads and the
 //! charts; and the playback section.
 
-use super::lessons::LessonWatch;
+use crate::lessons::view::LessonWatch;
 use crate::lessons::Lesson;
+use crate::link::Focus;
 use crate::results::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
 use crate::results::exports::{Download, Exports};
 use crate::results::feedback::RunDone;
@@ -10,7 +11,6 @@ use crate::results::gain_source::GainSourceLine;
 use crate::results::summary_view::SummarySection;
 use crate::results::tenants_view::TenantsSection;
 use crate::results::Results;
-use crate::state::link::Focus;
 use crate::Shared;
 use yew::prelude::*;
 

@@ -7,7 +7,7 @@
 //! plays back comes from the page, which provides the link to the run on screen as a
 //! context ([`MomentBase`]): a player without one (none is provided) shows no button.
 
-use crate::state::link::{format_fragment, Link, LinkMoment};
+use crate::link::{format_fragment, Link, LinkMoment};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -80,7 +80,7 @@ pub fn MomentLink(props: &MomentLinkProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::link::{parse_fragment, TraceRef};
+    use crate::link::{parse_fragment, TraceRef};
 
     #[test]
     fn a_moment_link_reads_back_as_the_same_run_policy_time_and_job() {

@@ -34,11 +34,11 @@ pub use crate::scenario::{
 pub use scenario::{startup, startup_from};
 
 use crate::editor::EditAction;
+use crate::link::{Focus, FromLink, Link, LinkNoticeAction, PendingTrace};
 use crate::protocol::{FileData, FromWorker, Problem};
 use crate::scenario::fields::check_seed;
 use crate::tour::{Tour, TourAction};
 use crate::Shared;
-use link::{Focus, FromLink, Link, LinkNoticeAction, PendingTrace};
 use problems::Problems;
 use proxima_core::share::SharedScenario;
 

@@ -1,9 +1,9 @@
 //! The reducer's part for runs: a run started or cancelled, the workers' answers and
 //! their crashes, and the tour's runs.
 
-use super::link::Focus;
 use super::{Results, RunState, State};
 use crate::lessons;
+use crate::link::Focus;
 use crate::protocol::{FromWorker, Problem};
 use crate::tour::{Tour, TourAction};
 use crate::Shared;

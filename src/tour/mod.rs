@@ -13,11 +13,11 @@
 //! - this file: the trace, the runs and the facts read from them;
 //! - [`steps`]: the walk-through's text, with those facts in it;
 //! - [`state`]: the tour's part of the page's state and its reducer;
-//! - the component, each step with the playback of its run, is a panel of the page:
-//!   [`crate::panels::TourView`].
+//! - [`view`]: the component, each step with the playback of its run ([`view::TourView`]).
 
 mod state;
 mod steps;
+pub mod view;
 
 pub use state::{Tour, TourAction};
 pub use steps::{steps, Step, STEPS};

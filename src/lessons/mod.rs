@@ -2,6 +2,10 @@
 //! to watch, and the claim it makes as data. The tests below run every lesson through the
 //! core and check its claim, so a change to the simulator or a policy that stops a lesson
 //! from teaching fails the build instead of leaving a page that says something untrue.
+//! The gallery's views are in [`view`]: they send a [`LessonChoice`], which the app turns
+//! into the page's action.
+
+pub mod view;
 
 use crate::editor::cluster_file::import_cluster;
 use crate::scenario::defaults::{
@@ -67,7 +71,18 @@ impl LessonTopology {
 }
 
 /// The Kueue file of Kueue's TAS guide: 8 nodes of 8 GPUs, 2 nodes a rack, 2 racks a block.
-const KUEUE_TAS_CLUSTER: &str = include_str!("../tests/fixtures/kueue/cluster.yaml");
+const KUEUE_TAS_CLUSTER: &str = include_str!("../../tests/fixtures/kueue/cluster.yaml");
+
+/// The lesson the first screen's button runs: fifo, consolidate and dally on the default
+/// cluster, the comparison the page is about.
+pub const CLASSIC_LESSON: &str = "first-run";
+
+/// A lesson the visitor chose in the gallery: load it into the form, or load and run it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LessonChoice {
+    pub id: &'static str,
+    pub run: bool,
+}
 
 /// A named scenario with what it teaches.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,11 +1,12 @@
 //! The notice of a scenario a link opened, at the top of the page: where the scenario came
 //! from and "Run it", so a shared link runs without scrolling to Run (far below the fold);
 //! or, once the classic comparison or a lesson replaced it before it ran, what replaced it
-//! and the way back.
+//! and the way back. Also the box that asks for the trace file a link names. They send the
+//! link's own [`LinkNoticeAction`] and the file chosen; the app acts on them.
 
-use crate::state::link::{FromLink, LinkNoticeAction};
-use crate::state::{Action, State};
+use super::{FromLink, LinkNoticeAction, PendingTrace};
 use proxima_core::share::{TopologyChoice, TraceChoice};
+use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -15,13 +16,13 @@ pub struct LinkNoticeProps {
     pub edited: bool,
     /// The link's trace file is still awaited (the page asks for it below).
     pub awaiting_trace: bool,
-    pub dispatch: Callback<Action>,
+    pub on_action: Callback<LinkNoticeAction>,
 }
 
 #[component]
 pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
-    let run = props.dispatch.reform(|_: MouseEvent| Action::LinkNotice(LinkNoticeAction::Run));
-    let dismiss = props.dispatch.reform(|_: MouseEvent| Action::LinkNotice(LinkNoticeAction::Dismiss));
+    let run = props.on_action.reform(|_: MouseEvent| LinkNoticeAction::Run);
+    let dismiss = props.on_action.reform(|_: MouseEvent| LinkNoticeAction::Dismiss);
     let s = &props.linked.scenario;
     let what = format!(
         "{} on {}, {} polic{}",
@@ -64,14 +65,37 @@ pub fn LinkNotice(props: &LinkNoticeProps) -> Html {
     }
 }
 
-/// The notice of the scenario a link opened, while it waits to run (nothing otherwise):
-/// placed above the first screen's own button, the classic comparison.
-pub fn link_notice(state: &State, dispatch: &Callback<Action>) -> Html {
-    match &state.from_link {
-        Some(linked) => html! {
-            <LinkNotice linked={linked.clone()} edited={state.shared_scenario().as_ref() != Some(&linked.scenario)}
-                        awaiting_trace={state.pending_trace.is_some()} dispatch={dispatch.clone()} />
-        },
-        None => html! {},
+#[derive(Properties, PartialEq)]
+pub struct LinkTraceProps {
+    pub pending: PendingTrace,
+    pub on_trace_file: Callback<File>,
+}
+
+/// Asks for the trace file a link (or a saved scenario) names: the link cannot carry it.
+#[component]
+pub fn LinkTrace(props: &LinkTraceProps) -> Html {
+    let p = &props.pending;
+    let onchange = {
+        let cb = props.on_trace_file.clone();
+        Callback::from(move |e: Event| {
+            // Emptied after reading, so that choosing the same file again is a change too.
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            if let Some(f) = input.files().and_then(|f| f.get(0)) {
+                cb.emit(f)
+            }
+            input.set_value("");
+        })
+    };
+    let text = match &p.hash {
+        Some(h) => format!("This link's trace is {} (hash {h}): open it to run.", p.name),
+        None => format!("This scenario's trace is {}: open it to use it; the generator stands in until then.", p.name),
+    };
+    html! {
+        <aside class="link-trace" data-testid="link-trace" data-name={p.name.clone()} data-hash={p.hash.clone()}>
+            <p>{ text }</p>
+            <label class="file-button">{ format!("Open {}…", p.name) }
+                <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="link-trace-file" {onchange} />
+            </label>
+        </aside>
     }
 }

@@ -1,32 +1,48 @@
-//! The tour's component: the steps of [`crate::tour::steps()`], each with the playback of
-//! the run it talks about, starting where the story happens. The step's text is the
-//! player's story ([`PlayerView`]'s `story`): beside the canvas on wide screens, directly
-//! under it on narrow ones, so that what is said and what is shown are on screen together.
+//! The tour's component: the steps of [`super::steps()`], each with the playback of the
+//! run it talks about, starting where the story happens. The step's text is the player's
+//! story: beside the canvas on wide screens, directly under it on narrow ones, so that
+//! what is said and what is shown are on screen together.
+//!
+//! The tour names no player: it says what to play (a [`TourScene`]) and the app renders
+//! it with the playback's player, whose views send the page's actions; the page's state
+//! holds the tour, so a tour that named them would import itself in a circle.
 
-use crate::playback::view::{playback_of, PlayerView};
-use crate::tour::{Tour, TourAction, POLICIES, STEPS};
+use super::{Tour, TourAction, POLICIES, STEPS};
+use crate::protocol::PolicyResult;
 use crate::Shared;
+use proxima_core::topology::Topology;
 use yew::prelude::*;
+
+/// What a step plays: its run (once the worker sent it) on the tour's cluster, from where
+/// its story happens, with its job selected, and the story told beside it.
+#[derive(Clone, PartialEq)]
+pub struct TourScene {
+    /// Names the player per run and step, so that each step opens afresh.
+    pub key: String,
+    pub run: Option<Shared<PolicyResult>>,
+    pub topology: Shared<Topology>,
+    pub start_s: f64,
+    pub job: Option<u32>,
+    /// Playback speed, simulated seconds per second.
+    pub speed: f64,
+    pub story: Html,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct TourProps {
     pub tour: Shared<Tour>,
     pub act: Callback<TourAction>,
+    /// Renders a step's scene with the player.
+    pub player: Callback<TourScene, Html>,
 }
 
 #[component]
 pub fn TourView(props: &TourProps) -> Html {
     let tour = &props.tour;
     let close = props.act.reform(|_: MouseEvent| TourAction::Closed);
-    let steps = use_memo(tour.facts.clone(), |facts| facts.as_ref().map(|f| crate::tour::steps(f)));
+    let steps = use_memo(tour.facts.clone(), |facts| facts.as_ref().map(|f| super::steps(f)));
     let step_index = tour.step;
     let step = steps.as_ref().as_ref().and_then(|s| s.get(step_index).cloned());
-    let policy = step.as_ref().map(|s| s.policy);
-    let playback = use_memo((tour.run_id, policy, tour.is_ready()), {
-        let outcome = policy.and_then(|p| tour.outcomes.get(p).cloned());
-        let topology = tour.topology.clone();
-        move |_| outcome.map(|o| playback_of(&o, topology))
-    });
     let body = match (&tour.error, &step) {
         (Some(e), _) => html! { <p class="field-error" role="alert">{ e.clone() }</p> },
         (None, None) => html! {
@@ -52,14 +68,15 @@ pub fn TourView(props: &TourProps) -> Html {
                             <button type="button" class="primary" onclick={close.clone()}>{ "Done" }</button>
                         }
                     </div>
-                    { match &*playback {
-                        Some(Ok(pb)) => html! {
-                            <PlayerView key={format!("tour-{}-{step_index}", tour.run_id)} playback={pb.clone()} start_s={s.start_s} selected={s.job}
-                                        speed={Some(s.speed)} {story} />
-                        },
-                        Some(Err(e)) => html! { <>{ story }<p class="field-error">{ e.clone() }</p></> },
-                        None => story,
-                    } }
+                    { props.player.emit(TourScene {
+                        key: format!("tour-{}-{step_index}", tour.run_id),
+                        run: tour.outcomes.get(s.policy).cloned(),
+                        topology: tour.topology.clone(),
+                        start_s: s.start_s,
+                        job: s.job,
+                        speed: s.speed,
+                        story,
+                    }) }
                 </>
             }
         }
