@@ -3,10 +3,10 @@
 //! says what the page shows now.
 
 use super::State;
-// The scenario's form names these as `super::link::…`.
 use crate::lessons::Lesson;
-use crate::link::{format_fragment, lesson, Focus, LinkMoment, LinkNoticeAction, TraceRef};
-pub use crate::link::{parse_fragment, FromLink, Link, PendingTrace};
+use crate::link::{
+    format_fragment, lesson, parse_fragment, Focus, FromLink, Link, LinkMoment, LinkNoticeAction, TraceRef,
+};
 use proxima_core::share::{SharedScenario, TraceChoice};
 
 impl State {

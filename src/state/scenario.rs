@@ -2,8 +2,8 @@
 //! (links and local storage), a run request for the worker, the equivalent `proxima`
 //! command, and `scenario.json`.
 
-use super::link::{parse_fragment, FromLink, Link, PendingTrace};
 use super::{Action, State, TraceMode};
+use crate::link::{parse_fragment, FromLink, Link, PendingTrace};
 use crate::protocol::{Problem, RunRequest, TraceSource};
 use crate::scenario::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
 use crate::scenario::trace::{suggested_jobs, DEFAULT_LOAD};
