@@ -11,16 +11,18 @@ mod handlers;
 
 use crate::browser::worker::{use_sim_worker, SimWorker};
 use crate::browser::{self};
+use crate::challenge::view::ChallengeMode;
 use crate::panels::{
-    link_notice, use_run_feedback, Banners, ChallengeMode, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection,
-    ResultsPanel, RunPanel, ScenarioPanel, TourView, PLAYBACK_TOP, RESULTS_TOP,
+    link_notice, Banners, ClassicRun, Intro, Lessons, LinkTrace, PlaybackSection, ResultsPanel, RunPanel,
+    ScenarioPanel, TourView,
 };
 use crate::playback::moment_link::{MomentBase, MomentScope};
 use crate::protocol::{FromWorker, ToWorker};
+use crate::results::feedback::{use_run_feedback, PLAYBACK_TOP, RESULTS_TOP};
+use crate::results::RunState;
 use crate::state::link::Link;
-use crate::state::results::RunState;
 use crate::state::{startup_from, too_large, Action, State, MAX_TRACE_BYTES};
-use crate::your_cluster::YourClusterSection;
+use crate::your_cluster::view::YourClusterSection;
 use effects::use_page_effects;
 use handlers::use_page_handlers;
 use std::cell::RefCell;
@@ -222,7 +224,7 @@ pub fn App() -> Html {
                               {lesson} {stale} />
             </main>
             <YourClusterSection />
-            { crate::panels::glossary() }
+            { crate::glossary::view::glossary() }
             <footer>
                 <p>{ "Everything runs in this page: no data leaves your browser. Simulations run in a web worker, so the page stays responsive." }</p>
             </footer>

@@ -7,27 +7,35 @@
 //! traces. Tests in `tests/` mount components into nodes of their own and drive the
 //! reducers directly.
 //!
-//! Models (pure: no web API, tested natively):
-//! - [`state`]: the page's state, its form fields and the one reducer that changes it.
-//! - [`editor`]: the topology editor's document, history, checks and drawing.
+//! The page is arranged by feature. Each feature's folder holds its model (pure: no web
+//! API, tested natively) and the views that render it; a model never imports a view:
+//! - [`scenario`]: the scenario form (cluster, trace, fields as typed, the defaults).
+//! - [`results`]: a run in progress, the last run's results, their metrics, tenants,
+//!   charts, exports and where the gain comes from.
 //! - [`playback`]: a run's state at any instant, derived from its event log, and the player.
-//! - [`glossary`]: the terms the page uses, each defined once.
-//! - [`numbers`]: numbers for people (significant figures, durations, ratios).
+//! - [`what_if`]: "had it not been preempted", a what-if on a preemption played back.
+//! - [`challenge`]: "Be the scheduler", the challenge mode, and its views.
+//! - [`lessons`]: the lessons, each a scenario and what it shows.
 //! - [`tour`]: the guided introduction's runs, the facts it reads from them and its steps.
+//! - [`editor`]: the topology editor's document, history, checks and drawing.
 //! - [`your_cluster`]: an operator's nodes file and job history, summarised, and the
 //!   what-if on them (its model, and its section of the page).
+//! - [`glossary`]: the terms the page uses, each defined once, and their popovers.
+//! - [`numbers`]: numbers for people (significant figures, durations, ratios).
+//!
+//! The page's state and what wires it together:
+//! - [`state`]: the page's state, which holds the features' models, and the one reducer
+//!   that changes it.
+//! - [`panels`]: the views that read that state or dispatch its actions (the form, the
+//!   run, the lessons, the link notice, the results and playback sections, the tour).
+//! - [`app`]: the component that wires state, workers and browser together.
+//! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
+//!   worker client, the panic hook).
 //!
 //! The worker and its messages:
 //! - [`protocol`]: what crosses between page and worker, typed.
 //! - [`worker`]: what the worker does with each request (runs, previews, trace checks).
 //! - [`eventlog`]: the compact event log runs send for playback, and the run's event hash.
-//!
-//! The page:
-//! - [`app`]: the component that wires state, workers and browser together.
-//! - [`panels`] (the tour's among them), [`charts`], and the views in [`editor::view`] and
-//!   [`playback::view`]: components that render what they are given.
-//! - [`browser`]: the edges (local storage, the URL, files, downloads, timers, the
-//!   worker client, the panic hook).
 //!
 //! The models and the page need the `app` feature (on by default); the worker's modules
 //! do not, so the worker binary is built without it (see `Cargo.toml`).
@@ -37,13 +45,15 @@ pub mod app;
 #[cfg(feature = "app")]
 pub mod browser;
 #[cfg(feature = "app")]
-pub mod charts;
+pub mod challenge;
 pub mod codec;
 #[cfg(feature = "app")]
 pub mod editor;
 pub mod eventlog;
 #[cfg(feature = "app")]
 pub mod glossary;
+#[cfg(feature = "app")]
+pub mod lessons;
 #[cfg(feature = "app")]
 pub mod numbers;
 #[cfg(feature = "app")]
@@ -52,9 +62,15 @@ pub mod panels;
 pub mod playback;
 pub mod protocol;
 #[cfg(feature = "app")]
+pub mod results;
+#[cfg(feature = "app")]
+pub mod scenario;
+#[cfg(feature = "app")]
 pub mod state;
 #[cfg(feature = "app")]
 pub mod tour;
+#[cfg(feature = "app")]
+pub mod what_if;
 pub mod worker;
 #[cfg(feature = "app")]
 pub mod your_cluster;

@@ -338,7 +338,9 @@ async fn the_worker_code_gives_the_cores_results_in_wasm() {
     sim.run();
     // The worker adds finish-time fairness from the core's isolated runs, as the CLI does.
     let mut record = proxima_core::run_files::RunRecord::of(&sim);
-    proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &sim.policy_spec(), sim.runs())
+    let dally = proxima_core::policy::PolicySpec::parse("dally").unwrap();
+    let sequential = proxima_core::fairness::isolated::OneAfterAnother;
+    proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &dally, sim.runs(), &sequential)
         .unwrap()
         .apply(&mut record);
     let summary = record.summary.clone();

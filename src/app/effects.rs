@@ -3,8 +3,8 @@
 
 use super::{cancel_run, current, on_key, post_run, scroll_to, Latest, PREVIEW_DEBOUNCE_MS};
 use crate::browser::{self, worker::SimWorker};
-use crate::panels::{PLAYBACK_TOP, RESULTS_TOP};
 use crate::protocol::{FromWorker, ToWorker};
+use crate::results::feedback::{PLAYBACK_TOP, RESULTS_TOP};
 use crate::state::link::parse_fragment;
 use crate::state::{Action, State};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -25,27 +25,43 @@ pub fn use_page_effects<K: PartialEq + 'static>(
     checks: &SimWorker,
     dispatch: &Callback<Action>,
 ) {
-    // Remember the scenario on every change; a scenario with an invalid field keeps the
-    // last valid one.
-    {
-        let (state, dispatch) = (state.clone(), dispatch.clone());
-        use_effect_with(scenario_key, move |_| {
-            if let Some(scenario) = state.shared_scenario() {
-                browser::save_scenario(&proxima_core::share::encode(&scenario));
-            }
-            // The address bar follows edits, so a link copied from it is never of an
-            // older scenario; so does the link shown under Share (when there is one).
-            if let Some(fragment) = state.fragment_after_edit(&browser::fragment()) {
-                let url = browser::set_fragment(&fragment);
-                if state.share_link.is_some() && !fragment.is_empty() {
-                    dispatch.emit(Action::ShareLinkMade(url));
-                }
-            }
-        });
-    }
+    use_remembered_scenario(state, scenario_key, dispatch);
+    use_asked_runs(state, latest, sim, dispatch);
+    use_trace_checks(state, latest, checks, dispatch);
+    use_what_if_rerun(state, sim);
+    use_keys_and_links(latest, sim, dispatch);
+}
 
-    // A run asked for by a lesson, a link or a link's trace file: started here, where the
-    // worker is (a run already going is cancelled first: the user asked for this one).
+/// Remember the scenario on every change; a scenario with an invalid field keeps the
+/// last valid one.
+#[hook]
+fn use_remembered_scenario<K: PartialEq + 'static>(
+    state: &UseReducerHandle<State>,
+    scenario_key: K,
+    dispatch: &Callback<Action>,
+) {
+    let (state, dispatch) = (state.clone(), dispatch.clone());
+    use_effect_with(scenario_key, move |_| {
+        if let Some(scenario) = state.shared_scenario() {
+            browser::save_scenario(&proxima_core::share::encode(&scenario));
+        }
+        // The address bar follows edits, so a link copied from it is never of an
+        // older scenario; so does the link shown under Share (when there is one).
+        if let Some(fragment) = state.fragment_after_edit(&browser::fragment()) {
+            let url = browser::set_fragment(&fragment);
+            if state.share_link.is_some() && !fragment.is_empty() {
+                dispatch.emit(Action::ShareLinkMade(url));
+            }
+        }
+    });
+}
+
+/// Runs asked for rather than started with Run: by a lesson, a link or a link's trace
+/// file, and a tour step a link asked for.
+#[hook]
+fn use_asked_runs(state: &UseReducerHandle<State>, latest: &Latest, sim: &SimWorker, dispatch: &Callback<Action>) {
+    // Started here, where the worker is (a run already going is cancelled first: the user
+    // asked for this one).
     {
         let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
         use_effect_with(state.autorun, move |&wanted| {
@@ -62,7 +78,6 @@ pub fn use_page_effects<K: PartialEq + 'static>(
             }
         });
     }
-
     // A tour step a link asked for: the tour's runs, which open at that step.
     {
         let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
@@ -72,7 +87,11 @@ pub fn use_page_effects<K: PartialEq + 'static>(
             }
         });
     }
+}
 
+/// The trace's descriptions and checks, by the page or the checks worker.
+#[hook]
+fn use_trace_checks(state: &UseReducerHandle<State>, latest: &Latest, checks: &SimWorker, dispatch: &Callback<Action>) {
     // Describe the generator's trace, a moment after the last key: a small one here, in
     // the page (so that the first visit, whose default trace is small, does not download
     // the worker's module before anything is run: docs/PERFORMANCE.md, page weight), a
@@ -93,7 +112,6 @@ pub fn use_page_effects<K: PartialEq + 'static>(
             move || drop(timeout)
         });
     }
-
     // Check a trace file that was read, against the cluster.
     {
         let (checks, latest) = (checks.clone(), latest.clone());
@@ -104,45 +122,47 @@ pub fn use_page_effects<K: PartialEq + 'static>(
             }
         });
     }
+}
 
-    // A what-if on a preemption: its re-run, in the simulation worker (after the run, if
-    // one is still going: the worker takes requests in turn).
-    {
-        let sim = sim.clone();
-        use_effect_with(state.what_if.as_ref().map(|w| w.request.clone()), move |request| {
-            if let Some(r) = request {
-                sim.post(&ToWorker::WithoutPreemption((**r).clone()));
-            }
-        });
-    }
+/// A what-if on a preemption: its re-run, in the simulation worker (after the run, if one
+/// is still going: the worker takes requests in turn).
+#[hook]
+fn use_what_if_rerun(state: &UseReducerHandle<State>, sim: &SimWorker) {
+    let sim = sim.clone();
+    use_effect_with(state.what_if.as_ref().map(|w| w.request.clone()), move |request| {
+        if let Some(r) = request {
+            sim.post(&ToWorker::WithoutPreemption((**r).clone()));
+        }
+    });
+}
 
-    // Keys, and share links opened in this tab (only the fragment changes).
-    {
-        let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
-        use_effect_with((), move |_| {
-            let window = gloo::utils::window();
-            let keys = {
-                let dispatch = dispatch.clone();
-                // Not passive: some keys stop the browser's own action.
-                EventListener::new_with_options(
-                    &window,
-                    "keydown",
-                    EventListenerOptions::enable_prevent_default(),
-                    move |e| {
-                        if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
-                            on_key(e, &current(&latest), &sim, &dispatch);
-                        }
-                    },
-                )
-            };
-            let hash = EventListener::new(&window, "hashchange", move |_| match parse_fragment(&browser::fragment()) {
-                Ok(Some(link)) => dispatch.emit(Action::OpenLink(link)),
-                Ok(None) => {}
-                Err(e) => dispatch.emit(Action::Error(format!("This link could not be read: {e}."))),
-            });
-            move || drop((keys, hash))
+/// Keys, and share links opened in this tab (only the fragment changes).
+#[hook]
+fn use_keys_and_links(latest: &Latest, sim: &SimWorker, dispatch: &Callback<Action>) {
+    let (latest, sim, dispatch) = (latest.clone(), sim.clone(), dispatch.clone());
+    use_effect_with((), move |_| {
+        let window = gloo::utils::window();
+        let keys = {
+            let dispatch = dispatch.clone();
+            // Not passive: some keys stop the browser's own action.
+            EventListener::new_with_options(
+                &window,
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                        on_key(e, &current(&latest), &sim, &dispatch);
+                    }
+                },
+            )
+        };
+        let hash = EventListener::new(&window, "hashchange", move |_| match parse_fragment(&browser::fragment()) {
+            Ok(Some(link)) => dispatch.emit(Action::OpenLink(link)),
+            Ok(None) => {}
+            Err(e) => dispatch.emit(Action::Error(format!("This link could not be read: {e}."))),
         });
-    }
+        move || drop((keys, hash))
+    });
 }
 
 /// The most jobs of a generator's trace the page describes itself; a larger one goes to the

@@ -4,8 +4,8 @@
 use super::{cancel_run, current, focus_panel, read_file_then, start_run, Latest};
 use crate::browser::{self, worker::SimWorker};
 use crate::editor::EditAction;
-use crate::panels::Download;
 use crate::protocol::{FileData, ToWorker};
+use crate::results::exports::Download;
 use crate::state::{too_large, Action, MAX_TRACE_BYTES};
 use crate::tour::{self, TourAction};
 use proxima_core::metrics::result_dir_name;

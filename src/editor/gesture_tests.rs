@@ -1,7 +1,7 @@
 //! Gestures and keys on the editor, without a browser: every press, drag, box and key
 //! becomes the edit (or the view change) it should, and nothing else.
 
-use super::keys::{command_for, KeyCommand};
+use super::keys::{command_for, key_belongs_to_control, KeyCommand};
 use super::layout::{layout_with_drag, Drawing};
 use super::pointer::{centre_of, Pointer, PointerInput, View};
 use super::*;
@@ -143,4 +143,16 @@ fn keys_map_to_edits_and_view_commands() {
     let linking = selected.apply(EditAction::StartLink);
     assert_eq!(command_for("Escape", false, false, &linking), edit(EditAction::CancelLink));
     assert_eq!(command_for("Enter", false, false, &linking), edit(EditAction::LinkTo("tor0".into())));
+}
+
+#[test]
+fn keys_typed_into_fields_and_buttons_are_theirs() {
+    assert!(key_belongs_to_control(Some("INPUT"), "a", false), "a letter typed into a field");
+    assert!(key_belongs_to_control(Some("SELECT"), "ArrowDown", false));
+    assert!(key_belongs_to_control(Some("BUTTON"), "Enter", false), "a focused button answers Enter");
+    assert!(key_belongs_to_control(Some("BUTTON"), " ", false));
+    assert!(!key_belongs_to_control(Some("BUTTON"), "Delete", false), "other keys on a button are the editor's");
+    assert!(!key_belongs_to_control(Some("DIV"), "a", false));
+    assert!(!key_belongs_to_control(None, "Enter", false));
+    assert!(key_belongs_to_control(Some("DIV"), "a", true), "Alt is the browser's");
 }

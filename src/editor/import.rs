@@ -9,15 +9,12 @@
 //! nothing, and its error names the file, the line and the key
 //! (`topology.conf:3: Switches: unknown switch 's2' ...`). What the core accepts but does not
 //! use follows the import's message as warnings, as the CLI prints them to stderr.
+//!
+//! This file is the import's view (the button, the options, the drop); how a file is told
+//! and read is [`super::cluster_file`]'s, which lessons and "your cluster" use too.
 
-use super::{EditAction, Editor};
-use crate::Shared;
-use proxima_core::inputs::{read_topology, ArgumentNames, TopologyInput};
-use proxima_core::share::TopologyChoice;
-use proxima_core::topology::formats::{
-    KueueOptions, LingjunOptions, SlurmOptions, VolcanoOptions, DEFAULT_SLURM_GPUS, LINGJUN_HEADER,
-};
-use proxima_core::topology::Topology;
+use super::EditAction;
+use proxima_core::topology::formats::DEFAULT_SLURM_GPUS;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -25,148 +22,103 @@ use yew::prelude::*;
 /// 100,000-node cluster is a few megabytes).
 pub const MAX_TOPOLOGY_BYTES: u64 = 32 << 20;
 
-impl Editor {
-    /// A file's text: a JSON description if it looks like one, else a Slurm
-    /// `topology.conf` read with `options` (`gpus=8,nic_gbps=200,...`). The cluster replaces
-    /// the document (undoably) only if the core accepts all of it.
-    pub(super) fn import(&mut self, name: &str, text: &str, options: &str) {
-        match import_cluster(name, text, options) {
-            Ok((topology, warnings)) => {
-                let spec = topology.spec().clone();
-                let (switches, servers) = (spec.switches.len(), spec.servers.len());
-                self.load_checked(TopologyChoice::Custom(spec), Shared::new(topology));
-                let warnings: String = warnings.iter().map(|w| format!(" Warning: {w}.")).collect();
-                self.message = Some(format!("Imported {name}: {switches} switches, {servers} servers.{warnings}"));
-            }
-            Err(e) => self.refuse(e),
+/// The import box's option fields, as typed (checked by the core when a file is read).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlurmFields {
+    pub gpus: String,
+    pub nics: String,
+    /// Empty for the fabric's own speed.
+    pub nic_gbps: String,
+    /// `ib` or `tcp`.
+    pub fabric: String,
+}
+
+impl Default for SlurmFields {
+    fn default() -> SlurmFields {
+        SlurmFields {
+            gpus: DEFAULT_SLURM_GPUS.to_string(),
+            nics: "1".to_string(),
+            nic_gbps: String::new(),
+            fabric: "ib".to_string(),
         }
     }
 }
 
-/// An imported file's cluster, as the core builds it, with what the core accepted but does
-/// not use (the warnings the CLI prints to stderr). The cluster becomes a scenario's
-/// `TopologyChoice::Custom` with its description.
-pub fn import_cluster(name: &str, text: &str, options: &str) -> Result<(Topology, Vec<String>), String> {
-    let input = import_input(name, text, options)?;
-    let read = read_topology(&input, ArgumentNames::Words).map_err(|e| e.to_string())?;
-    Ok((read.topology, read.warnings.iter().map(|w| w.to_string()).collect()))
+impl SlurmFields {
+    /// The fields as Slurm options (`gpus=8,nics=1,fabric=ib`), the NIC speed only when
+    /// one is typed.
+    pub fn options(&self) -> String {
+        let mut parts = vec![format!("gpus={}", self.gpus.trim()), format!("nics={}", self.nics.trim())];
+        parts.push(format!("fabric={}", self.fabric));
+        if !self.nic_gbps.trim().is_empty() {
+            parts.push(format!("nic_gbps={}", self.nic_gbps.trim()));
+        }
+        parts.join(",")
+    }
 }
 
-/// How the core is to read an imported file: a JSON description if it looks like one, else
-/// by its content a Lingjun `topo.csv`, a Volcano or Kueue file, or a Slurm
-/// `topology.conf`, with `options` (`gpus=8,nic_gbps=200,...`) for what the file does not
-/// say. The editor's Open and drop read files through it, and so do lessons that carry one.
-pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInput, String> {
-    let (name, text) = (name.to_string(), text.to_string());
-    let json = name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{');
-    if json && !is_kubernetes_json(&text) {
-        return Ok(TopologyInput::File { name, text });
-    }
-    // Each format reads the options it takes, and refuses a key it does not use in its
-    // own name. The import box always has a GPUs field, for the formats whose files do not
-    // give them; a Kueue file gives each node's GPUs, so that field does not apply to it.
-    let refused = |format: &'static str| move |e: proxima_core::InputError| format!("{format} options: {e}");
-    Ok(if is_lingjun(&text) {
-        let options = LingjunOptions::parse(options).map_err(refused("Lingjun"))?;
-        TopologyInput::Lingjun { name, text, options }
-    } else if (is_kubernetes(&text) && text.contains("kind: HyperNode"))
-        || (is_kubernetes_json(&text) && text.contains("\"HyperNode\""))
-    {
-        let options = VolcanoOptions::parse(options).map_err(refused("Volcano"))?;
-        TopologyInput::Volcano { name, text, options }
-    } else if is_kubernetes(&text) || is_kubernetes_json(&text) {
-        let links: Vec<&str> =
-            options.split(',').filter(|p| p.split('=').next().map(str::trim) != Some("gpus")).collect();
-        let options = KueueOptions::parse(&links.join(",")).map_err(refused("Kueue"))?;
-        TopologyInput::Kueue { name, text, options }
-    } else {
-        let options = SlurmOptions::parse(options).map_err(refused("Slurm"))?;
-        TopologyInput::Slurm { name, text, options }
+/// Why a file of `bytes` is refused before it is read, if it is larger than a topology
+/// file needs.
+pub fn size_refusal(name: &str, bytes: f64) -> Option<String> {
+    (bytes as u64 > MAX_TOPOLOGY_BYTES).then(|| {
+        format!(
+            "{name}: size: {:.1} MiB is more than a topology file needs (at most {} MiB)",
+            bytes / 1048576.0,
+            MAX_TOPOLOGY_BYTES >> 20
+        )
     })
 }
 
-/// Whether a file is a Lingjun `topo.csv`: its first line is the dataset's header. A
-/// `topology.conf` line has `Key=Value` pairs, so the two cannot be confused.
-fn is_lingjun(text: &str) -> bool {
-    let text = text.trim_start_matches('\u{feff}').trim_start();
-    let first = text.lines().next().unwrap_or("").trim();
-    first.replace(' ', "").eq_ignore_ascii_case(LINGJUN_HEADER)
-}
-
-/// Whether a file holds Kubernetes objects (Kueue's or Volcano's): a line starts
-/// with `kind:` or `apiVersion:`, as every object's does. A `topology.conf` line is
-/// `Key=Value` pairs and a Lingjun file starts with its header, so neither has such a line.
-fn is_kubernetes(text: &str) -> bool {
-    text.lines().any(|line| line.starts_with("kind:") || line.starts_with("apiVersion:"))
-}
-
-/// Whether a JSON file holds Kubernetes objects, as `kubectl get nodes -o json` prints them
-/// (a `List` of `Node`s, or one object): each has an `apiVersion`, which a topology JSON
-/// never has. The Kueue reader takes them (YAML 1.2 reads JSON).
-fn is_kubernetes_json(text: &str) -> bool {
-    text.trim_start().starts_with('{') && text.contains("\"apiVersion\"")
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ImportProps {
-    pub edit: Callback<EditAction>,
-}
-
-/// The import box: a file picker and a drop zone, with the Slurm options beside them.
-#[component]
-pub fn TopologyImport(props: &ImportProps) -> Html {
-    let gpus = use_state(|| DEFAULT_SLURM_GPUS.to_string());
-    let nic = use_state(String::new);
-    let nics = use_state(|| "1".to_string());
-    let fabric = use_state(|| "ib".to_string());
-    let over = use_state(|| false);
-    let options = {
-        let mut parts = vec![format!("gpus={}", gpus.trim()), format!("nics={}", nics.trim())];
-        parts.push(format!("fabric={}", *fabric));
-        if !nic.trim().is_empty() {
-            parts.push(format!("nic_gbps={}", nic.trim()));
+/// Reads a chosen or dropped file and sends it to the editor with `options`, or why it
+/// cannot be read (too large, not UTF-8, the browser's error).
+fn file_reader(edit: Callback<EditAction>, options: String) -> Callback<web_sys::File> {
+    Callback::from(move |file: web_sys::File| {
+        let (edit, options, name) = (edit.clone(), options.clone(), file.name());
+        if let Some(refusal) = size_refusal(&name, file.size()) {
+            edit.emit(EditAction::ImportFailed(refusal));
+            return;
         }
-        parts.join(",")
-    };
-    let read = {
-        let (edit, options) = (props.edit.clone(), options.clone());
-        Callback::from(move |file: web_sys::File| {
-            let (edit, options, name) = (edit.clone(), options.clone(), file.name());
-            if file.size() as u64 > MAX_TOPOLOGY_BYTES {
-                edit.emit(EditAction::ImportFailed(format!(
-                    "{name}: size: {:.1} MiB is more than a topology file needs (at most {} MiB)",
-                    file.size() / 1048576.0,
-                    MAX_TOPOLOGY_BYTES >> 20
-                )));
-                return;
-            }
-            wasm_bindgen_futures::spawn_local(async move {
-                let action = match crate::browser::read_file(file).await {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => EditAction::Import { name, text, options },
-                        Err(_) => EditAction::ImportFailed(format!(
-                            "{name}: encoding: not valid UTF-8; save the file as UTF-8"
-                        )),
-                    },
-                    Err(message) => EditAction::ImportFailed(message),
-                };
-                edit.emit(action);
-            });
-        })
-    };
-    let on_file = {
-        let read = read.clone();
-        Callback::from(move |e: Event| {
-            let input = e.target_unchecked_into::<HtmlInputElement>();
-            if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                read.emit(f);
-            }
-            // Forget it, so that choosing the same file again (after fixing it) reads it again.
-            input.set_value("");
-        })
-    };
+        wasm_bindgen_futures::spawn_local(async move {
+            let action = match crate::browser::read_file(file).await {
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(text) => EditAction::Import { name, text, options },
+                    Err(_) => {
+                        EditAction::ImportFailed(format!("{name}: encoding: not valid UTF-8; save the file as UTF-8"))
+                    }
+                },
+                Err(message) => EditAction::ImportFailed(message),
+            };
+            edit.emit(action);
+        });
+    })
+}
+
+/// The file picker's change: reads the chosen file.
+fn on_file_chosen(read: Callback<web_sys::File>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let input = e.target_unchecked_into::<HtmlInputElement>();
+        if let Some(f) = input.files().and_then(|f| f.get(0)) {
+            read.emit(f);
+        }
+        // Forget it, so that choosing the same file again (after fixing it) reads it again.
+        input.set_value("");
+    })
+}
+
+/// A drop zone: whether a file is dragged over it, and its handlers.
+struct DropZone {
+    over: bool,
+    on_drag_over: Callback<DragEvent>,
+    on_drag_leave: Callback<DragEvent>,
+    on_drop: Callback<DragEvent>,
+}
+
+/// A drop zone that reads the first file dropped on it.
+#[hook]
+fn use_drop_zone(read: Callback<web_sys::File>) -> DropZone {
+    let over = use_state(|| false);
     let on_drop = {
-        let (read, over) = (read.clone(), over.clone());
+        let over = over.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             over.set(false);
@@ -188,34 +140,98 @@ pub fn TopologyImport(props: &ImportProps) -> Html {
         let over = over.clone();
         Callback::from(move |_: DragEvent| over.set(false))
     };
-    let text_field = |state: &UseStateHandle<String>| {
-        let state = state.clone();
-        Callback::from(move |e: Event| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_fabric = {
-        let fabric = fabric.clone();
-        Callback::from(move |e: Event| fabric.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    DropZone { over: *over, on_drag_over, on_drag_leave, on_drop }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ImportProps {
+    pub edit: Callback<EditAction>,
+}
+
+/// The import box: a file picker and a drop zone, with the Slurm options beside them.
+#[component]
+pub fn TopologyImport(props: &ImportProps) -> Html {
+    let fields = use_state(SlurmFields::default);
+    let read = file_reader(props.edit.clone(), fields.options());
+    let drop = use_drop_zone(read.clone());
+    let on_fields = {
+        let fields = fields.clone();
+        Callback::from(move |changed: SlurmFields| fields.set(changed))
     };
     html! {
-        <div class={classes!("editor-import", over.then_some("over"))} data-testid="topology-import"
-             ondragover={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
+        <div class={classes!("editor-import", drop.over.then_some("over"))} data-testid="topology-import"
+             ondragover={drop.on_drag_over} ondragleave={drop.on_drag_leave} ondrop={drop.on_drop}>
             <label class="file-button">{ "Import Slurm topology.conf, Lingjun topo.csv, Kueue or Volcano YAML, or JSON…" }
-                <input type="file" accept=".conf,.txt,.csv,.json,.yaml,.yml,text/plain,application/json,application/yaml" onchange={on_file}
+                <input type="file" accept=".conf,.txt,.csv,.json,.yaml,.yml,text/plain,application/json,application/yaml" onchange={on_file_chosen(read)}
                        data-testid="slurm-input" />
             </label>
             <span class="hint">{ " or drop it here. A topology.conf says nothing of GPUs or speeds: " }</span>
+            <SlurmOptionFields fields={(*fields).clone()} on_change={on_fields} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SlurmOptionProps {
+    fields: SlurmFields,
+    /// The fields with the one just changed.
+    on_change: Callback<SlurmFields>,
+}
+
+/// The fields for what a `topology.conf` does not say: GPUs and NICs per node, the NICs'
+/// speed and the fabric.
+#[component]
+fn SlurmOptionFields(props: &SlurmOptionProps) -> Html {
+    let fields = &props.fields;
+    // Each field sends the whole set with its own value changed.
+    let change = |set: fn(&mut SlurmFields, String)| {
+        let (fields, on_change) = (fields.clone(), props.on_change.clone());
+        Callback::from(move |e: Event| {
+            let mut changed = fields.clone();
+            set(&mut changed, e.target_unchecked_into::<HtmlInputElement>().value());
+            on_change.emit(changed);
+        })
+    };
+    let on_fabric = change(|f, v| f.fabric = v);
+    html! {
+        <>
             <label>{ "GPUs per node " }
-                <input type="number" min="1" step="1" value={(*gpus).clone()} onchange={text_field(&gpus)} data-testid="slurm-gpus" /></label>
+                <input type="number" min="1" step="1" value={fields.gpus.clone()} onchange={change(|f, v| f.gpus = v)} data-testid="slurm-gpus" /></label>
             <label>{ "NICs per node " }
-                <input type="number" min="1" step="1" value={(*nics).clone()} onchange={text_field(&nics)} data-testid="slurm-nics" /></label>
+                <input type="number" min="1" step="1" value={fields.nics.clone()} onchange={change(|f, v| f.nics = v)} data-testid="slurm-nics" /></label>
             <label>{ "NIC Gb/s " }
-                <input type="number" min="0" step="any" placeholder="fabric's" value={(*nic).clone()} onchange={text_field(&nic)} data-testid="slurm-nic" /></label>
+                <input type="number" min="0" step="any" placeholder="fabric's" value={fields.nic_gbps.clone()} onchange={change(|f, v| f.nic_gbps = v)} data-testid="slurm-nic" /></label>
             // Radio buttons rather than a <select>: the cluster section's one <select> is the
             // preset list.
             <span role="radiogroup" aria-label="Fabric" data-testid="slurm-fabric">
-                <label><input type="radio" name="slurm-fabric" value="ib" checked={*fabric == "ib"} onchange={on_fabric.clone()} />{ " InfiniBand (NVSwitch)" }</label>
-                <label><input type="radio" name="slurm-fabric" value="tcp" checked={*fabric == "tcp"} onchange={on_fabric} />{ " TCP (PCIe, Ethernet)" }</label>
+                <label><input type="radio" name="slurm-fabric" value="ib" checked={fields.fabric == "ib"} onchange={on_fabric.clone()} />{ " InfiniBand (NVSwitch)" }</label>
+                <label><input type="radio" name="slurm-fabric" value="tcp" checked={fields.fabric == "tcp"} onchange={on_fabric} />{ " TCP (PCIe, Ethernet)" }</label>
             </span>
-        </div>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proxima_core::topology::formats::SlurmOptions;
+
+    #[test]
+    fn the_fields_spell_slurm_options_the_core_reads() {
+        let fields = SlurmFields::default();
+        assert_eq!(fields.options(), format!("gpus={DEFAULT_SLURM_GPUS},nics=1,fabric=ib"));
+        let typed =
+            SlurmFields { gpus: " 4 ".into(), nics: "2".into(), nic_gbps: " 100 ".into(), fabric: "tcp".into() };
+        assert_eq!(typed.options(), "gpus=4,nics=2,fabric=tcp,nic_gbps=100");
+        let options = SlurmOptions::parse(&typed.options()).unwrap();
+        assert_eq!((options.gpus, options.links.nics, options.links.nic_gbps), (4, 2, 100.0));
+    }
+
+    #[test]
+    fn a_file_larger_than_a_topology_needs_is_refused_by_name() {
+        assert_eq!(size_refusal("topology.conf", MAX_TOPOLOGY_BYTES as f64), None);
+        let refusal = size_refusal("huge.conf", (MAX_TOPOLOGY_BYTES + 1) as f64).unwrap();
+        assert!(refusal.starts_with("huge.conf: size: 32.0 MiB"), "{refusal}");
+        assert!(refusal.ends_with("(at most 32 MiB)"), "{refusal}");
     }
 }

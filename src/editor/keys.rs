@@ -17,6 +17,15 @@ pub enum KeyCommand {
     Fit,
 }
 
+/// Whether a key belongs to a control of the editor rather than to the editor: typed
+/// into a field (`tag` is the focused element's tag name), Enter or Space on a focused
+/// button (which answers them itself), or with Alt (the browser's and the system's).
+pub fn key_belongs_to_control(tag: Option<&str>, key: &str, alt: bool) -> bool {
+    let in_field = matches!(tag, Some("INPUT" | "TEXTAREA" | "SELECT"));
+    let on_button = tag == Some("BUTTON") && matches!(key, "Enter" | " ");
+    in_field || on_button || alt
+}
+
 /// The command of `key` (the DOM's `KeyboardEvent.key`) with Ctrl (or Cmd) and Shift as
 /// given, on the editor's current selection; `None` for a key the editor leaves alone.
 pub fn command_for(key: &str, ctrl: bool, shift: bool, ed: &Editor) -> Option<KeyCommand> {

@@ -19,6 +19,8 @@
 //!   each key does; [`view`]: the component.
 
 mod check;
+pub mod cluster_file;
+mod drawing;
 mod edits;
 #[cfg(test)]
 mod gesture_tests;

@@ -8,17 +8,19 @@
 //! drag in progress (it becomes one `Move` action when the pointer is released, so undo
 //! takes back a whole drag).
 //!
-//! One pointer handler on the `<svg>` finds what was hit from the `data-node`,
+//! The drawing itself is [`super::drawing`]. One pointer handler on the `<svg>` finds what was hit from the `data-node`,
 //! `data-gpu` and `data-link` attributes, so a cluster with thousands of GPUs does not
 //! need thousands of closures.
 
+use super::drawing::{f, DrawingLayer};
 use super::import::TopologyImport;
-use super::keys::{command_for, KeyCommand, HELP};
-use super::layout::{layout_with_drag, BoxKind, Drawing, GPU_SIZE};
+use super::keys::{command_for, key_belongs_to_control, KeyCommand, HELP};
+use super::layout::{layout_with_drag, Drawing};
 use super::pointer::{centre_of, Pointer, PointerInput};
 use super::properties::{ProblemList, PropertiesPanel};
 use super::{EditAction, Editor, Element};
 use crate::Shared;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -61,31 +63,28 @@ fn viewport_width(svg: &NodeRef) -> f64 {
 /// Whether a key event belongs to a field or a button of the editor rather than to it.
 fn key_is_for_a_control(e: &KeyboardEvent) -> bool {
     let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-    let in_field = matches!(tag.as_deref(), Some("INPUT" | "TEXTAREA" | "SELECT"));
-    // A focused button answers Enter and Space itself.
-    let on_button = tag.as_deref() == Some("BUTTON") && matches!(e.key().as_str(), "Enter" | " ");
-    in_field || on_button || e.alt_key()
+    key_belongs_to_control(tag.as_deref(), &e.key(), e.alt_key())
 }
 
-/// The editor: toolbar, drawing, problems and properties. The pointer's state lives in one
-/// [`Pointer`] changed only by its `apply`; the component turns browser events into
-/// [`PointerInput`]s, redraws when the view or a gesture's drawing changed, and sends the
-/// edits `apply` returns to the page.
-#[component]
-pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
-    let ed = props.editor.clone();
-    let edit = props.edit.clone();
+/// The pointer's state, the drawing as the pointer sees it (a node being dragged drawn
+/// where it is dragged), and the one way in for every input.
+struct PointerSession {
+    pointer: Rc<RefCell<Pointer>>,
+    drawing: Shared<Drawing>,
+    send: Rc<dyn Fn(PointerInput)>,
+}
+
+/// The editor's pointer: every input is applied to one [`Pointer`], the drawing is redrawn
+/// when what is drawn changed, and the edit the input makes is sent to the page.
+#[hook]
+fn use_pointer(ed: &Shared<Editor>, edit: &Callback<EditAction>) -> PointerSession {
     let pointer = use_mut_ref(Pointer::default);
     let redraw = use_force_update();
-    let svg_ref = use_node_ref();
-
     let drag = pointer.borrow().drag.clone();
     let drawing: Shared<Drawing> = (*use_memo((ed.clone(), drag), |(ed, drag)| {
         Shared::new(layout_with_drag(ed, drag.as_ref().map(|(n, dx, dy)| (n.as_str(), *dx, *dy))))
     }))
     .clone();
-
-    // One way in for every input: apply it, redraw if what is drawn changed, send its edit.
     let send: Rc<dyn Fn(PointerInput)> = {
         let (pointer, ed, edit, d) = (pointer.clone(), ed.clone(), edit.clone(), drawing.clone());
         Rc::new(move |input| {
@@ -103,13 +102,19 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
             }
         })
     };
+    PointerSession { pointer, drawing, send }
+}
 
-    // Fit the drawing to the viewport for a new cluster (and on the first render), not
-    // when a rack unfolds: then the view stays where users were looking. A cluster is new
-    // when its name or its number of switches or servers changes: an imported file is
-    // named after the file, so it is fitted even when it has as many nodes as the last.
+/// Fits the drawing to the viewport for a new cluster (and on the first render), not
+/// when a rack unfolds: then the view stays where users were looking. A cluster is new
+/// when its name or its number of switches or servers changes: an imported file is
+/// named after the file, so it is fitted even when it has as many nodes as the last.
+/// And keeps the selection in view: keyboard users walk the tree with the arrows, and the
+/// drawing pans to follow them (on big clusters the selection is often off screen).
+#[hook]
+fn use_keep_in_view(ed: &Editor, session: &PointerSession, svg_ref: &NodeRef) {
     {
-        let (send, svg_ref) = (send.clone(), svg_ref.clone());
+        let (send, svg_ref) = (session.send.clone(), svg_ref.clone());
         let shape = (ed.doc.spec.name.clone(), ed.doc.spec.switches.len(), ed.doc.spec.servers.len());
         use_effect_with(shape, move |_| {
             let width = svg_ref.cast::<web_sys::Element>().map(|el| el.client_width() as f64).unwrap_or(0.0);
@@ -118,61 +123,78 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
             }
         });
     }
-    // Keep the selection in view: keyboard users walk the tree with the arrows, and the
-    // drawing pans to follow them (on big clusters the selection is often off screen).
-    {
-        let (send, svg_ref, d) = (send.clone(), svg_ref.clone(), drawing.clone());
-        use_effect_with(ed.selection.clone(), move |selection| {
-            if let Some((x, y)) = selection.as_ref().and_then(|sel| centre_of(&d, sel)) {
-                send(PointerInput::Follow { x, y, width: viewport_width(&svg_ref) });
-            }
+    let (send, svg_ref, d) = (session.send.clone(), svg_ref.clone(), session.drawing.clone());
+    use_effect_with(ed.selection.clone(), move |selection| {
+        if let Some((x, y)) = selection.as_ref().and_then(|sel| centre_of(&d, sel)) {
+            send(PointerInput::Follow { x, y, width: viewport_width(&svg_ref) });
+        }
+    });
+}
+
+/// Zoom around the viewport's middle by a factor, or fit (`None`): the toolbar's buttons
+/// and keys.
+fn zoom_handler(session: &PointerSession, svg_ref: &NodeRef) -> Callback<Option<f64>> {
+    let (send, svg_ref, pointer) = (session.send.clone(), svg_ref.clone(), session.pointer.clone());
+    Callback::from(move |factor: Option<f64>| {
+        let width = viewport_width(&svg_ref);
+        let h = pointer.borrow().view.h;
+        send(match factor {
+            Some(factor) => PointerInput::Zoom { factor, x: width / 2.0, y: h / 2.0 },
+            None => PointerInput::Fit { width },
         });
-    }
+    })
+}
 
-    let on = SvgHandlers::new(&send, &svg_ref);
-    // Zoom around the viewport's middle, or fit: the toolbar's buttons and keys.
-    let on_zoom = {
-        let (send, svg_ref, pointer) = (send.clone(), svg_ref.clone(), pointer.clone());
-        Callback::from(move |factor: Option<f64>| {
-            let width = viewport_width(&svg_ref);
-            let h = pointer.borrow().view.h;
-            send(match factor {
-                Some(factor) => PointerInput::Zoom { factor, x: width / 2.0, y: h / 2.0 },
-                None => PointerInput::Fit { width },
-            });
-        })
-    };
-    let on_key = {
-        let (edit, ed, on_zoom) = (edit.clone(), ed.clone(), on_zoom.clone());
-        Callback::from(move |e: KeyboardEvent| {
-            if key_is_for_a_control(&e) {
-                return;
+/// The editor's keys ([`command_for`]): an edit goes to the page, a zoom to `zoom`. Keys
+/// typed into a field, or that a focused button answers, are left to them.
+fn key_handler(
+    ed: &Shared<Editor>,
+    edit: &Callback<EditAction>,
+    zoom: &Callback<Option<f64>>,
+) -> Callback<KeyboardEvent> {
+    let (edit, ed, zoom) = (edit.clone(), ed.clone(), zoom.clone());
+    Callback::from(move |e: KeyboardEvent| {
+        if key_is_for_a_control(&e) {
+            return;
+        }
+        let Some(command) = command_for(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key(), &ed) else { return };
+        e.prevent_default();
+        match command {
+            KeyCommand::Edit(a) => {
+                e.stop_propagation();
+                edit.emit(a);
             }
-            let Some(command) = command_for(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key(), &ed) else { return };
-            e.prevent_default();
-            match command {
-                KeyCommand::Edit(a) => {
-                    e.stop_propagation();
-                    edit.emit(a);
-                }
-                KeyCommand::Zoom(factor) => on_zoom.emit(Some(factor)),
-                KeyCommand::Fit => on_zoom.emit(None),
-            }
-        })
-    };
+            KeyCommand::Zoom(factor) => zoom.emit(Some(factor)),
+            KeyCommand::Fit => zoom.emit(None),
+        }
+    })
+}
 
+/// The editor: toolbar, drawing, problems and properties. The pointer's state lives in one
+/// [`Pointer`] changed only by its `apply`; the component turns browser events into
+/// [`PointerInput`]s, redraws when the view or a gesture's drawing changed, and sends the
+/// edits `apply` returns to the page.
+#[component]
+pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
+    let (ed, edit) = (&props.editor, &props.edit);
+    let svg_ref = use_node_ref();
+    let session = use_pointer(ed, edit);
+    use_keep_in_view(ed, &session, &svg_ref);
+    let on = SvgHandlers::new(&session.send, &svg_ref);
+    let on_zoom = zoom_handler(&session, &svg_ref);
+    let on_key = key_handler(ed, edit, &on_zoom);
     let (v, rubber) = {
-        let p = pointer.borrow();
+        let p = session.pointer.borrow();
         (p.view, p.rubber)
     };
-    let linking = ed.linking_from.clone();
+    let drawing = &session.drawing;
     html! {
         <div class="editor" id="topology-editor" tabindex="0" onkeydown={on_key}
              aria-label="Topology editor. Arrow keys move the selection; A add rack, S add server, G add GPU, W add switch, L link, Delete, Ctrl+Z undo, Ctrl+Y redo.">
             <EditorToolbar editor={ed.clone()} edit={edit.clone()} zoom={on_zoom} />
             <TopologyImport edit={edit.clone()} />
-            { status(&ed) }
-            <svg ref={svg_ref} class={classes!("editor-svg", linking.is_some().then_some("linking"))} width="100%" height={format!("{:.0}", v.h)}
+            { status(ed) }
+            <svg ref={svg_ref} class={classes!("editor-svg", ed.linking_from.is_some().then_some("linking"))} width="100%" height={format!("{:.0}", v.h)}
                  data-testid="editor-svg"
                  role="img" aria-label={drawing.caption.clone()}
                  onpointerdown={on.down} onpointermove={on.moved} onpointerup={on.up}
@@ -186,7 +208,7 @@ pub fn TopologyEditor(props: &TopologyEditorProps) -> Html {
             </svg>
             <p class="hint">{ drawing.caption.clone() }{ " " }{ HINT }</p>
             <ProblemList editor={ed.clone()} edit={edit.clone()} />
-            <PropertiesPanel editor={ed.clone()} edit={edit} />
+            <PropertiesPanel editor={ed.clone()} edit={edit.clone()} />
             { keys_help() }
         </div>
     }
@@ -331,95 +353,4 @@ fn EditorToolbar(props: &ToolbarProps) -> Html {
             <button type="button" onclick={zoom(None)} aria-keyshortcuts="0" title="Fit the cluster in view (0)" data-testid="fit-button">{ "Fit" }</button>
         </div>
     }
-}
-
-#[derive(Properties, PartialEq)]
-struct DrawingProps {
-    drawing: Shared<Drawing>,
-}
-
-/// The drawing itself, a component of its own so that panning (a new transform on the
-/// group around it) does not re-render thousands of elements.
-#[component]
-fn DrawingLayer(props: &DrawingProps) -> Html {
-    let d = &props.drawing;
-    html! {
-        <>
-            { for d.links.iter().map(|l| {
-                let class = classes!("link", format!("bw-{}", l.width_step), l.problem.is_some().then_some("invalid"), l.selected.then_some("selected"), l.off_tree.then_some("off-tree"), l.oversub.is_some().then_some("thin"));
-                // Labels sit near the lower end, where neighbouring links are furthest apart.
-                let (mx, my) = (l.x2 + (l.x1 - l.x2) * 0.7, l.y2 + (l.y1 - l.y2) * 0.7);
-                html! {
-                    <g class={class} data-link={l.index.to_string()} aria-invalid={l.problem.is_some().then_some("true")}
-                       data-oversub={l.oversub.map(|r| format!("{r}"))}>
-                        <title>{ match &l.problem { Some(p) => format!("{} — {p}", l.title), None => l.title.clone() } }</title>
-                        <line class="hit" x1={f(l.x1)} y1={f(l.y1)} x2={f(l.x2)} y2={f(l.y2)} />
-                        <line class="wire" x1={f(l.x1)} y1={f(l.y1)} x2={f(l.x2)} y2={f(l.y2)} />
-                        <text class="link-label" x={f(mx + 3.0)} y={f(my)}>{ l.label.clone() }</text>
-                    </g>
-                }
-            }) }
-            { for d.nodes.iter().map(|b| {
-                let kind = match b.kind {
-                    BoxKind::Switch => "switch",
-                    BoxKind::Server => "server",
-                    BoxKind::CollapsedSwitch => "collapsed",
-                    BoxKind::CollapsedServer => "server collapsed-server",
-                };
-                let class = classes!(kind, b.problem.is_some().then_some("invalid"), b.selected.then_some("selected"));
-                html! {
-                    <g class={class} data-node={b.id.clone()} aria-invalid={b.problem.is_some().then_some("true")}>
-                        <title>{ match &b.problem { Some(p) => format!("{} — {p}", b.title), None => b.title.clone() } }</title>
-                        <rect x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx="4" />
-                        <text x={f(b.x + b.w / 2.0)} y={f(b.y + 14.0)} text-anchor="middle">{ clip(&b.label, 16) }</text>
-                        { rail_bars(b) }
-                        if b.problem.is_some() {
-                            <text class="flag" x={f(b.x + b.w - 2.0)} y={f(b.y + 2.0)} text-anchor="middle">{ "!" }</text>
-                        }
-                        if matches!(b.kind, BoxKind::CollapsedSwitch | BoxKind::CollapsedServer) {
-                            <text class="fold" x={f(b.x + b.w / 2.0)} y={f(b.y + b.h - 5.0)} text-anchor="middle">{ "▸ folded" }</text>
-                        }
-                    </g>
-                }
-            }) }
-            { for d.gpus.iter().map(|g| html! {
-                <rect class={classes!("gpu", g.selected.then_some("selected"))} data-gpu={g.id.to_string()} data-server={g.server.clone()} data-index={g.index.to_string()}
-                      x={f(g.x)} y={f(g.y)} width={f(GPU_SIZE)} height={f(GPU_SIZE)}>
-                    <title>{ format!("GPU {} (server {}, GPU {})", g.id, g.server, g.index) }</title>
-                </rect>
-            }) }
-        </>
-    }
-}
-
-/// A rail group's rails: one small bar each, side by side along the bottom of its box and
-/// in GPU order (GPU i of every server below is on rail i), so that the group reads as
-/// rails rather than one leaf switch.
-fn rail_bars(b: &super::layout::NodeBox) -> Html {
-    if b.rails == 0 {
-        return html! {};
-    }
-    let (left, top) = (b.x + 4.0, b.y + 18.0);
-    let step = (b.w - 8.0) / b.rails as f64;
-    html! {
-        <g class="rails" data-rails={b.rails.to_string()}>
-            <title>{ format!("{} rails: GPU i of every server below is on rail i", b.rails) }</title>
-            { for (0..b.rails).map(|i| html! {
-                <rect class="rail" x={f(left + i as f64 * step)} y={f(top)} width={f((step - 1.5).max(0.5))} height={f((b.h - 21.0).max(2.0))} />
-            }) }
-        </g>
-    }
-}
-
-fn f(x: f64) -> String {
-    format!("{x:.1}")
-}
-
-fn clip(text: &str, n: usize) -> String {
-    let mut out: String = text.chars().take(n).collect();
-    if out.chars().count() < text.chars().count() {
-        out.pop();
-        out.push('…');
-    }
-    out
 }

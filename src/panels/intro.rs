@@ -1,7 +1,7 @@
 //! The top of the page: why placement matters, the tour's button, the keys; and the
 //! banners of errors and notices.
 
-use super::glossary::term;
+use crate::glossary::view::term;
 use crate::protocol::Problem;
 use crate::state::Action;
 use proxima_core::error::SourcedError;

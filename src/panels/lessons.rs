@@ -1,10 +1,10 @@
 //! The gallery of lessons: each a named scenario with what it shows and what to watch;
 //! choosing one loads it into the form, or loads and runs it (the lessons and their
-//! checked claims are in `state::lessons`). Also the first screen's button that runs the
+//! checked claims are in `crate::lessons`). Also the first screen's button that runs the
 //! first lesson, the box that restates a lesson's "watch" over its results, and the box
 //! that asks for a link's trace file.
 
-use crate::state::lessons::{Lesson, LESSONS};
+use crate::lessons::{Lesson, LESSONS};
 use crate::state::link::{Focus, FocusAt, PendingTrace};
 use crate::state::Action;
 use web_sys::File;

@@ -1,16 +1,16 @@
 //! Panel 3: how the run went, the headline, the summary table, the downloads and the
 //! charts; and the playback section.
 
-use super::exports::{Download, Exports};
-use super::feedback::RunDone;
-use super::gain_source::GainSourceLine;
 use super::lessons::LessonWatch;
-use super::summary::SummarySection;
-use super::tenants::TenantsSection;
-use crate::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
-use crate::state::lessons::Lesson;
+use crate::lessons::Lesson;
+use crate::results::charts::{CommOverhead, JctCdf, JobsPerTier, OverTime};
+use crate::results::exports::{Download, Exports};
+use crate::results::feedback::RunDone;
+use crate::results::gain_source::GainSourceLine;
+use crate::results::summary_view::SummarySection;
+use crate::results::tenants_view::TenantsSection;
+use crate::results::Results;
 use crate::state::link::Focus;
-use crate::state::Results;
 use crate::Shared;
 use yew::prelude::*;
 
@@ -71,7 +71,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             }
             if !outcomes.is_empty() {
                 <SummarySection outcomes={outcomes.clone()}
-                                oversub={r.topology.as_deref().and_then(crate::state::cluster::max_oversubscription)} />
+                                oversub={r.topology.as_deref().and_then(crate::scenario::cluster::max_oversubscription)} />
                 <GainSourceLine results={r.clone()} />
                 <TenantsSection outcomes={outcomes.clone()} />
             }
@@ -90,7 +90,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
 
 /// One of the run's notes (`worker::run_notes`): a warning stands out from a note.
 fn run_note(note: &str) -> Html {
-    let (kind, text) = crate::state::summary::notes::run_note_parts(note);
+    let (kind, text) = crate::results::summary::notes::run_note_parts(note);
     let label = if kind == "warning" { "Warning: " } else { "Note: " };
     html! { <li class={classes!("run-note", kind)} data-kind={kind}><strong>{ label }</strong>{ text.to_string() }</li> }
 }
@@ -103,7 +103,7 @@ pub struct PlaybackSectionProps {
     pub focus: Option<Focus>,
     /// The what-if asked on one of the run's preemptions.
     #[prop_or_default]
-    pub what_if: Option<crate::Shared<crate::state::what_if::PreemptWhatIf>>,
+    pub what_if: Option<crate::Shared<crate::what_if::PreemptWhatIf>>,
     #[prop_or_default]
     pub dispatch: Callback<crate::state::Action>,
 }

@@ -1,8 +1,8 @@
 //! Panel 2: the policies, the seed, run and cancel, the progress bar, the share link and
 //! the equivalent command.
 
-use super::feedback::RunDone;
 use super::input_value;
+use crate::results::feedback::RunDone;
 use crate::state::{Action, Field, RunState};
 use proxima_core::policy::RECOMMENDED;
 use wasm_bindgen::JsCast;

@@ -5,7 +5,7 @@ use super::input_value;
 use crate::editor::view::TopologyEditor;
 use crate::editor::EditAction;
 use crate::protocol::{Problem, TracePreview};
-use crate::state::fields::{model_names, models_in_words, GenField, ParamField};
+use crate::scenario::fields::{model_names, models_in_words, GenField, ParamField};
 use crate::state::{Action, Cluster, Field, TraceForm, TraceMode, MAX_APP_JOBS, MAX_TRACE_BYTES};
 use crate::Shared;
 use proxima_core::model::Catalog;
@@ -70,16 +70,7 @@ fn ClusterSection(props: &ClusterProps) -> Html {
         (None, TopologyChoice::Custom(_)) => "imported".into(),
         _ => "parametric".into(),
     };
-    // An imported or edited cluster is not what the parametric fields describe: they are
-    // greyed and say so rather than show another cluster's GPU, fabric and size as if in use.
-    let imported = matches!(c.choice, TopologyChoice::Custom(_));
     let on_preset = d.reform(|e: Event| Action::SelectPreset(e.target_unchecked_into::<HtmlSelectElement>().value()));
-    let param = |label: &'static str, field: ParamField, value: &str, step: &'static str, min: &'static str| {
-        let on = d.reform(move |e: Event| Action::SetParam(field, input_value(&e)));
-        html! {
-            <label>{ label }<input type="number" min={min} step={step} value={value.to_string()} onchange={on} /></label>
-        }
-    };
     let on_file = {
         let cb = props.on_topology_file.clone();
         Callback::from(move |e: Event| {
@@ -87,26 +78,6 @@ fn ClusterSection(props: &ClusterProps) -> Html {
                 cb.emit(f)
             }
         })
-    };
-    let p = &c.param.value;
-    let gpu = |value: &'static str, label: &'static str| {
-        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Gpu, value.to_string()));
-        html! {
-            <label><input type="radio" name="gpu" value={value} checked={p.gpu == value} onchange={on}
-                          data-testid={format!("gpu-{value}")} />{ label }</label>
-        }
-    };
-    let on_rails = d.reform(|e: Event| {
-        let on = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-        Action::SetParam(ParamField::Rails, if on { "on" } else { "off" }.to_string())
-    });
-    // Radio buttons rather than a select: the form's one select is the preset's.
-    let fabric = |value: &'static str, label: &'static str| {
-        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Fabric, value.to_string()));
-        html! {
-            <label><input type="radio" name="fabric" value={value} checked={p.fabric == value} onchange={on}
-                          data-testid={format!("fabric-{value}")} />{ label }</label>
-        }
     };
     html! {
         <div class="subpanel" id="topology">
@@ -129,42 +100,79 @@ fn ClusterSection(props: &ClusterProps) -> Html {
             if let Some(p) = c.preset.as_ref().and_then(|n| proxima_core::topology::preset(n)) {
                 <p class="hint">{ p.description }</p>
             }
-            <fieldset class={classes!("parametric", imported.then_some("not-in-use"))}>
-                <legend>{ "Parametric form" }</legend>
-                if imported { { not_in_use_note(c) } }
-                { param("racks", ParamField::Racks, &p.racks, "1", "1") }
-                { param("servers per rack", ParamField::Servers, &p.servers, "1", "1") }
-                { param("GPUs per server", ParamField::Gpus, &p.gpus, "1", "1") }
-                { param("oversubscription", ParamField::Oversub, &p.oversub, "any", "1") }
-                { param("NIC Gb/s", ParamField::NicGbps, &p.nic_gbps, "any", "0") }
-                { param("NVLink Gb/s per GPU", ParamField::NvlinkGbps, &p.nvlink_gbps, "any", "0") }
-                { param("NICs per server", ParamField::Nics, &p.nics, "1", "1") }
-                <span role="radiogroup" aria-label="Fabric: sets the collective efficiencies, the GPU and the links' defaults">
-                    { "fabric " }
-                    { fabric("ib", " InfiniBand (A100, NVSwitch)") }
-                    { fabric("roce", " RoCE (A100, NVSwitch)") }
-                    { fabric("tcp", " TCP (T4, PCIe, Ethernet)") }
-                </span>
-                <span role="radiogroup" aria-label="GPU: its NVLink or PCIe and the models measured on it">
-                    { "GPU " }
-                    { gpu("t4", " T4") }
-                    { gpu("a100", " A100") }
-                    { gpu("h100", " H100") }
-                    { gpu("b200", " B200") }
-                    { gpu("gb200", " GB200") }
-                </span>
-                <label title="GPU i of every server on rail switch i; needs two NICs per server or more">
-                    <input type="checkbox" checked={p.rails == "on"} onchange={on_rails} data-testid="rails" />
-                    { " rail-optimised" }
-                </label>
-                if let Some(e) = &c.param.error {
-                    <p class="field-error" role="alert">{ e.clone() }</p>
-                }
-            </fieldset>
+            { parametric_form(c, d) }
             <div class="topology" data-testid="topology-view" aria-label="Cluster topology">
                 <TopologyEditor editor={c.editor.clone()} edit={props.on_edit.clone()} />
             </div>
         </div>
+    }
+}
+
+/// The parametric form: racks, servers, GPUs, links, fabric and GPU kind, greyed when an
+/// imported or edited cluster is the one in use.
+fn parametric_form(c: &Cluster, d: &Callback<Action>) -> Html {
+    // An imported or edited cluster is not what the parametric fields describe: they are
+    // greyed and say so rather than show another cluster's GPU, fabric and size as if in use.
+    let imported = matches!(c.choice, TopologyChoice::Custom(_));
+    let param = |label: &'static str, field: ParamField, value: &str, step: &'static str, min: &'static str| {
+        let on = d.reform(move |e: Event| Action::SetParam(field, input_value(&e)));
+        html! {
+            <label>{ label }<input type="number" min={min} step={step} value={value.to_string()} onchange={on} /></label>
+        }
+    };
+    let p = &c.param.value;
+    let gpu = |value: &'static str, label: &'static str| {
+        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Gpu, value.to_string()));
+        html! {
+            <label><input type="radio" name="gpu" value={value} checked={p.gpu == value} onchange={on}
+                          data-testid={format!("gpu-{value}")} />{ label }</label>
+        }
+    };
+    let on_rails = d.reform(|e: Event| {
+        let on = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+        Action::SetParam(ParamField::Rails, if on { "on" } else { "off" }.to_string())
+    });
+    // Radio buttons rather than a select: the form's one select is the preset's.
+    let fabric = |value: &'static str, label: &'static str| {
+        let on = d.reform(move |_: Event| Action::SetParam(ParamField::Fabric, value.to_string()));
+        html! {
+            <label><input type="radio" name="fabric" value={value} checked={p.fabric == value} onchange={on}
+                          data-testid={format!("fabric-{value}")} />{ label }</label>
+        }
+    };
+    html! {
+        <fieldset class={classes!("parametric", imported.then_some("not-in-use"))}>
+            <legend>{ "Parametric form" }</legend>
+            if imported { { not_in_use_note(c) } }
+            { param("racks", ParamField::Racks, &p.racks, "1", "1") }
+            { param("servers per rack", ParamField::Servers, &p.servers, "1", "1") }
+            { param("GPUs per server", ParamField::Gpus, &p.gpus, "1", "1") }
+            { param("oversubscription", ParamField::Oversub, &p.oversub, "any", "1") }
+            { param("NIC Gb/s", ParamField::NicGbps, &p.nic_gbps, "any", "0") }
+            { param("NVLink Gb/s per GPU", ParamField::NvlinkGbps, &p.nvlink_gbps, "any", "0") }
+            { param("NICs per server", ParamField::Nics, &p.nics, "1", "1") }
+            <span role="radiogroup" aria-label="Fabric: sets the collective efficiencies, the GPU and the links' defaults">
+                { "fabric " }
+                { fabric("ib", " InfiniBand (A100, NVSwitch)") }
+                { fabric("roce", " RoCE (A100, NVSwitch)") }
+                { fabric("tcp", " TCP (T4, PCIe, Ethernet)") }
+            </span>
+            <span role="radiogroup" aria-label="GPU: its NVLink or PCIe and the models measured on it">
+                { "GPU " }
+                { gpu("t4", " T4") }
+                { gpu("a100", " A100") }
+                { gpu("h100", " H100") }
+                { gpu("b200", " B200") }
+                { gpu("gb200", " GB200") }
+            </span>
+            <label title="GPU i of every server on rail switch i; needs two NICs per server or more">
+                <input type="checkbox" checked={p.rails == "on"} onchange={on_rails} data-testid="rails" />
+                { " rail-optimised" }
+            </label>
+            if let Some(e) = &c.param.error {
+                <p class="field-error" role="alert">{ e.clone() }</p>
+            }
+        </fieldset>
     }
 }
 
@@ -196,6 +204,36 @@ struct TraceProps {
 fn TraceSection(props: &TraceProps) -> Html {
     let t = &props.trace;
     let d = &props.dispatch;
+    let mode = |m: TraceMode| d.reform(move |_| Action::SetTraceMode(m));
+    let status = match (&t.checking, &t.synthetic_wanted, t.mode) {
+        (Some(c), _, _) => Some(format!("Reading and checking {}…", c.name)),
+        (None, Some(_), TraceMode::Synthetic) => Some("Describing the generator's trace…".to_string()),
+        _ => None,
+    };
+    html! {
+        <div class="subpanel" id="trace">
+            <h3>{ "Trace" }</h3>
+            <div class="form-row" role="radiogroup" aria-label="Where the jobs come from">
+                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::Synthetic} onchange={mode(TraceMode::Synthetic)}
+                              data-testid="trace-mode-generator" />{ " synthetic (Philly-shaped)" }</label>
+                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::File} onchange={mode(TraceMode::File)}
+                              disabled={t.uploaded.is_none() && t.file_problem.is_none()} data-testid="trace-mode-file" />
+                    { file_label(t) }</label>
+            </div>
+            { generator_form(t, d, props.gpus) }
+            { trace_file_drop(t, &props.on_trace_file) }
+            { model_mix(&props.mix, props.gpu.as_deref(), d) }
+            if let Some(s) = status {
+                <p class="status" aria-live="polite" data-testid="trace-status">{ s }</p>
+            }
+            <TracePreviewView preview={t.preview().cloned()} />
+        </div>
+    }
+}
+
+/// The synthetic generator's fields, with its errors and its warnings about a trace on a
+/// cluster of `gpus` GPUs.
+fn generator_form(t: &TraceForm, d: &Callback<Action>, gpus: u32) -> Html {
     // Typing in the generator describes its trace as it goes (in the checks worker, a
     // moment after the last key), so `input` rather than `change`.
     let gen = |label: &'static str,
@@ -218,8 +256,36 @@ fn TraceSection(props: &TraceProps) -> Html {
                                    aria-describedby={help} data-testid={testid} /></label>
         }
     };
+    let g = &t.generator.value;
+    let warnings = t.warnings(gpus);
+    html! {
+        <fieldset class="generator">
+            <legend>{ "Synthetic generator" }</legend>
+            { gen("jobs", GenField::Jobs, &g.jobs, "1", "1", MAX_APP_JOBS.to_string()) }
+            { gen("offered load (1.0 = cluster full)", GenField::Load, &g.load, "any", "0", MAX_LOAD.to_string()) }
+            { gen("trace seed", GenField::Seed, &g.seed, "1", "0", u64::MAX.to_string()) }
+            { gen("tenants", GenField::Tenants, &g.tenants, "1", "1", MAX_TENANTS.to_string()) }
+            <p class="hint" id="load-help">
+                { "The GPU-time the jobs ask for while they arrive, as a share of what the cluster has:                        1.0 keeps the cluster full while the jobs arrive, above 1 a queue builds, 0.2 leaves it mostly idle." }
+            </p>
+            <p class="hint" id="tenants-help">
+                { format!("Empty: every job belongs to the tenant `default`. 1 to {MAX_TENANTS}: jobs are spread over tenants t1, t2, … \
+                   with the job shares of the Philly trace's largest virtual clusters (as `tenants=N` in `proxima --trace`).") }
+            </p>
+            if let Some(e) = &t.generator.error {
+                <p class="field-error" role="alert">{ e.clone() }</p>
+            }
+            { for warnings.iter().map(|w| html! {
+                <p class="field-warning" data-testid="generator-warning" data-warning={w.kind}>{ w.text.clone() }</p>
+            }) }
+        </fieldset>
+    }
+}
+
+/// The trace file's choice and drop zone, with why the last file was refused.
+fn trace_file_drop(t: &TraceForm, on_trace_file: &Callback<File>) -> Html {
     let on_file = {
-        let cb = props.on_trace_file.clone();
+        let cb = on_trace_file.clone();
         Callback::from(move |e: Event| {
             if let Some(f) = take_file(&e) {
                 cb.emit(f)
@@ -228,7 +294,7 @@ fn TraceSection(props: &TraceProps) -> Html {
     };
     let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
     let on_drop = {
-        let cb = props.on_trace_file.clone();
+        let cb = on_trace_file.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             if let Some(f) = e.data_transfer().and_then(|t| t.files()).and_then(|f| f.get(0)) {
@@ -236,72 +302,38 @@ fn TraceSection(props: &TraceProps) -> Html {
             }
         })
     };
-    let mode = |m: TraceMode| d.reform(move |_| Action::SetTraceMode(m));
+    html! {
+        <div class="dropzone" ondragover={on_drag_over} ondrop={on_drop}>
+            <label>{ "Trace file (CSV or JSON: Philly, Tiresias, Pollux or Proxima format) " }
+                <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="trace-input" onchange={on_file} />
+            </label>
+            <p class="hint">{ format!("…or drop it here. Up to {} MiB; the format is detected from the header, as the CLI does.", MAX_TRACE_BYTES >> 20) }</p>
+            if let Some(p) = &t.file_problem {
+                { file_problem(p) }
+            }
+        </div>
+    }
+}
+
+/// The model mix for jobs without a model, with the models measured on the cluster's GPU.
+fn model_mix(mix: &Field<String>, gpu: Option<&str>, d: &Callback<Action>) -> Html {
     let on_mix = d.reform(|e: Event| Action::SetMix(input_value(&e)));
-    let g = &t.generator.value;
-    let (models, default_mix) = model_names(props.gpu.as_deref());
+    let (models, default_mix) = model_names(gpu);
     let estimated: Vec<&str> = models.iter().filter(|m| m.estimated_from.is_some()).map(|m| m.name.as_str()).collect();
     let estimated = estimated.join(",");
-    let models = models_in_words(&models, props.gpu.as_deref());
-    let warnings = t.warnings(props.gpus);
-    let status = match (&t.checking, &t.synthetic_wanted, t.mode) {
-        (Some(c), _, _) => Some(format!("Reading and checking {}…", c.name)),
-        (None, Some(_), TraceMode::Synthetic) => Some("Describing the generator's trace…".to_string()),
-        _ => None,
-    };
+    let models = models_in_words(&models, gpu);
     html! {
-        <div class="subpanel" id="trace">
-            <h3>{ "Trace" }</h3>
-            <div class="form-row" role="radiogroup" aria-label="Where the jobs come from">
-                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::Synthetic} onchange={mode(TraceMode::Synthetic)}
-                              data-testid="trace-mode-generator" />{ " synthetic (Philly-shaped)" }</label>
-                <label><input type="radio" name="trace-mode" checked={t.mode == TraceMode::File} onchange={mode(TraceMode::File)}
-                              disabled={t.uploaded.is_none() && t.file_problem.is_none()} data-testid="trace-mode-file" />
-                    { file_label(t) }</label>
-            </div>
-            <fieldset class="generator">
-                <legend>{ "Synthetic generator" }</legend>
-                { gen("jobs", GenField::Jobs, &g.jobs, "1", "1", MAX_APP_JOBS.to_string()) }
-                { gen("offered load (1.0 = cluster full)", GenField::Load, &g.load, "any", "0", MAX_LOAD.to_string()) }
-                { gen("trace seed", GenField::Seed, &g.seed, "1", "0", u64::MAX.to_string()) }
-                { gen("tenants", GenField::Tenants, &g.tenants, "1", "1", MAX_TENANTS.to_string()) }
-                <p class="hint" id="load-help">
-                    { "The GPU-time the jobs ask for while they arrive, as a share of what the cluster has:                        1.0 keeps the cluster full while the jobs arrive, above 1 a queue builds, 0.2 leaves it mostly idle." }
-                </p>
-                <p class="hint" id="tenants-help">
-                    { format!("Empty: every job belongs to the tenant `default`. 1 to {MAX_TENANTS}: jobs are spread over tenants t1, t2, … \
-                       with the job shares of the Philly trace's largest virtual clusters (as `tenants=N` in `proxima --trace`).") }
-                </p>
-                if let Some(e) = &t.generator.error {
-                    <p class="field-error" role="alert">{ e.clone() }</p>
-                }
-                { for warnings.iter().map(|w| html! {
-                    <p class="field-warning" data-testid="generator-warning" data-warning={w.kind}>{ w.text.clone() }</p>
-                }) }
-            </fieldset>
-            <div class="dropzone" ondragover={on_drag_over} ondrop={on_drop}>
-                <label>{ "Trace file (CSV or JSON: Philly, Tiresias, Pollux or Proxima format) " }
-                    <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="trace-input" onchange={on_file} />
-                </label>
-                <p class="hint">{ format!("…or drop it here. Up to {} MiB; the format is detected from the header, as the CLI does.", MAX_TRACE_BYTES >> 20) }</p>
-                if let Some(p) = &t.file_problem {
-                    { file_problem(p) }
-                }
-            </div>
+        <>
             <label class="mix">{ "Model mix for jobs without a model " }
-                <input type="text" value={props.mix.value.clone()} placeholder={format!("default: {default_mix} models, equal shares")} onchange={on_mix} aria-describedby="mix-hint" />
+                <input type="text" value={mix.value.clone()} placeholder={format!("default: {default_mix} models, equal shares")} onchange={on_mix} aria-describedby="mix-hint" />
             </label>
             <p class="hint" id="mix-hint" data-testid="mix-hint" data-estimated={estimated}>
                 { format!("name[:weight],… e.g. resnet50:2,bert:1. {models}") }
             </p>
-            if let Some(e) = &props.mix.error {
+            if let Some(e) = &mix.error {
                 <p class="field-error" role="alert">{ e.clone() }</p>
             }
-            if let Some(s) = status {
-                <p class="status" aria-live="polite" data-testid="trace-status">{ s }</p>
-            }
-            <TracePreviewView preview={t.preview().cloned()} />
-        </div>
+        </>
     }
 }
 
@@ -344,7 +376,7 @@ fn TracePreviewView(props: &TracePreviewProps) -> Html {
     html! {
         <div class="preview" data-testid="trace-preview">
             <p>
-                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}", p.format, crate::charts::duration(p.span_s)) }
+                <strong data-testid="trace-job-count">{ p.jobs.to_string() }</strong>{ format!(" jobs ({}), submitted over {}", p.format, crate::numbers::duration(p.span_s)) }
                 if p.tenants > 1 {
                     { ", from " }<span data-testid="trace-tenant-count">{ p.tenants.to_string() }</span>{ " tenants" }
                 }

@@ -11,7 +11,7 @@
 //! of at least 4.5:1 with white (WCAG 2's ratio), so a projector's washed-out picture
 //! still tells free from busy.
 
-use crate::state::tenants::{tenant_rgb, TENANT_COLOURS};
+use crate::results::tenants::{tenant_rgb, TENANT_COLOURS};
 
 /// The colour of a free GPU.
 pub const FREE_GPU: &str = "#ffffff";
@@ -170,7 +170,7 @@ mod tests {
         assert_eq!(job_look(3, 2, ColourBy::Job), Look { rgb: job_rgb(3), pattern: job_pattern(3) });
         // The table's colour is the canvas's.
         let [r, g, b] = tenant_look(5).rgb;
-        assert_eq!(format!("#{r:02x}{g:02x}{b:02x}"), crate::state::tenants::tenant_colour(5));
+        assert_eq!(format!("#{r:02x}{g:02x}{b:02x}"), crate::results::tenants::tenant_colour(5));
         // Fifteen tenants (the most a synthetic trace has): no two share colour and mark.
         let looks: Vec<Look> = (0..15).map(tenant_look).collect();
         for (i, a) in looks.iter().enumerate() {

@@ -39,6 +39,7 @@ mod tests;
 pub mod timeline;
 pub mod timer_chart;
 pub mod view;
+pub mod watch;
 pub mod what_if;
 pub mod widgets;
 

@@ -13,7 +13,7 @@
 
 use super::queries::reason_text;
 use super::{Frame, Playback};
-use crate::state::summary::duration;
+use crate::numbers::duration;
 use proxima_core::cluster::{ClusterState, JobId};
 use proxima_core::event::{PolicyNote, Reason, SimEvent};
 use proxima_core::topology::{GpuId, Tier, Topology};

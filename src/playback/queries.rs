@@ -4,7 +4,7 @@
 
 use super::colours::{job_look, ColourBy, Look};
 use super::{Countdown, Frame, JobNow, Mark, MarkKind, Playback};
-use crate::state::summary::duration;
+use crate::numbers::duration;
 use proxima_core::event::{PolicyNote, Reason, SimEvent, TimerEvidence};
 use proxima_core::topology::Topology;
 
@@ -38,8 +38,8 @@ impl Playback {
     }
 
     /// The run's preemptions, in order, for the what-if "had it not been preempted"
-    /// (`state::what_if`).
-    pub fn preemptions(&self) -> Vec<crate::state::what_if::Preemption> {
+    /// (`crate::what_if`).
+    pub fn preemptions(&self) -> Vec<crate::what_if::Preemption> {
         let for_job = |r: &Reason| match r {
             Reason::PreemptedFor { for_job, .. } | Reason::Reclaimed { for_job, .. } => Some(for_job.0),
             _ => None,
@@ -47,7 +47,7 @@ impl Playback {
         (self.log.events.iter().zip(&self.log.times))
             .filter_map(|(e, &at_us)| match e {
                 SimEvent::Preempted { job, reason, .. } => {
-                    Some(crate::state::what_if::Preemption { job: job.0, at_us, for_job: for_job(reason) })
+                    Some(crate::what_if::Preemption { job: job.0, at_us, for_job: for_job(reason) })
                 }
                 _ => None,
             })

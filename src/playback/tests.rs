@@ -594,7 +594,7 @@ fn the_first_moment_of_the_first_run_is_a_job_declining_free_gpus() {
 #[test]
 fn without_a_decline_the_first_moment_is_the_first_wait_or_preemption() {
     // The lessons' cluster, loaded: dally waits and preempts there, declining nothing.
-    let (pb, _) = playback(crate::state::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
+    let (pb, _) = playback(crate::scenario::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "dally", &[]);
     let m = pb.first_moment().expect("dally waits or preempts on a loaded cluster");
     assert!(m.time_us > 0);
     let first = pb.log.events.iter().position(|e| {
@@ -614,5 +614,18 @@ fn without_a_decline_the_first_moment_is_the_first_wait_or_preemption() {
         "preempted" => assert!(frame.preemptions > 0),
         other => panic!("kind {other}"),
     }
-    assert_eq!(playback(crate::state::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
+    assert_eq!(playback(crate::scenario::defaults::DEFAULT_TOPOLOGY, 300, 0.9, "fifo", &[]).0.first_moment(), None);
+}
+
+#[test]
+fn jobs_are_coloured_by_tenant_only_when_two_tenants_are_shown() {
+    use super::colours::ColourBy;
+    use super::view::colouring;
+    assert_eq!(colouring(ColourBy::Tenant, 2, Some("a")), (ColourBy::Tenant, None));
+    assert_eq!(colouring(ColourBy::Job, 3, None), (ColourBy::Job, None));
+    let (by, why) = colouring(ColourBy::Tenant, 1, Some("research"));
+    assert_eq!(by, ColourBy::Job, "one tenant: by job, whatever was chosen");
+    assert!(why.unwrap().starts_with("Every job of this run belongs to one tenant (research)"));
+    let (_, why) = colouring(ColourBy::Job, 0, None);
+    assert!(why.unwrap().contains("one tenant (default)"));
 }

@@ -24,22 +24,24 @@ use super::panes::PlayerBody;
 use super::record::ExportAnimation;
 use super::timeline::Timeline;
 use super::timer_chart::TimerChart;
+use super::watch::{beside_index, default_policy, watched_index, WatchChoice};
 use super::what_if::PreemptionWhatIf;
 use super::widgets::clock;
 use super::{Moment, Playback, Player, PlayerAction};
-use crate::charts::duration;
 use crate::eventlog::PlaybackLog;
+use crate::numbers::duration;
 use crate::protocol::PolicyResult;
+use crate::results::summary::{default_baseline, headline};
+use crate::results::Results;
 use crate::state::link::{Focus, FocusAt};
-use crate::state::summary::{default_baseline, headline};
-use crate::state::what_if::PreemptWhatIf;
-use crate::state::{Action, Results};
+use crate::state::Action;
+use crate::what_if::PreemptWhatIf;
 use crate::Shared;
 use proxima_core::metrics::Summary;
 use proxima_core::topology::Topology;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 impl Reducible for Player {
@@ -81,108 +83,87 @@ fn opening(focus: Option<&Focus>, pb: &Playback) -> (f64, Option<u32>, Option<Mo
     }
 }
 
+/// The playbacks of a run's policies as decoded, `None` until they may be decoded.
+struct Decoded {
+    /// The watched policy's, or why it cannot be played back.
+    watched: Rc<Option<Result<Shared<Playback>, String>>>,
+    /// The one shown beside it.
+    beside: Rc<Option<Shared<Playback>>>,
+}
+
+/// The watched policy's playback and the one beside it.
+/// Decoded once per run and policy (the policy's result arrives once), and only once
+/// every policy has run (`ready`): decoding and indexing a log of up to 250,000 events is
+/// the page's heaviest work on a result, and done while the worker still runs the next
+/// policy it competed with that run for the CPU (on two cores, half again as long for
+/// `dally` on the full Philly trace, docs/PERFORMANCE.md). The default choice also
+/// changes when `dally`'s result arrives, so an early decode was often thrown away.
+#[hook]
+fn use_decoded(r: &Results, index: usize, other_index: Option<usize>, ready: bool) -> Decoded {
+    let decode = |i: Option<usize>| (i.and_then(|i| r.outcomes.get(i).cloned()).filter(|_| ready), r.topology.clone());
+    let watched = use_memo(decode(Some(index)), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
+        _ => None,
+    });
+    let beside = use_memo(decode(other_index), |(o, t)| match (o, t) {
+        (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
+        _ => None,
+    });
+    Decoded { watched, beside }
+}
+
 /// The playback section: a policy to watch, one to show beside it, and the player.
 #[component]
 pub fn PlaybackPanel(props: &PlaybackPanelProps) -> Html {
     let r = &props.results;
     let outcomes = &r.outcomes;
     let focus = props.focus.as_ref().filter(|f| f.run_id == Some(r.run_id));
-    // Dally's runs are the interesting ones to watch: start with the first (unless the
-    // focus names a policy of the run).
-    let default = focus
-        .and_then(|f| f.policy.as_ref())
-        .and_then(|p| outcomes.iter().position(|o| o.policy == *p))
-        .or_else(|| outcomes.iter().position(|o| o.policy.starts_with("dally")))
-        .unwrap_or(0);
+    let policies: Vec<&str> = outcomes.iter().map(|o| o.policy.as_str()).collect();
+    let default = default_policy(&policies, focus.and_then(|f| f.policy.as_deref()));
     let chosen = use_state(|| None::<(u32, usize)>);
     let beside = use_state(|| None::<(u32, usize)>);
-    let index = match *chosen {
-        Some((run, i)) if run == r.run_id => i,
-        _ => default,
-    }
-    .min(outcomes.len().saturating_sub(1));
-    let other_index = match *beside {
-        Some((run, i)) if run == r.run_id && i < outcomes.len() => Some(i),
-        _ => None,
-    };
-    // Decoded once per run and policy (the policy's result arrives once), and only once
-    // every policy has run: decoding and indexing a log of up to 250,000 events is the
-    // page's heaviest work on a result, and done while the worker still runs the next
-    // policy it competed with that run for the CPU (on two cores, half again as long for
-    // `dally` on the full Philly trace, docs/PERFORMANCE.md). The default choice also
-    // changes when `dally`'s result arrives, so an early decode was often thrown away.
+    let index = watched_index(*chosen, r.run_id, default, outcomes.len());
+    let other_index = beside_index(*beside, r.run_id, outcomes.len());
     let ready = r.finished || r.cancelled;
-    let decode = |o: Option<Shared<PolicyResult>>| (o.filter(|_| ready), r.topology.clone());
-    let playback = use_memo(decode(outcomes.get(index).cloned()), |(o, t)| match (o, t) {
-        (Some(o), Some(t)) => Some(playback_of(o, t.clone())),
-        _ => None,
-    });
-    let other = use_memo(decode(other_index.and_then(|i| outcomes.get(i).cloned())), |(o, t)| match (o, t) {
-        (Some(o), Some(t)) => playback_of(o, t.clone()).ok(),
-        _ => None,
-    });
+    let decoded = use_decoded(r, index, other_index, ready);
     if outcomes.is_empty() {
         return html! {
             <p class="status">{ "After a run, watch it here: placements, delay timers and preemptions as they happen." }</p>
         };
     }
     let pick = |state: &UseStateHandle<Option<(u32, usize)>>| {
-        let state = state.clone();
-        let run = r.run_id;
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            state.set(v.parse().ok().map(|i| (run, i)));
-        })
+        let (state, run) = (state.clone(), r.run_id);
+        Callback::from(move |i: Option<usize>| state.set(i.map(|i| (run, i))))
     };
-    let outcome = &outcomes[index];
-    let other_title = other_index.map(|i| outcomes[i].policy.clone());
+    let player = match &*decoded.watched {
+        Some(Ok(pb)) => {
+            let (start_s, selected, moment) = opening(focus, pb);
+            let other_title = other_index.map(|i| outcomes[i].policy.clone());
+            html! {
+                <div class="focused" data-testid="playback-focus" data-moment={moment.map(|m| m.kind)}
+                     data-moment-job={moment.map(|m| m.job.to_string())}>
+                    <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
+                                title={Some(outcomes[index].policy.clone())} other={(*decoded.beside).clone()} {other_title} />
+                    <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
+                                      what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
+                </div>
+            }
+        }
+        Some(Err(e)) => {
+            html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> }
+        }
+        None if !ready => html! {
+            <p class="status" data-testid="playback-pending">{ "Playback opens when every policy has run." }</p>
+        },
+        None => html! {},
+    };
     html! {
         <>
-            <div class="form-row">
-                <label>{ "Watch " }
-                    <select onchange={pick(&chosen)} data-testid="playback-policy">
-                        { for outcomes.iter().enumerate().map(|(i, o)| html! {
-                            <option value={i.to_string()} selected={i == index}>{ o.policy.clone() }</option>
-                        }) }
-                    </select>
-                </label>
-                if outcomes.len() > 1 {
-                    <label>{ "beside it " }
-                        <select onchange={pick(&beside)} data-testid="playback-compare">
-                            <option value="none" selected={other_index.is_none()}>{ "nothing" }</option>
-                            { for outcomes.iter().enumerate().map(|(i, o)| html! {
-                                <option value={i.to_string()} selected={Some(i) == other_index}>{ o.policy.clone() }</option>
-                            }) }
-                        </select>
-                    </label>
-                }
-                <span class="hint" data-testid="event-hash" data-event-hash={outcome.event_hash.clone()}
-                      data-playback-bytes={outcome.playback.len().to_string()}>
-                    { format!("{} events; event-log hash {} (FNV-1a, as `proxima run --events FILE` prints it)", outcome.event_count, outcome.event_hash) }
-                </span>
-            </div>
+            <WatchChoice outcomes={outcomes.clone()} {index} {other_index} on_watch={pick(&chosen)} on_beside={pick(&beside)} />
             if focus.is_some() && ready {
                 <FocusHeadline results={r.clone()} />
             }
-            { match &*playback {
-                Some(Ok(pb)) => {
-                    let (start_s, selected, moment) = opening(focus, pb);
-                    html! {
-                        <div class="focused" data-testid="playback-focus" data-moment={moment.map(|m| m.kind)}
-                             data-moment-job={moment.map(|m| m.job.to_string())}>
-                            <PlayerView key={r.run_id.to_string()} playback={pb.clone()} {start_s} {selected}
-                                        title={Some(outcome.policy.clone())} other={(*other).clone()} {other_title} />
-                            <PreemptionWhatIf results={r.clone()} policy={index} playback={pb.clone()}
-                                              what_if={props.what_if.clone()} dispatch={props.dispatch.clone()} />
-                        </div>
-                    }
-                }
-                Some(Err(e)) => html! { <p class="field-error" role="alert">{ format!("This run cannot be played back: {e}") }</p> },
-                None if !ready => html! {
-                    <p class="status" data-testid="playback-pending">{ "Playback opens when every policy has run." }</p>
-                },
-                None => html! {},
-            } }
+            { player }
         </>
     }
 }
@@ -199,7 +180,7 @@ fn FocusHeadline(props: &FocusHeadlineProps) -> Html {
     let outcomes = &props.results.outcomes;
     let runs: Vec<(&str, &Summary)> = outcomes.iter().map(|o| (o.policy.as_str(), &o.summary)).collect();
     let baseline = default_baseline(outcomes.iter().map(|o| o.policy.as_str())).unwrap_or_default().to_string();
-    let oversub = props.results.topology.as_deref().and_then(crate::state::cluster::max_oversubscription);
+    let oversub = props.results.topology.as_deref().and_then(crate::scenario::cluster::max_oversubscription);
     match headline(&runs, &baseline, oversub) {
         Some(h) => html! {
             <div class="headline" data-testid="playback-headline">
@@ -234,50 +215,64 @@ pub struct PlayerProps {
     pub story: Option<Html>,
 }
 
+/// The player's state, opened where `props` say.
+#[hook]
+fn use_player(props: &PlayerProps) -> UseReducerHandle<Player> {
+    let (pb, start, sel, speed) = (props.playback.clone(), props.start_s, props.selected, props.speed);
+    use_reducer(move || {
+        let p = Player::new(pb, start, sel);
+        match speed {
+            Some(s) => p.apply(PlayerAction::SetSpeed(s)),
+            None => p,
+        }
+    })
+}
+
+/// Another policy chosen to watch or to show beside: the player moves to the same
+/// instant in it.
+#[hook]
+fn use_same_instant(player: &UseReducerHandle<Player>, props: &PlayerProps) {
+    let d = player.dispatcher();
+    use_effect_with(props.playback.clone(), move |pb| d.dispatch(PlayerAction::Watch(pb.clone())));
+    let d = player.dispatcher();
+    use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
+}
+
+/// How jobs are coloured with `chosen` asked for and `tenants` tenants shown, and why
+/// colouring by tenant is not offered when it is not: it needs two tenants to tell apart
+/// (a run shown beside this one has the same jobs, so the same tenants). `first_tenant`
+/// names the one tenant.
+pub fn colouring(chosen: ColourBy, tenants: usize, first_tenant: Option<&str>) -> (ColourBy, Option<String>) {
+    if tenants > 1 {
+        return (chosen, None);
+    }
+    let name = first_tenant.unwrap_or("default");
+    let why = format!(
+        "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike. \
+         Give the generator 2 tenants or more (or load a trace that names them) to colour by tenant."
+    );
+    (ColourBy::Job, Some(why))
+}
+
 /// One run's player.
 #[component]
 pub fn PlayerView(props: &PlayerProps) -> Html {
-    let player = {
-        let (pb, start, sel, speed) = (props.playback.clone(), props.start_s, props.selected, props.speed);
-        use_reducer(move || {
-            let p = Player::new(pb, start, sel);
-            match speed {
-                Some(s) => p.apply(PlayerAction::SetSpeed(s)),
-                None => p,
-            }
-        })
-    };
+    let player = use_player(props);
     let pb = player.playback.clone();
     let frame = player.frame.clone();
     let root_ref = use_node_ref();
     let colour_by = use_state(ColourBy::default);
     let (projector, toggle_projector) = use_projector();
     use_play_loop(player.playing, player.dispatcher(), root_ref.clone(), frame.clone());
-
-    // Another policy chosen to watch or to show beside: the same instant in it.
-    {
-        let d = player.dispatcher();
-        use_effect_with(props.playback.clone(), move |pb| d.dispatch(PlayerAction::Watch(pb.clone())));
-        let d = player.dispatcher();
-        use_effect_with(props.other.clone(), move |other| d.dispatch(PlayerAction::Compare(other.clone())));
-    }
+    use_same_instant(&player, props);
 
     let on_seek = {
         let d = player.dispatcher();
         Callback::from(move |t: f64| d.dispatch(PlayerAction::Seek(t)))
     };
     let on_slider = on_seek.reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value_as_number());
-    // Colouring by tenant needs two tenants to tell apart (a run shown beside this one has
-    // the same jobs, so the same tenants).
     let tenants_shown = pb.tenants_shown().len();
-    let by = if tenants_shown <= 1 { ColourBy::Job } else { *colour_by };
-    let one_tenant_why = (tenants_shown <= 1).then(|| {
-        let name = pb.log.tenants.first().map_or("default", String::as_str);
-        format!(
-            "Every job of this run belongs to one tenant ({name}), so colouring by tenant would paint them all alike. \
-             Give the generator 2 tenants or more (or load a trace that names them) to colour by tenant."
-        )
-    });
+    let (by, one_tenant_why) = colouring(*colour_by, tenants_shown, pb.log.tenants.first().map(String::as_str));
     let on_gpu = {
         let d = player.dispatcher();
         Callback::from(move |g: Option<u32>| match g {

@@ -1,15 +1,16 @@
 //! "Had it not been preempted": under the player, the watched run's preemptions to ask
 //! about, the prediction, then the policy's re-run without that one preemption beside the
 //! run as it was with the two jobs' own JCTs, then the what-if repeated on several seeds
-//! and concluded from their interval (`state::what_if`; the re-runs are the worker's).
+//! and concluded from their interval (`crate::what_if`; the re-runs are the worker's).
 
 use super::widgets::clock;
 use super::Playback;
-use crate::charts::duration;
+use crate::numbers::duration;
 use crate::protocol::{JobJcts, WhatIfOutcome};
-use crate::state::what_if::seeds::{conclusion_text, SeedsSummary};
-use crate::state::what_if::{Prediction, PreemptWhatIf, Preemption, Verdict, WhatIfAct};
-use crate::state::{Action, Results};
+use crate::results::Results;
+use crate::state::Action;
+use crate::what_if::seeds::{conclusion_text, SeedsSummary};
+use crate::what_if::{Prediction, PreemptWhatIf, Preemption, Verdict, WhatIfAct};
 use crate::Shared;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

@@ -3,7 +3,7 @@
 
 use super::colours::{tenant_look, ColourBy, Look};
 use super::{Frame, JobNow, MarkKind, Playback};
-use crate::charts::duration;
+use crate::numbers::duration;
 use crate::Shared;
 use yew::prelude::*;
 

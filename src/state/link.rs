@@ -12,8 +12,8 @@
 //!   selected;
 //! - `#tour=N`: step `N` (from 1) of the guided introduction.
 
-use super::lessons::{Lesson, LESSONS};
 use super::State;
+use crate::lessons::{Lesson, LESSONS};
 use proxima_core::share::{SharedScenario, TraceChoice};
 
 /// A trace file as a link names it.

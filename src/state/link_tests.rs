@@ -60,7 +60,7 @@ fn a_trace_link_waits_for_its_file_and_runs_it_once_the_hash_matches() {
     use super::super::{startup_from, Action};
     const TRACE: &[u8] = b"id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\n";
     let s = State::default().apply(Action::SelectPreset("teaching".into()));
-    let s = crate::state::trace::opened_and_checked(s, "t.csv", TRACE);
+    let s = crate::scenario::trace::opened_and_checked(s, "t.csv", TRACE);
     assert_eq!(s.trace.uploaded.as_ref().unwrap().preview.hash.as_deref(), Some(trace_hash(TRACE).as_str()));
     let fragment = s.share_fragment().unwrap();
     assert!(fragment.ends_with(&format!("&trace=t.csv&hash={}", trace_hash(TRACE))), "{fragment}");
@@ -71,12 +71,12 @@ fn a_trace_link_waits_for_its_file_and_runs_it_once_the_hash_matches() {
     // While the file is awaited the address bar keeps the link.
     assert_eq!(opened.fragment_after_edit(&fragment), None);
     // Another file: said so, kept waiting, not run.
-    let other = crate::state::trace::opened_and_checked(opened.clone(), "t.csv", &TRACE[..TRACE.len() - 1]);
+    let other = crate::scenario::trace::opened_and_checked(opened.clone(), "t.csv", &TRACE[..TRACE.len() - 1]);
     assert!(!other.autorun);
     assert!(other.pending_trace.is_some());
     assert!(other.errors.iter().any(|e| e.to_string().contains("is not the link's trace")), "{:?}", other.errors);
     // The link's file: loaded and run.
-    let right = crate::state::trace::opened_and_checked(opened, "renamed.csv", TRACE);
+    let right = crate::scenario::trace::opened_and_checked(opened, "renamed.csv", TRACE);
     assert!(right.autorun);
     assert_eq!(right.pending_trace, None);
     assert_eq!(right.trace.mode, super::super::TraceMode::File);

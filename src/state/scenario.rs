@@ -2,11 +2,11 @@
 //! (links and local storage), a run request for the worker, the equivalent `proxima`
 //! command, and `scenario.json`.
 
-use super::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
 use super::link::{parse_fragment, FromLink, Link, PendingTrace};
-use super::trace::{suggested_jobs, DEFAULT_LOAD};
 use super::{Action, State, TraceMode};
 use crate::protocol::{Problem, RunRequest, TraceSource};
+use crate::scenario::fields::{check_mix, check_seed, Field, GeneratorFields, GeneratorSpec};
+use crate::scenario::trace::{suggested_jobs, DEFAULT_LOAD};
 use proxima_core::share::{decode, encode, SharedScenario, TopologyChoice, TraceChoice};
 
 impl State {
@@ -261,7 +261,7 @@ fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::defaults::FIRST_RUN_JOBS;
+    use crate::scenario::defaults::FIRST_RUN_JOBS;
 
     #[test]
     fn generator_tenants_reach_the_run_the_command_and_the_link() {

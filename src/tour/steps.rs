@@ -35,9 +35,19 @@ fn percent(better: f64, than: f64) -> f64 {
 /// The steps, with the numbers the runs produced.
 pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
     let [consolidate, wait, short, tuned, from_default] = [&f[0], &f[1], &f[2], &f[3], &f[4]];
+    vec![
+        situation(),
+        take_what_is_free(consolidate),
+        wait_for_a_server(wait, consolidate),
+        a_timer_too_short(short, consolidate),
+        the_tuner(tuned, wait, from_default),
+    ]
+}
+
+/// The cluster and the trace, before anything happens.
+fn situation() -> Step {
     let job = sensitive_job(0);
-    let free_at = SHORT_JOB_S as f64;
-    let mut out = vec![Step {
+    Step {
         title: "The situation".into(),
         paragraphs: vec![
             "The cluster is the teaching preset: 16 GPUs in 2 racks of 2 servers with 4 GPUs each. Inside a server GPUs exchange gradients over NVLink; between servers over 200 Gb/s links; between racks over uplinks oversubscribed 2:1.".into(),
@@ -48,8 +58,13 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
         start_s: 5.0,
         speed: 10.0,
         job: None,
-    }];
-    out.push(Step {
+    }
+}
+
+/// `consolidate` places the sensitive job at once, spread out.
+fn take_what_is_free(consolidate: &PolicyFacts) -> Step {
+    let job = sensitive_job(0);
+    Step {
         title: "Take what is free now".into(),
         paragraphs: vec![format!(
             "consolidate (the usual consolidating scheduler) starts job {job} at once on the 4 free GPUs, one per server, across both racks: a {} placement. Its gradients now cross the network every iteration, so it runs {:.2}× slower than inside one server, and it completes {} after it was submitted.",
@@ -59,9 +74,14 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
         start_s: SENSITIVE_AT_S as f64,
         speed: 10.0,
         job: Some(job),
-    });
+    }
+}
+
+/// Dally with fixed timers waits for a server, against spreading out.
+fn wait_for_a_server(wait: &PolicyFacts, consolidate: &PolicyFacts) -> Step {
+    let job = sensitive_job(0);
     let gain = percent(wait.jct_s[0], consolidate.jct_s[0]);
-    out.push(Step {
+    Step {
         title: "Wait for a server".into(),
         paragraphs: vec![
             format!(
@@ -79,9 +99,15 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
         start_s: SENSITIVE_AT_S as f64,
         speed: 10.0,
         job: Some(job),
-    });
+    }
+}
+
+/// Timers shorter than the server takes to free: the wait is lost.
+fn a_timer_too_short(short: &PolicyFacts, consolidate: &PolicyFacts) -> Step {
+    let job = sensitive_job(0);
+    let free_at = SHORT_JOB_S as f64;
     let loss = percent(short.jct_s[0], consolidate.jct_s[0]);
-    out.push(Step {
+    Step {
         title: "A timer too short".into(),
         paragraphs: vec![format!(
             "Now the timers are 60 s for a server and 30 s for a rack, and no job has completed yet from which Dally could estimate how long this one will run, so nothing cuts them short. Job {job} waits {}, gives up {} before the server frees, and takes a {} placement anyway: it completes after {}, {} A timer is worth its wait only if a tight placement tends to appear within it.",
@@ -95,7 +121,11 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
         start_s: SENSITIVE_AT_S as f64,
         speed: 10.0,
         job: Some(job),
-    });
+    }
+}
+
+/// The auto-tuner over repeated episodes, from short timers and from the default 300 s.
+fn the_tuner(tuned: &PolicyFacts, wait: &PolicyFacts, from_default: &PolicyFacts) -> Step {
     let changes = tuned.server_timer_changes();
     let settled = tuned.settled_from();
     let spread = tuned.tier.iter().take_while(|t| *t != "server").count();
@@ -142,13 +172,12 @@ pub fn steps(f: &[PolicyFacts]) -> Vec<Step> {
         ));
     }
     let first_change = changes.first().map(|c| c.0).unwrap_or(0.0);
-    out.push(Step {
+    Step {
         title: "The auto-tuner finds a good timer".into(),
         paragraphs,
         policy: 3,
         start_s: (first_change - 2.0 * EPISODE_S as f64).max(0.0),
         speed: 600.0,
         job: settled.map(|e| sensitive_job(e as u32)),
-    });
-    out
+    }
 }

@@ -5,7 +5,6 @@
 //! then, and never the UI thread.
 
 use crate::protocol::{GainSource, Problem};
-use proxima_core::error::InputError;
 use proxima_core::run::RunOptions;
 use proxima_core::scenario::Scenario;
 use proxima_core::session::{self, parse_policies, PolicyNames, Session};
@@ -20,7 +19,7 @@ fn mean_jct(scenario: &Scenario, spec: &str) -> Result<f64, Problem> {
     let named = |p: session::Problem| Problem::from(p.sourced(PolicyNames::AsTyped));
     let session = Session::new(scenario.clone(), parse_policies(&[spec]).map_err(named)?).map_err(named)?;
     // Without ρ asked for, the run has nothing that can fail once the session is made.
-    let finished = session.run::<InputError>(0, RunOptions::default()).unwrap_or_else(|failed| *failed.without);
+    let finished = session.run(0, RunOptions::default()).unwrap_or_else(|failed| *failed.without);
     Ok(finished.summary().avg_jct_s)
 }
 

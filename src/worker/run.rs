@@ -7,11 +7,11 @@ use crate::protocol::{
     FromWorker, JobRows, PolicyResult, Problem, RunRequest, TimelineBucket, TraceSource, CDF_POINTS, TIMELINE_BUCKETS,
 };
 use proxima_core::engine::Simulation;
-use proxima_core::error::InputError;
 use proxima_core::event::EventHasher;
+use proxima_core::fairness::isolated::OneAfterAnother;
 use proxima_core::inputs::{build_scenario, utf8_text, ScenarioInput, TraceInput};
 use proxima_core::metrics::Summary;
-use proxima_core::run::{sequential_rho, RunOptions};
+use proxima_core::run::RunOptions;
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{JobStatus, Scenario};
 use proxima_core::session::{self, parse_policies, PolicyNames, Session};
@@ -112,8 +112,8 @@ pub fn run_session_policy(
     // ρ from the isolated runs one after another (the CLI runs them on threads; the
     // result is the same bit for bit), so that the page's `summary.json` and `jobs.csv`
     // equal the CLI's.
-    let options = RunOptions::<InputError> {
-        rho: Some(&sequential_rho),
+    let options = RunOptions {
+        rho: Some(&OneAfterAnother),
         record: true,
         observers: vec![&mut hasher, &mut recorder],
         on_step: Some(&mut on_step),
@@ -273,7 +273,8 @@ mod tests {
         sim.run();
         // With ρ added as the CLI adds it (one tenant: the shared run is its isolated run).
         let mut record = RunRecord::with_summary(&sim, sim.summary());
-        proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &sim.policy_spec(), sim.runs())
+        let fifo = proxima_core::policy::PolicySpec::parse("fifo").unwrap();
+        proxima_core::fairness::isolated::finish_time_fairness(sim.scenario(), &fifo, sim.runs(), &OneAfterAnother)
             .unwrap()
             .apply(&mut record);
         assert_eq!(done[0].files().unwrap(), record.files());
@@ -281,7 +282,7 @@ mod tests {
         assert!(done[0].fairness_ms.is_some());
         assert_eq!(out.last(), Some(&FromWorker::Finished { run_id: 3 }));
         // compare.json, made on the page from the summaries, is the CLI's.
-        let results = crate::state::Results {
+        let results = crate::results::Results {
             outcomes: done.iter().map(|r| crate::Shared::new((*r).clone())).collect(),
             finished: true,
             ..Default::default()

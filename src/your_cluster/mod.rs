@@ -13,7 +13,6 @@ mod tests;
 pub mod view;
 
 pub use summary::{read_cluster, ClusterFormat, ClusterSummary};
-pub use view::YourClusterSection;
 
 use crate::protocol::{ClusterReport, ClusterWhatIf, FileData, HistorySummary, Problem};
 use crate::Shared;

@@ -4,7 +4,7 @@
 //! accepts and refuses exactly what the editor and `proxima` do. A job history is read by
 //! the worker ([`crate::worker::describe_history`]), as every trace file is.
 
-use crate::editor::import::import_input;
+use crate::editor::cluster_file::import_input;
 use proxima_core::error::SourcedError;
 use proxima_core::inputs::{read_topology, utf8_text, ArgumentNames, TopologyInput};
 use proxima_core::topology::{Tier, Topology};

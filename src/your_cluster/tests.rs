@@ -127,7 +127,7 @@ fn answers_to_a_what_if_given_up_on_are_ignored() {
 
 #[test]
 fn kubectl_json_goes_to_the_kubernetes_readers_and_a_topology_json_stays_one() {
-    use crate::editor::import::import_input;
+    use crate::editor::cluster_file::import_input;
     use proxima_core::inputs::TopologyInput;
     let nodes = r#"{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node"}]}"#;
     assert!(matches!(import_input("nodes.json", nodes, ""), Ok(TopologyInput::Kueue { .. })));

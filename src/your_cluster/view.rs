@@ -6,7 +6,7 @@
 use super::{Action, ClusterSummary, Described, HistoryFile, Scheduler, WhatIfState, YourCluster, MAX_SEEDS};
 use crate::browser::worker::use_sim_worker;
 use crate::protocol::{ClusterReport, FileData, FromWorker, HistorySummary, Problem, ToWorker};
-use crate::state::MAX_TRACE_BYTES;
+use crate::scenario::MAX_TRACE_BYTES;
 use proxima_core::error::SourcedError;
 use proxima_core::topology::formats::DEFAULT_SLURM_GPUS;
 use std::rc::Rc;
@@ -262,7 +262,7 @@ fn history_summary(name: &str, h: &HistorySummary) -> Html {
             <p>
                 <strong data-testid="history-jobs">{ h.jobs.to_string() }</strong>{ format!(" jobs ({}, {name}) from ", h.format) }
                 <strong data-testid="history-tenants">{ h.tenants.to_string() }</strong>{ " tenants, submitted over " }
-                <span data-testid="history-span" data-seconds={h.span_s.to_string()}>{ crate::charts::duration(h.span_s) }</span>
+                <span data-testid="history-span" data-seconds={h.span_s.to_string()}>{ crate::numbers::duration(h.span_s) }</span>
                 { ", " }<span data-testid="history-gpus" data-min={fewest.to_string()} data-max={most.to_string()}>
                     { if fewest == most { format!("{most} GPUs each") } else { format!("{fewest} to {most} GPUs per job") } }</span>{ "." }
             </p>
@@ -348,7 +348,7 @@ fn report_view(report: &ClusterReport) -> Html {
                 <tbody>{ for report.rows.iter().enumerate().map(|(i, r)| html! {
                     <tr data-policy={r.policy.clone()} data-role={if i == 0 { "configured" } else { "alternative" }}>
                         <th scope="row"><code>{ r.policy.clone() }</code></th>
-                        <td data-value={r.mean_jct_s.to_string()}>{ crate::charts::duration(r.mean_jct_s) }</td>
+                        <td data-value={r.mean_jct_s.to_string()}>{ crate::numbers::duration(r.mean_jct_s) }</td>
                         <td data-value={r.ratio.map(|x| x.to_string())}>{ match r.ratio {
                             // † as in the report: a side left jobs never placed, so the means are over different jobs.
                             Some(x) if r.unplaced > 0.0 || report.rows[0].unplaced > 0.0 => format!("{x:.3} ({:.3} – {:.3}) †", r.ratio_low, r.ratio_high),
@@ -356,7 +356,7 @@ fn report_view(report: &ClusterReport) -> Html {
                             None if i == 0 => "baseline".to_string(),
                             None => "–".to_string(),
                         } }</td>
-                        <td>{ crate::charts::duration(r.mean_queue_s) }</td>
+                        <td>{ crate::numbers::duration(r.mean_queue_s) }</td>
                         <td>{ format!("{:.1}", r.preemptions) }</td>
                         <td data-value={r.unplaced.to_string()}>{ format!("{:.1}", r.unplaced) }</td>
                     </tr>

@@ -19,12 +19,12 @@ const site = useSite({ tempPrefix: 'proxima-e2e-challenge-' });
 const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
 
 // The challenge's scenario, for the CLI's runs: read from the page's own constants
-// (`TOPOLOGY` and `TRACE` in src/state/challenge_scenario.rs) so that the two cannot
+// (`TOPOLOGY` and `TRACE` in src/challenge/scenario.rs) so that the two cannot
 // drift apart.
-const challengeSource = await readFile(join(repoRoot, 'src', 'state', 'challenge_scenario.rs'), 'utf8');
+const challengeSource = await readFile(join(repoRoot, 'src', 'challenge', 'scenario.rs'), 'utf8');
 function rustConst(name) {
   const found = challengeSource.match(new RegExp(`pub const ${name}: &str = "([^"]*)";`));
-  assert.ok(found, `src/state/challenge_scenario.rs defines ${name}`);
+  assert.ok(found, `src/challenge/scenario.rs defines ${name}`);
   return found[1];
 }
 const TOPOLOGY = rustConst('TOPOLOGY');

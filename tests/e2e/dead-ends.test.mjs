@@ -5,16 +5,9 @@
 // Run: node --test tests/e2e/dead-ends.test.mjs   (after `trunk build --release`)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkClean, eventually, openPage, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { checkClean, eventually, openApp, runAndWait, useSite } from './harness.mjs';
 
 const site = useSite();
-
-async function open(viewport) {
-  const context = await site.browser.newContext({ viewport });
-  const opened = await openPage(site.browser, `${site.origin}/`, site.origin, context);
-  await waitForApp(opened);
-  return { ...opened, context };
-}
 
 /** How far the page scrolls sideways, in CSS px, and the widest element that sticks out. */
 async function sideways(page) {
@@ -37,7 +30,7 @@ async function sideways(page) {
 
 describe('no dead ends', () => {
   test('a phone (390×844): the page never scrolls sideways, before and after a run and its playback', { timeout: 120_000 }, async () => {
-    const { page, record, context } = await open({ width: 390, height: 844 });
+    const { page, record, context } = await openApp(site, { context: { viewport: { width: 390, height: 844 } } });
     try {
       assert.deepEqual((await sideways(page)).over, 0, JSON.stringify(await sideways(page)));
       await runAndWait(page, 3);
@@ -53,7 +46,7 @@ describe('no dead ends', () => {
   });
 
   test('every policy at once: the table breaks names only after their : or , and scrolls sideways instead', { timeout: 180_000 }, async () => {
-    const { page, record, context } = await open({ width: 1024, height: 768 });
+    const { page, record, context } = await openApp(site, { context: { viewport: { width: 1024, height: 768 } } });
     try {
       const boxes = page.getByTestId('policy-select').locator('input[type=checkbox]');
       const n = await boxes.count();
@@ -87,7 +80,7 @@ describe('no dead ends', () => {
   });
 
   test('an imported cluster is fitted to the view, even with as many nodes as the one before', { timeout: 90_000 }, async () => {
-    const { page, record, context } = await open({ width: 1440, height: 900 });
+    const { page, record, context } = await openApp(site, { context: { viewport: { width: 1440, height: 900 } } });
     try {
       const editor = page.getByTestId('topology-view');
       await page.locator('#topology select').first().selectOption('teaching');
@@ -126,7 +119,7 @@ describe('no dead ends', () => {
   });
 
   test('a refused trace file is said beside the drop zone, with its line and field, not in the banner; Run waits for a good file', { timeout: 90_000 }, async () => {
-    const { page, record, context } = await open({ width: 1280, height: 900 });
+    const { page, record, context } = await openApp(site, { context: { viewport: { width: 1280, height: 900 } } });
     try {
       await page.locator('#topology select').first().selectOption('teaching');
       const good = 'id,submit_s,gpus,model,duration_s\na,0,1,resnet50,600\nb,30,4,resnet50,1200\nc,60,2,bert,900\n';

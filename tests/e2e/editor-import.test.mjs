@@ -6,18 +6,13 @@
 // Run: node --test tests/e2e/editor-import.test.mjs   (after `trunk build --release`)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkClean, choosePolicies, eventually, openPage, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, eventually, openApp, useSite } from './harness.mjs';
 
 const site = useSite();
 
-async function open() {
-  const opened = await openPage(site.browser, `${site.origin}/`, site.origin);
-  await waitForApp(opened);
-  // These tests start from the teaching cluster (16 GPUs), no longer the page's default.
-  await opened.page.locator('#topology select').first().selectOption('teaching');
-  await opened.page.waitForFunction(() => document.querySelector('[data-testid=gpu-count]')?.textContent === '16');
-  return opened;
-}
+// These tests start from the teaching cluster (16 GPUs), no longer the page's default,
+// in Playwright's default viewport.
+const OPEN = { preset: { name: 'teaching', gpus: 16 } };
 
 const editor = (page) => page.getByTestId('topology-view');
 const gpuCount = async (page) => Number(await editor(page).getByTestId('gpu-count').textContent());
@@ -62,7 +57,7 @@ SwitchName=root  Switches=leaf[1-2]
 
 describe('the editor for real clusters', () => {
   test('a Slurm topology.conf imports with the GPUs per node given; a bad line changes nothing and names file:line:field', { timeout: 60_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, OPEN);
     const { page, record } = opened;
     try {
       assert.equal(await gpuCount(page), 16);
@@ -100,7 +95,7 @@ describe('the editor for real clusters', () => {
   });
 
   test('an invalid edit names the element by its label, and thin uplinks show their oversubscription', { timeout: 60_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, OPEN);
     const { page, record } = opened;
     try {
       // teaching: rack uplinks carry 2 servers x 200 Gbit/s / 2.
@@ -133,7 +128,7 @@ describe('the editor for real clusters', () => {
   });
 
   test('multi-select and "apply to the whole rack" change every server they name', { timeout: 60_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, OPEN);
     const { page, record } = opened;
     try {
       const gpusOf = (server) => editor(page).locator(`[data-gpu][data-server="${server}"]`).count();
@@ -180,7 +175,7 @@ describe('the editor for real clusters', () => {
   });
 
   test('the machine presets are offered, and Fit shows every server with no wide empty band', { timeout: 90_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, OPEN);
     const { page, record } = opened;
     try {
       const presets = await page.locator('#topology select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));

@@ -158,7 +158,7 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     console.log(`# service-order lesson: mean JCT dally ${order.dally.toFixed(0)} s, tiresias ${order.tiresias.toFixed(0)} s, dally:order=las ${las.toFixed(0)} s`);
 
     // The wait × preempt lesson: waiting alone is consolidate to the second on this loaded
-    // cluster; preemption is what keeps jobs off the uplinks (src/state/lessons.rs, seed 1).
+    // cluster; preemption is what keeps jobs off the uplinks (src/lessons.rs, seed 1).
     await page.getByTestId('lesson-wait-preempt').click();
     await runAndWait(page, 5, 180_000);
     const grid = await meanJct(page);
@@ -169,7 +169,7 @@ test('a first visit: loading text, no worker before Run, the skip link, a run th
     console.log(`# wait-preempt lesson: mean JCT ${Object.entries(grid).map(([p, v]) => `${p} ${v.toFixed(0)} s`).join(', ')}`);
 
     // The Kueue lesson loads its imported cluster (the editor's import, named as one) and
-    // shows on the page what its claims say (src/state/lessons.rs, seed 1).
+    // shows on the page what its claims say (src/lessons.rs, seed 1).
     await page.getByTestId('lesson-kueue-cluster').click();
     await eventually(() => page.locator('.generator input').nth(1).inputValue(), '1.2');
     await eventually(() => page.locator('#topology select').first().inputValue(), 'imported');

@@ -206,19 +206,31 @@ export function cliBinary() {
 }
 
 /**
+ * A fresh page on `path` of `site`, recorded as `openPage` records it (only the site's
+ * origin reachable), once Run is on it. `context` holds the browser context's options
+ * (viewport, deviceScaleFactor, isMobile, …; Playwright's defaults otherwise). `preset`
+ * ({ name, gpus }) chooses a cluster preset first and waits until the editor counts its
+ * GPUs, for tests written against one cluster rather than the page's default.
+ */
+export async function openApp(site, { path = '/', context = {}, preset = null } = {}) {
+  const browserContext = await site.browser.newContext({ acceptDownloads: true, ...context });
+  const opened = await openPage(site.browser, `${site.origin}${path}`, site.origin, browserContext);
+  await waitForApp(opened);
+  if (preset) {
+    await opened.page.locator('#topology select').first().selectOption(preset.name);
+    await opened.page.waitForFunction(
+      (gpus) => document.querySelector('[data-testid=gpu-count]')?.textContent === String(gpus), preset.gpus);
+  }
+  return opened;
+}
+
+/**
  * A fresh page of this size on `path` of `site`, with only the site's origin reachable,
  * once Run is on it; `errors` collects the page's uncaught exceptions.
  */
 export async function openSized(site, path = '/', viewport = { width: 1440, height: 900 }) {
-  const context = await site.browser.newContext({ viewport });
-  await context.route('**/*', (route) =>
-    new URL(route.request().url()).origin === site.origin ? route.continue() : route.abort('blockedbyclient'));
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.origin}${path}`);
-  await page.getByTestId('run-button').waitFor({ timeout: 30_000 });
-  return { context, page, errors };
+  const opened = await openApp(site, { path, context: { viewport } });
+  return { ...opened, errors: opened.record.pageErrors };
 }
 
 /** Waits until the summary table has `policies` columns and no run is going. */

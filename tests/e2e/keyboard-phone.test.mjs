@@ -11,7 +11,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { checkClean, choosePolicies, eventually, openPage, repoRoot, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, eventually, openApp, repoRoot, runAndWait, useSite } from './harness.mjs';
 
 const site = useSite();
 const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : null;
@@ -19,16 +19,9 @@ const shots = process.env.PROXIMA_DOC_SHOTS ? join(repoRoot, 'docs', 'img') : nu
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
-async function open(options) {
-  const context = await site.browser.newContext(options);
-  const opened = await openPage(site.browser, `${site.origin}/`, site.origin, context);
-  await waitForApp(opened);
-  return opened;
-}
-
 describe('the page on a phone and by keyboard', () => {
   test('on a 390×844 phone the table scrolls to dally with the metric column pinned', { timeout: 180_000 }, async () => {
-    const opened = await open(PHONE);
+    const opened = await openApp(site, { context: PHONE });
     const { page, record } = opened;
     try {
       await choosePolicies(page, ['fifo', 'consolidate', 'tiresias', 'dally']);
@@ -82,7 +75,7 @@ describe('the page on a phone and by keyboard', () => {
   });
 
   test('after a run the focus is on Play, and Space plays without scrolling the page', { timeout: 120_000 }, async () => {
-    const opened = await open(DESKTOP);
+    const opened = await openApp(site, { context: DESKTOP });
     const { page, record } = opened;
     try {
       await runAndWait(page, 3);
@@ -116,7 +109,7 @@ describe('the page on a phone and by keyboard', () => {
 
   test('the challenge takes the focus when it opens; on a touch screen it has no clock and its queue is above the GPUs', { timeout: 60_000 }, async () => {
     for (const [options, touch] of [[DESKTOP, false], [PHONE, true]]) {
-      const opened = await open(options);
+      const opened = await openApp(site, { context: options });
       const { page, record } = opened;
       try {
         // Opened from the keyboard: Enter on its button.
@@ -148,7 +141,7 @@ describe('the page on a phone and by keyboard', () => {
 
   test('a term opens its definition by keyboard and by touch, and the glossary lists it', { timeout: 60_000 }, async () => {
     for (const [options, touch] of [[DESKTOP, false], [PHONE, true]]) {
-      const opened = await open(options);
+      const opened = await openApp(site, { context: options });
       const { page, record } = opened;
       try {
         const button = page.locator('button.term-button[data-term="jct"]');

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkClean, choosePolicies, cliBinary, eventually, openPage, runAndWait, setGenerator, setSeed, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, cliBinary, eventually, openApp, runAndWait, setGenerator, setSeed, useSite } from './harness.mjs';
 
 const CLUSTER = 'racks=2,servers=4,gpus=4,oversub=32,fabric=tcp';
 const JOBS = 1000;
@@ -23,12 +23,8 @@ const SEED = 1;
 const site = useSite({ tempPrefix: 'proxima-e2e-playback-' });
 
 /** Opens the site in a context with this device pixel ratio. */
-async function open(deviceScaleFactor = 1) {
-  const context = await site.browser.newContext({ acceptDownloads: true, deviceScaleFactor, viewport: { width: 1440, height: 900 } });
-  const opened = await openPage(site.browser, `${site.origin}/`, site.origin, context);
-  await waitForApp(opened);
-  return opened;
-}
+/** A desktop screen of this pixel ratio. */
+const desktop = (deviceScaleFactor) => ({ context: { deviceScaleFactor, viewport: { width: 1440, height: 900 } } });
 
 /** The cluster `spec` as the topology file the CLI writes, loaded into the page. */
 async function importCluster(page, spec) {
@@ -80,15 +76,19 @@ async function playerTime(page) {
 
 describe('playback you can project', () => {
   test('side by side at one instant, time kept when switching, HiDPI canvas, timer changes as in the CLI', { timeout: 180_000 }, async () => {
-    const { context, page, record } = await open(2);
+    const { context, page, record } = await openApp(site, desktop(2));
     try {
       // The default model mix, as the CLI below runs (the first run names its own); set
-      // first, and checked before the run, since a re-render between the typing and its
-      // change event (a trace described) would put the old text back.
+      // first, and checked before the run. A re-render between the typing and its change
+      // event (a trace described) puts the old text back, and the change then sends it:
+      // typed again until the field keeps it.
       const mix = page.locator('label.mix input');
-      await mix.fill('');
-      await mix.dispatchEvent('change');
-      await eventually(() => mix.inputValue(), '', 'the default mix');
+      await eventually(async () => {
+        await mix.fill('');
+        await mix.dispatchEvent('change');
+        await new Promise((r) => setTimeout(r, 100));
+        return mix.inputValue();
+      }, '', 'the default mix');
       const topo = await importCluster(page, CLUSTER);
       await setGenerator(page, JOBS, LOAD, SEED);
       await setSeed(page, SEED);
@@ -220,7 +220,7 @@ describe('playback you can project', () => {
 
   for (const [name, cluster] of [['512 GPUs', 'racks=8,servers=8,gpus=8,oversub=4'], ['2,048 GPUs', 'oversub-2048']]) {
     test(`draw time of a frame at ${name}`, { timeout: 180_000 }, async () => {
-      const { context, page, record } = await open(1);
+      const { context, page, record } = await openApp(site, desktop(1));
       try {
         if (cluster.includes('=')) await importCluster(page, cluster);
         else await page.locator('#topology select').selectOption(cluster);

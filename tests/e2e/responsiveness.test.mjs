@@ -79,7 +79,7 @@ async function tryUpTo3(what, attempt) {
 test('typing 200,000 jobs into the generator never blocks the page', { timeout: 300_000 }, async () => {
   await tryUpTo3('typing', async (page) => {
     await page.locator('#topology select').selectOption('oversub-2048');
-    // The generator takes the jobs suggested for 2,048 GPUs (src/state/trace.rs, suggested_jobs).
+    // The generator takes the jobs suggested for 2,048 GPUs (src/scenario/trace.rs, suggested_jobs).
     await page.getByTestId('trace-job-count').filter({ hasText: /^10000$/ }).waitFor();
     await page.waitForTimeout(500);
     await startProbe(page);

@@ -8,17 +8,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { checkClean, choosePolicies, eventually, exported, openPage, readSummaryTable, runAndWait, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, eventually, exported, openApp, readSummaryTable, runAndWait, useSite } from './harness.mjs';
 
 const site = useSite();
 
 /** The page at 1024×768, started. */
-async function open(path = '/') {
-  const context = await site.browser.newContext({ acceptDownloads: true, viewport: { width: 1024, height: 768 } });
-  const opened = await openPage(site.browser, `${site.origin}${path}`, site.origin, context);
-  await waitForApp(opened);
-  return opened;
-}
+const LAPTOP = { viewport: { width: 1024, height: 768 } };
 
 /** A share code (crates/proxima-core/src/share.rs): version, '.', base64url of the JSON and its FNV-1a 32 checksum. */
 function shareCode(wire) {
@@ -43,7 +38,7 @@ function significant(text) {
 
 describe('results for people', () => {
   test('the default run: status, focus, headline, a table that fits 1,024 px with formatted cells and raw values, round ticks, Download all', { timeout: 180_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, { context: LAPTOP });
     const { page, record } = opened;
     try {
       const boxes = await page.getByTestId('policy-select').locator('input[type=checkbox]').evaluateAll((b) => b.map((x) => x.value));
@@ -187,7 +182,7 @@ describe('results for people', () => {
 
   test('a congested cluster: the headline says by how much dally beats consolidate', { timeout: 120_000 }, async () => {
     const code = shareCode({ tf: 'racks=2,servers=4,gpus=4,oversub=32,fabric=tcp', g: [1000, 0.9, 1], p: ['consolidate', 'dally'], s: 1 });
-    const opened = await open(`/#s=${code}`);
+    const opened = await openApp(site, { path: `/#s=${code}`, context: LAPTOP });
     const { page, record } = opened;
     try {
       await runAndWait(page, 2);
@@ -212,7 +207,7 @@ describe('results for people', () => {
   });
 
   test('Run is disabled, with the reason shown, while the scenario has a problem', { timeout: 60_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, { context: LAPTOP });
     const { page, record } = opened;
     try {
       const run = page.getByTestId('run-button');

@@ -7,17 +7,12 @@
 // Run: node --test tests/e2e/run-blocked.test.mjs   (after `trunk build --release`)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkClean, choosePolicies, eventually, openPage, runAndWait, setGenerator, useSite, waitForApp } from './harness.mjs';
+import { checkClean, choosePolicies, eventually, openApp, runAndWait, setGenerator, useSite } from './harness.mjs';
 
 const site = useSite();
 
-async function open() {
-  const opened = await openPage(site.browser, `${site.origin}/`, site.origin);
-  await waitForApp(opened);
-  await opened.page.locator('#topology select').first().selectOption('teaching');
-  await opened.page.waitForFunction(() => document.querySelector('[data-testid=gpu-count]')?.textContent === '16');
-  return opened;
-}
+// The tests start from the teaching cluster (16 GPUs).
+const OPEN = { preset: { name: 'teaching', gpus: 16 } };
 
 const HEADER = 'id,submit_s,gpus,model,duration_s\n';
 const ROWS = ['a,0,1,resnet50,600', 'b,30,2,resnet50,900', 'c,60,4,bert,1200', 'd,90,1,resnet50,300', 'e,120,2,bert,600'];
@@ -45,7 +40,7 @@ const jobsCompleted = (page) =>
 
 describe('Run while the trace cannot run', () => {
   test('a refused file disables Run with its reason until the generator is chosen or the file is fixed', { timeout: 120_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, OPEN);
     const { page, record } = opened;
     try {
       await choosePolicies(page, ['fifo']);
@@ -84,7 +79,7 @@ describe('Run while the trace cannot run', () => {
   });
 
   test('a Slurm import greys the parametric form and says the cluster is the imported one', { timeout: 60_000 }, async () => {
-    const opened = await open();
+    const opened = await openApp(site, OPEN);
     const { page, record } = opened;
     try {
       const note = page.getByTestId('parametric-not-in-use');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkClean, eventually, openPage, repoRoot, useSite, waitForApp } from './harness.mjs';
+import { checkClean, eventually, openApp, repoRoot, useSite } from './harness.mjs';
 
 const site = useSite();
 
@@ -35,9 +35,9 @@ const HISTORY = [
   'j12,3300,2,resnet50,600,vision',
 ].join('\n') + '\n';
 
-async function open() {
-  const opened = await openPage(site.browser, `${site.origin}/`, site.origin);
-  await waitForApp(opened);
+/** The page opened, and its "Your cluster" section opened from the menu. */
+async function openYourCluster() {
+  const opened = await openApp(site);
   const section = opened.page.getByTestId('your-cluster');
   await opened.page.getByRole('link', { name: 'Your cluster' }).click();
   await section.waitFor();
@@ -50,7 +50,7 @@ async function choose(section, which, name, text) {
 
 describe('your cluster', () => {
   test('nodes and history summarised, the what-if run in the worker, its report exported offline', { timeout: 120_000 }, async () => {
-    const { page, record, context, section } = await open();
+    const { page, record, context, section } = await openYourCluster();
     try {
       const run = section.getByTestId('what-if-run');
       assert.equal(await run.isDisabled(), true);
@@ -127,7 +127,7 @@ describe('your cluster', () => {
     const missing = [ex.nodes, ex.history].filter((f) => !existsSync(join(dir, f)));
     const skip = missing.length ? `examples/your-cluster/${missing.join(', ')} not in this tree yet` : false;
     test(`the example ${ex.nodes} and ${ex.history}: summarised, ${ex.scheduler} guessed, the what-if runs`, { timeout: 120_000, skip }, async () => {
-      const { record, context, section } = await open();
+      const { record, context, section } = await openYourCluster();
       try {
         await choose(section, 'nodes', ex.nodes, await readFile(join(dir, ex.nodes), 'utf8'));
         const nodes = section.getByTestId('nodes-summary');
@@ -158,7 +158,7 @@ describe('your cluster', () => {
   }
 
   test('a GB200 node list (kubectl -o json) shows its NVLink domains', { timeout: 60_000 }, async () => {
-    const { record, context, section } = await open();
+    const { record, context, section } = await openYourCluster();
     try {
       const file = join(repoRoot, 'examples/your-cluster/gb200-nodes.json');
       await choose(section, 'nodes', 'gb200-nodes.json', await readFile(file, 'utf8'));
@@ -176,7 +176,7 @@ describe('your cluster', () => {
   });
 
   test('a bad history names its file, line and field, and the run stays disabled with the reason', { timeout: 60_000 }, async () => {
-    const { record, context, section } = await open();
+    const { record, context, section } = await openYourCluster();
     try {
       await choose(section, 'nodes', 'cluster.yaml', await readFile(NODES, 'utf8'));
       await section.getByTestId('nodes-summary').waitFor();

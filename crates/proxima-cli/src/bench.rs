@@ -3,7 +3,8 @@
 
 use crate::inputs::{load_scenario, UsageError};
 use proxima_core::event::EventHasher;
-use proxima_core::run::{run_policy, RunOptions};
+use proxima_core::run::RunOptions;
+use proxima_core::session::Session;
 use proxima_host::inputs::{ScenarioArgs, WorkloadArgs};
 use std::time::Instant;
 
@@ -121,10 +122,10 @@ pub fn run(
             let setup_start = Instant::now();
             let scenario = load_scenario(&args)?;
             let setup_s = setup_start.elapsed().as_secs_f64();
+            let (jobs, gpus) = (scenario.jobs.len(), scenario.topology.gpu_count());
+            let session = Session::of_one(scenario, &c.policy)?;
             let mut times = Vec::new();
             let mut events = 0;
-            let jobs = scenario.jobs.len();
-            let gpus = scenario.topology.gpu_count();
             for _ in 0..repeats.max(1) {
                 // The clock covers the simulation only (the core's run path reads it
                 // around the run); reading and resolving the trace is reported separately
@@ -132,13 +133,12 @@ pub fn run(
                 let started = Instant::now();
                 let clock = || started.elapsed().as_secs_f64() * 1000.0;
                 let mut hasher = EventHasher::default();
-                let options = RunOptions::<UsageError> {
+                let options = RunOptions {
                     observers: if hash { vec![&mut hasher] } else { Vec::new() },
                     clock: Some(&clock),
                     ..RunOptions::default()
                 };
-                let finished = run_policy(scenario.clone(), &c.policy, options)
-                    .map_err(|e| e.into_error(|e| UsageError(e.with_source("policy"))))?;
+                let finished = session.run(0, options).expect("without ρ nothing fails once checked");
                 times.push(finished.simulation_ms.expect("timed") / 1000.0);
                 events = finished.simulation.events();
                 std::hint::black_box((finished.summary(), hasher.hash()));

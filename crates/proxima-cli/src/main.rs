@@ -21,7 +21,7 @@ use inputs::{load_scenario, UsageError};
 use proxima_core::engine::Simulation;
 use proxima_core::event::{EventHasher, Observer};
 use proxima_core::metrics::Summary;
-use proxima_core::run::{Fairness, Finished, RunOptions};
+use proxima_core::run::{Finished, RhoFailed, RunOptions};
 use proxima_core::session::{parse_policies, Session};
 use proxima_host::inputs::{ScenarioArgs, WorkloadArgs};
 use std::process::ExitCode;
@@ -351,7 +351,7 @@ fn run_one(
         Some(log) => vec![log, &mut hasher],
         None => Vec::new(),
     };
-    let finished = run_simulation(session.into_simulation(0), policy, no_rho, observers)?;
+    let finished = run_simulation(|options| session.into_run(0, options), policy, no_rho, observers)?;
     drop(log);
     output::print_summary(finished.summary(), &finished.simulation);
     if events.is_some() {
@@ -376,10 +376,10 @@ fn session<S: AsRef<str>>(scenario: &ScenarioFlags, policies: &[S]) -> Result<Se
     Ok(Session::new(load_scenario(&scenario.as_args())?, policies)?)
 }
 
-/// One policy's simulation to its end through the core's run loop, with the progress bar,
-/// and ρ unless `no_rho`.
+/// One policy's run to its end by `run` (the session's), with the progress bar, and ρ
+/// unless `no_rho`.
 fn run_simulation(
-    simulation: Simulation,
+    run: impl FnOnce(RunOptions<'_>) -> Result<Finished, RhoFailed>,
     label: &str,
     no_rho: bool,
     observers: Vec<&mut dyn Observer>,
@@ -387,14 +387,14 @@ fn run_simulation(
     let mut progress = progress::Progress::new(label);
     let mut on_step = |sim: &Simulation| progress.step(sim);
     let options = RunOptions {
-        rho: (!no_rho).then_some(&fairness::finish_time_fairness as Fairness<'_, UsageError>),
+        rho: (!no_rho).then_some(&fairness::Shown as _),
         record: true,
         // Each borrow is narrowed to this call's, which the progress bar's is.
         observers: observers.into_iter().map(|o| o as &mut dyn Observer).collect(),
         on_step: Some(&mut on_step),
         clock: None,
     };
-    proxima_core::run::run_simulation(simulation, options).map_err(|failed| failed.problem)
+    run(options).map_err(|failed| proxima_host::run::rho_problem(failed.problem).into())
 }
 
 /// `proxima compare`: several policies on one scenario, side by side.
@@ -402,7 +402,7 @@ fn compare(scenario: &ScenarioFlags, policies: &[String], out: Option<String>, n
     let session = session(scenario, policies)?;
     let mut summaries: Vec<Summary> = Vec::new();
     for (index, p) in policies.iter().enumerate() {
-        let record = run_simulation(session.simulation(index), p, no_rho, Vec::new())?.into_record();
+        let record = run_simulation(|options| session.run(index, options), p, no_rho, Vec::new())?.into_record();
         if let Some(dir) = &out {
             let sub = format!("{dir}/{}", output::result_dir_name(p));
             output::write_run(&sub, &record).map_err(Failure::Io)?;

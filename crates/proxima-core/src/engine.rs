@@ -24,7 +24,6 @@
 
 use crate::cluster::{ClusterState, JobId};
 use crate::comm::shape_of;
-use crate::error::InputError;
 use crate::event::{Observer, SimEvent};
 use crate::metrics::{Summary, Timeline};
 use crate::policy::{Decision, Policy, View};
@@ -104,13 +103,6 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A simulation of the policy a spec names on `scenario`, the policy checked against
-    /// the scenario's cluster first ([`crate::policy::policy_for`]).
-    pub fn for_spec(scenario: Scenario, spec: &str) -> Result<Simulation, InputError> {
-        let policy = crate::policy::policy_for(spec, &scenario.topology)?;
-        Ok(Simulation::new(scenario, policy))
-    }
-
     pub fn new(scenario: Scenario, policy: Box<dyn Policy>) -> Simulation {
         for (i, j) in scenario.jobs.iter().enumerate() {
             assert_eq!(j.id, JobId(i as u32), "jobs are numbered in order");

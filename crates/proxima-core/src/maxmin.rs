@@ -57,11 +57,26 @@ impl MaxMinSolver {
     /// `capacity[l]` is link `l`'s capacity; every flow's links index into it. A flow that
     /// crosses no link gets its cap. Takes O((flows × links per flow + links) · log links).
     pub fn solve(&mut self, capacity: &[f64], flows: &[Flow], rates: &mut Vec<f64>) {
-        let links = capacity.len();
         rates.clear();
         rates.resize(flows.len(), 0.0);
         // Fast path: when no link is asked for more than it has, every flow gets its cap.
         // Under a low per-ring efficiency (NCCL over TCP) this is nearly always the case.
+        if self.caps_fit(capacity, flows) {
+            for (r, f) in rates.iter_mut().zip(flows) {
+                *r = f.cap;
+            }
+            return;
+        }
+        self.index_links(capacity.len(), flows);
+        self.order_by_cap(flows);
+        self.seed_heap(capacity);
+        self.fill_progressively(capacity, flows, rates);
+    }
+
+    /// Whether every link can carry the caps of all flows crossing it. Leaves in `used` the
+    /// sum of those caps per link, added in flow order.
+    fn caps_fit(&mut self, capacity: &[f64], flows: &[Flow]) -> bool {
+        let links = capacity.len();
         self.used.clear();
         self.used.resize(links, 0.0);
         for f in flows {
@@ -69,14 +84,14 @@ impl MaxMinSolver {
                 self.used[l as usize] += f.cap;
             }
         }
-        if (0..links).all(|l| self.used[l] <= capacity[l]) {
-            for (r, f) in rates.iter_mut().zip(flows) {
-                *r = f.cap;
-            }
-            return;
-        }
+        (0..links).all(|l| self.used[l] <= capacity[l])
+    }
 
-        self.used.iter_mut().for_each(|u| *u = 0.0);
+    /// Clears the capacity taken, counts the flows on each link (all active at first), and
+    /// lists them per link as a compressed adjacency list (`start`, `members`), in flow order.
+    fn index_links(&mut self, links: usize, flows: &[Flow]) {
+        self.used.clear();
+        self.used.resize(links, 0.0);
         self.active.clear();
         self.active.resize(links, 0);
         for f in flows {
@@ -101,11 +116,20 @@ impl MaxMinSolver {
                 self.fill[l as usize] += 1;
             }
         }
+    }
+
+    /// Marks every flow unfixed and lists them by increasing cap (ties by index).
+    fn order_by_cap(&mut self, flows: &[Flow]) {
         self.fixed.clear();
         self.fixed.resize(flows.len(), false);
         self.by_cap.clear();
         self.by_cap.extend(0..flows.len() as u32);
         self.by_cap.sort_unstable_by(|&a, &b| flows[a as usize].cap.total_cmp(&flows[b as usize].cap).then(a.cmp(&b)));
+    }
+
+    /// Pushes the starting level of every link that carries a flow.
+    fn seed_heap(&mut self, capacity: &[f64]) {
+        let links = capacity.len();
         self.heap.clear();
         self.touched.clear();
         self.queued.clear();
@@ -115,53 +139,73 @@ impl MaxMinSolver {
                 self.heap.push(Reverse((self.level(capacity, l).to_bits(), l as u32)));
             }
         }
+    }
 
+    /// Progressive filling proper: round after round, either the flows whose caps are below
+    /// the lowest link level stop at their caps, or the link that fills first stops its flows.
+    fn fill_progressively(&mut self, capacity: &[f64], flows: &[Flow], rates: &mut [f64]) {
         let mut next_cap = 0;
         let mut left = flows.len();
         while left > 0 {
-            // The level at which the first link fills up, if the unfixed flows keep growing.
-            let mut lowest = f64::INFINITY;
-            while let Some(&Reverse((bits, l))) = self.heap.peek() {
-                let l = l as usize;
-                if self.active[l] > 0 && self.level(capacity, l).to_bits() == bits {
-                    lowest = f64::from_bits(bits);
-                    break;
-                }
-                self.heap.pop();
-            }
-            // Flows whose cap is no higher stop at their cap. Fixing a flow below a link's
-            // level only raises that level, so all of them can be fixed before looking again.
-            let mut capped = false;
-            while next_cap < self.by_cap.len() {
-                let f = self.by_cap[next_cap] as usize;
-                if self.fixed[f] {
-                    next_cap += 1;
-                    continue;
-                }
-                if flows[f].cap > lowest {
-                    break;
-                }
-                self.fix(f, flows[f].cap, flows, rates);
-                left -= 1;
-                next_cap += 1;
-                capped = true;
-            }
-            if capped || left == 0 {
+            let lowest = self.lowest_level(capacity);
+            let capped = self.fix_capped(lowest, &mut next_cap, flows, rates);
+            left -= capped;
+            if capped > 0 || left == 0 {
                 self.push_touched(capacity);
                 continue;
             }
             // Otherwise the fullest link binds: its flows stop at that level.
             let Some(Reverse((_, l))) = self.heap.pop() else { break };
-            let l = l as usize;
-            for m in self.start[l]..self.start[l + 1] {
-                let f = self.members[m as usize] as usize;
-                if !self.fixed[f] {
-                    self.fix(f, lowest, flows, rates);
-                    left -= 1;
-                }
-            }
+            left -= self.fix_link(l as usize, lowest, flows, rates);
             self.push_touched(capacity);
         }
+    }
+
+    /// The level at which the first link fills up if the unfixed flows keep growing
+    /// (infinity when no link binds any more). Drops the stale heap entries above it.
+    fn lowest_level(&mut self, capacity: &[f64]) -> f64 {
+        while let Some(&Reverse((bits, l))) = self.heap.peek() {
+            let l = l as usize;
+            if self.active[l] > 0 && self.level(capacity, l).to_bits() == bits {
+                return f64::from_bits(bits);
+            }
+            self.heap.pop();
+        }
+        f64::INFINITY
+    }
+
+    /// Fixes at their caps the unfixed flows whose cap is no higher than `lowest`, going up
+    /// the flows by cap from `next_cap`; returns how many it fixed. Fixing a flow below a
+    /// link's level only raises that level, so all of them can be fixed before looking again.
+    fn fix_capped(&mut self, lowest: f64, next_cap: &mut usize, flows: &[Flow], rates: &mut [f64]) -> usize {
+        let mut capped = 0;
+        while *next_cap < self.by_cap.len() {
+            let f = self.by_cap[*next_cap] as usize;
+            if self.fixed[f] {
+                *next_cap += 1;
+                continue;
+            }
+            if flows[f].cap > lowest {
+                break;
+            }
+            self.fix(f, flows[f].cap, flows, rates);
+            *next_cap += 1;
+            capped += 1;
+        }
+        capped
+    }
+
+    /// Fixes every unfixed flow on link `l` at `level`; returns how many it fixed.
+    fn fix_link(&mut self, l: usize, level: f64, flows: &[Flow], rates: &mut [f64]) -> usize {
+        let mut fixed = 0;
+        for m in self.start[l]..self.start[l + 1] {
+            let f = self.members[m as usize] as usize;
+            if !self.fixed[f] {
+                self.fix(f, level, flows, rates);
+                fixed += 1;
+            }
+        }
+        fixed
     }
 
     /// The level at which link `l` is full if its unfixed flows share what is left equally.

@@ -1,65 +1,54 @@
-//! Finish-time fairness ρ for the front ends (the CLI's `run` and `compare`, the Python
-//! package's `run` and `compare`): the core's isolated runs (one per tenant, pure and
-//! independent, `proxima_core::fairness::isolated`), run side by side on up to `threads`
-//! threads. The result equals the core's sequential `finish_time_fairness` bit for bit;
-//! only the wall time differs.
+//! Finish-time fairness ρ on threads, for the native front ends (the CLI's `run` and
+//! `compare`, the sweeps, the Python package): the core's isolated runs (one per tenant,
+//! pure and independent, `proxima_core::fairness::isolated`) spread side by side by
+//! [`Threads`], a runner for the core's one `finish_time_fairness`. The result equals the
+//! core's one after another bit for bit; only the wall time differs.
 
-use crate::error::SourcedError;
-use proxima_core::engine::Simulation;
-use proxima_core::fairness::isolated::{isolated_plans, FinishTimeFairness, IsolatedPlan, IsolatedRun};
-use proxima_core::inputs::ArgumentNames;
+use proxima_core::fairness::isolated::{IsolatedPlan, IsolatedRun, IsolatedRunner};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The isolated runs of a finished simulation, on up to `threads` threads. `progress` is
-/// told `(done, total)` after each isolated run, from the thread that made it.
-pub fn finish_time_fairness(
-    sim: &Simulation,
-    threads: usize,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<FinishTimeFairness, SourcedError> {
-    let shared = sim.scenario();
-    let runs = sim.runs();
-    let policy = sim.policy_spec();
-    let plans = isolated_plans(shared).map_err(|e| named("topology", e))?;
-    let count = plans.len();
-    let slots: Vec<Mutex<Option<IsolatedPlan>>> = plans.into_iter().map(|p| Mutex::new(Some(p))).collect();
-    let results: Mutex<Vec<IsolatedRun>> = Mutex::new(Vec::with_capacity(count));
-    let failure: Mutex<Option<SourcedError>> = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, count.max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    break;
-                }
-                let plan = slots[i].lock().expect("no thread panics holding it").take().expect("taken once");
-                // A tenant with every job on the whole cluster would repeat the shared run
-                // event for event: its result is taken from it.
-                let run = if plan.is_whole(shared) {
-                    Ok(plan.from_shared(shared, runs))
-                } else {
-                    plan.run(&policy).map_err(|e| named("policy", e))
-                };
-                match run {
-                    Ok(r) => results.lock().expect("no thread panics holding it").push(r),
-                    Err(e) => *failure.lock().expect("no thread panics holding it") = Some(e),
-                }
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, count);
-            });
-        }
-    });
-    if let Some(e) = failure.into_inner().expect("threads are done") {
-        return Err(e);
-    }
-    Ok(FinishTimeFairness::from_runs(shared, &results.into_inner().expect("threads are done")))
+/// The isolated runs on up to `count` threads. `progress` is told `(done, total)` after each
+/// isolated run, from the thread that made it.
+pub struct Threads<'a> {
+    pub count: usize,
+    pub progress: &'a (dyn Fn(usize, usize) + Sync),
 }
 
-/// An error of the isolated runs, naming the argument it comes from as the CLI's flag.
-fn named(word: &str, e: proxima_core::InputError) -> SourcedError {
-    SourcedError::new(ArgumentNames::Flags.name(word), e)
+impl Threads<'static> {
+    /// On up to `count` threads, without progress reports.
+    pub fn quiet(count: usize) -> Self {
+        Threads { count, progress: &|_, _| {} }
+    }
+}
+
+impl IsolatedRunner for Threads<'_> {
+    fn run_all(
+        &self,
+        plans: Vec<IsolatedPlan>,
+        run: &(dyn Fn(IsolatedPlan) -> IsolatedRun + Sync),
+    ) -> Vec<IsolatedRun> {
+        let count = plans.len();
+        let slots: Vec<Mutex<Option<IsolatedPlan>>> = plans.into_iter().map(|p| Mutex::new(Some(p))).collect();
+        // Each result in its plan's slot, so that they come back in the plans' order.
+        let results: Vec<Mutex<Option<IsolatedRun>>> = (0..count).map(|_| Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..self.count.clamp(1, count.max(1)) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let plan = slots[i].lock().expect("no thread panics holding it").take().expect("taken once");
+                    *results[i].lock().expect("no thread panics holding it") = Some(run(plan));
+                    (self.progress)(done.fetch_add(1, Ordering::Relaxed) + 1, count);
+                });
+            }
+        });
+        results.into_iter().map(|r| r.into_inner().expect("threads are done").expect("every plan ran")).collect()
+    }
 }
 
 /// Threads to use: every core.
@@ -70,9 +59,10 @@ pub fn threads() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proxima_core::fairness::isolated;
-    use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
-    use proxima_core::policy::resolve_policy;
+    use proxima_core::engine::Simulation;
+    use proxima_core::fairness::isolated::{finish_time_fairness, OneAfterAnother};
+    use proxima_core::inputs::{build_scenario, ArgumentNames, ScenarioInput, TopologyInput, TraceInput};
+    use proxima_core::policy::{resolve_policy, PolicySpec};
 
     #[test]
     fn threads_give_the_cores_sequential_result() {
@@ -89,12 +79,14 @@ mod tests {
         let mut sim = Simulation::new(build_scenario(&input).unwrap(), resolve_policy("dally").unwrap());
         sim.run();
         let calls = AtomicUsize::new(0);
-        let threaded = finish_time_fairness(&sim, 2, &|_, total| {
+        let progress = |_, total| {
             assert_eq!(total, 3);
             calls.fetch_add(1, Ordering::Relaxed);
-        })
-        .unwrap();
-        let sequential = isolated::finish_time_fairness(sim.scenario(), &sim.policy_spec(), sim.runs()).unwrap();
+        };
+        let spec = PolicySpec::parse("dally").unwrap();
+        let threads = Threads { count: 2, progress: &progress };
+        let threaded = finish_time_fairness(sim.scenario(), &spec, sim.runs(), &threads).unwrap();
+        let sequential = finish_time_fairness(sim.scenario(), &spec, sim.runs(), &OneAfterAnother).unwrap();
         assert_eq!(threaded, sequential);
         assert_eq!(calls.into_inner(), 3);
         assert!(threaded.isolated_jct.iter().any(Option::is_some));

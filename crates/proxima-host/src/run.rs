@@ -3,12 +3,13 @@
 //! are made only when someone wants them, the same bytes `proxima run --out` writes.
 
 use crate::error::SourcedError;
-use crate::fairness;
+use crate::fairness::Threads;
 use crate::inputs::{self, Jobs, TopologyInput, WorkloadArgs};
-use proxima_core::engine::Simulation;
 use proxima_core::event::EventHasher;
-use proxima_core::run::{run_simulation, Fairness, RunOptions};
+use proxima_core::inputs::ArgumentNames;
+use proxima_core::run::{Finished, RhoFailed, RunOptions};
 use proxima_core::run_files::{summary_json, RunRecord};
+use proxima_core::session::Session;
 
 /// What a run produced.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,26 +49,48 @@ pub fn execute(
     want: Want,
 ) -> Result<RunOutput, SourcedError> {
     let policies = inputs::policies(&[policy])?;
-    simulate(inputs::session(topology, jobs, args, policies)?.into_simulation(0), want)
+    simulate_last(inputs::session(topology, jobs, args, policies)?, 0, want)
 }
 
-/// Runs a simulation of a session's policy to its end (a sweep builds one scenario for all
-/// the runs that differ only in their policy), through the core's one run loop.
-pub fn simulate(simulation: Simulation, want: Want) -> Result<RunOutput, SourcedError> {
+/// Runs a session's policy `index` to its end (a sweep builds one scenario for all the runs
+/// that differ only in their policy), through the core's one run loop.
+pub fn simulate(session: &Session, index: usize, want: Want) -> Result<RunOutput, SourcedError> {
+    simulate_with(want, |options| session.run(index, options))
+}
+
+/// [`simulate`] on the session's scenario itself, for its last run (a million-job trace is
+/// not held twice).
+pub fn simulate_last(session: Session, index: usize, want: Want) -> Result<RunOutput, SourcedError> {
+    simulate_with(want, |options| session.into_run(index, options))
+}
+
+/// A run made by `run` with the options `want` asks for, timed, taken down as [`RunOutput`].
+fn simulate_with(
+    want: Want,
+    run: impl FnOnce(RunOptions<'_>) -> Result<Finished, RhoFailed>,
+) -> Result<RunOutput, SourcedError> {
     let mut hasher = EventHasher::default();
-    let rho = |sim: &Simulation| fairness::finish_time_fairness(sim, want.rho_threads.unwrap_or(1), &|_, _| {});
+    let threads = Threads::quiet(want.rho_threads.unwrap_or(1));
     let started = std::time::Instant::now();
     let clock = || started.elapsed().as_secs_f64() * 1000.0;
     let options = RunOptions {
-        rho: want.rho_threads.is_some().then_some(&rho as Fairness<'_, SourcedError>),
+        rho: want.rho_threads.map(|_| &threads as _),
         record: want.record,
         observers: if want.event_hash { vec![&mut hasher] } else { Vec::new() },
         on_step: None,
         clock: Some(&clock),
     };
-    let finished = run_simulation(simulation, options).map_err(|failed| failed.problem)?;
+    // The policy was checked by the session: ρ's isolated runs fail only when a tenant's
+    // share of the cluster cannot be made.
+    let finished = run(options).map_err(|failed| rho_problem(failed.problem))?;
     let simulation_s = finished.simulation_ms.expect("timed") / 1000.0;
     let summary_json = summary_json(finished.summary());
     let record = if want.record { finished.record } else { None };
     Ok(RunOutput { record, summary_json, event_hash: want.event_hash.then(|| hasher.hash()), simulation_s })
+}
+
+/// A problem of ρ's isolated runs, named as the topology's argument (a tenant's share is
+/// made of the cluster's servers).
+pub fn rho_problem(problem: proxima_core::InputError) -> SourcedError {
+    SourcedError::new(ArgumentNames::Flags.name("topology"), problem)
 }

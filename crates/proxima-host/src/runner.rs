@@ -8,7 +8,7 @@ use crate::inputs::{
     read_text, scenario, sourced, topology, trace_file, Jobs, TopologyInput, TraceInput, WorkloadArgs,
 };
 use crate::plan::{Plan, PlannedRun};
-use crate::run::{simulate, RunOutput, Want};
+use crate::run::{simulate_last, RunOutput, Want};
 use crate::store::Store;
 use crate::table::Table;
 use proxima_core::scenario::Scenario;
@@ -127,7 +127,7 @@ impl Loaded {
             }
         };
         let session = Session::of_one(scenario, &run.inputs.policy).map_err(sourced)?;
-        simulate(session.into_simulation(0), sweep_want(run.inputs.rho, files))
+        simulate_last(session, 0, sweep_want(run.inputs.rho, files))
     }
 }
 

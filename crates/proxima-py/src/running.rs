@@ -204,7 +204,7 @@ fn run_session(
     let inputs = Inputs::extract(py, topology, trace, args)?;
     let results = detached(py, what, || {
         let session = inputs::session(&inputs.topology, inputs.jobs(), &inputs.args, policies)?;
-        (0..session.policies().len()).map(|i| simulate(session.simulation(i), want)).collect::<Result<Vec<_>, _>>()
+        (0..session.policies().len()).map(|i| simulate(&session, i, want)).collect::<Result<Vec<_>, _>>()
     })?;
     results.map_err(|e| input_error(py, &e))
 }
@@ -226,7 +226,7 @@ pub fn _bench_simulation(
         let session = inputs::session(&inputs.topology, inputs.jobs(), &inputs.args, policies)?;
         let mut times = Vec::new();
         for _ in 0..repeats.max(1) {
-            let output = simulate(session.simulation(0), Want::default())?;
+            let output = simulate(&session, 0, Want::default())?;
             times.push(std::hint::black_box(output).simulation_s);
         }
         Ok(times)

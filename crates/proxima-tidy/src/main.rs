@@ -78,6 +78,7 @@ fn main() -> ExitCode {
     problems.extend(layers::check_core_layers(&root));
     problems.extend(layers::check_crate_graph(&root));
     problems.extend(layers::check_all_circles(&root));
+    problems.extend(layers::check_page_models(&root));
     problems.extend(lengths(&root));
     problems.extend(python::check(&root));
     problems.extend(manifest_problems(&root));

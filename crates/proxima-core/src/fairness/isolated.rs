@@ -23,9 +23,12 @@
 //!    completed in both; a tenant's ρ is the sum of its jobs' shared JCTs over the sum of
 //!    their isolated JCTs.
 //!
-//! The isolated runs are pure and independent: [`finish_time_fairness`] runs them one after
-//! another; a front end with threads may run the plans side by side and gather them with
-//! [`FinishTimeFairness::from_runs`]. The result is the same bit for bit either way.
+//! The isolated runs are pure and independent, and run under the shared run's policy as it
+//! was parsed (a [`PolicySpec`], never its text again). [`finish_time_fairness`] is the one
+//! way to make them; how they are spread is the caller's [`IsolatedRunner`]: one after
+//! another ([`OneAfterAnother`], the core's, which starts no thread) or side by side on a
+//! native host's threads (`proxima_host::fairness::Threads`). The result is the same bit
+//! for bit either way.
 
 use super::share::{share_gpus, share_servers, share_topology};
 use crate::cluster::JobId;
@@ -33,7 +36,7 @@ use crate::engine::Simulation;
 use crate::error::InputError;
 use crate::metrics::nearest_rank_percentile;
 use crate::metrics::per_tenant::tenant_count;
-use crate::policy::resolve_policy;
+use crate::policy::{build_policy, Policy, PolicySpec};
 use crate::run_files::RunRecord;
 use crate::scenario::{JobStatus, Scenario};
 use crate::tenants::{apportion, QuotaBasis, TenantId, Tenants};
@@ -145,9 +148,9 @@ impl IsolatedPlan {
         self.jobs.len() == shared.jobs.len() && self.share_gpus == shared.topology.gpu_count()
     }
 
-    /// Runs the plan to the end under `policy` (a spec, as [`resolve_policy`] reads it).
-    pub fn run(self, policy: &str) -> Result<IsolatedRun, InputError> {
-        let mut sim = Simulation::new(self.scenario, resolve_policy(policy)?);
+    /// Runs the plan to the end under `policy`, a fresh policy of the shared run's spec.
+    pub fn run(self, policy: Box<dyn Policy>) -> IsolatedRun {
+        let mut sim = Simulation::new(self.scenario, policy);
         sim.run();
         let jcts = self
             .jobs
@@ -158,7 +161,7 @@ impl IsolatedPlan {
                 (id, jct)
             })
             .collect();
-        Ok(IsolatedRun { tenant: self.tenant, share_gpus: self.share_gpus, jcts })
+        IsolatedRun { tenant: self.tenant, share_gpus: self.share_gpus, jcts }
     }
 
     /// The plan's result taken from the shared run, for a plan that [`Self::is_whole`].
@@ -176,19 +179,62 @@ impl IsolatedPlan {
     }
 }
 
-/// Finish-time fairness of a finished run: makes and runs every tenant's isolated plan under
-/// `policy` (the shared run's, [`Simulation::policy_spec`]), one after another. `runs` are
-/// the shared run's, reused when one tenant has the whole cluster.
+/// How the isolated runs are spread: they are independent, so a native host may run them
+/// on threads (the core starts none). Every way gives the same result bit for bit.
+pub trait IsolatedRunner {
+    /// `run` applied to every plan; the results in the plans' order.
+    fn run_all(&self, plans: Vec<IsolatedPlan>, run: &(dyn Fn(IsolatedPlan) -> IsolatedRun + Sync))
+        -> Vec<IsolatedRun>;
+}
+
+/// The isolated runs one after another, in the calling thread: the page's worker and the
+/// lab take this way, and every other is held to its result.
+pub struct OneAfterAnother;
+
+impl IsolatedRunner for OneAfterAnother {
+    fn run_all(
+        &self,
+        plans: Vec<IsolatedPlan>,
+        run: &(dyn Fn(IsolatedPlan) -> IsolatedRun + Sync),
+    ) -> Vec<IsolatedRun> {
+        plans.into_iter().map(run).collect()
+    }
+}
+
+/// Finish-time fairness of a finished run: makes every tenant's isolated plan and runs it,
+/// spread by `runner`, under a fresh policy of `policy` (the shared run's spec, as parsed
+/// for it). `runs` are the shared run's, reused when one tenant has the whole cluster.
 pub fn finish_time_fairness(
     shared: &Scenario,
-    policy: &str,
+    policy: &PolicySpec,
     runs: &[crate::scenario::JobRun],
+    runner: &dyn IsolatedRunner,
 ) -> Result<FinishTimeFairness, InputError> {
-    let mut results = Vec::new();
-    for plan in isolated_plans(shared)? {
-        results.push(if plan.is_whole(shared) { plan.from_shared(shared, runs) } else { plan.run(policy)? });
+    let plans = isolated_plans(shared)?;
+    // Built once here, so that every isolated run builds it again without fail; and checked
+    // against every share, which may lack a level the whole cluster has (a share inside one
+    // rack has no `rack` level for `kueue-tas:required=rack`): an error, where the isolated
+    // run would stop in the middle.
+    let built = build_policy(policy.clone())?;
+    for plan in plans.iter().filter(|p| !p.is_whole(shared)) {
+        built.check_cluster(&plan.scenario.topology).map_err(|e| {
+            let tenant = shared.tenants.name(plan.tenant);
+            let message = format!(
+                "tenant {tenant}'s share of {} GPUs, where its isolated run for finish-time fairness \
+                 would run, cannot take the policy ({}: {})",
+                plan.share_gpus, e.field, e.message
+            );
+            InputError::new("rho", message)
+        })?;
     }
-    Ok(FinishTimeFairness::from_runs(shared, &results))
+    let run = |plan: IsolatedPlan| {
+        if plan.is_whole(shared) {
+            plan.from_shared(shared, runs)
+        } else {
+            plan.run(build_policy(policy.clone()).expect("built above: the same spec builds again"))
+        }
+    };
+    Ok(FinishTimeFairness::from_runs(shared, &runner.run_all(plans, &run)))
 }
 
 impl FinishTimeFairness {

@@ -9,3 +9,6 @@
 
 pub mod isolated;
 pub mod share;
+
+#[cfg(test)]
+mod tests;

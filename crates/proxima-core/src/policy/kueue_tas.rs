@@ -119,9 +119,8 @@ pub struct KueueTas {
 
 /// The tier a level names on this cluster, or an error on `field` listing the levels it has.
 pub fn resolve_level(topo: &Topology, field: &str, level: &str) -> Result<Tier, InputError> {
-    let names = topo.tier_names();
-    if let Some(i) = names.iter().position(|n| n == level) {
-        return Ok(Tier(i as u8));
+    if let Some(tier) = topo.tier_labelled(level) {
+        return Ok(tier);
     }
     let top = topo.top_tier();
     let generic = match level {
@@ -132,7 +131,8 @@ pub fn resolve_level(topo: &Topology, field: &str, level: &str) -> Result<Tier, 
         _ => None,
     };
     generic.ok_or_else(|| {
-        let known = names.iter().map(String::as_str).chain([HOSTNAME_LABEL, "tightest"]).collect::<Vec<_>>();
+        let known =
+            topo.tier_names().iter().map(String::as_str).chain([HOSTNAME_LABEL, "tightest"]).collect::<Vec<_>>();
         InputError::new(
             field,
             format!("unknown topology level '{level}' (this cluster's levels: {})", known.join(", ")),

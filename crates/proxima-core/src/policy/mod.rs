@@ -229,16 +229,6 @@ pub fn build_policy(mut spec: PolicySpec) -> Result<Box<dyn Policy>, InputError>
     Ok(policy)
 }
 
-/// The policy of a spec, checked against the cluster it will run on: every way of running a
-/// policy goes through here, so that an option naming a part of the cluster the cluster
-/// lacks (a `kueue-tas` level, a `volcano` tier) is refused before the run, never a stop in
-/// the middle of it.
-pub fn policy_for(text: &str, topo: &Topology) -> Result<Box<dyn Policy>, InputError> {
-    let policy = resolve_policy(text)?;
-    policy.check_cluster(topo)?;
-    Ok(policy)
-}
-
 /// The queue as first-come-first-served policies see it: queued jobs grouped by GPU count,
 /// each group in submission order. The next job that fits `free` GPUs is the earliest head
 /// among groups no larger than `free`: a handful of comparisons however long the queue is.

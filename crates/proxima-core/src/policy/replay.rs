@@ -7,7 +7,7 @@
 //! decision point; changing or dropping one choice and running again is the what-if.
 //!
 //! The policy tells whoever drives the run ([`ReplayLog`]) that it paused or refused a
-//! choice; driving the simulation is the caller's (the app's `state::challenge_run`), so
+//! choice; driving the simulation is the caller's (the page's `challenge` module), so
 //! this file, like every policy, sits below the engine (a doc link is no import).
 //!
 //! It is not in the policy catalogue (`POLICIES`) or `resolve_policy`: its input is a list

@@ -3,7 +3,7 @@
 use super::*;
 use crate::event::{Observer, SimEvent};
 use crate::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
-use crate::run::{replay, slowdown_now, Stop};
+use crate::session::{replay, slowdown_now, Stop};
 use crate::{Scenario, Simulation};
 
 /// Two racks of two 4-GPU servers, thin uplinks; three jobs of 4, 4 and 8 GPUs.

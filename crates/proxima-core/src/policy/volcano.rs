@@ -103,16 +103,15 @@ pub struct Volcano {
 /// The tier `tier` names on this cluster (a number or a tier name), or an error on `field`
 /// listing the HyperNode tiers it has.
 pub fn resolve_tier(topo: &Topology, field: &str, tier: &str) -> Result<Tier, InputError> {
-    let names = topo.tier_names();
     let top = topo.top_tier().0 as usize;
-    let named = |name: &str| names.iter().position(|n| n == name).filter(|&i| i >= 1);
+    // HyperNode tiers start above the servers: tier 1 is the first level of switches.
+    let named = |name: &str| topo.tier_labelled(name).filter(|t| t.0 >= 1);
     let numbered = || {
         let n = tier.parse::<usize>().ok()?;
-        named(&format!("tier-{n}")).or(Some(n).filter(|n| (1..=top).contains(n)))
+        named(&format!("tier-{n}")).or(Some(n).filter(|n| (1..=top).contains(n)).map(|n| Tier(n as u8)))
     };
-    let found = named(tier).or_else(numbered);
-    found.map(|i| Tier(i as u8)).ok_or_else(|| {
-        let known: Vec<String> = (1..=top).map(|i| format!("{i} ({})", names[i])).collect();
+    named(tier).or_else(numbered).ok_or_else(|| {
+        let known: Vec<String> = (1..=top).map(|i| format!("{i} ({})", topo.tier_names()[i])).collect();
         let known = if known.is_empty() { "none: one server".to_string() } else { known.join(", ") };
         InputError::new(field, format!("unknown HyperNode tier '{tier}' (this cluster's tiers: {known})"))
     })

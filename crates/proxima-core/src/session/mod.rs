@@ -6,13 +6,18 @@
 //! `Sync`, and its runs are independent). Whatever stops it is one [`Problem`], rendered by
 //! the front end ([`Problem::sourced`]).
 //!
-//! The CLI's `run` and `compare`, the page's worker and the Python package's `run` and
-//! `compare` all take this path, so that they refuse the same inputs in the same order and
-//! write the same bytes for the same runs (`crates/proxima-cli/tests/integration/front_ends.rs`).
+//! Every front end takes this path: the CLI (`run`, `compare`, `bench`, `what-if`), the
+//! page's worker, the Python package, the host's sweeps and the lab's experiments and
+//! operator what-if; finish-time fairness's isolated runs are made inside a session's run
+//! from the policy as parsed, and the page's challenge replays through [`replay`]. So the
+//! front ends refuse the same inputs in the same order and write the same bytes for the
+//! same runs (`crates/proxima-cli/tests/integration/front_ends.rs`).
 
 mod problem;
+mod replay;
 
 pub use problem::{PolicyNames, Problem};
+pub use replay::{replay, slowdown_now, Replayed, Stop};
 
 use crate::cluster::JobId;
 use crate::engine::Simulation;
@@ -21,7 +26,6 @@ use crate::policy::{build_policy, Policy, PolicySpec};
 use crate::run::{run_simulation, Finished, RhoFailed, RunOptions};
 use crate::scenario::Scenario;
 use crate::time::SimTime;
-use std::convert::Infallible;
 
 /// A policy as a person typed it and as parsed: the text names the run (its result folder,
 /// its progress bar, its problems), the spec builds its policy.
@@ -107,9 +111,18 @@ impl Session {
     }
 
     /// Runs policy `index` to its end, with its record and ρ as `options` ask
-    /// ([`run_simulation`]): nothing but ρ can fail, since the policy was checked.
-    pub fn run<E>(&self, index: usize, options: RunOptions<'_, E>) -> Result<Finished, RhoFailed<E>> {
-        run_simulation(self.simulation(index), options)
+    /// ([`run_simulation`]): nothing but ρ can fail, since the policy was checked. ρ's
+    /// isolated runs take the policy's spec as parsed.
+    pub fn run(&self, index: usize, options: RunOptions<'_>) -> Result<Finished, RhoFailed> {
+        run_simulation(self.simulation(index), self.policies[index].spec(), options)
+    }
+
+    /// [`Session::run`] on the scenario itself, for the last run of a session (a
+    /// million-job trace is not held twice).
+    pub fn into_run(self, index: usize, options: RunOptions<'_>) -> Result<Finished, RhoFailed> {
+        let Session { scenario, mut policies } = self;
+        let choice = policies.swap_remove(index);
+        run_simulation(Simulation::new(scenario, choice.build()), choice.spec(), options)
     }
 
     /// Policy `index` run as itself, except that at `at` it may not preempt `job`
@@ -118,22 +131,15 @@ impl Session {
     pub fn without_preemption(&self, index: usize, job: JobId, at: SimTime) -> WithoutPreemption {
         let (policy, refused) = ForbidPreemption::new(self.policies[index].build(), job, at);
         let simulation = Simulation::new(self.scenario.clone(), Box::new(policy));
-        // Without ρ nothing can fail once the policy is checked.
-        let finished = match run_simulation::<Infallible>(simulation, RunOptions::default()) {
-            Ok(finished) => finished,
-            Err(RhoFailed { problem, .. }) => match problem {},
-        };
+        let spec = self.policies[index].spec();
+        let finished =
+            run_simulation(simulation, spec, RunOptions::default()).expect("without ρ nothing fails once checked");
         let refused = *refused.borrow();
         WithoutPreemption { simulation: finished.simulation, refused }
     }
-
-    /// The simulation of policy `index` on the scenario itself, for the last run of a
-    /// session (a million-job trace is not held twice).
-    pub fn into_simulation(self, index: usize) -> Simulation {
-        let policy = self.policies[index].build();
-        Simulation::new(self.scenario, policy)
-    }
 }
 
+#[cfg(test)]
+mod run_tests;
 #[cfg(test)]
 mod tests;

@@ -41,6 +41,18 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// The problem as the error of the thing at fault, for a caller that names its source
+    /// itself (the lab's runs, the operator's what-if): a policy's own error, or an input's
+    /// line, field and message.
+    pub fn into_input_error(self) -> InputError {
+        match self {
+            Problem::Policy { error, .. } => error,
+            Problem::Input(e) => InputError { line: e.line, field: e.field, message: e.message },
+        }
+    }
+}
+
 impl From<SourcedError> for Problem {
     fn from(e: SourcedError) -> Problem {
         Problem::Input(e)

@@ -1,8 +1,10 @@
 use super::*;
 use crate::error::InputError;
-use crate::event::EventHasher;
+use crate::event::{EventHasher, Observer};
+use crate::fairness::isolated::OneAfterAnother;
 use crate::inputs::{build_scenario, ArgumentNames, ScenarioInput, TopologyInput, TraceInput};
-use crate::run::{run_policy, sequential_rho};
+use crate::policy::resolve_policy;
+use crate::run_files::RunRecord;
 
 fn scenario() -> Scenario {
     let mut input = ScenarioInput::new(
@@ -14,6 +16,19 @@ fn scenario() -> Scenario {
     build_scenario(&input).unwrap()
 }
 
+/// A spec's run built by hand, below the session: its policy resolved from the text, its
+/// ρ from the isolated runs of the spec parsed again.
+fn by_hand(spec: &str, hasher: &mut EventHasher) -> RunRecord {
+    let mut sim = Simulation::new(scenario(), resolve_policy(spec).unwrap());
+    while sim.step_observed(&mut [hasher as &mut dyn Observer]).is_some() {}
+    let summary = sim.summary();
+    let mut record = RunRecord::with_summary(&sim, summary);
+    let parsed = PolicySpec::parse(spec).unwrap();
+    let rho = crate::fairness::isolated::finish_time_fairness(sim.scenario(), &parsed, sim.runs(), &OneAfterAnother);
+    rho.unwrap().apply(&mut record);
+    record
+}
+
 #[test]
 fn a_sessions_runs_are_the_runs_of_their_specs() {
     let specs = ["fifo", "dally:order=las", "consolidate:migrate=on"];
@@ -22,28 +37,20 @@ fn a_sessions_runs_are_the_runs_of_their_specs() {
     for (index, spec) in specs.iter().enumerate() {
         let mut through_session = EventHasher::default();
         let options = RunOptions {
-            rho: Some(&sequential_rho),
+            rho: Some(&OneAfterAnother),
             record: true,
             observers: vec![&mut through_session],
             ..RunOptions::default()
         };
         let finished = session.run(index, options).unwrap();
         let mut by_text = EventHasher::default();
-        let options = RunOptions {
-            rho: Some(&sequential_rho),
-            record: true,
-            observers: vec![&mut by_text],
-            ..RunOptions::default()
-        };
-        let expected = run_policy(scenario(), spec, options).unwrap();
-        assert_eq!(finished.into_record(), expected.into_record(), "{spec}");
+        let expected = by_hand(spec, &mut by_text);
+        assert_eq!(finished.into_record(), expected, "{spec}");
         assert_eq!((through_session.hash(), through_session.count()), (by_text.hash(), by_text.count()), "{spec}");
     }
     let only = Session::of_one(scenario(), "dally:order=las").unwrap();
-    let alone =
-        run_simulation::<InputError>(only.into_simulation(0), RunOptions { record: true, ..RunOptions::default() })
-            .unwrap();
-    let indexed = session.run::<InputError>(1, RunOptions { record: true, ..RunOptions::default() }).unwrap();
+    let alone = only.into_run(0, RunOptions { record: true, ..RunOptions::default() }).unwrap();
+    let indexed = session.run(1, RunOptions { record: true, ..RunOptions::default() }).unwrap();
     assert_eq!(alone.into_record(), indexed.into_record());
 }
 
@@ -69,7 +76,7 @@ fn a_policy_the_cluster_cannot_take_is_refused_before_any_run() {
     let problem = Session::new(scenario(), policies).unwrap_err();
     let Problem::Policy { text, error } = &problem else { panic!("{problem:?}") };
     assert_eq!(text, "kueue-tas:required=nowhere");
-    assert_eq!(error, &crate::policy::policy_for(text, &scenario().topology).err().unwrap());
+    assert_eq!(error, &resolve_policy(text).unwrap().check_cluster(&scenario().topology).unwrap_err());
     // A scenario's problems pass through as they were named.
     let input = crate::error::SourcedError::new("jobs.csv", InputError::at_line(2, "model", "unknown model"));
     assert_eq!(Problem::from(input.clone()).sourced(PolicyNames::AsTyped), input);

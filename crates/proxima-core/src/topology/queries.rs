@@ -81,6 +81,13 @@ impl Topology {
         &self.tier_names
     }
 
+    /// The tier whose name is `label` (the lowest, if two share it): `server`, `rack`, or a
+    /// level a cluster file named (a Slurm switch level, a Kueue level's node label, a
+    /// Volcano `tierName`). The policies that let a user name a tier look it up here.
+    pub fn tier_labelled(&self, label: &str) -> Option<Tier> {
+        self.tier_names.iter().position(|n| n == label).map(|i| Tier(i as u8))
+    }
+
     /// The widest tier: the whole cluster.
     pub fn top_tier(&self) -> Tier {
         Tier(self.tier_count() - 1)
@@ -217,6 +224,9 @@ mod tests {
         assert_eq!(uplink.bandwidth_gbps, 2.0 * DEFAULT_NIC_GBPS / 2.0);
         assert_eq!(t.tier_nodes(Tier(1)).len(), 2);
         assert_eq!(t.top_tier(), Tier(2));
+        assert_eq!(t.tier_labelled("rack"), Some(Tier(1)));
+        assert_eq!(t.tier_labelled("cluster"), Some(Tier(2)));
+        assert_eq!(t.tier_labelled("pod"), None, "a tier this cluster does not have");
     }
 
     #[test]

@@ -19,8 +19,8 @@ use crate::common;
 use common::sketch::{self, JobSketch};
 use proptest::prelude::*;
 use proxima_core::engine::Simulation;
-use proxima_core::fairness::isolated::finish_time_fairness;
-use proxima_core::policy::resolve_policy;
+use proxima_core::fairness::isolated::{finish_time_fairness, OneAfterAnother};
+use proxima_core::policy::{resolve_policy, PolicySpec};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::{apply_tenant_spec, JobStatus, Scenario};
 use proxima_core::tenants::TenantSpec;
@@ -179,7 +179,7 @@ fn check_run(topology: &str, sketches: &[JobSketch], spec: (u8, [f64; 4]), polic
     assert!(close(sum(&|x| x.used_gpu_s), busy), "{policy}: GPU-time {} against {busy}", sum(&|x| x.used_gpu_s));
     assert!(s.jain_slowdown > 0.0 && s.jain_slowdown <= 1.0 + 1e-12);
     // Finish-time fairness: defined for every job completed in both runs.
-    let ftf = finish_time_fairness(&sc, &sim.policy_spec(), sim.runs()).unwrap();
+    let ftf = finish_time_fairness(&sc, &PolicySpec::parse(policy).unwrap(), sim.runs(), &OneAfterAnother).unwrap();
     let mut record = RunRecord::with_summary(&sim, s);
     ftf.apply(&mut record);
     for (row, iso) in record.jobs.iter().zip(&ftf.isolated_jct) {

@@ -13,9 +13,9 @@ use common::record::Log;
 use proxima_core::cluster::JobId;
 use proxima_core::engine::Simulation;
 use proxima_core::event::{Reason, SimEvent};
-use proxima_core::fairness::isolated::{finish_time_fairness, isolated_plans};
+use proxima_core::fairness::isolated::{finish_time_fairness, isolated_plans, OneAfterAnother};
 use proxima_core::inputs::{build_scenario, ScenarioInput, TopologyInput, TraceInput};
-use proxima_core::policy::resolve_policy;
+use proxima_core::policy::{resolve_policy, PolicySpec};
 use proxima_core::run_files::RunRecord;
 use proxima_core::scenario::Scenario;
 use proxima_core::tenants::{TenantId, TenantSpec, Tenants};
@@ -190,7 +190,7 @@ fn finish_time_fairness_of_two_jobs_by_hand() {
     let summary = sim.run();
     // Shared: A's job takes a GPU at 0, so B's waits for it: 100 s, then 115 s of work.
     // Alone: A's job still takes 100 s, B's starts at once and takes 115 s.
-    let ftf = finish_time_fairness(&sc, &sim.policy_spec(), sim.runs()).unwrap();
+    let ftf = finish_time_fairness(&sc, &PolicySpec::parse("fifo").unwrap(), sim.runs(), &OneAfterAnother).unwrap();
     let mut record = RunRecord::with_summary(&sim, summary);
     ftf.apply(&mut record);
     let rho: Vec<f64> = record.jobs.iter().map(|r| r.rho.unwrap()).collect();
@@ -216,12 +216,13 @@ fn one_tenant_alone_has_rho_one_without_another_run() {
     assert_eq!(plans.len(), 1);
     assert!(plans[0].is_whole(&sc));
     // Running it anyway gives the shared run's JCTs, so the shortcut changes nothing.
-    let alone = plans.into_iter().next().unwrap().run(&sim.policy_spec()).unwrap();
+    let alone = plans.into_iter().next().unwrap().run(resolve_policy("consolidate").unwrap());
     for (id, jct) in alone.jcts {
         assert_eq!(Some(jct.unwrap()), sim.runs()[id.0 as usize].end.map(|e| e - sc.jobs[id.0 as usize].submit));
     }
     let mut record = RunRecord::with_summary(&sim, summary);
-    finish_time_fairness(&sc, &sim.policy_spec(), sim.runs()).unwrap().apply(&mut record);
+    let consolidate = PolicySpec::parse("consolidate").unwrap();
+    finish_time_fairness(&sc, &consolidate, sim.runs(), &OneAfterAnother).unwrap().apply(&mut record);
     assert_eq!((record.summary.rho_max, record.summary.rho_over_1), (Some(1.0), Some(0.0)));
 }
 

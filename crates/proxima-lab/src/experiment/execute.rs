@@ -2,15 +2,15 @@
 //! path for every caller (the CLI spreads runs over threads; a test runs them in a loop).
 
 use super::plan::{Plan, Task, TraceRef};
-use proxima_core::engine::Simulation;
 use proxima_core::error::InputError;
-use proxima_core::fairness::isolated::finish_time_fairness;
+use proxima_core::fairness::isolated::OneAfterAnother;
 use proxima_core::inputs::synthetic_trace;
 use proxima_core::metrics::Summary;
 use proxima_core::model::Catalog;
 use proxima_core::scenario::{JobStatus, Scenario};
 
-use proxima_core::run::{run_policy, Fairness, RunOptions};
+use proxima_core::run::RunOptions;
+use proxima_core::session::{Problem, Session};
 use proxima_core::topology::{resolve_topology_arg, Topology};
 use proxima_core::trace::Trace;
 use proxima_core::workload::{Job, ModelMix, WorkloadOptions};
@@ -190,9 +190,9 @@ pub fn run_window(run: WindowRun<'_>, philly: Option<&Trace>) -> Result<TaskResu
     let bounds = Bounds::of(&scenario.jobs, scenario.topology.gpu_count());
     // One tenant's ρ is 1 for every job: the report leaves it out.
     let with_rho = wants_rho && tenants_with_jobs(&scenario) > 1;
-    let rho = |sim: &Simulation| finish_time_fairness(sim.scenario(), policy, sim.runs());
-    let options = RunOptions { rho: with_rho.then_some(&rho as Fairness<'_, InputError>), ..RunOptions::default() };
-    let finished = run_policy(scenario, policy, options).map_err(|e| e.into_error(|e| e))?;
+    let session = Session::of_one(scenario, policy).map_err(Problem::into_input_error)?;
+    let options = RunOptions { rho: with_rho.then_some(&OneAfterAnother as _), ..RunOptions::default() };
+    let finished = session.into_run(0, options).map_err(|failed| failed.problem)?;
     let summary = finished.summary().clone();
     let sim = finished.simulation;
     let jobs = &sim.scenario().jobs;

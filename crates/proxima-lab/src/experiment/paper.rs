@@ -122,8 +122,16 @@ fn candidate() -> CandidateDef {
     }
 }
 
+/// Each workload of a plan with its set and the networks it runs on.
+type WorkloadNetworks = Vec<(String, ScenarioSet, Vec<String>)>;
+
+/// The workload the sweeps, the CDFs and the oracle run on: the development Philly window
+/// at high load.
+const SWEPT: &str = "philly-384gpus";
+
 /// The paper's plan; `quick` keeps its structure with a few hundred jobs per workload,
-/// three seeds and short sweeps, for a first look and for tests.
+/// three seeds and short sweeps, for a first look and for tests. Scenarios are numbered in
+/// the order the parts below first ask for them, so that order is part of the plan.
 pub fn paper_plan(quick: bool) -> Plan {
     let mut plan = Plan {
         name: "paper".into(),
@@ -149,14 +157,35 @@ pub fn paper_plan(quick: bool) -> Plan {
         claims: Vec::new(),
         candidate: Some(candidate()),
     };
+    let workloads = workload_networks(&plan);
+    add_main_grid(&mut plan, &workloads);
+    let swept_networks = workloads.iter().find(|(w, _, _)| w == SWEPT).map(|(_, _, on)| on.clone()).unwrap_or_default();
+    add_oversub_sweeps(&mut plan, &swept_networks, quick);
+    add_restore_sweeps(&mut plan, &swept_networks, quick);
+    // The CDFs also on the held-out Philly window at high load.
+    for n in &swept_networks {
+        for w in [SWEPT, "philly-256gpus"] {
+            let s = plan.scenario_for(w, n, CONGESTED);
+            plan.cdf_scenarios.push(s);
+        }
+    }
+    add_oracles(&mut plan, &workloads, quick);
+    plan.claims = claims(&plan);
+    plan
+}
+
+/// Each of the plan's workloads with the networks it runs on.
+fn workload_networks(plan: &Plan) -> WorkloadNetworks {
     let networks: Vec<String> = plan.networks.iter().map(|n| n.name.clone()).collect();
-    // Each workload with the networks it runs on.
-    let workloads: Vec<(String, ScenarioSet, Vec<String>)> = plan
-        .workloads
+    plan.workloads
         .iter()
         .map(|w| (w.name.clone(), w.set, networks.iter().filter(|n| w.runs_on(n)).cloned().collect()))
-        .collect();
-    for (w, _, on) in &workloads {
+        .collect()
+}
+
+/// The main grid: every workload on every network it runs on, congested and not.
+fn add_main_grid(plan: &mut Plan, workloads: &WorkloadNetworks) {
+    for (w, _, on) in workloads {
         for n in on {
             for oversub in [CONGESTED, UNCONGESTED] {
                 let s = plan.scenario_for(w, n, oversub);
@@ -164,36 +193,46 @@ pub fn paper_plan(quick: bool) -> Plan {
             }
         }
     }
-    // The sweeps, the CDFs and the oracle run on the development Philly window at high load;
-    // the CDFs also on the held-out Philly window at high load.
-    let swept = "philly-384gpus";
-    let sweep_policies: Vec<String> =
-        [SUBJECT, CANDIDATE].into_iter().chain(FAIR_BASELINES.iter().copied()).map(String::from).collect();
+}
+
+/// The policies the sweeps compare: `dally`, the candidate and the fair baselines.
+fn sweep_policies() -> Vec<String> {
+    [SUBJECT, CANDIDATE].into_iter().chain(FAIR_BASELINES.iter().copied()).map(String::from).collect()
+}
+
+/// The rack-uplink oversubscription sweep on each network of the swept workload.
+fn add_oversub_sweeps(plan: &mut Plan, swept_networks: &[String], quick: bool) {
+    let policies = sweep_policies();
     let oversubs: &[f64] = if quick { &[1.0, 4.0, 16.0] } else { &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0] };
-    let restores: &[f64] = if quick { &[30.0, 300.0] } else { &[30.0, 60.0, 120.0, 300.0, 600.0] };
-    let swept_networks = workloads.iter().find(|(w, _, _)| w == swept).map(|(_, _, on)| on.clone()).unwrap_or_default();
-    for n in &swept_networks {
+    for n in swept_networks {
         let points = oversubs
             .iter()
-            .map(|&x| SweepPoint { x, scenario: plan.scenario_for(swept, n, x), specs: sweep_policies.clone() })
+            .map(|&x| SweepPoint { x, scenario: plan.scenario_for(SWEPT, n, x), specs: policies.clone() })
             .collect();
         plan.sweeps.push(Sweep {
             parameter: "oversub".into(),
             label: "rack-uplink oversubscription (x:1)".into(),
             network: n.clone(),
-            workload: swept.into(),
-            policies: sweep_policies.clone(),
+            workload: SWEPT.into(),
+            policies: policies.clone(),
             points,
         });
     }
-    for n in &swept_networks {
-        let scenario = plan.scenario_for(swept, n, CONGESTED);
+}
+
+/// The restore-cost sweep on each network of the swept workload, congested: the preempting
+/// policies get each restore cost, the others run as they are at every point.
+fn add_restore_sweeps(plan: &mut Plan, swept_networks: &[String], quick: bool) {
+    let policies = sweep_policies();
+    let restores: &[f64] = if quick { &[30.0, 300.0] } else { &[30.0, 60.0, 120.0, 300.0, 600.0] };
+    for n in swept_networks {
+        let scenario = plan.scenario_for(SWEPT, n, CONGESTED);
         let points = restores
             .iter()
             .map(|&x| SweepPoint {
                 x,
                 scenario,
-                specs: sweep_policies
+                specs: policies
                     .iter()
                     .map(|p| {
                         if PREEMPTING.contains(&p.as_str()) {
@@ -209,18 +248,16 @@ pub fn paper_plan(quick: bool) -> Plan {
             parameter: "restore_s".into(),
             label: format!("checkpoint and restore cost per preemption (s), {CONGESTED}:1 uplinks"),
             network: n.clone(),
-            workload: swept.into(),
-            policies: sweep_policies.clone(),
+            workload: SWEPT.into(),
+            policies: policies.clone(),
             points,
         });
     }
-    for n in &swept_networks {
-        for w in [swept, "philly-256gpus"] {
-            let s = plan.scenario_for(w, n, CONGESTED);
-            plan.cdf_scenarios.push(s);
-        }
-    }
-    // The oracle: static timers SERVER/RACK (seconds) on the development workloads, congested.
+}
+
+/// The oracle: the best of the static timers SERVER/RACK (seconds) against the tuned
+/// `dally`, on every development workload and network, congested.
+fn add_oracles(plan: &mut Plan, workloads: &WorkloadNetworks, quick: bool) {
     let (servers, racks): (&[u32], &[u32]) =
         if quick { (&[0, 1200], &[150]) } else { (&[0, 300, 1200, 3600], &[0, 150, 900]) };
     let statics: Vec<(String, String)> = servers
@@ -228,7 +265,7 @@ pub fn paper_plan(quick: bool) -> Plan {
         .flat_map(|s| racks.iter().map(move |r| format!("{s}/{r}")))
         .map(|t| (t.clone(), format!("dally:autotune=off,timers={t}")))
         .collect();
-    for (w, set, on) in &workloads {
+    for (w, set, on) in workloads {
         if *set != ScenarioSet::Development {
             continue;
         }
@@ -237,8 +274,6 @@ pub fn paper_plan(quick: bool) -> Plan {
             plan.oracles.push(OracleDef { scenario, statics: statics.clone(), tuned: SUBJECT.into() });
         }
     }
-    plan.claims = claims(&plan);
-    plan
 }
 
 /// Resamples of windows. The smallest of five p-values must be at most 0.05 / 5 = 0.01 to

@@ -24,8 +24,8 @@ pub use render::{incomplete_caution, markdown, screen};
 pub use report::{Fragmentation, Holding, PolicyRow, QuotaUnplaced, TenantRow, WhatIfReport};
 
 use proxima_core::error::InputError;
-use proxima_core::policy::resolve_policy;
-use proxima_core::run::{run_policy, RunOptions};
+use proxima_core::run::RunOptions;
+use proxima_core::session::{parse_policies, PolicyChoice, Problem, Session};
 use proxima_core::Scenario;
 
 /// The bootstrap of the intervals: resamples, generator seed and confidence, fixed so that
@@ -61,20 +61,16 @@ pub struct WhatIfPlan {
 }
 
 impl WhatIfPlan {
-    /// The plan's policies, each checked to resolve; the error names the argument at fault
-    /// as the field (`seeds`, `timer`, `policy`).
-    pub fn check(&self) -> Result<Vec<String>, InputError> {
+    /// The plan's policies, each parsed and built once (`proxima_core::session`); the error
+    /// names the argument at fault as the field (`seeds`, `timer`, `policy`).
+    pub fn check(&self) -> Result<Vec<PolicyChoice>, InputError> {
         if self.seeds == 0 {
             return Err(InputError::new("seeds", "at least 1"));
         }
         if !(self.timer_s.is_finite() && self.timer_s >= 0.0) {
             return Err(InputError::new("timer", format!("expected seconds, 0 or more, got {}", self.timer_s)));
         }
-        let specs = policies(&self.scheduler, self.timer_s);
-        for p in &specs {
-            resolve_policy(p).map(|_| ())?;
-        }
-        Ok(specs)
+        parse_policies(&policies(&self.scheduler, self.timer_s)).map_err(Problem::into_input_error)
     }
 }
 
@@ -129,34 +125,37 @@ pub struct RunResult {
 }
 
 /// Runs every policy of `plan` on the scenario of every seed (`scenario_of(seed)`, seeds
-/// 1..=plan.seeds) and returns the report. `policy_error` makes the caller's error from a
-/// policy that does not fit the cluster. Runs go one after another, in order: the report
-/// is the same bytes on every machine and in the browser's worker.
+/// 1..=plan.seeds), each seed a session (`proxima_core::session`: every policy checked
+/// against the cluster before any run), and returns the report. `policy_error` makes the
+/// caller's error from a policy that does not fit the cluster. Runs go one after another,
+/// in order: the report is the same bytes on every machine and in the browser's worker.
 pub fn run_what_if<E>(
     plan: &WhatIfPlan,
     scenario_of: &mut dyn FnMut(u64) -> Result<Scenario, E>,
     policy_error: &dyn Fn(InputError) -> E,
 ) -> Result<WhatIfReport, E> {
-    let specs = plan.check().map_err(policy_error)?;
+    let choices = plan.check().map_err(policy_error)?;
     // runs[policy][seed]
-    let mut runs: Vec<Vec<RunResult>> = specs.iter().map(|_| Vec::new()).collect();
+    let mut runs: Vec<Vec<RunResult>> = choices.iter().map(|_| Vec::new()).collect();
     let mut first = None;
     for seed in 1..=plan.seeds {
-        let scenario = scenario_of(seed)?;
-        for (i, spec) in specs.iter().enumerate() {
-            runs[i].push(run_one(&scenario, spec).map_err(policy_error)?);
+        let session = Session::new(scenario_of(seed)?, choices.clone())
+            .map_err(|problem| policy_error(problem.into_input_error()))?;
+        for (i, policy_runs) in runs.iter_mut().enumerate() {
+            policy_runs.push(run_one(&session, i));
         }
-        first.get_or_insert(scenario);
+        first.get_or_insert(session);
     }
-    let scenario = first.expect("at least one seed");
-    Ok(WhatIfReport::build(plan, &scenario, &specs, runs))
+    let first = first.expect("at least one seed");
+    let specs: Vec<String> = choices.iter().map(|c| c.text().to_string()).collect();
+    Ok(WhatIfReport::build(plan, first.scenario(), &specs, runs))
 }
 
-/// One policy on one scenario, with the ledger of its events.
-pub fn run_one(scenario: &Scenario, spec: &str) -> Result<RunResult, InputError> {
-    let mut ledger = RunLedger::new(scenario, WINDOW_S);
-    let options = RunOptions::<InputError> { observers: vec![&mut ledger], ..RunOptions::default() };
-    let finished = run_policy(scenario.clone(), spec, options).map_err(|e| e.into_error(|e| e))?;
+/// Policy `index` of a session run on its scenario, with the ledger of its events.
+pub fn run_one(session: &Session, index: usize) -> RunResult {
+    let mut ledger = RunLedger::new(session.scenario(), WINDOW_S);
+    let options = RunOptions { observers: vec![&mut ledger], ..RunOptions::default() };
+    let finished = session.run(index, options).expect("without ρ nothing fails once checked");
     let summary = finished.summary().clone();
-    Ok(RunResult { summary, analysis: ledger.finish(spec) })
+    RunResult { summary, analysis: ledger.finish(session.policies()[index].text()) }
 }

@@ -29,6 +29,7 @@
 //! the Proxima crates each depends on ("Crates"), and the manifests must say the same, each
 //! crate depending only on crates listed before it, so that the dependencies go one way.
 
+mod page;
 pub mod parse;
 mod written;
 
@@ -38,6 +39,7 @@ use parse::{read_crate, Crate, ModPath};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub use page::{check_models_import_no_view, check_page_models};
 pub use written::{check_core_layers, check_crate_graph};
 
 /// One import between siblings, with the first place that makes it.

@@ -53,3 +53,35 @@ fn tarjan_finds_each_circle_once_and_no_circle_in_a_chain() {
     next.get_mut("e").unwrap().clear();
     assert!(strongly_connected(&next).is_empty());
 }
+
+#[test]
+fn a_model_that_imports_a_view_is_found_and_a_view_may_import_a_model() {
+    // `m` is a model that names the view `v` through the root's re-export; `v` uses yew and
+    // names `m`, as views do; `n` names `v` only in a test; `f/` is a feature whose model
+    // (`f/mod.rs`) re-exports its own view.
+    let dir = std::env::temp_dir().join(format!("proxima-page-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("f")).unwrap();
+    let files = [
+        ("lib.rs", "pub mod f;\npub mod m;\npub mod n;\npub mod v;\npub use v::Panel;\n"),
+        ("m.rs", "pub struct Model;\npub fn show() { crate::Panel::new(); }\n"),
+        ("n.rs", "#[cfg(test)]\nmod tests {\n    use crate::v::Panel;\n}\n"),
+        ("v.rs", "use crate::m::Model;\nuse yew::prelude::*;\npub struct Panel;\n"),
+        ("f/mod.rs", "pub mod view;\npub use view::FView;\n"),
+        ("f/view.rs", "use yew::html;\npub struct FView;\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let problems: Vec<String> = check_models_import_no_view(&dir.join("lib.rs"), "x", &dir)
+        .iter()
+        .map(|p| format!("{p} [{}]", p.item))
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        problems,
+        [
+            "f/mod.rs:2: layer: x's model crate::f imports the view crate::f::view: a model uses no yew and names no view [x crate::f → crate::f::view]",
+            "m.rs:2: layer: x's model crate::m imports the view crate::v: a model uses no yew and names no view [x crate::m → crate::v]",
+        ]
+    );
+}

@@ -15,7 +15,7 @@
 //! or not, moves to a tighter placement if the gain exceeds `restore_s`. Guard rails: a job
 //! is preempted at most `max_preempt` times, and not within `min_run_s` of its start.
 
-use super::{Dally, WaitKind};
+use super::{Dally, WaitKind, Waiter};
 use crate::cluster::JobId;
 use crate::event::Reason;
 use crate::policy::mechanisms::placement::holders_under;
@@ -23,105 +23,33 @@ use crate::policy::mechanisms::sensitivity::{cool_placement, representative_loss
 use crate::policy::{Decision, View};
 use crate::scenario::JobStatus;
 use crate::time::SimTime;
-use crate::topology::GpuId;
+use crate::topology::{GpuId, NodeId};
 
 /// How much more sensitive than a victim a job must be to preempt it.
 const SENSITIVITY_MARGIN: f64 = 0.05;
+
+/// The cheapest way found to free one node for the waiting job.
+struct Preemption {
+    /// What preempting the victims costs ([`Dally::preemption_cost`]).
+    cost: f64,
+    /// GPUs the victims hold in all, which breaks ties in cost: fewer is better.
+    gpus_moved: u32,
+    victims: Vec<JobId>,
+    /// The GPUs the waiting job gets: the node's free ones first, then the victims'.
+    gpus: Vec<GpuId>,
+}
 
 impl Dally {
     /// Preempts less sensitive jobs so that `job` gets its tightest tier, if that pays.
     pub(super) fn try_preempt_for(&mut self, view: &View, job: JobId, out: &mut Vec<Decision>) -> bool {
         let Some(w) = self.waiters.get(&job).cloned() else { return false };
-        let top = view.topo.top_tier();
-        if w.kind == WaitKind::Starving || w.base >= top || view.cluster.max_free_at(w.base) >= w.gpus {
-            return false;
-        }
-        let Some(sens) = &w.sens else { return false };
-        if sens.loss() < self.options.threshold {
-            return false;
-        }
-        let loss_of = |j: JobId| representative_loss(self.profile(), view, j);
-        let my_loss = loss_of(job);
-        // What the job would suffer otherwise: the placement it would get now, or spread wide.
-        let otherwise = match view.cluster.tightest_tier_free(view.topo, w.gpus) {
-            Some(tier) => match cool_placement(self.profile(), view, job, tier) {
-                Some(gpus) => self.profile().slowdown(view, job, &gpus),
-                None => sens.worst(),
-            },
-            None => sens.worst(),
-        };
-        let Some(remaining) = self.remaining.remaining_ideal_s(view, job, view.run(job).done) else { return false };
-        let gain = remaining * (otherwise - sens.at(w.base));
+        let Some((gain, my_loss)) = self.preemption_gain(view, job, &w) else { return false };
         let restore = self.options.restore_s;
         if gain <= restore {
             return false;
         }
-        let min_run = SimTime::from_secs_f64(self.options.min_run_s);
-        let mut best: Option<(f64, u32, Vec<JobId>, Vec<GpuId>)> = None;
-        for &node in view.topo.tier_nodes(w.base) {
-            let n = view.topo.node(node);
-            if n.gpu_count < w.gpus {
-                continue;
-            }
-            let free = view.cluster.free_under(node);
-            let need = w.gpus - free;
-            // Eligible victims with their GPUs inside this node.
-            let inside = holders_under(view.cluster, view.topo, node);
-            let mut candidates: Vec<(f64, u32, JobId)> = Vec::new();
-            for (&v, &count) in &inside {
-                let run = view.run(v);
-                let eligible = run.status == JobStatus::Running
-                    && run.preemptions < self.options.max_preempt
-                    && view.now >= run.last_start + min_run
-                    && self.may_displace(job, v);
-                if !eligible {
-                    continue;
-                }
-                let loss = loss_of(v);
-                if loss + SENSITIVITY_MARGIN < my_loss {
-                    candidates.push((loss, count, v));
-                }
-            }
-            candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-            let mut freed = 0;
-            let mut victims = Vec::new();
-            for &(_, count, v) in &candidates {
-                if freed >= need {
-                    break;
-                }
-                // Under quotas, another tenant's job only if that tenant borrows and `job` is
-                // within its own quota.
-                if self.book.as_ref().is_some_and(|b| !b.may_take(view, job, v, &victims)) {
-                    continue;
-                }
-                freed += count;
-                victims.push(v);
-            }
-            if freed < need {
-                continue;
-            }
-            let cost = self.preemption_cost(view, &victims, free);
-            let gpus_moved: u32 = victims.iter().map(|v| view.job(*v).gpus).sum();
-            let better = match &best {
-                None => true,
-                Some((c, moved, _, _)) => cost < *c || (cost == *c && gpus_moved < *moved),
-            };
-            if better {
-                let mut gpus: Vec<GpuId> = (n.first_gpu..n.first_gpu + n.gpu_count)
-                    .map(GpuId)
-                    .filter(|&g| match view.cluster.owner(g) {
-                        None => true,
-                        Some(o) => victims.contains(&o),
-                    })
-                    .collect();
-                // Free GPUs first, then those of the victims.
-                gpus.sort_by_key(|&g| (view.cluster.owner(g).is_some(), g));
-                gpus.truncate(w.gpus as usize);
-                gpus.sort_unstable();
-                best = Some((cost, gpus_moved, victims, gpus));
-            }
-        }
-        let Some((cost, _, victims, gpus)) = best else { return false };
+        let Some(best) = self.cheapest_preemption(view, job, &w, my_loss) else { return false };
+        let Preemption { cost, victims, gpus, .. } = best;
         if gain <= cost || !self.may_start_after(view, job, &victims) {
             return false;
         }
@@ -138,6 +66,102 @@ impl Dally {
             reason: Reason::PlacedByPreemption { tier: w.base, victims, gain_s: gain },
         });
         true
+    }
+
+    /// What getting its tightest tier now would save the waiting job (its remaining ideal
+    /// run time × the slowdown it would suffer otherwise minus the one it would get there),
+    /// with its representative loss, against which victims are judged. `None` when
+    /// preemption is out of the question: the job starves (it takes anything), already has
+    /// a node of its tier free, is not sensitive enough, or its remaining time is unknown.
+    fn preemption_gain(&self, view: &View, job: JobId, w: &Waiter) -> Option<(f64, f64)> {
+        let top = view.topo.top_tier();
+        if w.kind == WaitKind::Starving || w.base >= top || view.cluster.max_free_at(w.base) >= w.gpus {
+            return None;
+        }
+        let sens = w.sens.as_ref()?;
+        if sens.loss() < self.options.threshold {
+            return None;
+        }
+        let my_loss = representative_loss(self.profile(), view, job);
+        // What the job would suffer otherwise: the placement it would get now, or spread wide.
+        let otherwise = match view.cluster.tightest_tier_free(view.topo, w.gpus) {
+            Some(tier) => match cool_placement(self.profile(), view, job, tier) {
+                Some(gpus) => self.profile().slowdown(view, job, &gpus),
+                None => sens.worst(),
+            },
+            None => sens.worst(),
+        };
+        let remaining = self.remaining.remaining_ideal_s(view, job, view.run(job).done)?;
+        Some((remaining * (otherwise - sens.at(w.base)), my_loss))
+    }
+
+    /// Over the nodes of the job's tightest tier that are large enough, the cheapest set of
+    /// victims whose GPUs, with the node's free ones, make room for it (ties: fewer GPUs
+    /// moved, then the first node).
+    fn cheapest_preemption(&self, view: &View, job: JobId, w: &Waiter, my_loss: f64) -> Option<Preemption> {
+        let mut best: Option<Preemption> = None;
+        for &node in view.topo.tier_nodes(w.base) {
+            if view.topo.node(node).gpu_count < w.gpus {
+                continue;
+            }
+            let free = view.cluster.free_under(node);
+            let candidates = self.victim_candidates(view, job, node, my_loss);
+            let Some(victims) = self.pick_victims(view, job, &candidates, w.gpus - free) else { continue };
+            let cost = self.preemption_cost(view, &victims, free);
+            let gpus_moved: u32 = victims.iter().map(|v| view.job(*v).gpus).sum();
+            let better = match &best {
+                None => true,
+                Some(b) => cost < b.cost || (cost == b.cost && gpus_moved < b.gpus_moved),
+            };
+            if better {
+                let gpus = gpus_after_preemption(view, node, &victims, w.gpus);
+                best = Some(Preemption { cost, gpus_moved, victims, gpus });
+            }
+        }
+        best
+    }
+
+    /// The jobs running inside `node` that may be preempted for `job` and are less
+    /// sensitive than it by the margin, as `(loss, GPUs inside the node, job)`, least
+    /// sensitive first, then those holding more GPUs there, then by id.
+    fn victim_candidates(&self, view: &View, job: JobId, node: NodeId, my_loss: f64) -> Vec<(f64, u32, JobId)> {
+        let min_run = SimTime::from_secs_f64(self.options.min_run_s);
+        let mut candidates: Vec<(f64, u32, JobId)> = Vec::new();
+        for (&v, &count) in &holders_under(view.cluster, view.topo, node) {
+            let run = view.run(v);
+            let eligible = run.status == JobStatus::Running
+                && run.preemptions < self.options.max_preempt
+                && view.now >= run.last_start + min_run
+                && self.may_displace(job, v);
+            if !eligible {
+                continue;
+            }
+            let loss = representative_loss(self.profile(), view, v);
+            if loss + SENSITIVITY_MARGIN < my_loss {
+                candidates.push((loss, count, v));
+            }
+        }
+        candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        candidates
+    }
+
+    /// Takes candidates in order until they free `need` GPUs; `None` if they cannot.
+    fn pick_victims(&self, view: &View, job: JobId, candidates: &[(f64, u32, JobId)], need: u32) -> Option<Vec<JobId>> {
+        let mut freed = 0;
+        let mut victims = Vec::new();
+        for &(_, count, v) in candidates {
+            if freed >= need {
+                break;
+            }
+            // Under quotas, another tenant's job only if that tenant borrows and `job` is
+            // within its own quota.
+            if self.book.as_ref().is_some_and(|b| !b.may_take(view, job, v, &victims)) {
+                continue;
+            }
+            freed += count;
+            victims.push(v);
+        }
+        (freed >= need).then_some(victims)
     }
 
     /// What preempting `victims` costs: `restore_s` each, and for each that will not fit in
@@ -191,4 +215,21 @@ impl Dally {
         out.push(Decision::Place { job, gpus, reason: Reason::Reconsolidated { from: current, to: tier } });
         true
     }
+}
+
+/// The `gpus` GPUs of `node` the waiting job takes once `victims` are preempted: free GPUs
+/// first, then those of the victims, each group in GPU order, the result sorted.
+fn gpus_after_preemption(view: &View, node: NodeId, victims: &[JobId], gpus: u32) -> Vec<GpuId> {
+    let n = view.topo.node(node);
+    let mut taken: Vec<GpuId> = (n.first_gpu..n.first_gpu + n.gpu_count)
+        .map(GpuId)
+        .filter(|&g| match view.cluster.owner(g) {
+            None => true,
+            Some(o) => victims.contains(&o),
+        })
+        .collect();
+    taken.sort_by_key(|&g| (view.cluster.owner(g).is_some(), g));
+    taken.truncate(gpus as usize);
+    taken.sort_unstable();
+    taken
 }

@@ -40,11 +40,10 @@
 use super::kube::{node_gpus, node_labels, Objects, GPU_RESOURCE, HOSTNAME_LABEL};
 use super::kube_nodes::{implied_levels, named_gpu, set_gpu, PRODUCT_LABEL};
 use super::options::KueueOptions;
+use super::spec_parts::link;
 use super::yaml::{self, Node};
 use crate::error::InputError;
-use crate::topology::spec::{
-    default_link_latency_us, default_nvlink_latency_us, is_nvlink_role, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
-};
+use crate::topology::spec::{default_nvlink_latency_us, is_nvlink_role, ServerSpec, SwitchSpec, TopologySpec};
 use std::collections::BTreeMap;
 
 /// The most levels a `Topology` may have (the API's validation).
@@ -415,8 +414,4 @@ fn nodes_below(switches: &[Switch], s: usize) -> usize {
 fn product_line(metadata: &Node) -> u32 {
     let labels = yaml::get(metadata, "labels");
     yaml::line(labels.and_then(|l| yaml::get(l, PRODUCT_LABEL)).unwrap_or(metadata))
-}
-
-fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {
-    LinkSpec { a: a.to_string(), b: b.to_string(), bandwidth_gbps, latency_us: default_link_latency_us() }
 }

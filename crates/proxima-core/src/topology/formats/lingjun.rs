@@ -25,11 +25,10 @@
 //!   left out, the aggregation switch becoming the root.
 
 use super::options::LingjunOptions;
+use super::spec_parts::{link, server};
 use crate::csv::Table;
 use crate::error::InputError;
-use crate::topology::spec::{
-    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec, MAX_GPUS,
-};
+use crate::topology::spec::{SwitchSpec, TopologySpec, MAX_GPUS};
 use std::collections::BTreeMap;
 
 /// The header of the file, as the dataset writes it.
@@ -158,13 +157,7 @@ fn spec(switches: &[Switch], options: &LingjunOptions) -> TopologySpec {
         let sw = &switches[s];
         spec.switches.push(SwitchSpec { id: sw.id.clone(), role: Some(sw.role.to_string()) });
         for host in &sw.hosts {
-            spec.servers.push(ServerSpec {
-                id: host.clone(),
-                gpus: options.gpus,
-                nvlink_gbps: options.links.nvlink_gbps,
-                nvlink_latency_us: default_nvlink_latency_us(),
-                nics: options.links.nics,
-            });
+            spec.servers.push(server(host, options.gpus, &options.links));
             spec.links.push(link(host, &sw.id, options.links.node_link_gbps()));
         }
         for &c in &sw.children {
@@ -180,8 +173,4 @@ fn spec(switches: &[Switch], options: &LingjunOptions) -> TopologySpec {
 /// deep, so the recursion is shallow.
 fn hosts_below(switches: &[Switch], s: usize) -> usize {
     switches[s].hosts.len() + switches[s].children.iter().map(|&c| hosts_below(switches, c)).sum::<usize>()
-}
-
-fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {
-    LinkSpec { a: a.to_string(), b: b.to_string(), bandwidth_gbps, latency_us: default_link_latency_us() }
 }

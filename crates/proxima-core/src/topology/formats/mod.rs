@@ -20,6 +20,8 @@
 //!   the YAML they are read with (also by the Kubernetes history readers in `trace/`);
 //!   `kube_nodes.rs` what nodes say of themselves (their NVLink clique, their GPU product)
 //!   and the levels of a file of nodes alone, which [`read_kueue_topology`] also reads.
+//! - `spec_parts.rs`: the server (as the options describe it) and the link the readers
+//!   build alike.
 //!
 //! [`TopologySpec`]: crate::topology::TopologySpec
 
@@ -36,6 +38,7 @@ mod slurm_form;
 mod slurm_tree;
 mod slurm_yaml;
 mod slurm_yaml_switches;
+mod spec_parts;
 mod volcano;
 pub(crate) mod yaml;
 

@@ -3,10 +3,9 @@
 //! `slurm.rs` for the rules and `docs/FORMATS.md` for the reasons).
 
 use super::options::SlurmOptions;
+use super::spec_parts::{link, server};
 use crate::error::InputError;
-use crate::topology::spec::{
-    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
-};
+use crate::topology::spec::{SwitchSpec, TopologySpec};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One `SwitchName=...` line.
@@ -261,13 +260,7 @@ impl Tree<'_> {
                 role: matches!(leaf.children, Children::Nodes(_)).then(|| "leaf".to_string()),
             });
             for node in leaf.nodes() {
-                spec.servers.push(ServerSpec {
-                    id: node.clone(),
-                    gpus: options.gpus,
-                    nvlink_gbps: options.links.nvlink_gbps,
-                    nvlink_latency_us: default_nvlink_latency_us(),
-                    nics: options.links.nics,
-                });
+                spec.servers.push(server(node, options.gpus, &options.links));
                 let nic = speeds.as_ref().map_or(options.links.node_link_gbps(), |s| s[g]);
                 spec.links.push(link(node, &names[&g], nic));
             }
@@ -322,10 +315,6 @@ impl Tree<'_> {
             _ => compress(&names),
         }
     }
-}
-
-fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {
-    LinkSpec { a: a.to_string(), b: b.to_string(), bandwidth_gbps, latency_us: default_link_latency_us() }
 }
 
 /// Names as a host list: `s[4-7]` when they share a prefix and end in numbers of one width,

@@ -30,11 +30,10 @@
 
 use super::kube::{node_labels, Objects};
 use super::options::VolcanoOptions;
+use super::spec_parts::{link, server};
 use super::yaml::{self, Node};
 use crate::error::InputError;
-use crate::topology::spec::{
-    default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec, SwitchSpec, TopologySpec,
-};
+use crate::topology::spec::{SwitchSpec, TopologySpec};
 use std::collections::BTreeMap;
 
 /// What a Volcano file reads into: the cluster, and what was left out or not read, each on
@@ -375,13 +374,7 @@ fn build_spec(
         let hypernode = &hypernodes[h];
         spec.switches.push(SwitchSpec { id: hypernode.name.clone(), role: Some(hypernode.role.clone()) });
         for node in &hypernode.nodes {
-            spec.servers.push(ServerSpec {
-                id: node.clone(),
-                gpus: options.gpus,
-                nvlink_gbps: options.links.nvlink_gbps,
-                nvlink_latency_us: default_nvlink_latency_us(),
-                nics: options.links.nics,
-            });
+            spec.servers.push(server(node, options.gpus, &options.links));
             spec.links.push(link(node, &hypernode.name, node_link));
         }
         let children: Vec<usize> = hypernode.children.iter().copied().filter(|&c| below[c] > 0).collect();
@@ -396,8 +389,4 @@ fn build_spec(
 /// The nodes below a HyperNode (the links checked the tree has no cycle).
 fn nodes_below(hypernodes: &[HyperNode], h: usize) -> usize {
     hypernodes[h].nodes.len() + hypernodes[h].children.iter().map(|&c| nodes_below(hypernodes, c)).sum::<usize>()
-}
-
-fn link(a: &str, b: &str, bandwidth_gbps: f64) -> LinkSpec {
-    LinkSpec { a: a.to_string(), b: b.to_string(), bandwidth_gbps, latency_us: default_link_latency_us() }
 }

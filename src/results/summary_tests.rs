@@ -4,7 +4,7 @@ use super::*;
 
 /// A summary of 10 jobs on 16 GPUs with these figures (the others zero), for the tests
 /// of this table and of the per-tenant one.
-pub(in crate::state) fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
+pub(in crate::results) fn summary(avg_jct_s: f64, comm_overhead_s: f64, preemptions: u64) -> Summary {
     let mut s: Summary = serde_json::from_value(serde_json::json!({
         "policy": "p", "seed": 1, "topology": "t", "trace": "t", "gpus": 16, "jobs_total": 10,
         "jobs_completed": 10, "jobs_rejected": 0, "jobs_unfinished": 0, "avg_jct_s": 0.0, "p50_jct_s": 0.0,
@@ -148,7 +148,7 @@ fn equal_policies_are_called_equal_with_what_to_change() {
 
 #[test]
 fn noise_reads_as_zero_and_arrows_point_the_way_the_value_moved() {
-    use crate::state::summary::notes::moved;
+    use crate::results::summary::notes::moved;
     // A summary's overhead of 7.11e-15 s is float noise: the headline calls it none.
     assert_eq!(metric_of("comm_overhead_s").format(0.00000000000000711), "≈0 s");
     assert_eq!(metric_of("comm_overhead_gpu_s").format(-2e-12), "≈0 GPU-s");
@@ -164,7 +164,7 @@ fn noise_reads_as_zero_and_arrows_point_the_way_the_value_moved() {
 
 #[test]
 fn utilisation_states_its_span_and_unfinished_jobs_are_flagged() {
-    use crate::state::summary::notes::{partial, span_of};
+    use crate::results::summary::notes::{partial, span_of};
     let mut s = summary(100.0, 0.0, 0);
     s.makespan_s = 1e9;
     assert_eq!(span_of("avg_gpu_util", &s).as_deref(), Some("over a makespan of 11,600 d"));

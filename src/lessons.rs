@@ -3,8 +3,10 @@
 //! core and check its claim, so a change to the simulator or a policy that stops a lesson
 //! from teaching fails the build instead of leaving a page that says something untrue.
 
-use super::defaults::{default_scenario, DEFAULT_TOPOLOGY, FIRST_RUN_JOBS, FIRST_RUN_MIX, FIRST_RUN_TOPOLOGY};
-use crate::editor::import::import_cluster;
+use crate::editor::cluster_file::import_cluster;
+use crate::scenario::defaults::{
+    default_scenario, DEFAULT_TOPOLOGY, FIRST_RUN_JOBS, FIRST_RUN_MIX, FIRST_RUN_TOPOLOGY,
+};
 use proxima_core::share::{SharedScenario, TopologyChoice, TraceChoice};
 
 /// What a lesson's run shows, checked by the tests.
@@ -65,7 +67,7 @@ impl LessonTopology {
 }
 
 /// The Kueue file of Kueue's TAS guide: 8 nodes of 8 GPUs, 2 nodes a rack, 2 racks a block.
-const KUEUE_TAS_CLUSTER: &str = include_str!("../../tests/fixtures/kueue/cluster.yaml");
+const KUEUE_TAS_CLUSTER: &str = include_str!("../tests/fixtures/kueue/cluster.yaml");
 
 /// A named scenario with what it teaches.
 #[derive(Clone, Debug, PartialEq)]

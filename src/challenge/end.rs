@@ -2,10 +2,10 @@
 //! they are compared with; what-ifs on any decision, each predicted before it is shown;
 //! and the comparison as an SVG figure for slides.
 
-use super::challenge_scenario::{mean_jct, JOBS, RIVALS, TOPOLOGY};
-use super::summary::duration;
+use super::scenario::{mean_jct, JOBS, RIVALS, TOPOLOGY};
+use crate::numbers::duration;
 use proxima_core::policy::replay::{AfterChoices, Choice};
-use proxima_core::run as replay_run;
+use proxima_core::session as replay_run;
 use proxima_core::Scenario;
 
 /// One decision made, with what was said about it when it was made. It lives here, with

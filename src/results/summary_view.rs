@@ -4,10 +4,10 @@
 //! (`data-metric`, the `summary.json` key; `data-policy`, the spec as written;
 //! `data-value`, the number as `summary.json` writes it).
 
-use crate::charts::human;
+use super::charts::human;
+use super::summary::notes::{moved, partial, span_of};
+use super::summary::{default_baseline, headline, ratio, Verdict, METRICS};
 use crate::protocol::PolicyResult;
-use crate::state::summary::notes::{moved, partial, span_of};
-use crate::state::summary::{default_baseline, headline, ratio, Verdict, METRICS};
 use crate::Shared;
 use proxima_core::metrics::Summary;
 use web_sys::HtmlSelectElement;
@@ -82,7 +82,7 @@ fn Table(props: &TableProps) -> Html {
         let s = &o.summary;
         format!("Cluster {} ({} GPUs), trace {}, seed {}, {} jobs.", s.topology, s.gpus, s.trace, s.seed, s.jobs_total)
     });
-    let cell = |o: &PolicyResult, m: &crate::state::summary::Metric| {
+    let cell = |o: &PolicyResult, m: &super::summary::Metric| {
         let v = m.value(&o.summary);
         let (verdict, against) = match base {
             Some(b) if o.policy != props.baseline => {

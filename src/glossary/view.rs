@@ -3,7 +3,7 @@
 //! listing every term. The terms themselves are `crate::glossary`'s table. Plain
 //! functions, not components: they add nothing of yew's machinery to the page's module.
 
-use crate::glossary::{find, TERMS};
+use super::{find, TERMS};
 use yew::prelude::*;
 
 /// `shown`, the page's words for the term `key`, as a button that opens its definition

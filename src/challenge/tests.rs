@@ -1,7 +1,7 @@
 //! The challenge's model, natively: a whole game played through its acts.
 
 use super::*;
-use crate::state::challenge_end::{figure_svg, Guess, WhatIfKind, YOU};
+use crate::challenge::end::{figure_svg, Guess, WhatIfKind, YOU};
 
 /// Plays until the end, placing each decision's first job that fits on the GPUs around the
 /// first free one (what a drag onto the first free GPU does).
@@ -139,7 +139,7 @@ fn print_the_replay_time_per_decision() {
 #[test]
 fn the_rivals_figures_are_the_cores() {
     for (policy, jct) in RIVALS {
-        let mut sim = proxima_core::engine::Simulation::for_spec(scenario().unwrap(), policy).unwrap();
+        let mut sim = proxima_core::session::Session::of_one(scenario().unwrap(), policy).unwrap().simulation(0);
         assert_eq!(sim.run().avg_jct_s, jct, "{policy}");
     }
 }

@@ -2,9 +2,9 @@
 //! JCT of `dally` without waiting and without preemption (the worker's ablation runs after
 //! a run of both), and what that says about the two mechanisms.
 
+use super::Results;
+use crate::numbers::duration;
 use crate::protocol::GainSource;
-use crate::state::summary::duration;
-use crate::state::Results;
 use crate::Shared;
 use yew::prelude::*;
 

@@ -1,5 +1,5 @@
 //! "Be the scheduler": the student places the challenge's queued jobs on GPUs against the
-//! clock (the model is `state::challenge`). A job is dragged from the queue onto a GPU
+//! clock (the model is `crate::challenge`). A job is dragged from the queue onto a GPU
 //! (it takes the free GPUs nearest to it), or chosen with a click or Enter and its GPUs
 //! picked one by one; either way the slowdown is shown before Place commits it. The GPUs
 //! are buttons, not a canvas, so that the keyboard and screen readers reach each one.
@@ -7,11 +7,11 @@
 //! yew's machinery for it, and the page must stay under the first visit's 1 MB
 //! (`tests/e2e/weight.test.mjs`); the whole challenge re-renders in well under a frame.
 
-use super::challenge_end::{challenge_end, EndProps};
+use super::end_view::{challenge_end, EndProps};
+use super::{Act, Challenge, Screen, Snapshot, DECISION_SECONDS, JOBS, TOPOLOGY};
 use crate::browser;
+use crate::numbers::duration;
 use crate::playback::colours::job_rgb;
-use crate::state::challenge::{Act, Challenge, Screen, Snapshot, DECISION_SECONDS, JOBS, TOPOLOGY};
-use crate::state::summary::duration;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -197,7 +197,7 @@ fn preview_text(c: &Challenge) -> String {
 }
 
 struct StatusProps {
-    clock: crate::state::challenge::Clock,
+    clock: super::Clock,
     screen: Screen,
     now_s: f64,
     decision: usize,
@@ -305,7 +305,7 @@ struct QueueProps {
 /// The queue: the jobs to place, draggable.
 fn queue(p: &QueueProps) -> Html {
     let s = &p.snap;
-    let chip = |j: &crate::state::challenge::JobCard| {
+    let chip = |j: &super::JobCard| {
         let id = j.id;
         let (d1, d2) = (p.act.clone(), p.act.clone());
         // A mouse press starts a drag (and chooses the job); a click from the keyboard
@@ -358,14 +358,14 @@ fn coming(s: &Snapshot) -> Html {
 }
 
 struct LogProps {
-    made: Vec<crate::state::challenge::Made>,
+    made: Vec<super::Made>,
     revealed: bool,
     act: UseReducerDispatcher<Game>,
 }
 
 /// The decisions made, each with its what-ifs once the comparison is revealed.
 fn log(p: &LogProps) -> Html {
-    use crate::state::challenge_end::WhatIfKind;
+    use super::end::WhatIfKind;
     use proxima_core::policy::replay::Choice;
     if p.made.is_empty() {
         return html! {};

@@ -1,4 +1,17 @@
-//! A run in progress and the results of the last one.
+//! A run in progress and the results of the last one (this file), and how the page shows
+//! them: the metrics and their notes ([`summary`]), per tenant ([`tenants`]), the charts
+//! ([`charts`]), and the views of them. The models (this file, [`summary`], [`tenants`])
+//! are pure; the views (`*_view`, [`charts`], [`gain_source`], [`exports`], [`feedback`])
+//! render them and never the other way round.
+
+pub mod charts;
+pub mod exports;
+pub mod feedback;
+pub mod gain_source;
+pub mod summary;
+pub mod summary_view;
+pub mod tenants;
+pub mod tenants_view;
 
 use crate::protocol::{PolicyResult, RunRequest};
 use crate::Shared;

@@ -92,7 +92,7 @@ pub fn generator_warnings(spec: &SyntheticSpec, preview: &TracePreview, gpus: u3
 
 /// `12000` as `12,000`.
 fn group_thousands(n: u32) -> String {
-    crate::state::summary::count(n as f64)
+    crate::numbers::count(n as f64)
 }
 
 /// A synthetic trace to describe: the generator's spec on a cluster of `gpus` GPUs.
@@ -276,7 +276,7 @@ pub fn too_large(name: &str, bytes: u64) -> String {
 /// The state after a trace file named `name` with these bytes was chosen and checked by the
 /// checks worker (run here, natively): what the page does when a file is opened or dropped.
 #[cfg(test)]
-pub(crate) fn opened_and_checked(state: super::State, name: &str, bytes: &[u8]) -> super::State {
+pub(crate) fn opened_and_checked(state: crate::state::State, name: &str, bytes: &[u8]) -> crate::state::State {
     use crate::protocol::{FromWorker, ToWorker};
     use crate::state::Action;
     let data = FileData::Bytes(bytes.to_vec().into());
@@ -296,7 +296,8 @@ pub(crate) fn opened_and_checked(state: super::State, name: &str, bytes: &[u8]) 
 mod tests {
     use super::*;
     use crate::protocol::{RunRequest, TraceSource};
-    use crate::state::{Action, GenField, State};
+    use crate::scenario::GenField;
+    use crate::state::{Action, State};
     use crate::worker::preview_synthetic;
 
     /// The generator's trace of `jobs` jobs at `load` on `gpus` GPUs, and its warnings.
@@ -315,7 +316,7 @@ mod tests {
         }
         // The presets of 1,024 GPUs or more: 5 per GPU to the nearest thousand.
         assert_eq!([1024, 1120, 2048].map(suggested_jobs), [5_000, 6_000, 10_000]);
-        assert_eq!(suggested_jobs(1_000_000), crate::state::MAX_APP_JOBS);
+        assert_eq!(suggested_jobs(1_000_000), super::super::MAX_APP_JOBS);
         // On 2,048 GPUs, 1,000 jobs all arrive at once; the suggested 10,000 arrive over hours.
         let (burst, _) = warnings_of(1000, 0.9, 2048);
         assert_eq!(burst.span_s, 0.0);
@@ -373,7 +374,7 @@ mod tests {
         assert_eq!(jobs(&typed.apply(Action::SelectPreset("fat-tree-k8".into()))), "5000");
         // A parametric form of another size keeps a typed count.
         let typed = State::default().apply(Action::SetGenerator(GenField::Jobs, "3000".into()));
-        let wider = typed.apply(Action::SetParam(crate::state::ParamField::Racks, "4".into()));
+        let wider = typed.apply(Action::SetParam(crate::scenario::ParamField::Racks, "4".into()));
         assert_eq!(jobs(&wider), "3000");
         // A link says its own jobs: 1,000 on 2,048 GPUs stays 1,000 (and is warned of).
         let mut linked = big.shared_scenario().unwrap();

@@ -2,9 +2,8 @@
 //! `proxima compare --out DIR` writes, and `scenario.json`. Their text is made only when a
 //! file is asked for, by the core's functions, from the results' data.
 
+use super::{event_hash_json, Results, ARCHIVE_FILE};
 use crate::protocol::Bytes;
-use crate::state::results::{event_hash_json, ARCHIVE_FILE};
-use crate::state::Results;
 use crate::Shared;
 use proxima_core::metrics::result_dir_name;
 use proxima_core::run_files::{COMPARE_FILE, JOBS_FILE, SUMMARY_FILE, TIMESERIES_FILE};

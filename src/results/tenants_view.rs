@@ -5,10 +5,10 @@
 //! name), `data-metric` (the key of the tenant in `summary.json`), `data-policy` and
 //! `data-value` (the number as `summary.json` writes it).
 
-use super::glossary::term;
+use super::summary::sig3;
+use super::tenants::{gpu_shares, share_text, tenant_colour, FairnessMeasure, TenantMetric, TENANT_METRICS};
+use crate::glossary::view::term;
 use crate::protocol::PolicyResult;
-use crate::state::summary::sig3;
-use crate::state::tenants::{gpu_shares, share_text, tenant_colour, FairnessMeasure, TenantMetric, TENANT_METRICS};
 use crate::Shared;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -76,7 +76,7 @@ pub fn TenantsSection(props: &TenantsProps) -> Html {
                 </tr></thead>
                 <tbody>
                     { for s.tenants.iter().enumerate().map(|(i, t)| {
-                        let cell = |m: &crate::state::tenants::TenantMetric| html! {
+                        let cell = |m: &super::tenants::TenantMetric| html! {
                             <td data-tenant={t.name.clone()} data-metric={m.key} data-policy={watched.policy.clone()}
                                 data-value={m.raw(t)}>{ m.format(m.value(t)) }</td>
                         };

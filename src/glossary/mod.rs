@@ -1,6 +1,9 @@
 //! The words of the trade the page uses, each defined once: the table the page's inline
 //! definitions (where a term first appears) and its glossary section both read. Pure: no
 //! web API, so that its test runs natively and checks the page's headings against it.
+//! Its views (a term defined in place, the glossary section) are in [`view`].
+
+pub mod view;
 
 /// A term and its definition.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -242,7 +245,7 @@ mod tests {
         let mut headings = Vec::new();
         heading_literals(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut headings);
         assert!(headings.len() > 20, "too few headings found: {headings:?}");
-        for lesson in crate::state::lessons::LESSONS {
+        for lesson in crate::lessons::LESSONS {
             headings.push((format!("lesson {}", lesson.id), lesson.title.to_string()));
         }
         let policies = policies();

@@ -3,8 +3,8 @@
 //! No chart relies on colour alone: every policy has its own dash pattern and marker
 //! shape, the legend shows both, and bars carry their value and policy as text.
 
+use super::summary::Unit;
 use crate::protocol::{PolicyResult, TimelineBucket};
-use crate::state::summary::Unit;
 use crate::Shared;
 use proxima_core::metrics::Summary;
 use yew::prelude::*;
@@ -62,7 +62,7 @@ pub fn human(x: f64) -> String {
 
 /// Seconds for people, three significant figures: s, min, h or d.
 pub fn duration(s: f64) -> String {
-    crate::state::summary::duration(s)
+    crate::numbers::duration(s)
 }
 
 /// Tick marks at round values: a step of 1, 2 or 5 times a power of ten, about `n` of

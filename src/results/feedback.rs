@@ -3,7 +3,7 @@
 //! view with the keyboard focus on the player's Play button, so that Space plays the run
 //! at once.
 
-use crate::state::Results;
+use super::Results;
 use crate::Shared;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;

@@ -11,15 +11,20 @@
 //! page then needs no second copy of the run's state. A what-if is the same mechanism:
 //! change one decision and replay.
 
-pub use super::challenge_end::Made;
-use super::challenge_end::{End, EndAct, Guess, WhatIfKind};
-pub use super::challenge_scenario::{mean_jct, scenario, JOBS, RIVALS, SEED, TOPOLOGY, TRACE, TRACE_NAME};
+pub mod end;
+pub mod end_view;
+pub mod scenario;
+pub mod view;
+
+pub use end::Made;
+use end::{End, EndAct, Guess, WhatIfKind};
 use proxima_core::cluster::JobId;
 use proxima_core::policy::replay::{AfterChoices, Choice};
-use proxima_core::run::{self as replay_run, Replayed, Stop};
 use proxima_core::scenario::JobStatus;
+use proxima_core::session::{self as replay_run, Replayed, Stop};
 use proxima_core::topology::{GpuId, Tier};
 use proxima_core::{Scenario, Simulation};
+pub use scenario::{mean_jct, scenario, JOBS, RIVALS, SEED, TOPOLOGY, TRACE, TRACE_NAME};
 
 /// The clock: seconds per decision before it is made for you.
 pub const DECISION_SECONDS: u32 = 30;
@@ -452,5 +457,4 @@ impl Challenge {
 }
 
 #[cfg(test)]
-#[path = "challenge_tests.rs"]
 mod tests;

@@ -2,10 +2,10 @@
 //! numbers, the figure to download, and the what-if chosen in the decisions' list, also
 //! predicted (sooner, the same or later?) before it is shown.
 
+use super::end::{figure_svg, End, Guess, WhatIf, RIVALS_AND_YOU, YOU};
+use super::Act;
 use crate::browser;
-use crate::state::challenge::Act;
-use crate::state::challenge_end::{figure_svg, End, Guess, WhatIf, RIVALS_AND_YOU, YOU};
-use crate::state::summary::{duration, ratio};
+use crate::numbers::{duration, ratio};
 use yew::prelude::*;
 
 pub struct EndProps {
