@@ -4,8 +4,8 @@
 use super::options::LinkOptions;
 use crate::topology::spec::{default_link_latency_us, default_nvlink_latency_us, LinkSpec, ServerSpec};
 
-/// A server named `id` with the GPUs, NVLink and NICs the options give every server (for
-/// formats whose files say nothing of a server's insides).
+/// A server named `id` with `gpus` GPUs and the NVLink and NICs the options give every
+/// server (for formats whose files say nothing of a server's insides).
 pub(super) fn server(id: &str, gpus: u32, links: &LinkOptions) -> ServerSpec {
     ServerSpec {
         id: id.to_string(),
