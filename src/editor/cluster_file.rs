@@ -49,8 +49,7 @@ pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInp
         return Ok(TopologyInput::File { name, text });
     }
     // Each format reads the options it takes, and refuses a key it does not use in its
-    // own name. The import box always has a GPUs field, for the formats whose files do not
-    // give them; a Kueue file gives each node's GPUs, so that field does not apply to it.
+    // own name.
     let refused = |format: &'static str| move |e: proxima_core::InputError| format!("{format} options: {e}");
     Ok(if is_lingjun(&text) {
         let options = LingjunOptions::parse(options).map_err(refused("Lingjun"))?;
@@ -61,10 +60,10 @@ pub fn import_input(name: &str, text: &str, options: &str) -> Result<TopologyInp
         let options = VolcanoOptions::parse(options).map_err(refused("Volcano"))?;
         TopologyInput::Volcano { name, text, options }
     } else if is_kubernetes(&text) || is_kubernetes_json(&text) {
-        let links: Vec<&str> =
-            options.split(',').filter(|p| p.split('=').next().map(str::trim) != Some("gpus")).collect();
-        let options = KueueOptions::parse(&links.join(",")).map_err(refused("Kueue"))?;
-        TopologyInput::Kueue { name, text, options }
+        // The import box always sends GPUs per node with the links, for the formats whose
+        // files lack them; a Kueue file gives each node's GPUs, so it takes the links alone.
+        let boxed = VolcanoOptions::parse(options).map_err(refused("Kueue"))?;
+        TopologyInput::Kueue { name, text, options: KueueOptions { links: boxed.links } }
     } else {
         let options = SlurmOptions::parse(options).map_err(refused("Slurm"))?;
         TopologyInput::Slurm { name, text, options }
