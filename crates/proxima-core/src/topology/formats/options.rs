@@ -142,9 +142,14 @@ struct ParsedOptions {
 
 /// Parses `key=value,...`, every key optional, in any order; an empty text gives the
 /// defaults. `extra` are the keys the format takes besides the links (`gpus`,
-/// `block_nvlink`); any other key is refused, naming the format's keys. Bandwidths not given
-/// are the fabric's (the GPU's for `nvlink_gbps`), as in the parametric form.
-fn parse_options(text: &str, extra: &[&str]) -> Result<ParsedOptions, InputError> {
+/// `block_nvlink`); any other key is refused, with the format's own reason when
+/// `refused_because` has one for it, else naming the format's keys. Bandwidths not given are
+/// the fabric's (the GPU's for `nvlink_gbps`), as in the parametric form.
+fn parse_options(
+    text: &str,
+    extra: &[&str],
+    refused_because: fn(&str) -> Option<String>,
+) -> Result<ParsedOptions, InputError> {
     let keys: Vec<&str> = extra.iter().take(1).chain(LINK_KEYS.iter()).chain(extra.iter().skip(1)).copied().collect();
     let mut parsed = ParsedOptions { gpus: DEFAULT_SLURM_GPUS, links: LinkOptions::default(), block_nvlink: None };
     let (mut nic, mut gpu_link) = (None, None);
@@ -154,7 +159,9 @@ fn parse_options(text: &str, extra: &[&str]) -> Result<ParsedOptions, InputError
             .ok_or_else(|| InputError::new(part, format!("expected key=value (keys: {})", keys.join(", "))))?;
         let (key, value) = (key.trim(), value.trim());
         if !keys.contains(&key) {
-            return Err(InputError::new(key, format!("unknown key (expected one of: {})", keys.join(", "))));
+            let why =
+                refused_because(key).unwrap_or_else(|| format!("unknown key (expected one of: {})", keys.join(", ")));
+            return Err(InputError::new(key, why));
         }
         let links = &mut parsed.links;
         match key {
@@ -178,7 +185,7 @@ impl SlurmOptions {
     /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp[,gpu=M]
     /// [,block_nvlink=on|off]`; errors name the key.
     pub fn parse(text: &str) -> Result<SlurmOptions, InputError> {
-        let p = parse_options(text, &["gpus", "block_nvlink"])?;
+        let p = parse_options(text, &["gpus", "block_nvlink"], |_| None)?;
         Ok(SlurmOptions { gpus: p.gpus, links: p.links, block_nvlink: p.block_nvlink })
     }
 
@@ -193,7 +200,7 @@ impl LingjunOptions {
     /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp[,gpu=M]`; errors
     /// name the key.
     pub fn parse(text: &str) -> Result<LingjunOptions, InputError> {
-        let p = parse_options(text, &["gpus"])?;
+        let p = parse_options(text, &["gpus"], |_| None)?;
         Ok(LingjunOptions { gpus: p.gpus, links: p.links })
     }
 }
@@ -202,7 +209,7 @@ impl VolcanoOptions {
     /// Parses `gpus=N,nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp[,gpu=M]`; errors
     /// name the key.
     pub fn parse(text: &str) -> Result<VolcanoOptions, InputError> {
-        let p = parse_options(text, &["gpus"])?;
+        let p = parse_options(text, &["gpus"], |_| None)?;
         Ok(VolcanoOptions { gpus: p.gpus, links: p.links })
     }
 }
@@ -211,14 +218,10 @@ impl KueueOptions {
     /// Parses `nic_gbps=B,nvlink_gbps=B,nics=K,fabric=ib|roce|tcp[,gpu=M]`; errors name the
     /// key. `gpus` is refused with why: a Kueue file gives each node's GPUs.
     pub fn parse(text: &str) -> Result<KueueOptions, InputError> {
-        let gpus_given = text.split(',').any(|part| part.split('=').next().is_some_and(|key| key.trim() == "gpus"));
-        if gpus_given {
-            return Err(InputError::new(
-                "gpus",
-                format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics, fabric and gpu"),
-            ));
-        }
-        Ok(KueueOptions { links: parse_options(text, &[])?.links })
+        let gpus_from_the_file = |key: &str| {
+            (key == "gpus").then(|| format!("a Kueue file gives each node's GPUs ({GPU_RESOURCE} in status.allocatable or status.capacity); its options are nic_gbps, nvlink_gbps, nics, fabric and gpu"))
+        };
+        Ok(KueueOptions { links: parse_options(text, &[], gpus_from_the_file)?.links })
     }
 }
 
